@@ -1,0 +1,47 @@
+import type { ByteSource } from "./byte-source.js";
+import type { Container, ContainerFormat, Encoding, ModuleEntry } from "./types.js";
+
+/** Bytes → text by the module's recorded encoding. Binary assets decode as latin1 so no byte is lost. */
+export function decode(bytes: Buffer, encoding: Encoding): string {
+  switch (encoding) {
+    case "utf8":
+      return bytes.toString("utf8");
+    case "utf16le":
+      return bytes.toString("utf16le");
+    case "latin1":
+    case "binary":
+      return bytes.toString("latin1");
+  }
+}
+
+export interface ContainerFields {
+  input: string;
+  format: ContainerFormat;
+  runtime: string | null;
+  entry: string | null;
+  modules: ModuleEntry[];
+  notes?: string[];
+  /** The file the module ranges refer to; defaults to src.path. */
+  file?: string;
+  /** Called by close() after the source is closed (e.g. to drop a temporary file). */
+  onClose?: () => void;
+}
+
+/** A Container whose modules are byte ranges [start, end) of `src`, read on demand. */
+export function rangeContainer(src: ByteSource, fields: ContainerFields): Container {
+  return {
+    input: fields.input,
+    file: fields.file ?? src.path,
+    format: fields.format,
+    runtime: fields.runtime,
+    entry: fields.entry,
+    modules: fields.modules,
+    notes: fields.notes ?? [],
+    read: (m) => src.read(m.start, m.end - m.start, m.path),
+    text: (m) => decode(src.read(m.start, m.end - m.start, m.path), m.encoding),
+    close: () => {
+      src.close();
+      fields.onClose?.();
+    },
+  };
+}

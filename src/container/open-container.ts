@@ -1,0 +1,50 @@
+import { statSync } from "node:fs";
+import { ExitCode, SearchliftError, UnrecognizedInput } from "../errors.js";
+import { FileByteSource, type ByteSource } from "./byte-source.js";
+import { readBun } from "./bun.js";
+import { carveScripts } from "./carve.js";
+import { readNodeSea } from "./node-sea.js";
+import { openNpmPackage, isGzip } from "./npm-package.js";
+import { readPlainScript } from "./plain-script.js";
+import type { Container } from "./types.js";
+
+/**
+ * Open any supported input and list its modules. Only headers and tables are read here;
+ * module contents are read later, on demand, by position.
+ *
+ * Order: folders and .tgz are npm packages; files are tried as Bun standalone (section formats,
+ * then the legacy appended payload), Node SEA, a plain script, and finally carved.
+ */
+export function openContainer(input: string): Container {
+  let st;
+  try {
+    st = statSync(input);
+  } catch (e) {
+    throw new SearchliftError(`cannot read input: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.unreadable, input);
+  }
+  if (st.isDirectory()) return openNpmPackage(input, openFile);
+  return openFile(input, input);
+}
+
+/** Open the file at `file`, reporting it as `input` (they differ for a file unpacked from a package). */
+export function openFile(file: string, input: string): Container {
+  let src: ByteSource;
+  try {
+    src = new FileByteSource(file);
+  } catch (e) {
+    throw new SearchliftError(`cannot read input: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.unreadable, input);
+  }
+  try {
+    if (src.size === 0) throw new UnrecognizedInput(input, "empty file");
+    const head = src.read(0, Math.min(src.size, 64));
+    if (isGzip(head)) {
+      src.close();
+      return openNpmPackage(file, openFile);
+    }
+    const found = readBun(src, input) ?? readNodeSea(src, input) ?? readPlainScript(src, input) ?? carveScripts(src, input);
+    return found;
+  } catch (e) {
+    src.close();
+    throw e;
+  }
+}

@@ -1,0 +1,67 @@
+import type { ByteSource } from "./byte-source.js";
+
+/** How the JavaScript was packaged. The name says the runtime and the carrier. */
+export type ContainerFormat =
+  | "plain-script" // a .js/.mjs/.cjs file
+  | "npm-package" // a package directory or .tgz whose bin/main is a script
+  | "bun-elf" // Bun standalone, ELF `.bun` section
+  | "bun-macho" // Bun standalone, Mach-O `__BUN,__bun` (thin or a member of a fat file)
+  | "bun-pe" // Bun standalone, PE `.bun` section
+  | "bun-legacy" // Bun standalone, payload appended at end of file
+  | "node-sea-elf" // Node SEA, ELF PT_NOTE NODE_SEA_BLOB
+  | "node-sea-macho" // Node SEA, Mach-O NODE_SEA segment
+  | "node-sea-pe" // Node SEA, PE RT_RCDATA NODE_SEA_BLOB
+  | "carved"; // unknown packer: printable runs that parse as JavaScript
+
+export type ModuleKind = "js" | "asset" | "native-addon";
+export type ModuleFormat = "esm" | "cjs" | "none";
+/** How `contents` bytes turn into text. "binary" = raw bytes (assets). */
+export type Encoding = "utf8" | "latin1" | "utf16le" | "binary";
+
+export interface ModuleEntry {
+  /** Virtual path as the runtime sees it (`/$bunfs/root/cli`, `B:/~BUN/root/x.js`, `package/cli.js`, …). */
+  path: string;
+  kind: ModuleKind;
+  /** The packer's loader name (`js`, `file`, `napi`, `text`, …); for non-Bun inputs a best description. */
+  loader: string;
+  moduleFormat: ModuleFormat;
+  encoding: Encoding;
+  /** Length of the contents in bytes. */
+  size: number;
+  /** Whether precompiled bytecode sits beside the source. */
+  bytecode: boolean;
+  /** Absolute byte range of the contents in the input file (for a .tgz input: in the unpacked member, see Container.file). */
+  start: number;
+  end: number;
+  /** Extra, format-specific facts (sourcemap present, side, …) shown in --json. */
+  extra?: Record<string, unknown>;
+}
+
+export interface Container {
+  /** The path the user gave. */
+  input: string;
+  /** The file the byte ranges refer to (differs from input for .tgz packages and directories). */
+  file: string;
+  format: ContainerFormat;
+  /** Embedded runtime version string such as "Bun v1.4.6" or "Node v20.20.2", if one was found. */
+  runtime: string | null;
+  /** Virtual path of the entry module, if the container names one. */
+  entry: string | null;
+  modules: ModuleEntry[];
+  /** Non-fatal remarks worth showing (e.g. "the program lives in the platform package …"). */
+  notes: string[];
+  /** Raw contents bytes of a module, read lazily by position. */
+  read(module: ModuleEntry): Buffer;
+  /** Decoded text of a JS/text module (latin1, utf8 or utf16le as recorded). */
+  text(module: ModuleEntry): string;
+  close(): void;
+}
+
+/**
+ * A container format reader. `detect` is cheap (headers only) and returns null when the input is
+ * not of this format; once it has claimed the input, structural problems are thrown as MalformedInput.
+ */
+export interface ContainerReader {
+  name: string;
+  open(src: ByteSource, input: string): Container | null;
+}

@@ -1,0 +1,42 @@
+/**
+ * Every failure a user can cause is a SearchliftError: the CLI prints its message on one line
+ * and exits with its code. Anything else reaching the top level is a bug (exit 1).
+ */
+export const ExitCode = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  /** The input does not exist or cannot be read. */
+  unreadable: 3,
+  /** The input was read but holds no JavaScript we can find (unknown format, empty, no JS). */
+  unrecognized: 4,
+  /** The input looks like a known container but its structure is broken (truncated, out-of-range, overlapping). */
+  malformed: 5,
+  /** The output location is refused (exists without --force) or cannot be written. */
+  output: 6,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class SearchliftError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+    readonly file?: string,
+  ) {
+    super(message);
+    this.name = "SearchliftError";
+  }
+}
+
+/** A structural problem in a container: offsets or lengths that do not fit. */
+export class MalformedInput extends SearchliftError {
+  constructor(file: string, message: string) {
+    super(message, ExitCode.malformed, file);
+  }
+}
+
+export class UnrecognizedInput extends SearchliftError {
+  constructor(file: string, message: string) {
+    super(message, ExitCode.unrecognized, file);
+  }
+}
