@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * Speed and memory goals, measured side by side in one run on a real release (never in a timed test).
+ *   npm run bench [-- --runs N]
+ * Inputs come from the npm registry through the same cache the tests use (~/.cache/searchlift).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] || 5) || 5;
+const cache = process.env.SEARCHLIFT_TEST_CACHE ?? join(homedir(), ".cache", "searchlift");
+
+function fetchMember(spec, member) {
+  const tag = spec.replace(/^@/, "").replace(/[/@]/g, "-");
+  const out = join(cache, "unpacked", tag, member);
+  if (existsSync(out)) return out;
+  const npmDir = join(cache, "npm");
+  mkdirSync(npmDir, { recursive: true });
+  const tgz = join(npmDir, `${tag}.tgz`);
+  if (!existsSync(tgz)) {
+    const tmp = join(npmDir, `.bench-${process.pid}`);
+    mkdirSync(tmp, { recursive: true });
+    execFileSync("npm", ["pack", spec, "--pack-destination", tmp, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
+    renameSync(join(tmp, readdirSync(tmp).find((f) => f.endsWith(".tgz"))), tgz);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const tmp = join(cache, "unpacked", tag, `.bench-${process.pid}`);
+  mkdirSync(tmp, { recursive: true });
+  execFileSync("tar", ["-xzf", tgz, "-C", tmp, member]);
+  mkdirSync(dirname(out), { recursive: true });
+  renameSync(join(tmp, member), out);
+  rmSync(tmp, { recursive: true, force: true });
+  return out;
+}
+
+/** Median wall time (ms) and peak RSS (MB) of a command over `runs` runs, after one warm-up. */
+function measure(cmd, args, { node = false } = {}) {
+  const times = [];
+  let rss = 0;
+  for (let i = 0; i <= runs; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = node
+      ? spawnSync(process.execPath, ["--import", join(root, "bench/rss-reporter.mjs"), ...args], { encoding: "utf8", maxBuffer: 1 << 30 })
+      : spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 1 << 30 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.status !== 0 && !(cmd === "grep" && r.status === 1)) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
+    const m = /@@maxrss (\d+)/.exec(r.stderr ?? "");
+    if (m) rss = Math.max(rss, Number(m[1]) / 1024);
+    if (i > 0) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(times.length / 2)], rssMB: node ? rss : null };
+}
+
+const bin = join(root, "bin", "searchlift.js");
+if (!existsSync(join(root, "dist", "cli.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+
+const spec = "@anthropic-ai/claude-code-linux-x64@2.1.332";
+const file = fetchMember(spec, "package/claude");
+const rows = [];
+const list = measure(null, [bin, "extract", file, "--list", "--json"], { node: true });
+const grep = measure("grep", ["-c", "ToolSearch", file]);
+rows.push(["extract --list (linux-x64@2.1.332)", list.ms, list.rssMB]);
+rows.push(["grep -c ToolSearch (same file)", grep.ms, null]);
+
+console.log(`searchlift bench — ${runs} runs each, median wall time, peak RSS of the searchlift process`);
+console.log(`input: ${spec} (${file})\n`);
+const w = Math.max(...rows.map((r) => r[0].length));
+for (const [name, ms, rss] of rows) console.log(`${name.padEnd(w)}  ${ms.toFixed(1).padStart(9)} ms  ${rss == null ? "" : rss.toFixed(1).padStart(7) + " MB"}`);
+console.log("");
+const goals = [
+  [`extract --list faster than grep (${list.ms.toFixed(1)} < ${grep.ms.toFixed(1)} ms)`, list.ms < grep.ms],
+  [`extract --list peak RSS < 150 MB (${list.rssMB.toFixed(1)} MB)`, list.rssMB < 150],
+];
+for (const [g, ok] of goals) console.log(`${ok ? "met   " : "MISSED"}  ${g}`);

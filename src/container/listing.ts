@@ -1,0 +1,63 @@
+import type { Container, ModuleEntry } from "./types.js";
+
+/** The `extract --list --json` document: one object, stable field order. */
+export interface Listing {
+  input: string;
+  file: string;
+  format: string;
+  runtime: string | null;
+  entry: string | null;
+  notes: string[];
+  modules: Array<Omit<ModuleEntry, "extra"> & Record<string, unknown>>;
+}
+
+export function listing(c: Container): Listing {
+  return {
+    input: c.input,
+    file: c.file,
+    format: c.format,
+    runtime: c.runtime,
+    entry: c.entry,
+    notes: c.notes,
+    modules: c.modules.map((m) => ({
+      path: m.path,
+      kind: m.kind,
+      loader: m.loader,
+      moduleFormat: m.moduleFormat,
+      encoding: m.encoding,
+      size: m.size,
+      bytecode: m.bytecode,
+      start: m.start,
+      end: m.end,
+      ...(m.extra ?? {}),
+    })),
+  };
+}
+
+/** A human-readable table of the listing. */
+export function formatListing(l: Listing): string {
+  const head = [
+    `input:   ${l.input}`,
+    `format:  ${l.format}`,
+    `runtime: ${l.runtime ?? "(not found)"}`,
+    `entry:   ${l.entry ?? "(none)"}`,
+    `modules: ${l.modules.length}`,
+    ...l.notes.map((n) => `note:    ${n}`),
+    "",
+  ];
+  const cols = ["path", "kind", "loader", "format", "encoding", "size", "bytecode", "start", "end"];
+  const rows = l.modules.map((m) => [
+    m.path,
+    m.kind,
+    m.loader,
+    m.moduleFormat,
+    m.encoding,
+    String(m.size),
+    m.bytecode ? "yes" : "no",
+    String(m.start),
+    String(m.end),
+  ]);
+  const widths = cols.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((v, i) => (i >= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [...head, line(cols), ...rows.map(line)].join("\n") + "\n";
+}

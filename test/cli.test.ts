@@ -1,0 +1,109 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ExitCode } from "../src/errors.js";
+import { relativeOutputPath } from "../src/container/write-modules.js";
+
+const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), "searchlift-cli-"));
+}
+
+const SCRIPT = "#!/usr/bin/env node\nimport { x } from './x.js';\nexport const greeting = 'héllo → world';\nconsole.log(greeting, x);\n";
+
+describe("searchlift extract", () => {
+  it("lists a plain script as one JSON object", () => {
+    const dir = tmp();
+    const file = join(dir, "app.mjs");
+    writeFileSync(file, SCRIPT);
+    const r = run("extract", file, "--list", "--json");
+    expect(r.code).toBe(0);
+    const l = JSON.parse(r.stdout);
+    expect(l).toMatchObject({ input: file, format: "plain-script" });
+    expect(l.modules).toHaveLength(1);
+    expect(l.modules[0]).toMatchObject({ kind: "js", moduleFormat: "esm", encoding: "utf8", size: Buffer.byteLength(SCRIPT), bytecode: false, start: 0, end: Buffer.byteLength(SCRIPT) });
+    for (const k of ["path", "loader"]) expect(typeof l.modules[0][k]).toBe("string");
+  });
+
+  it("the human listing names format, entry and each module", () => {
+    const dir = tmp();
+    const file = join(dir, "app.mjs");
+    writeFileSync(file, SCRIPT);
+    const r = run("extract", file);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/format:\s+plain-script/);
+    expect(r.stdout).toMatch(/app\.mjs/);
+  });
+
+  it("--out writes decoded modules and manifest.json, refuses an existing folder, replaces it with --force", () => {
+    const dir = tmp();
+    const file = join(dir, "app.mjs");
+    writeFileSync(file, SCRIPT);
+    const out = join(dir, "out");
+    expect(run("extract", file, "--out", out).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+    expect(manifest.format).toBe("plain-script");
+    expect(readFileSync(join(out, manifest.modules[0].file), "utf8")).toBe(SCRIPT);
+
+    const again = run("extract", file, "--out", out);
+    expect(again.code).toBe(ExitCode.output);
+    expect(again.stderr.trim().split("\n")).toHaveLength(1);
+    expect(again.stderr).toMatch(/exists.*--force/);
+
+    writeFileSync(join(out, "stale.txt"), "old");
+    expect(run("extract", file, "--out", out, "--force").code).toBe(0);
+    expect(existsSync(join(out, "stale.txt"))).toBe(false);
+    // No temporary folders left beside the output.
+    expect(readdirSync(dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
+  });
+
+  it("bad inputs: one line on stderr naming the file, a distinct exit code, no stack trace", () => {
+    const dir = tmp();
+    const empty = join(dir, "empty.bin");
+    writeFileSync(empty, "");
+    const random = join(dir, "random.bin");
+    let s = 12345;
+    const bytes = Buffer.alloc(1 << 16, 0).map(() => ((s = (s * 1103515245 + 12345) >>> 0) >>> 16) & 0xff);
+    writeFileSync(random, bytes);
+    const noJs = join(dir, "nojs");
+    mkdirSync(noJs);
+    writeFileSync(join(noJs, "README.md"), "# nothing here\n");
+
+    const cases: Array<[string, number]> = [
+      [join(dir, "missing"), ExitCode.unreadable],
+      [empty, ExitCode.unrecognized],
+      [random, ExitCode.unrecognized],
+      [noJs, ExitCode.unrecognized],
+    ];
+    for (const [input, code] of cases) {
+      const r = run("extract", input, "--list");
+      expect(r.code, input).toBe(code);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toContain(input);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(run("extract").code).toBe(ExitCode.usage);
+  });
+});
+
+describe("relativeOutputPath", () => {
+  it("drops virtual roots and never escapes the output folder", () => {
+    expect(relativeOutputPath("/$bunfs/root/cli")).toBe("cli");
+    expect(relativeOutputPath("B:/~BUN/root/chunk-abc.js")).toBe("chunk-abc.js");
+    expect(relativeOutputPath("compiled://root/app")).toBe("app");
+    expect(relativeOutputPath("/$bunfs/root/src/entrypoints/cli.js")).toBe("src/entrypoints/cli.js");
+    expect(relativeOutputPath("../../etc/passwd")).toBe("etc/passwd");
+    expect(relativeOutputPath("/abs/../x")).toBe("abs/x");
+    expect(relativeOutputPath("C:\\a\\b.js")).toBe("C_/a/b.js");
+    expect(relativeOutputPath("..")).toBe("module");
+  });
+});
