@@ -1,0 +1,50 @@
+import { parse } from "acorn";
+import { describe, expect, it } from "vitest";
+import { compilePattern, findAll, type Node } from "./pattern.js";
+
+const code = (s: string) => parse(s, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+const names = (b: Map<string, unknown>) =>
+  Object.fromEntries([...b].map(([k, v]) => [k, Array.isArray(v) ? v.map((n: any) => n.name ?? n.type) : (v as any).name ?? (v as any).type]));
+
+describe("structural patterns", () => {
+  it("binds metavariables and requires the same name to be the same code", () => {
+    const p = compilePattern("$A.filter(($T) => $T.isMcp)");
+    expect(findAll(code("let z = q.filter((x) => x.isMcp);"), p).map((m) => names(m.bindings))).toEqual([{ A: "q", T: "x" }]);
+    expect(findAll(code("let z = q.filter((x) => y.isMcp);"), p)).toHaveLength(0);
+  });
+
+  it("matches regex literals by pattern and flags, numbers by value, through minified spellings", () => {
+    const p = compilePattern("$Q.match(/^select:(.+)$/i)");
+    expect(findAll(code('let m = B.match(/^select:(.+)$/i);'), p)).toHaveLength(1);
+    expect(findAll(code('let m = B.match(/^select:(.+)$/);'), p)).toHaveLength(0);
+    expect(findAll(code("x = 10.0; y = 0xa; z = 5;"), compilePattern("$S = 10"))).toHaveLength(2);
+    expect(findAll(code("f(!0, void 0)"), compilePattern("f(true, undefined)"))).toHaveLength(1);
+    expect(findAll(code('o["isMcp"]'), compilePattern("$O.isMcp"))).toHaveLength(1);
+  });
+
+  it("$$$ runs match any number of list elements, and bound runs must repeat exactly", () => {
+    const p = compilePattern("function $F($$$P) { $$$; return $R; }");
+    const got = findAll(code("function a(b, c) { let d = b + c; d++; return d; } function e() { return 1 }"), p);
+    expect(got.map((m) => names(m.bindings))).toEqual([
+      { F: "a", P: ["b", "c"], R: "d" },
+      { F: "e", P: [], R: "Literal" },
+    ]);
+    const same = compilePattern("[$$$X, 0, $$$X]");
+    expect(findAll(code("[1, 2, 0, 1, 2]"), same)).toHaveLength(1);
+    expect(findAll(code("[1, 2, 0, 2, 1]"), same)).toHaveLength(0);
+  });
+
+  it("$_ matches anything without binding; a plain identifier must match by name", () => {
+    expect(findAll(code("o.name.toLowerCase()"), compilePattern("$_.name.toLowerCase()"))).toHaveLength(1);
+    expect(findAll(code("o.title.toLowerCase()"), compilePattern("$_.name.toLowerCase()"))).toHaveLength(0);
+    expect(findAll(code("undefinedx"), compilePattern("undefined"))).toHaveLength(0);
+  });
+
+  it("object patterns with $$$ match properties in any surrounding", () => {
+    const p = compilePattern("({ name: $N, $$$REST })");
+    const got = findAll(code('x = { a: 1, name: "ToolSearch", b: 2 }'), p);
+    expect(got).toHaveLength(0); // order matters: name must come first
+    const q = compilePattern("({ $$$A, name: $N, $$$B })");
+    expect(findAll(code('x = { a: 1, name: "ToolSearch", b: 2 }'), q)).toHaveLength(1);
+  });
+});

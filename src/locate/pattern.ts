@@ -1,0 +1,224 @@
+/**
+ * Structural patterns over acorn's ESTree, in the spirit of ast-grep and semgrep: a pattern is
+ * JavaScript in which identifiers spelled as metavariables stand for code.
+ *
+ *   $NAME    any one node; the same name twice must be the same code (for identifiers, the same name)
+ *   $_       any one node, not bound
+ *   $$$NAME  any run of zero or more elements of a list (arguments, statements, properties, …), bound
+ *   $$$      the same, not bound
+ *
+ * Matching ignores positions and spellings that minifiers change: `!0`/`!1` equal `true`/`false`,
+ * `void 0` equals `undefined`, `a.b` equals `a["b"]`, and literals compare by value.
+ */
+import { parse, type Node as AcornNode } from "acorn";
+
+// acorn's Node type is loose; patterns and targets are walked generically by their fields.
+export type Node = AcornNode & Record<string, any>;
+
+export type Binding = Node | Node[];
+export type Bindings = Map<string, Binding>;
+
+export interface Pattern {
+  source: string;
+  root: Node;
+}
+
+const META = /^\$([A-Z][A-Z0-9_]*|_)$/;
+const META_SEQ = /^\$\$\$([A-Z][A-Z0-9_]*)?$/;
+const IGNORED = new Set(["type", "start", "end", "loc", "range", "raw", "sourceFile"]);
+
+/**
+ * Parse pattern source as statements: a lone expression statement gives its expression, one
+ * statement gives itself, several give a block. (Write an object pattern in parentheses.)
+ */
+export function compilePattern(source: string): Pattern {
+  const prog = tryParse(source) ?? tryParse(`(${source}\n)`);
+  if (!prog) throw new Error(`pattern does not parse as JavaScript: ${source}`);
+  if (prog.body.length === 1) {
+    const only = prog.body[0];
+    return { source, root: only.type === "ExpressionStatement" && metaName(only) === null ? unwrapParens(only.expression) : only };
+  }
+  return { source, root: { type: "BlockStatement", body: prog.body, start: 0, end: 0 } as Node };
+}
+
+function tryParse(src: string): Node | null {
+  try {
+    return parse(src, { ecmaVersion: "latest", sourceType: "module", allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true }) as Node;
+  } catch {
+    return null;
+  }
+}
+
+function unwrapParens(n: Node): Node {
+  return n.type === "ParenthesizedExpression" ? unwrapParens(n.expression) : n;
+}
+
+/** The metavariable name of a pattern node, if it is one (`$X` → "X", `$_` → "_"). */
+function metaName(n: Node): string | null {
+  if (n.type === "Identifier") return META.exec(n.name)?.[1] ?? null;
+  if (n.type === "ExpressionStatement" && n.expression.type === "Identifier") return META.exec(n.expression.name)?.[1] ?? null;
+  return null;
+}
+
+/** The sequence metavariable name (`$$$X` → "X", `$$$` → ""), looking through wrappers a list element can have. */
+function seqName(n: Node | null): string | null {
+  if (!n) return null;
+  let id: Node = n;
+  if (id.type === "ExpressionStatement") id = id.expression;
+  else if (id.type === "SpreadElement" || id.type === "RestElement") id = id.argument ?? id;
+  else if (id.type === "Property" && id.shorthand) id = id.value;
+  if (id.type !== "Identifier") return null;
+  const m = META_SEQ.exec(id.name);
+  return m ? (m[1] ?? "") : null;
+}
+
+/** Canonical form of a target node for comparison: what a minifier may have rewritten. */
+function canon(n: Node): Node {
+  if (n.type === "UnaryExpression" && n.operator === "!" && n.argument.type === "Literal" && typeof n.argument.value === "number") {
+    return { type: "Literal", value: n.argument.value === 0, start: n.start, end: n.end } as Node;
+  }
+  if (n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal" && n.argument.value === 0) {
+    return { type: "Identifier", name: "undefined", start: n.start, end: n.end } as Node;
+  }
+  if (n.type === "ParenthesizedExpression") return canon(n.expression);
+  return n;
+}
+
+/** Structural equality of two target subtrees (for a metavariable bound twice). */
+export function sameCode(a: Node | Node[] | null | undefined, b: Node | Node[] | null | undefined): boolean {
+  if (a === b) return true;
+  if (a == null || b == null) return a == b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameCode(x, b[i]));
+  }
+  const x = canon(a);
+  const y = canon(b);
+  if (x.type !== y.type) return false;
+  if (x.type === "Literal") return literalEqual(x, y);
+  for (const k of Object.keys(x)) {
+    if (IGNORED.has(k)) continue;
+    const u = x[k];
+    const v = y[k];
+    if (u && typeof u === "object") {
+      if (!sameCode(u, v)) return false;
+    } else if (u !== v) return false;
+  }
+  return true;
+}
+
+function literalEqual(a: Node, b: Node): boolean {
+  if (a.regex || b.regex) return !!a.regex && !!b.regex && a.regex.pattern === b.regex.pattern && a.regex.flags === b.regex.flags;
+  if (typeof a.bigint === "string" || typeof b.bigint === "string") return a.bigint === b.bigint;
+  return Object.is(a.value, b.value);
+}
+
+/**
+ * Match `pat` against target node `node`, extending `env`. Returns the extended bindings or null.
+ * Bindings are persistent (copied on write) so backtracking over sequences is simple.
+ */
+export function matchNode(pat: Node, node: Node | null | undefined, env: Bindings): Bindings | null {
+  if (node == null) return null;
+  const meta = metaName(pat);
+  if (meta !== null) {
+    const target = node.type === "ExpressionStatement" && pat.type === "ExpressionStatement" ? node.expression : node;
+    if (meta === "_") return env;
+    const prev = env.get(meta);
+    if (prev !== undefined) return !Array.isArray(prev) && sameCode(prev, target) ? env : null;
+    return new Map(env).set(meta, target);
+  }
+  const t = canon(node);
+  if (pat.type === "MemberExpression" && t.type === "MemberExpression") return matchMember(pat, t, env);
+  if (pat.type !== t.type) return null;
+  if (pat.type === "Literal") return literalEqual(pat, t) ? env : null;
+  let cur: Bindings | null = env;
+  for (const k of Object.keys(pat)) {
+    if (IGNORED.has(k)) continue;
+    const p = pat[k];
+    const v = t[k];
+    if (Array.isArray(p)) {
+      if (!Array.isArray(v)) return null;
+      cur = matchList(p, v, 0, 0, cur);
+    } else if (p && typeof p === "object") {
+      if (!v || typeof v !== "object") return null;
+      cur = matchNode(p, v, cur);
+    } else if (p !== v) {
+      return null;
+    }
+    if (!cur) return null;
+  }
+  return cur;
+}
+
+/** `a.b` and `a["b"]` are one access. */
+function matchMember(pat: Node, t: Node, env: Bindings): Bindings | null {
+  const key = (m: Node): string | null =>
+    !m.computed && m.property.type === "Identifier" ? m.property.name : m.computed && m.property.type === "Literal" && typeof m.property.value === "string" ? m.property.value : null;
+  const pk = key(pat);
+  const tk = key(t);
+  if (pat.optional !== t.optional) return null;
+  let cur = matchNode(pat.object, t.object, env);
+  if (!cur) return null;
+  if (pk !== null && tk !== null && metaName(pat.property) === null) return pk === tk ? cur : null;
+  if (pat.computed !== t.computed && metaName(pat.property) === null) return null;
+  return matchNode(pat.property, t.property, cur);
+}
+
+/** Match a pattern list against a target list, with `$$$` runs matching any number of elements. */
+function matchList(pats: Array<Node | null>, items: Array<Node | null>, i: number, j: number, env: Bindings | null): Bindings | null {
+  if (!env) return null;
+  if (i === pats.length) return j === items.length ? env : null;
+  const p = pats[i] ?? null;
+  const seq = seqName(p);
+  if (seq !== null) {
+    // Shortest run first: patterns read left to right, as ast-grep does.
+    for (let k = j; k <= items.length; k++) {
+      const run = items.slice(j, k) as Node[];
+      let next: Bindings | null = env;
+      if (seq !== "") {
+        const prev = env.get(seq);
+        if (prev !== undefined) next = Array.isArray(prev) && sameCode(prev, run) ? env : null;
+        else next = new Map(env).set(seq, run);
+      }
+      const r = next && matchList(pats, items, i + 1, k, next);
+      if (r) return r;
+    }
+    return null;
+  }
+  if (j >= items.length) return null;
+  const it = items[j] ?? null;
+  if (p === null || it === null) return p === it ? matchList(pats, items, i + 1, j + 1, env) : null;
+  return matchList(pats, items, i + 1, j + 1, matchNode(p, it, env));
+}
+
+export interface Match {
+  node: Node;
+  bindings: Bindings;
+}
+
+/** Every node under `root` (root included) that matches `pattern`, outermost first in source order. */
+export function findAll(root: Node, pattern: Pattern, env: Bindings = new Map()): Match[] {
+  const out: Match[] = [];
+  const want = pattern.root.type;
+  const anyType = metaName(pattern.root) !== null;
+  walk(root, (n) => {
+    if (!anyType && n.type !== want && !(want === "Literal" && n.type === "UnaryExpression")) return;
+    const b = matchNode(pattern.root, n, env);
+    if (b) out.push({ node: n, bindings: b });
+  });
+  return out;
+}
+
+/** Pre-order walk over every ESTree node. */
+export function walk(n: Node, visit: (n: Node) => void): void {
+  visit(n);
+  for (const k of Object.keys(n)) {
+    if (IGNORED.has(k)) continue;
+    const v = n[k];
+    if (Array.isArray(v)) {
+      for (const c of v) if (c && typeof c.type === "string") walk(c, visit);
+    } else if (v && typeof v === "object" && typeof v.type === "string") {
+      walk(v, visit);
+    }
+  }
+}
