@@ -1,11 +1,368 @@
-import { UnrecognizedInput } from "../errors.js";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, posix } from "node:path";
+import { Parser, type ReadEntry } from "tar";
+import { ExitCode, MalformedInput, SearchliftError, UnrecognizedInput } from "../errors.js";
+import { isTextHead, looksLikeProgram, parseProgram, stripBom } from "./plain-script.js";
 import type { Container } from "./types.js";
 
 export function isGzip(head: Buffer): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
+type OpenFile = (file: string, input: string) => Container;
+
+/** package.json is a few KB; anything past this is not a manifest we should hold in memory. */
+const MAX_MANIFEST = 1024 * 1024;
+/** A launcher placeholder is a few hundred bytes; real programs are far larger. */
+const MAX_PLACEHOLDER = 64 * 1024;
+/** Read size while streaming a .tgz: memory stays at this plus one decompressed chunk. */
+const READ_CHUNK = 1024 * 1024;
+/** Virtual directory of a package's files, as in every npm tarball. */
+const VIRTUAL_ROOT = "package";
+/** Node's process.platform values: optionalDependencies named `<name>-<platform>-<arch>` are per-host builds. */
+const NODE_PLATFORMS = ["darwin", "linux", "win32", "freebsd", "openbsd", "netbsd", "sunos", "aix", "android"];
+/** A package containing a .tgz containing a .tgz… is refused beyond this depth (a gzip quine would never end). */
+const MAX_NESTING = 2;
+let nesting = 0;
+
+interface Manifest {
+  name: string;
+  version: string;
+  bin?: unknown;
+  main?: unknown;
+  files?: unknown;
+  optionalDependencies?: unknown;
+}
+
 /** An npm package folder or .tgz: open its bin (or main) file with `openFile`. */
-export function openNpmPackage(input: string, _openFile: (file: string, input: string) => Container): Container {
-  throw new UnrecognizedInput(input, "npm packages not supported yet"); // TODO(helper: npm)
+export function openNpmPackage(input: string, openFile: OpenFile): Container {
+  if (nesting >= MAX_NESTING) throw new MalformedInput(input, "npm package nested inside another package's program; refusing to unpack further");
+  nesting++;
+  try {
+    return isDirectory(input) ? openDirectory(input, openFile) : openTarball(input, openFile);
+  } finally {
+    nesting--;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing the program
+
+function parseManifest(input: string, bytes: Buffer): Manifest {
+  let json: unknown;
+  try {
+    json = JSON.parse(stripBom(bytes.toString("utf8")));
+  } catch (e) {
+    throw new MalformedInput(input, `package.json is not valid JSON: ${(e as Error).message}`);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) throw new MalformedInput(input, "package.json is not a JSON object");
+  const m = json as Record<string, unknown>;
+  return { ...m, name: typeof m.name === "string" ? m.name : "", version: typeof m.version === "string" ? m.version : "" };
+}
+
+function label(m: Manifest): string {
+  return m.name ? `${m.name}${m.version ? "@" + m.version : ""}` : "the package";
+}
+
+/** Package-relative POSIX path (`./bin/x` → `bin/x`); refuses absolute paths and `..` escapes. */
+function memberPath(input: string, raw: string, field: string): string {
+  const p = posix.normalize(raw.replace(/\\/g, "/"));
+  if (p.startsWith("/") || /^[A-Za-z]:/.test(p) || p === ".." || p.startsWith("../") || p === "." || p === "") {
+    throw new MalformedInput(input, `package.json ${field} "${raw}" does not name a file inside the package`);
+  }
+  return p.replace(/^\.\//, "");
+}
+
+const NOT_A_PROGRAM = /^(readme|license|licence|changelog|changes|history|notice|copying|authors|contributing|security)(\..*)?$/i;
+const NON_PROGRAM_EXT = /\.(md|markdown|txt|json|jsonc|d\.ts|d\.mts|d\.cts|ts|map|node|wasm|png|svg|html|css|yml|yaml|lock)$/i;
+
+/** A `files` entry that could be the program: a plain file name (no glob, no directory), not docs/data. */
+function executableLooking(entry: string): boolean {
+  if (/[*?{}[\]!]/.test(entry) || entry.endsWith("/")) return false;
+  const name = posix.basename(entry);
+  if (NOT_A_PROGRAM.test(name) || NON_PROGRAM_EXT.test(name)) return false;
+  return !name.includes(".") || /\.(exe|js|mjs|cjs)$/i.test(name);
+}
+
+/**
+ * The program of a package, in npm's order: `bin` (the entry named like the package when several),
+ * `main`, the single executable-looking entry of `files` (platform packages such as
+ * `@anthropic-ai/claude-code-linux-x64` list only `claude`), else `index.js`.
+ */
+export function chooseProgram(input: string, m: Manifest): { member: string; field: string } {
+  const unscoped = m.name.replace(/^@[^/]*\//, "");
+  if (typeof m.bin === "string" && m.bin) return { member: memberPath(input, m.bin, "bin"), field: "bin" };
+  if (m.bin && typeof m.bin === "object" && !Array.isArray(m.bin)) {
+    const entries = Object.entries(m.bin as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "");
+    const pick = entries.find(([k]) => k === unscoped) ?? entries[0];
+    if (pick) return { member: memberPath(input, pick[1], `bin.${pick[0]}`), field: `bin.${pick[0]}` };
+  }
+  if (typeof m.main === "string" && m.main) {
+    const main = memberPath(input, m.main, "main");
+    // `main` may omit the extension or name a folder (Node's resolution); the common cases:
+    return { member: main, field: "main" };
+  }
+  if (Array.isArray(m.files)) {
+    const cands = m.files.filter((f): f is string => typeof f === "string").filter(executableLooking);
+    if (cands.length === 1) return { member: memberPath(input, cands[0]!, "files"), field: "files" };
+  }
+  return { member: "index.js", field: "default index.js" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wrapper packages: a placeholder bin plus optionalDependencies on per-platform packages.
+
+function platformPackages(m: Manifest): Map<string, string> {
+  const out = new Map<string, string>();
+  const deps = m.optionalDependencies;
+  if (!m.name || !deps || typeof deps !== "object" || Array.isArray(deps)) return out;
+  for (const [dep, ver] of Object.entries(deps as Record<string, unknown>)) {
+    const rest = dep.startsWith(m.name + "-") ? dep.slice(m.name.length + 1) : null;
+    if (rest && NODE_PLATFORMS.some((p) => rest.startsWith(p + "-"))) out.set(dep, typeof ver === "string" ? ver : "");
+  }
+  return out;
+}
+
+function isMusl(): boolean {
+  if (process.platform !== "linux") return false;
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return report !== undefined && report.header?.glibcVersionRuntime === undefined;
+}
+
+/** The platform package for this host, as `name@version`. */
+function hostPlatformPackage(m: Manifest, deps: Map<string, string>): string {
+  const key = `${m.name}-${process.platform}-${process.arch}`;
+  const order = isMusl() ? [key + "-musl", key] : [key];
+  const dep = order.find((d) => deps.has(d)) ?? [...deps.keys()][0]!;
+  const ver = deps.get(dep) ?? "";
+  const exact = /^\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/.test(ver) ? ver : m.version;
+  return exact ? `${dep}@${exact}` : dep;
+}
+
+function wrapperError(input: string, m: Manifest, deps: Map<string, string>, member: string, why: string): UnrecognizedInput {
+  return new UnrecognizedInput(
+    input,
+    `${label(m)} is a wrapper: its ${member} ${why}; the program lives in the platform package ${hostPlatformPackage(m, deps)} (open that package instead)`,
+  );
+}
+
+/** Executable magic: ELF, PE (MZ), Mach-O thin (both widths, both byte orders) and fat. */
+function isBinaryExecutable(head: Buffer): boolean {
+  if (head.length < 4) return false;
+  const be = head.readUInt32BE(0);
+  return be === 0x7f454c46 || head.readUInt16BE(0) === 0x4d5a || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(be);
+}
+
+/**
+ * A launcher placeholder: small, not an executable, not JavaScript (the 2.1.113+ stub is a shell
+ * script that prints "native binary not installed" until postinstall copies the real one over it).
+ */
+function isPlaceholder(bytes: Buffer): boolean {
+  if (bytes.length > MAX_PLACEHOLDER || isBinaryExecutable(bytes)) return false;
+  if (!isTextHead(bytes)) return true;
+  const parsed = parseProgram(stripBom(bytes.toString("utf8")));
+  return !(parsed.ok && looksLikeProgram(parsed.program));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opening
+
+/** Open the chosen file and present it as the package's program. */
+function finish(c: Container, input: string, m: Manifest, member: string, field: string, deps: Map<string, string>): Container {
+  if (c.format === "plain-script") {
+    c.format = "npm-package";
+    const virtual = `${VIRTUAL_ROOT}/${member}`;
+    for (const mod of c.modules) mod.path = virtual;
+    c.entry = virtual;
+    c.notes.push(`program of ${label(m)}: ${member} (from ${field})`);
+  } else {
+    c.notes.push(`program of ${label(m)}: ${member} (from ${field}), a ${c.format} container`);
+  }
+  if (deps.size > 0) c.notes.push(`${label(m)} also names platform packages; the native program may live in ${hostPlatformPackage(m, deps)}`);
+  c.input = input;
+  return c;
+}
+
+function openDirectory(dir: string, openFile: OpenFile): Container {
+  const manifestPath = join(dir, "package.json");
+  if (!existsSync(manifestPath)) {
+    if (isFile(join(dir, "index.js"))) {
+      const m: Manifest = { name: basename(dir), version: "" };
+      return finish(openFile(join(dir, "index.js"), dir), dir, m, "index.js", "default index.js", new Map());
+    }
+    throw new UnrecognizedInput(dir, "not an npm package: no package.json / no JavaScript");
+  }
+  const size = statSync(manifestPath).size;
+  if (size > MAX_MANIFEST) throw new MalformedInput(dir, `package.json is ${size} bytes; refusing more than ${MAX_MANIFEST}`);
+  const m = parseManifest(dir, readFileSync(manifestPath));
+  const { member, field } = chooseProgram(dir, m);
+  const deps = platformPackages(m);
+  const file = join(dir, ...member.split("/"));
+  if (!isFile(file)) {
+    if (deps.size > 0) throw wrapperError(dir, m, deps, member, "is missing");
+    throw new UnrecognizedInput(dir, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
+  }
+  if (deps.size > 0 && statSync(file).size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
+    throw wrapperError(dir, m, deps, member, "is a placeholder");
+  }
+  return finish(openFile(file, dir), dir, m, member, field, deps);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stream a .tgz through tar's parser, synchronously, calling `onEntry` for each entry, until
+ * `done()` holds or the archive ends. Entries not taken are drained (resumed) so nothing
+ * accumulates in memory; a taken entry's data events fire during `parser.write`.
+ */
+function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "take" | "skip", done: () => boolean): void {
+  let failure: { code: string; message: string } | null = null;
+  const parser = new Parser({
+    onReadEntry: (entry: ReadEntry) => {
+      const path = entry.path.replace(/^\.\//, "");
+      if (done() || onEntry(entry, path) !== "take") entry.resume();
+    },
+  });
+  const fail = (code: string, message: string | Error) => {
+    failure ??= { code, message: message instanceof Error ? message.message : message };
+  };
+  parser.on("warn", (code: string, message: string | Error) => {
+    if (code !== "TAR_ENTRY_INFO") fail(code, message);
+  });
+  parser.on("error", (e: Error & { tarCode?: string }) => fail(e.tarCode ?? "TAR_ERROR", e));
+
+  let fd: number;
+  try {
+    fd = openSync(input, "r");
+  } catch (e) {
+    throw new SearchliftError(`cannot read input: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.unreadable, input);
+  }
+  try {
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    for (let pos = 0; !done(); ) {
+      const n = readSync(fd, buf, 0, READ_CHUNK, pos);
+      if (n === 0) {
+        parser.end();
+        break;
+      }
+      pos += n;
+      // tar keeps references to written chunks while an entry is in flight; hand it a copy.
+      parser.write(Buffer.from(buf.subarray(0, n)));
+      if (failure) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const f = failure as { code: string; message: string } | null;
+  if (f && !done()) {
+    if (f.code === "TAR_BAD_ARCHIVE" && /Unrecognized archive format/.test(f.message)) {
+      throw new UnrecognizedInput(input, "gzip data that is not a tar archive (not an npm package)");
+    }
+    throw new MalformedInput(input, `broken .tgz: ${f.message.split("\n")[0]}`);
+  }
+}
+
+const ROOT_MANIFEST = /^[^/]+\/package\.json$/;
+
+function openTarball(input: string, openFile: OpenFile): Container {
+  // Pass 1: package.json (it may follow a 400 MB member, so this can read the whole archive).
+  let root: string | null = null;
+  let manifestBytes: Buffer | null = null;
+  streamTar(input, (entry, path) => {
+    if (!ROOT_MANIFEST.test(path) || entry.type !== "File") return "skip";
+    if (entry.size > MAX_MANIFEST) throw new MalformedInput(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
+    root = path.slice(0, path.indexOf("/"));
+    const chunks: Buffer[] = [];
+    let got = 0;
+    entry.on("data", (c: Buffer) => {
+      got += c.length;
+      if (got <= MAX_MANIFEST) chunks.push(c);
+    });
+    entry.on("end", () => {
+      manifestBytes = Buffer.concat(chunks);
+    });
+    return "take";
+  }, () => manifestBytes !== null);
+  if (manifestBytes === null || root === null) throw new UnrecognizedInput(input, "not an npm package: no package.json in the archive");
+  const m = parseManifest(input, manifestBytes);
+  const { member, field } = chooseProgram(input, m);
+  const deps = platformPackages(m);
+
+  // Pass 2: stream only the chosen member into a private temporary directory.
+  const dir = mkdtempSync(join(tmpdir(), "searchlift-npm-"));
+  const drop = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const file = join(dir, posix.basename(member));
+    const want = `${root}/${member}`;
+    let found: { size: number; written: number; done: boolean } | null = null;
+    let writeError: NodeJS.ErrnoException | null = null;
+    const fd = openSync(file, "wx", 0o600);
+    try {
+      streamTar(input, (entry, path) => {
+        if (path !== want) return "skip";
+        if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
+          throw new UnrecognizedInput(input, `${label(m)}: its program ${member} is a ${entry.type}, not a file`);
+        }
+        const state = { size: entry.size, written: 0, done: false };
+        found = state;
+        entry.on("data", (c: Buffer) => {
+          if (writeError) return;
+          try {
+            for (let off = 0; off < c.length; ) off += writeSync(fd, c, off, c.length - off, state.written + off);
+            state.written += c.length;
+          } catch (e) {
+            writeError = e as NodeJS.ErrnoException;
+          }
+        });
+        entry.on("end", () => {
+          state.done = true;
+        });
+        return "take";
+      }, () => found !== null && (found as { done: boolean }).done);
+    } finally {
+      closeSync(fd);
+    }
+    const we = writeError as NodeJS.ErrnoException | null;
+    if (we) throw new SearchliftError(`cannot unpack ${member} into ${tmpdir()}: ${we.code ?? we.message}`, ExitCode.unreadable, input);
+    const got = found as { size: number; written: number; done: boolean } | null;
+    if (got === null) {
+      if (deps.size > 0) throw wrapperError(input, m, deps, member, "is missing");
+      throw new UnrecognizedInput(input, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
+    }
+    if (!got.done || got.written !== got.size) {
+      throw new MalformedInput(input, `${member} is truncated in the archive (${got.written} of ${got.size} bytes)`);
+    }
+    if (deps.size > 0 && got.size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
+      throw wrapperError(input, m, deps, member, "is a placeholder");
+    }
+    const c = openFile(file, input);
+    // The temporary copy lives exactly as long as the container.
+    const closeInner = c.close.bind(c);
+    c.close = () => {
+      try {
+        closeInner();
+      } finally {
+        drop();
+      }
+    };
+    return finish(c, input, m, member, field, deps);
+  } catch (e) {
+    drop();
+    throw e;
+  }
 }

@@ -12,8 +12,8 @@ const HEAD_BYTES = 64 * 1024;
  * acorn parses ~3-4 MB/s on a 13 MB bundle (3.5 s for cli.js), far over budget; a full parse is
  * only done where it is cheap or where it is the only evidence the file is JavaScript.
  */
-const FULL_PARSE_LIMIT_JS = 1024 * 1024;
-const FULL_PARSE_LIMIT_OTHER = 16 * 1024 * 1024;
+const FULL_PARSE_LIMIT_TRUSTED = 1024 * 1024;
+const FULL_PARSE_LIMIT_OTHER = 4 * 1024 * 1024;
 /** Head tokenized, and tail searched, for top-level import/export in files too large to parse. */
 const TOKEN_PREFIX_BYTES = 256 * 1024;
 const TAIL_BYTES = 4096;
@@ -173,15 +173,18 @@ function scanWhole(src: ByteSource): { utf8: boolean; cjsHint: boolean } {
  */
 export function readPlainScript(src: ByteSource, input: string): Container | null {
   if (src.size === 0) return null;
-  const name = basename(input);
+  // The file's own name decides (for a package member, input is the .tgz and src.path the member).
+  const name = basename(src.path);
   const byName = isScriptName(name);
   const head = src.read(0, Math.min(src.size, HEAD_BYTES));
   if (!isTextHead(head)) return null;
   const headText = stripBom(head.toString("latin1"));
   const shebangRuntime = SHEBANG_RUNTIME.test(headText);
 
-  const fullParseLimit = byName ? FULL_PARSE_LIMIT_JS : FULL_PARSE_LIMIT_OTHER;
-  if (!byName && src.size > fullParseLimit && !shebangRuntime) return null; // too costly to prove; the carver will try it
+  // A script name or a `#!…node` line is evidence enough; otherwise only a parse proves it is JavaScript.
+  const trusted = byName || shebangRuntime;
+  const fullParseLimit = trusted ? FULL_PARSE_LIMIT_TRUSTED : FULL_PARSE_LIMIT_OTHER;
+  if (!trusted && src.size > fullParseLimit) return null; // too costly to prove here; the carver will try it
 
   const { utf8, cjsHint } = scanWhole(src);
   const encoding: Encoding = utf8 ? "utf8" : "latin1";
@@ -192,10 +195,10 @@ export function readPlainScript(src: ByteSource, input: string): Container | nul
     const text = stripBom(src.read(0, src.size).toString(encoding));
     const parsed = parseProgram(text);
     if (parsed.ok) {
-      if (!byName && !shebangRuntime && !looksLikeProgram(parsed.program)) return null;
+      if (!trusted && !looksLikeProgram(parsed.program)) return null;
       moduleFormat = parsed.sourceType === "module" && hasImportExport(parsed.program) ? "esm" : cjsHint ? "cjs" : formatByExtension(name);
     } else {
-      if (!byName) return null;
+      if (!trusted) return null;
       notes.push(`${name} does not parse as JavaScript: ${parsed.message}`);
       moduleFormat = cjsHint ? "cjs" : formatByExtension(name);
     }
