@@ -50,12 +50,20 @@ class TrackingSource implements ByteSource {
   close() {}
 }
 
-describe("host node (v20.x, 8-byte header)", () => {
+/** The header width a node version writes (docs/container-formats.md §2.2). */
+function headerFor(version: string): number {
+  const [maj, min] = version.replace(/^v/, "").split(".").map(Number) as [number, number];
+  if (maj >= 26) return 10;
+  if (maj > 22 || (maj === 22 && min >= 20)) return 9;
+  return 8;
+}
+
+describe(`host node (${process.version})`, () => {
   const node = process.execPath;
 
   it("decodes a plain blob: code path, main bytes, no assets", () => {
     const { blob, decoded: d } = blobOf({ node, main: APP });
-    expect(d.headerSize).toBe(8);
+    expect(d.headerSize).toBe(headerFor(process.version));
     expect(d.codePath).toBe("app.js");
     expect(bytes(blob, d.main).equals(readFileSync(APP))).toBe(true);
     expect(d.assets).toEqual([]);
@@ -144,6 +152,8 @@ describe("node 26.12.1 (10-byte header)", () => {
 
 describe("corrupt blobs are MalformedInput, read without trusting lengths", () => {
   const good = () => blobOf({ node: process.execPath, main: APP, assets: ASSETS }).blob;
+  const H = headerFor(process.version);
+  const MAIN_LEN_AT = H + 8 + "app.js".length; // after the header and the code_path StringView
 
   function expectMalformed(buf: Buffer, pattern: RegExp): MalformedInput {
     const src = new TrackingSource(buf);
@@ -162,7 +172,7 @@ describe("corrupt blobs are MalformedInput, read without trusting lengths", () =
 
   it("truncated blob", () => {
     const b = good();
-    const e = expectMalformed(b.subarray(0, b.length - 7), /does not decode with any known header: 8-byte header: .*runs past the end/);
+    const e = expectMalformed(b.subarray(0, b.length - 7), new RegExp(`does not decode with any known header: ${H}-byte header: .*runs past the end`));
     expect(e.message).toContain(`(${b.length - 7} bytes)`);
   });
 
@@ -172,21 +182,20 @@ describe("corrupt blobs are MalformedInput, read without trusting lengths", () =
 
   it("main-code length one byte past the end", () => {
     const b = Buffer.from(good());
-    const mainLenAt = 8 + 8 + "app.js".length;
-    b.writeBigUInt64LE(BigInt(b.length - (mainLenAt + 8) + 1), mainLenAt);
-    expectMalformed(b, /main code length \d+ at blob offset 22 runs past the end/);
+    b.writeBigUInt64LE(BigInt(b.length - (MAIN_LEN_AT + 8) + 1), MAIN_LEN_AT);
+    expectMalformed(b, new RegExp(`main code length \\d+ at blob offset ${MAIN_LEN_AT} runs past the end`));
   });
 
   it("a 4 GB length claim", () => {
     const b = Buffer.from(good());
-    b.writeBigUInt64LE(2n ** 32n, 8 + 8 + "app.js".length);
-    expectMalformed(b, /main code length 4294967296 at blob offset 22 runs past the end/);
+    b.writeBigUInt64LE(2n ** 32n, MAIN_LEN_AT);
+    expectMalformed(b, new RegExp(`main code length 4294967296 at blob offset ${MAIN_LEN_AT} runs past the end`));
   });
 
   it("a 2^63 code-path length", () => {
     const b = Buffer.from(good());
-    b.writeBigUInt64LE(2n ** 63n, 8);
-    expectMalformed(b, /code_path length 9223372036854775808 at blob offset 8/);
+    b.writeBigUInt64LE(2n ** 63n, H);
+    expectMalformed(b, new RegExp(`code_path length 9223372036854775808 at blob offset ${H}`));
   });
 
   it("an asset count that cannot fit", () => {
@@ -210,6 +219,6 @@ describe("corrupt blobs are MalformedInput, read without trusting lengths", () =
     const b = Buffer.concat([good(), Buffer.alloc(16)]);
     const d = decodeSeaBlob(b);
     expect(d.trailingPadding).toBe(16);
-    expect(d.headerSize).toBe(8);
+    expect(d.headerSize).toBe(headerFor(process.version));
   });
 });

