@@ -232,8 +232,10 @@ function isFile(path: string): boolean {
  */
 function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "take" | "skip", done: () => boolean): void {
   let failure: { code: string; message: string } | null = null;
+  let sawEntry = false;
   const parser = new Parser({
     onReadEntry: (entry: ReadEntry) => {
+      sawEntry = true;
       const path = entry.path.replace(/^\.\//, "");
       if (done() || onEntry(entry, path) !== "take") entry.resume();
     },
@@ -270,7 +272,7 @@ function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "
   }
   const f = failure as { code: string; message: string } | null;
   if (f && !done()) {
-    if (f.code === "TAR_BAD_ARCHIVE" && /Unrecognized archive format/.test(f.message)) {
+    if (!sawEntry) {
       throw new UnrecognizedInput(input, "gzip data that is not a tar archive (not an npm package)");
     }
     throw new MalformedInput(input, `broken .tgz: ${f.message.split("\n")[0]}`);
