@@ -3,6 +3,8 @@ import { openContainer } from "./container/open-container.js";
 import { formatListing, listing } from "./container/listing.js";
 import { writeModules } from "./container/write-modules.js";
 import { ExitCode, SearchliftError } from "./errors.js";
+import { locate, type RoutineResult } from "./locate/locate.js";
+import { loadSignatures, SignatureError } from "./locate/signature.js";
 import { VERSION } from "./version.js";
 
 /** The searchlift command line. Every user-caused failure exits with one line on stderr and a documented code. */
@@ -36,7 +38,63 @@ export function buildProgram(): Command {
       }
     });
 
+  program
+    .command("locate")
+    .description("find routines by structural signature (every input kind extract accepts)")
+    .argument("<input>", "executable, npm package folder or .tgz, or script")
+    .option("-r, --routine <id...>", "only these signature ids (e.g. tool-search/scorer)")
+    .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
+    .option("--json", "print one JSON object")
+    .action((input: string, opts: { routine?: string[]; signatures?: string; json?: boolean }) => {
+      const signatures = selectSignatures(opts.signatures, opts.routine);
+      const c = openContainer(input);
+      let results: RoutineResult[];
+      try {
+        results = locate(c, signatures);
+      } finally {
+        c.close();
+      }
+      if (opts.json) process.stdout.write(JSON.stringify({ input, routines: results }, null, 2) + "\n");
+      else process.stdout.write(formatLocate(input, results));
+      process.exitCode = results.some((r) => r.status === "ambiguous")
+        ? ExitCode.ambiguous
+        : results.some((r) => r.status === "absent")
+          ? ExitCode.absent
+          : ExitCode.ok;
+    });
+
   return program;
+}
+
+function selectSignatures(dir: string | undefined, ids: string[] | undefined) {
+  let all;
+  try {
+    all = loadSignatures(dir);
+  } catch (e) {
+    if (e instanceof SignatureError) throw new SearchliftError(`bad signature: ${e.message}`, ExitCode.usage);
+    throw new SearchliftError(`cannot read signatures: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.usage, dir);
+  }
+  if (!ids) return all;
+  const unknown = ids.filter((id) => !all.some((s) => s.id === id));
+  if (unknown.length) throw new SearchliftError(`unknown routine ${unknown.join(", ")} (known: ${all.map((s) => s.id).join(", ")})`, ExitCode.usage);
+  return all.filter((s) => ids.includes(s.id));
+}
+
+function formatLocate(input: string, results: RoutineResult[]): string {
+  const lines = [`input: ${input}`];
+  for (const r of results) {
+    if (r.status === "found") {
+      lines.push(`${r.id}: found, variant ${r.variant}`, `  ${r.module}:${r.line}:${r.column}  bytes ${r.start}-${r.end}`);
+      for (const [role, name] of Object.entries(r.roles ?? {})) lines.push(`  ${role.padEnd(16)} ${name}`);
+    } else if (r.status === "ambiguous") {
+      lines.push(`${r.id}: ambiguous, ${r.candidates!.length} candidates`);
+      for (const c of r.candidates!) lines.push(`  ${c.module}:${c.line}:${c.column}  variant ${c.variant}`);
+    } else {
+      lines.push(`${r.id}: absent`);
+    }
+    for (const w of r.warnings ?? []) lines.push(`  warning: ${w}`);
+  }
+  return lines.join("\n") + "\n";
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -14,6 +14,10 @@ export const ExitCode = {
   malformed: 5,
   /** The output location is refused (exists without --force) or cannot be written. */
   output: 6,
+  /** locate: a requested routine is not in the input (a result, reported as "absent"). */
+  absent: 7,
+  /** locate: a routine matched in more than one place. */
+  ambiguous: 8,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -48,3 +48,18 @@ describe("structural patterns", () => {
     expect(findAll(code('x = { a: 1, name: "ToolSearch", b: 2 }'), q)).toHaveLength(1);
   });
 });
+
+describe("pattern shorthands", () => {
+  it("a single-declarator let matches that declarator inside any declaration list", () => {
+    const p = compilePattern("let $T = $Q.toLowerCase().split(/\\s+/)");
+    const got = findAll(code("var a = 1, b = q.toLowerCase().split(/\\s+/), c;"), p);
+    expect(got.map((m) => names(m.bindings))).toEqual([{ T: "b", Q: "q" }]);
+  });
+
+  it("@property matches one method of an object literal", () => {
+    const p = compilePattern("@property async call($I, $$$) { $$$ }");
+    const got = findAll(code("x = { name: 'a', async call(inp, ctx) { return inp }, async other(y) {} }"), p);
+    expect(got.map((m) => names(m.bindings))).toEqual([{ I: "inp" }]);
+    expect(findAll(code("x = { call(inp) {} }"), p)).toHaveLength(0); // not async
+  });
+});

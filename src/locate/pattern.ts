@@ -30,12 +30,24 @@ const IGNORED = new Set(["type", "start", "end", "loc", "range", "raw", "sourceF
 /**
  * Parse pattern source as statements: a lone expression statement gives its expression, one
  * statement gives itself, several give a block. (Write an object pattern in parentheses.)
+ * Two shorthands reach nodes that are not statements:
+ *   `let $X = …` with one declarator matches that declarator inside any let/const/var list;
+ *   `@property <member>` matches one property or method of an object literal, e.g.
+ *   `@property async call($INPUT, $$$) { $$$ }`.
  */
 export function compilePattern(source: string): Pattern {
+  const prop = /^\s*@property\s+([\s\S]*)$/.exec(source);
+  if (prop) {
+    const obj = tryParse(`({ ${prop[1]} \n})`);
+    const only = obj?.body[0]?.expression?.properties;
+    if (!only || only.length !== 1) throw new Error(`@property pattern must be one object member: ${source}`);
+    return { source, root: only[0] };
+  }
   const prog = tryParse(source) ?? tryParse(`(${source}\n)`);
   if (!prog) throw new Error(`pattern does not parse as JavaScript: ${source}`);
   if (prog.body.length === 1) {
     const only = prog.body[0];
+    if (only.type === "VariableDeclaration" && only.declarations.length === 1) return { source, root: only.declarations[0] };
     return { source, root: only.type === "ExpressionStatement" && metaName(only) === null ? unwrapParens(only.expression) : only };
   }
   return { source, root: { type: "BlockStatement", body: prog.body, start: 0, end: 0 } as Node };

@@ -1,0 +1,158 @@
+import type { Container, ModuleEntry } from "../container/types.js";
+import { indexByType, matchSignature, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
+import { lineColumn, parseModule } from "./parse-module.js";
+import { StatementParser } from "./partial-parse.js";
+import type { Node } from "./pattern.js";
+import { MarkerIndex } from "./prefilter.js";
+import { markerBytes, markerLabel, type Signature } from "./signature.js";
+
+export interface Candidate {
+  module: string;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+  variant: string;
+  roles: Record<string, string>;
+}
+
+export interface RoutineResult extends Partial<Candidate> {
+  id: string;
+  status: "found" | "absent" | "ambiguous";
+  /** Absolute byte range of the routine in the input file (module contents as stored). */
+  fileStart?: number;
+  fileEnd?: number;
+  /** For "ambiguous": every candidate, so the user can tell them apart. */
+  candidates?: Candidate[];
+  /** Markers that occur more often in the program than the signature allows. */
+  warnings?: string[];
+}
+
+/**
+ * Find each signature's routine in the container's JavaScript. Markers select the modules worth
+ * reading; in those, only the statements around the rarest marker of each variant are parsed
+ * (the whole module only if that fails), and each parsed statement is shared by every signature.
+ */
+export function locate(container: Container, signatures: Signature[]): RoutineResult[] {
+  const allMarkers = signatures.flatMap((s) => [...s.markers, ...s.variants.flatMap((v) => v.markers)]);
+  const counted = new Set(signatures.flatMap((s) => s.markers.filter((m) => m.max !== undefined).map(markerBytes)));
+  const markers = new MarkerIndex(container, allMarkers, counted);
+  const js = container.modules.filter((m) => m.kind === "js");
+  const views = new Map<ModuleEntry, ModuleView>();
+  const view = (m: ModuleEntry) => {
+    let v = views.get(m);
+    if (!v) views.set(m, (v = new ModuleView(container.text(m))));
+    return v;
+  };
+
+  return signatures.map((sig) => {
+    const warnings = sig.markers
+      .filter((m) => m.max !== undefined && (markers.counts.get(markerBytes(m)) ?? 0) > m.max)
+      .map((m) => `${markerLabel(m)} occurs ${markers.counts.get(markerBytes(m))} times (signature allows ${m.max})`);
+    const base = markers.modulesWithAll(sig.markers, js);
+    // Per module: the marker texts whose occurrences mark the statements to parse.
+    const anchorsByModule = new Map<ModuleEntry, string[][]>();
+    for (const v of sig.variants) {
+      for (const m of markers.modulesWithAll(v.markers, base)) {
+        const list = anchorsByModule.get(m) ?? [];
+        list.push([...sig.markers, ...v.markers].map(markerBytes));
+        anchorsByModule.set(m, list);
+      }
+    }
+    const found: Array<{ module: ModuleEntry; text: string; match: VariantMatch }> = [];
+    for (const [m, markerSets] of anchorsByModule) {
+      const mv = view(m);
+      const index = mv.indexAround(markerSets);
+      for (const match of matchSignature(sig, index)) found.push({ module: m, text: mv.text, match });
+    }
+    const cands = found.map(({ module, text, match }) => ({ module, text, c: candidate(sig, module, text, match) }));
+    const result: RoutineResult = { id: sig.id, status: "absent" };
+    if (warnings.length) result.warnings = warnings;
+    if (cands.length === 0) return result;
+    if (cands.length > 1) return { ...result, status: "ambiguous", candidates: cands.map((x) => x.c) };
+    const [{ module, text, c }] = cands as [(typeof cands)[0]];
+    const startByte = byteOffset(text, c.start, module);
+    const endByte = byteOffset(text, c.end, module);
+    return { ...result, status: "found", ...c, start: startByte, end: endByte, fileStart: module.start + startByte, fileEnd: module.start + endByte };
+  });
+}
+
+/** One module's text, parsed lazily: statement by statement where possible, whole as a fallback. */
+class ModuleView {
+  private statements: StatementParser;
+  private whole: TypeIndex | null | undefined;
+  private perStatement = new Map<Node, TypeIndex>();
+
+  constructor(readonly text: string) {
+    this.statements = new StatementParser(text);
+  }
+
+  /**
+   * A type index over the statements holding the rarest marker of each marker set. Falls back to
+   * the whole module when a statement cannot be isolated.
+   */
+  indexAround(markerSets: string[][]): TypeIndex {
+    const picked = new Set<Node>();
+    for (const set of markerSets) {
+      const rarest = this.rarest(set);
+      if (rarest === null) continue;
+      for (let at = this.text.indexOf(rarest); at !== -1; at = this.text.indexOf(rarest, at + rarest.length)) {
+        const stmts = this.statements.statementsCovering(at, at + rarest.length);
+        if (!stmts) return this.wholeIndex();
+        for (const s of stmts) picked.add(s);
+      }
+    }
+    const index: TypeIndex = new Map();
+    for (const s of [...picked].sort((a, b) => a.start - b.start)) {
+      let own = this.perStatement.get(s);
+      if (!own) this.perStatement.set(s, (own = indexByType(s)));
+      for (const [type, nodes] of own) {
+        const list = index.get(type);
+        if (list) list.push(...nodes);
+        else index.set(type, [...nodes]);
+      }
+    }
+    return index;
+  }
+
+  private rarest(set: string[]): string | null {
+    let best: string | null = null;
+    let bestCount = Infinity;
+    // Signature-specific markers come last in a set and are usually the rarest: count them first.
+    for (const t of [...set].reverse()) {
+      let c = 0;
+      for (let at = this.text.indexOf(t); at !== -1 && c < bestCount; at = this.text.indexOf(t, at + t.length)) c++;
+      if (c === 0) return null; // this variant cannot match here
+      if (c < bestCount) {
+        best = t;
+        bestCount = c;
+      }
+    }
+    return best;
+  }
+
+  private wholeIndex(): TypeIndex {
+    if (this.whole === undefined) {
+      const ast = parseModule(this.text);
+      this.whole = ast ? indexByType(ast) : null;
+    }
+    return this.whole ?? new Map();
+  }
+}
+
+function candidate(sig: Signature, module: ModuleEntry, text: string, m: VariantMatch): Candidate {
+  const { line, column } = lineColumn(text, m.node.start);
+  return { module: module.path, start: m.node.start, end: m.node.end, line, column, variant: m.variant, roles: roleNames(sig, m.bindings) };
+}
+
+/** Character offset in decoded text → byte offset in the module's stored contents. */
+function byteOffset(text: string, chars: number, m: ModuleEntry): number {
+  switch (m.encoding) {
+    case "utf16le":
+      return chars * 2;
+    case "utf8":
+      return Buffer.byteLength(text.slice(0, chars), "utf8");
+    default:
+      return chars;
+  }
+}

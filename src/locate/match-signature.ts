@@ -1,0 +1,75 @@
+import { findAll, matchNode, walk, type Bindings, type Node, type Pattern } from "./pattern.js";
+import type { Signature, Variant } from "./signature.js";
+
+/** Nodes of a parsed module grouped by type, built once so every anchor looks only at its own kind. */
+export type TypeIndex = Map<string, Node[]>;
+
+export function indexByType(ast: Node): TypeIndex {
+  const idx: TypeIndex = new Map();
+  walk(ast, (n) => {
+    let list = idx.get(n.type);
+    if (!list) idx.set(n.type, (list = []));
+    list.push(n);
+  });
+  return idx;
+}
+
+export interface VariantMatch {
+  variant: string;
+  node: Node;
+  bindings: Bindings;
+}
+
+/**
+ * Every node of the module that matches one of the signature's variants. Variants are tried in
+ * order and a node is reported once, under the first variant that accepts it.
+ */
+export function matchSignature(sig: Signature, index: TypeIndex): VariantMatch[] {
+  const out: VariantMatch[] = [];
+  const claimed = new Set<Node>();
+  for (const v of sig.variants) {
+    for (const anchor of v.anchors) {
+      for (const node of candidates(index, anchor)) {
+        if (claimed.has(node)) continue;
+        const b0 = matchNode(anchor.root, node, new Map());
+        if (!b0) continue;
+        const b = satisfies(v, node, b0);
+        if (b) {
+          claimed.add(node);
+          out.push({ variant: v.name, node, bindings: b });
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => a.node.start - b.node.start);
+}
+
+function candidates(index: TypeIndex, p: Pattern): Node[] {
+  const t = p.root.type;
+  if (t === "Identifier" || t === "ExpressionStatement") return [...index.values()].flat(); // a bare metavariable
+  return index.get(t) ?? [];
+}
+
+/** `has` patterns matched inside `node` in order with shared bindings (backtracking), then no `not` pattern. */
+function satisfies(v: Variant, node: Node, env: Bindings): Bindings | null {
+  const go = (i: number, b: Bindings): Bindings | null => {
+    if (i === v.has.length) return v.not.some((p) => findAll(node, p, b).length > 0) ? null : b;
+    for (const m of findAll(node, v.has[i]!, b)) {
+      const r = go(i + 1, m.bindings);
+      if (r) return r;
+    }
+    return null;
+  };
+  return go(0, env);
+}
+
+/** Role name → bound identifier name, for the metavariables the signature names. */
+export function roleNames(sig: Signature, b: Bindings): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [meta, role] of Object.entries(sig.roles)) {
+    const v = b.get(meta);
+    if (v && !Array.isArray(v) && v.type === "Identifier") out[role] = v.name;
+    else if (v && !Array.isArray(v) && v.type === "PrivateIdentifier") out[role] = `#${v.name}`;
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+/**
+ * Parse only the statements of a module that hold a given position.
+ *
+ * The scanner in statement-starts.ts proposes where statements may begin; acorn parses from the
+ * nearest proposal before the position, statement by statement, until it has passed it. A
+ * proposal that is not really a statement start makes acorn throw or stop short, and the next
+ * earlier proposal is tried. Only when none works does the caller fall back to a full parse.
+ */
+import { Parser, tokTypes, type Options } from "acorn";
+import type { Node } from "./pattern.js";
+import { statementStarts } from "./statement-starts.js";
+
+/** A Bun CJS wrapper: the module's statements live inside this function body. */
+const CJS_WRAPPER = /^(?:\/\/[^\n]*\n)*\(function\s*\(exports,\s*require,\s*module,\s*__filename,\s*__dirname\)\s*\{/;
+
+const OPTIONS: Options = {
+  ecmaVersion: "latest",
+  sourceType: "module",
+  allowHashBang: true,
+  allowReturnOutsideFunction: true,
+  allowAwaitOutsideFunction: true,
+  allowImportExportEverywhere: true,
+};
+
+const MAX_TRIES = 40;
+
+export class StatementParser {
+  private starts: number[] | null = null;
+  /** statement start → parsed statement, shared by every lookup in the module */
+  private cache = new Map<number, Node>();
+
+  constructor(private readonly text: string) {}
+
+  /**
+   * The statement(s) covering [from, to), or null if no proposed start parses to cover it.
+   * Statements are returned whole, in source order, and the same objects on every call.
+   */
+  statementsCovering(from: number, to: number): Node[] | null {
+    const starts = this.startList();
+    let k = upperBound(starts, from) - 1;
+    for (let tries = 0; k >= 0 && tries < MAX_TRIES; k--, tries++) {
+      const got = this.parseFrom(starts[k]!, to);
+      if (got && got.length && got[0]!.start <= from && got[got.length - 1]!.end >= to) return got;
+    }
+    return null;
+  }
+
+  private startList(): number[] {
+    if (!this.starts) {
+      const m = CJS_WRAPPER.exec(this.text);
+      this.starts = m ? statementStarts(this.text, m[0].length, 1) : statementStarts(this.text, 0, 0);
+    }
+    return this.starts;
+  }
+
+  /** Statements from `start` until one ends at or after `to`. null if acorn rejects the text there. */
+  private parseFrom(start: number, to: number): Node[] | null {
+    const out: Node[] = [];
+    let pos = start;
+    while (true) {
+      const hit = this.cache.get(pos);
+      if (hit) {
+        out.push(hit);
+        pos = hit.end;
+        if (hit.end >= to) return out;
+        continue;
+      }
+      let stmt: Node;
+      let parser: any;
+      try {
+        parser = new (Parser as any)(OPTIONS, this.text, pos);
+        parser.nextToken();
+        if (parser.type === tokTypes.eof) return out.length ? out : null;
+        stmt = parser.parseStatement(null, true, Object.create(null)) as Node;
+      } catch {
+        return null;
+      }
+      if (stmt.end <= pos) return null;
+      this.cache.set(pos, stmt);
+      out.push(stmt);
+      // The next statement starts where this one ended (whitespace and comments are skipped by acorn).
+      pos = stmt.end;
+      if (stmt.end >= to) return out;
+    }
+  }
+}
+
+function upperBound(a: number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,143 @@
+/**
+ * Signatures: declarative descriptions of one routine each, stored as JSON under signatures/.
+ *
+ * {
+ *   "id": "tool-search/scorer",
+ *   "summary": "…",
+ *   "markers": [ { "regex": "/^select:(.+)$/i", "max": 4 }, { "property": "score" }, … ],
+ *   "variants": [ { "name": "…", "anchor": ["async function $F($Q, $$$) { $$$ }"], "has": ["…"], "not": ["…"],
+ *                   "markers": [ … ] } ],
+ *   "roles": { "Q": "query", … },
+ *   "tests": { "match": [ { "code": "…", "variant": "…", "roles": { "query": "q" } } ], "noMatch": [ "…" ] }
+ * }
+ *
+ * Markers are a byte-level prefilter: a module is parsed only if it holds every marker (of the
+ * signature and of the variant). `max` bounds how often a marker may occur in the whole program.
+ * A variant matches a node when one `anchor` matches it, every `has` pattern matches somewhere
+ * inside it (bindings shared, in order), and no `not` pattern does. Variants are tried in order.
+ */
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compilePattern, type Pattern } from "./pattern.js";
+
+export type Marker =
+  | { string: string; max?: number } // a cooked string value, e.g. "mcp__"
+  | { regex: string; max?: number } // a regex literal as written, e.g. "/^select:(.+)$/i"
+  | { property: string; max?: number } // a property name accessed with a dot, e.g. "searchHint"
+  | { text: string; max?: number }; // raw source text (last resort)
+
+export interface VariantSpec {
+  name: string;
+  summary?: string;
+  anchor: string | string[];
+  has?: string[];
+  not?: string[];
+  markers?: Marker[];
+}
+
+export interface SignatureSpec {
+  id: string;
+  summary: string;
+  markers: Marker[];
+  variants: VariantSpec[];
+  roles: Record<string, string>;
+  tests?: {
+    match?: Array<{ code: string; variant?: string; roles?: Record<string, string> }>;
+    noMatch?: string[];
+  };
+}
+
+export interface Variant {
+  name: string;
+  anchors: Pattern[];
+  has: Pattern[];
+  not: Pattern[];
+  markers: Marker[];
+}
+
+export interface Signature {
+  id: string;
+  summary: string;
+  markers: Marker[];
+  variants: Variant[];
+  roles: Record<string, string>;
+  tests: NonNullable<SignatureSpec["tests"]>;
+  file: string;
+}
+
+export class SignatureError extends Error {}
+
+export function compileSignature(spec: SignatureSpec, file = "<inline>"): Signature {
+  const where = (what: string) => `${file}: ${what}`;
+  if (typeof spec.id !== "string" || !/^[a-z0-9-]+\/[a-z0-9-]+$/.test(spec.id)) throw new SignatureError(where(`bad id ${JSON.stringify(spec.id)}`));
+  if (!Array.isArray(spec.variants) || spec.variants.length === 0) throw new SignatureError(where("no variants"));
+  const compile = (src: string, what: string) => {
+    try {
+      return compilePattern(src);
+    } catch (e) {
+      throw new SignatureError(where(`${what}: ${(e as Error).message}`));
+    }
+  };
+  const names = new Set<string>();
+  const variants = spec.variants.map((v) => {
+    if (names.has(v.name)) throw new SignatureError(where(`variant ${v.name} named twice`));
+    names.add(v.name);
+    const anchors = (Array.isArray(v.anchor) ? v.anchor : [v.anchor]).map((a) => compile(a, `variant ${v.name} anchor`));
+    return {
+      name: v.name,
+      anchors,
+      has: (v.has ?? []).map((h) => compile(h, `variant ${v.name} has`)),
+      not: (v.not ?? []).map((h) => compile(h, `variant ${v.name} not`)),
+      markers: v.markers ?? [],
+    };
+  });
+  for (const m of [...(spec.markers ?? []), ...variants.flatMap((v) => v.markers)]) markerBytes(m); // validates
+  return { id: spec.id, summary: spec.summary ?? "", markers: spec.markers ?? [], variants, roles: spec.roles ?? {}, tests: spec.tests ?? {}, file };
+}
+
+/** The source text a marker stands for, as it appears in minified code. */
+export function markerBytes(m: Marker): string {
+  if ("string" in m) return m.string;
+  if ("regex" in m) {
+    if (!/^\/.+\/[a-z]*$/s.test(m.regex)) throw new SignatureError(`regex marker must be written /…/flags: ${m.regex}`);
+    return m.regex;
+  }
+  if ("property" in m) return `.${m.property}`;
+  if ("text" in m) return m.text;
+  throw new SignatureError(`unknown marker ${JSON.stringify(m)}`);
+}
+
+export function markerLabel(m: Marker): string {
+  if ("string" in m) return JSON.stringify(m.string);
+  if ("regex" in m) return m.regex;
+  if ("property" in m) return `.${m.property}`;
+  return `text ${JSON.stringify(m.text)}`;
+}
+
+/** The signatures/ folder that ships with searchlift. */
+export function defaultSignatureDir(): string {
+  return fileURLToPath(new URL("../../signatures", import.meta.url));
+}
+
+/** Every *.json under `dir`, compiled, sorted by id. */
+export function loadSignatures(dir = defaultSignatureDir()): Signature[] {
+  const out: Signature[] = [];
+  const visit = (d: string) => {
+    for (const f of readdirSync(d).sort()) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) visit(p);
+      else if (f.endsWith(".json")) {
+        let spec: SignatureSpec;
+        try {
+          spec = JSON.parse(readFileSync(p, "utf8")) as SignatureSpec;
+        } catch (e) {
+          throw new SignatureError(`${relative(dir, p)}: ${(e as Error).message}`);
+        }
+        out.push(compileSignature(spec, relative(dir, p)));
+      }
+    }
+  };
+  visit(dir);
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}

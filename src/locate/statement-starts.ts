@@ -1,0 +1,190 @@
+/**
+ * Where top-level statements may start, found by a single cheap scan instead of a full parse.
+ *
+ * Minified bundles are megabytes of code on a few lines; parsing all of it to look at one function
+ * costs seconds. This scanner tracks bracket depth while skipping strings, template literals,
+ * comments and regex literals, and records the positions after a `;` or a closing `}` at the base
+ * depth. Those are only candidates: the parser confirms one (see partial-parse.ts), and a wrong
+ * guess costs a retry, never a wrong answer.
+ */
+
+const enum C {
+  LF = 10,
+  CR = 13,
+  SPACE = 32,
+  BANG = 33,
+  DQUOTE = 34,
+  PERCENT = 37,
+  AMP = 38,
+  SQUOTE = 39,
+  LPAREN = 40,
+  RPAREN = 41,
+  STAR = 42,
+  PLUS = 43,
+  COMMA = 44,
+  MINUS = 45,
+  SLASH = 47,
+  COLON = 58,
+  SEMI = 59,
+  LT = 60,
+  EQ = 61,
+  GT = 62,
+  QUESTION = 63,
+  LBRACKET = 91,
+  BACKSLASH = 92,
+  RBRACKET = 93,
+  CARET = 94,
+  BACKTICK = 96,
+  LBRACE = 123,
+  PIPE = 124,
+  RBRACE = 125,
+  TILDE = 126,
+}
+
+/** After these characters a `/` starts a regex literal, not a division. */
+const REGEX_AFTER = new Set<number>([
+  C.LPAREN, C.COMMA, C.EQ, C.COLON, C.LBRACKET, C.BANG, C.AMP, C.PIPE, C.QUESTION, C.LBRACE, C.RBRACE, C.SEMI,
+  C.PLUS, C.MINUS, C.STAR, C.PERCENT, C.LT, C.GT, C.TILDE, C.CARET,
+]);
+const REGEX_AFTER_WORD = /(?:^|[^\w$])(?:return|typeof|case|do|else|in|of|new|delete|void|throw|yield|await|instanceof)$/;
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 36 || c === 95 || c > 127;
+}
+
+/**
+ * Candidate statement starts at `baseDepth` (0 for a plain module; the body depth of a CJS wrapper).
+ * Returns ascending offsets, always including `from`.
+ */
+export function statementStarts(text: string, from = 0, baseDepth = 0): number[] {
+  const starts = [from];
+  let depth = 0;
+  let prev = C.SEMI; // last significant character, for the regex/division decision
+  let prevWordEnd = -1; // end of the last identifier-like run, if prev was a word character
+  // Template literal nesting: depth at which each open `${` resumes its template.
+  const templates: number[] = [];
+  const n = text.length;
+  let i = from;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c <= C.SPACE) {
+      i++;
+      continue;
+    }
+    if (c === C.SLASH) {
+      const d = text.charCodeAt(i + 1);
+      if (d === C.SLASH) {
+        const e = text.indexOf("\n", i);
+        i = e === -1 ? n : e + 1;
+        continue;
+      }
+      if (d === C.STAR) {
+        const e = text.indexOf("*/", i + 2);
+        i = e === -1 ? n : e + 2;
+        continue;
+      }
+      const regex = isWordChar(prev) ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, prevWordEnd - 12), prevWordEnd)) : REGEX_AFTER.has(prev);
+      if (regex) {
+        i = skipRegex(text, i);
+        prev = C.RPAREN; // a regex literal is an operand
+        continue;
+      }
+      prev = c;
+      i++;
+      continue;
+    }
+    if (c === C.DQUOTE || c === C.SQUOTE) {
+      i = skipString(text, i, c);
+      prev = C.RPAREN;
+      continue;
+    }
+    if (c === C.BACKTICK) {
+      const r = skipTemplate(text, i + 1);
+      i = r.end;
+      if (r.openExpr) {
+        templates.push(depth);
+        depth++;
+        prev = C.LBRACE;
+      } else prev = C.RPAREN;
+      continue;
+    }
+    if (c === C.LBRACE || c === C.LPAREN || c === C.LBRACKET) {
+      depth++;
+      prev = c;
+      i++;
+      continue;
+    }
+    if (c === C.RBRACE || c === C.RPAREN || c === C.RBRACKET) {
+      if (c === C.RBRACE && templates.length && templates[templates.length - 1] === depth - 1) {
+        // The `}` closing a `${` resumes the template literal.
+        templates.pop();
+        depth--;
+        const r = skipTemplate(text, i + 1);
+        i = r.end;
+        if (r.openExpr) {
+          templates.push(depth);
+          depth++;
+          prev = C.LBRACE;
+        } else prev = C.RPAREN;
+        continue;
+      }
+      depth--;
+      i++;
+      prev = c;
+      if (c === C.RBRACE && depth === baseDepth) starts.push(i);
+      continue;
+    }
+    if (c === C.SEMI) {
+      i++;
+      prev = c;
+      if (depth === baseDepth) starts.push(i);
+      continue;
+    }
+    if (isWordChar(c)) {
+      while (i < n && isWordChar(text.charCodeAt(i))) i++;
+      prev = c;
+      prevWordEnd = i;
+      continue;
+    }
+    prev = c;
+    i++;
+  }
+  return starts;
+}
+
+function skipString(text: string, i: number, quote: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === C.BACKSLASH) j++;
+    else if (c === quote) return j + 1;
+    else if (c === C.LF || c === C.CR) return j; // unterminated: stop at the line end
+  }
+  return text.length;
+}
+
+/** From just after a backtick (or a `}` resuming a template): to just after the closing backtick, or after `${`. */
+function skipTemplate(text: string, j: number): { end: number; openExpr: boolean } {
+  for (; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === C.BACKSLASH) j++;
+    else if (c === C.BACKTICK) return { end: j + 1, openExpr: false };
+    else if (c === 36 && text.charCodeAt(j + 1) === C.LBRACE) return { end: j + 2, openExpr: true };
+  }
+  return { end: text.length, openExpr: false };
+}
+
+function skipRegex(text: string, i: number): number {
+  let inClass = false;
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === C.BACKSLASH) j++;
+    else if (c === C.LBRACKET) inClass = true;
+    else if (c === C.RBRACKET) inClass = false;
+    else if (c === C.SLASH && !inClass) {
+      j++;
+      while (j < text.length && isWordChar(text.charCodeAt(j))) j++; // flags
+      return j;
+    } else if (c === C.LF || c === C.CR) return j;
+  }
+  return text.length;
+}
