@@ -48,7 +48,7 @@ export class StatementParser {
   private startList(): number[] {
     if (!this.starts) {
       const m = CJS_WRAPPER.exec(this.text);
-      this.starts = m ? statementStarts(this.text, m[0].length, 1) : statementStarts(this.text, 0, 0);
+      this.starts = statementStarts(this.text, m ? m[0].length : 0);
     }
     return this.starts;
   }
