@@ -12,6 +12,17 @@ export function isGzip(head: Buffer): boolean {
 
 type OpenFile = (file: string, input: string) => Container;
 
+/**
+ * Messages quote package.json values and tar/JSON errors, all attacker-controlled: control
+ * characters are escaped and length capped so an error is always one readable line.
+ */
+export function oneLine(text: string, max = 300): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`));
+  return flat.length > max ? flat.slice(0, max) + "…" : flat;
+}
+const malformed = (input: string, message: string) => new MalformedInput(input, oneLine(message));
+const unrecognized = (input: string, message: string) => new UnrecognizedInput(input, oneLine(message));
+
 /** package.json is a few KB; anything past this is not a manifest we should hold in memory. */
 const MAX_MANIFEST = 1024 * 1024;
 /** A launcher placeholder is a few hundred bytes; real programs are far larger. */
@@ -37,7 +48,7 @@ interface Manifest {
 
 /** An npm package folder or .tgz: open its bin (or main) file with `openFile`. */
 export function openNpmPackage(input: string, openFile: OpenFile): Container {
-  if (nesting >= MAX_NESTING) throw new MalformedInput(input, "npm package nested inside another package's program; refusing to unpack further");
+  if (nesting >= MAX_NESTING) throw malformed(input, "npm package nested inside another package's program; refusing to unpack further");
   nesting++;
   try {
     return isDirectory(input) ? openDirectory(input, openFile) : openTarball(input, openFile);
@@ -62,9 +73,9 @@ function parseManifest(input: string, bytes: Buffer): Manifest {
   try {
     json = JSON.parse(stripBom(bytes.toString("utf8")));
   } catch (e) {
-    throw new MalformedInput(input, `package.json is not valid JSON: ${(e as Error).message}`);
+    throw malformed(input, `package.json is not valid JSON: ${(e as Error).message}`);
   }
-  if (json === null || typeof json !== "object" || Array.isArray(json)) throw new MalformedInput(input, "package.json is not a JSON object");
+  if (json === null || typeof json !== "object" || Array.isArray(json)) throw malformed(input, "package.json is not a JSON object");
   const m = json as Record<string, unknown>;
   return { ...m, name: typeof m.name === "string" ? m.name : "", version: typeof m.version === "string" ? m.version : "" };
 }
@@ -77,7 +88,7 @@ function label(m: Manifest): string {
 function memberPath(input: string, raw: string, field: string): string {
   const p = posix.normalize(raw.replace(/\\/g, "/"));
   if (p.startsWith("/") || /^[A-Za-z]:/.test(p) || p === ".." || p.startsWith("../") || p === "." || p === "") {
-    throw new MalformedInput(input, `package.json ${field} "${raw}" does not name a file inside the package`);
+    throw malformed(input, `package.json ${field} "${raw}" does not name a file inside the package`);
   }
   return p.replace(/^\.\//, "");
 }
@@ -149,7 +160,7 @@ function hostPlatformPackage(m: Manifest, deps: Map<string, string>): string {
 }
 
 function wrapperError(input: string, m: Manifest, deps: Map<string, string>, member: string, why: string): UnrecognizedInput {
-  return new UnrecognizedInput(
+  return unrecognized(
     input,
     `${label(m)} is a wrapper: its ${member} ${why}; the program lives in the platform package ${hostPlatformPackage(m, deps)} (open that package instead)`,
   );
@@ -183,11 +194,11 @@ function finish(c: Container, input: string, m: Manifest, member: string, field:
     const virtual = `${VIRTUAL_ROOT}/${member}`;
     for (const mod of c.modules) mod.path = virtual;
     c.entry = virtual;
-    c.notes.push(`program of ${label(m)}: ${member} (from ${field})`);
+    c.notes.push(oneLine(`program of ${label(m)}: ${member} (from ${field})`));
   } else {
-    c.notes.push(`program of ${label(m)}: ${member} (from ${field}), a ${c.format} container`);
+    c.notes.push(oneLine(`program of ${label(m)}: ${member} (from ${field}), a ${c.format} container`));
   }
-  if (deps.size > 0) c.notes.push(`${label(m)} also names platform packages; the native program may live in ${hostPlatformPackage(m, deps)}`);
+  if (deps.size > 0) c.notes.push(oneLine(`${label(m)} also names platform packages; the native program may live in ${hostPlatformPackage(m, deps)}`));
   c.input = input;
   return c;
 }
@@ -199,17 +210,17 @@ function openDirectory(dir: string, openFile: OpenFile): Container {
       const m: Manifest = { name: basename(dir), version: "" };
       return finish(openFile(join(dir, "index.js"), dir), dir, m, "index.js", "default index.js", new Map());
     }
-    throw new UnrecognizedInput(dir, "not an npm package: no package.json / no JavaScript");
+    throw unrecognized(dir, "not an npm package: no package.json / no JavaScript");
   }
   const size = statSync(manifestPath).size;
-  if (size > MAX_MANIFEST) throw new MalformedInput(dir, `package.json is ${size} bytes; refusing more than ${MAX_MANIFEST}`);
+  if (size > MAX_MANIFEST) throw malformed(dir, `package.json is ${size} bytes; refusing more than ${MAX_MANIFEST}`);
   const m = parseManifest(dir, readFileSync(manifestPath));
   const { member, field } = chooseProgram(dir, m);
   const deps = platformPackages(m);
   const file = join(dir, ...member.split("/"));
   if (!isFile(file)) {
     if (deps.size > 0) throw wrapperError(dir, m, deps, member, "is missing");
-    throw new UnrecognizedInput(dir, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
+    throw unrecognized(dir, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
   }
   if (deps.size > 0 && statSync(file).size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
     throw wrapperError(dir, m, deps, member, "is a placeholder");
@@ -273,9 +284,9 @@ function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "
   const f = failure as { code: string; message: string } | null;
   if (f && !done()) {
     if (!sawEntry) {
-      throw new UnrecognizedInput(input, "gzip data that is not a tar archive (not an npm package)");
+      throw unrecognized(input, "gzip data that is not a tar archive (not an npm package)");
     }
-    throw new MalformedInput(input, `broken .tgz: ${f.message.split("\n")[0]}`);
+    throw malformed(input, `broken .tgz: ${f.message.split("\n")[0]}`);
   }
 }
 
@@ -287,7 +298,7 @@ function openTarball(input: string, openFile: OpenFile): Container {
   let manifestBytes: Buffer | null = null;
   streamTar(input, (entry, path) => {
     if (!ROOT_MANIFEST.test(path) || entry.type !== "File") return "skip";
-    if (entry.size > MAX_MANIFEST) throw new MalformedInput(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
+    if (entry.size > MAX_MANIFEST) throw malformed(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
     root = path.slice(0, path.indexOf("/"));
     const chunks: Buffer[] = [];
     let got = 0;
@@ -300,7 +311,7 @@ function openTarball(input: string, openFile: OpenFile): Container {
     });
     return "take";
   }, () => manifestBytes !== null);
-  if (manifestBytes === null || root === null) throw new UnrecognizedInput(input, "not an npm package: no package.json in the archive");
+  if (manifestBytes === null || root === null) throw unrecognized(input, "not an npm package: no package.json in the archive");
   const m = parseManifest(input, manifestBytes);
   const { member, field } = chooseProgram(input, m);
   const deps = platformPackages(m);
@@ -318,7 +329,7 @@ function openTarball(input: string, openFile: OpenFile): Container {
       streamTar(input, (entry, path) => {
         if (path !== want) return "skip";
         if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
-          throw new UnrecognizedInput(input, `${label(m)}: its program ${member} is a ${entry.type}, not a file`);
+          throw unrecognized(input, `${label(m)}: its program ${member} is a ${entry.type}, not a file`);
         }
         const state = { size: entry.size, written: 0, done: false };
         found = state;
@@ -344,10 +355,10 @@ function openTarball(input: string, openFile: OpenFile): Container {
     const got = found as { size: number; written: number; done: boolean } | null;
     if (got === null) {
       if (deps.size > 0) throw wrapperError(input, m, deps, member, "is missing");
-      throw new UnrecognizedInput(input, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
+      throw unrecognized(input, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
     }
     if (!got.done || got.written !== got.size) {
-      throw new MalformedInput(input, `${member} is truncated in the archive (${got.written} of ${got.size} bytes)`);
+      throw malformed(input, `${member} is truncated in the archive (${got.written} of ${got.size} bytes)`);
     }
     if (deps.size > 0 && got.size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
       throw wrapperError(input, m, deps, member, "is a placeholder");
