@@ -25,7 +25,8 @@ export interface Pattern {
 
 const META = /^\$([A-Z][A-Z0-9_]*|_)$/;
 const META_SEQ = /^\$\$\$([A-Z][A-Z0-9_]*)?$/;
-const IGNORED = new Set(["type", "start", "end", "loc", "range", "raw", "sourceFile"]);
+// `shorthand` is spelling: `{ query }` and `{ query: query }` are one property.
+const IGNORED = new Set(["type", "start", "end", "loc", "range", "raw", "sourceFile", "shorthand"]);
 
 /**
  * Parse pattern source as statements: a lone expression statement gives its expression, one

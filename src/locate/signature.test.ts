@@ -1,0 +1,55 @@
+/**
+ * Every signature's embedded tests: each `match` snippet is found exactly once, by the variant it
+ * names and with the bindings it lists; each `noMatch` look-alike is not found.
+ */
+import { describe, expect, it } from "vitest";
+import { indexByType, matchSignature, roleNames } from "./match-signature.js";
+import { parseModule } from "./parse-module.js";
+import { compileSignature, loadSignatures, SignatureError } from "./signature.js";
+
+const signatures = loadSignatures();
+
+describe("bundled signatures", () => {
+  it("load, and cover the five tool-search routines", () => {
+    expect(signatures.map((s) => s.id)).toEqual(
+      expect.arrayContaining(["tool-search/scorer", "tool-search/call"]),
+    );
+  });
+
+  for (const sig of signatures) {
+    describe(sig.id, () => {
+      const matches = sig.tests.match ?? [];
+      const noMatch = sig.tests.noMatch ?? [];
+      it("has embedded tests of both kinds", () => {
+        expect(matches.length).toBeGreaterThan(0);
+        expect(noMatch.length).toBeGreaterThan(0);
+      });
+      matches.forEach((t, i) => {
+        it(`match #${i + 1}${t.variant ? ` (${t.variant})` : ""}`, () => {
+          const ast = parseModule(t.code);
+          expect(ast, "test code parses").not.toBeNull();
+          const got = matchSignature(sig, indexByType(ast!));
+          expect(got).toHaveLength(1);
+          if (t.variant) expect(got[0]!.variant).toBe(t.variant);
+          if (t.roles) expect(roleNames(sig, got[0]!.bindings)).toMatchObject(t.roles);
+        });
+      });
+      noMatch.forEach((code, i) => {
+        it(`no match #${i + 1}`, () => {
+          const ast = parseModule(code);
+          expect(ast, "test code parses").not.toBeNull();
+          expect(matchSignature(sig, indexByType(ast!))).toEqual([]);
+        });
+      });
+    });
+  }
+});
+
+describe("signature validation", () => {
+  it("rejects a pattern that does not parse, and a malformed regex marker", () => {
+    const base = { id: "x/y", summary: "", markers: [], roles: {} };
+    expect(() => compileSignature({ ...base, variants: [{ name: "a", anchor: "function (" }] })).toThrow(SignatureError);
+    expect(() => compileSignature({ ...base, markers: [{ regex: "select" }], variants: [{ name: "a", anchor: "f()" }] })).toThrow(SignatureError);
+    expect(() => compileSignature({ ...base, variants: [] })).toThrow(SignatureError);
+  });
+});
