@@ -192,7 +192,7 @@ export function seaModules(blob: SeaBlob): ModuleEntry[] {
         moduleFormat: blob.mainFormat === "esm" ? "esm" : "cjs",
         encoding: "utf8",
         size: blob.main.end - blob.main.start,
-        bytecode: blob.codeCache !== null,
+        bytecode: blob.codeCache !== null && blob.codeCache.end > blob.codeCache.start,
         start: blob.main.start,
         end: blob.main.end,
         extra: {
@@ -233,6 +233,7 @@ export function readNodeSea(src: ByteSource, input: string): Container | null {
   const notes = [...loc.notes, `blob: ${loc.carrier}, ${loc.size} bytes at ${loc.start}; ${blob.versionGuess}`];
   if (blob.useSnapshot) notes.push("built with useSnapshot: the main entry is a V8 startup snapshot, not JavaScript source");
   if (blob.codeCache) notes.push(`V8 code cache for the main script: ${blob.codeCache.end - blob.codeCache.start} bytes at ${blob.codeCache.start}`);
+  if (blob.flags & ~31) notes.push(`blob flags 0x${blob.flags.toString(16)} include bits this reader does not know (a newer Node); the layout still decoded exactly`);
   if (blob.execArgv.length > 0) notes.push(`execArgv: ${JSON.stringify(blob.execArgv)}`);
   if (blob.headerSize === 4) notes.push("raw 20.0-era blob: the main script's path is not stored; listed as main.js");
   if (blob.headerSize === 0) notes.push(`${LEGACY_RESOURCE} resource (Node 18.16–19.x): the script itself; its path is not stored; listed as main.js`);
