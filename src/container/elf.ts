@@ -98,7 +98,7 @@ export function readElf(src: ByteSource): ElfFile {
 
   const segments: ElfSegment[] = [];
   if (phnum > 0 && phoff !== 0) {
-    if (phentsize < (is64 ? 56 : 32)) bad(`program header entry size ${phentsize} too small`);
+    if (phentsize < (is64 ? 56 : 32) || phentsize > 1024) bad(`implausible program header entry size ${phentsize}`);
     const t = new Ints(src.read(phoff, phnum * phentsize, "ELF program headers"), le);
     for (let i = 0; i < phnum; i++) {
       const o = i * phentsize;
@@ -114,7 +114,7 @@ export function readElf(src: ByteSource): ElfFile {
   let shSize = 0;
   if (shoff !== 0) {
     if (!Number.isSafeInteger(shoff)) bad("section header offset out of range");
-    if (shentsize < (is64 ? 64 : 40)) bad(`section header entry size ${shentsize} too small`);
+    if (shentsize < (is64 ? 64 : 40) || shentsize > 1024) bad(`implausible section header entry size ${shentsize}`);
     // Extended numbering: with ≥ 0xff00 sections the real count/index live in section 0.
     if (shnum === 0 || shstrndx === 0xffff) {
       const s0 = new Ints(src.read(shoff, shentsize, "ELF section header 0"), le);

@@ -45,6 +45,7 @@ const LC_SEGMENT_64 = 0x19;
  * (minor << 16 | major) with major ≥ 45, so a small architecture count tells them apart.
  */
 const MAX_FAT_ARCHS = 30;
+const MAX_LOAD_COMMANDS = 16 << 20;
 
 export function isMacho(head: Buffer): boolean {
   if (head.length < 8) return false;
@@ -108,6 +109,8 @@ function readSlice(src: ByteSource, base: number, size: number): MachoFile {
   const ncmds = h.readUInt32LE(16);
   const sizeofcmds = h.readUInt32LE(20);
   if (hdrSize + sizeofcmds > size) bad(`load commands (${sizeofcmds} B) run past the slice end`);
+  // Real binaries have a few KB of load commands; refuse before allocating for a forged size.
+  if (sizeofcmds > MAX_LOAD_COMMANDS) bad(`implausible load command size ${sizeofcmds}`);
   const cmds = src.read(base + hdrSize, sizeofcmds, "Mach-O load commands");
   const segments: MachoSegment[] = [];
   let p = 0;
