@@ -69,7 +69,14 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
     const result: RoutineResult = { id: sig.id, status: "absent" };
     if (warnings.length) result.warnings = warnings;
     if (cands.length === 0) return result;
-    if (cands.length > 1) return { ...result, status: "ambiguous", candidates: cands.map((x) => x.c) };
+    if (cands.length > 1) {
+      const kept = preferred(sig, cands, found);
+      if (kept.length !== 1) return { ...result, status: "ambiguous", candidates: cands.map((x) => x.c) };
+      for (const other of cands.filter((x) => x !== kept[0])) {
+        (result.warnings ??= []).push(`ignored ${other.c.variant} look-alike at ${other.c.module}:${other.c.line}:${other.c.column}`);
+      }
+      cands.splice(0, cands.length, kept[0]!);
+    }
     const [{ module, text, c }] = cands as [(typeof cands)[0]];
     const startByte = byteOffset(text, c.start, module);
     const endByte = byteOffset(text, c.end, module);
@@ -143,6 +150,33 @@ class ModuleView {
 function candidate(sig: Signature, module: ModuleEntry, text: string, m: VariantMatch): Candidate {
   const { line, column } = lineColumn(text, m.node.start);
   return { module: module.path, start: m.node.start, end: m.node.end, line, column, variant: m.variant, roles: roleNames(sig, m.bindings) };
+}
+
+/**
+ * Among several candidates: those matched by the earliest (most specific) variant, and of those
+ * the ones still referenced — bundles keep dead or internal copies of old code.
+ */
+function preferred<T extends { module: ModuleEntry; text: string; c: Candidate }>(
+  sig: Signature,
+  cands: T[],
+  found: Array<{ module: ModuleEntry; match: VariantMatch }>,
+): T[] {
+  const rank = (x: T) => sig.variants.findIndex((v) => v.name === x.c.variant);
+  const best = Math.min(...cands.map(rank));
+  const top = cands.filter((x) => rank(x) === best);
+  if (top.length <= 1) return top;
+  const nodeOf = (x: T) => found.find((f) => f.module === x.module && f.match.node.start === x.c.start)!.match.node;
+  return top.filter((x) => isReferenced(x.text, nodeOf(x)));
+}
+
+/** A declared function whose name occurs elsewhere in its module (a call, an export, a reference). */
+function isReferenced(text: string, node: Node): boolean {
+  if (node.type !== "FunctionDeclaration" || !node.id) return true;
+  const name: string = node.id.name;
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$$")}(?![\\w$])`, "g");
+  let count = 0;
+  for (const _ of text.matchAll(word)) if (++count > 1) return true;
+  return false;
 }
 
 /** Character offset in decoded text → byte offset in the module's stored contents. */
