@@ -21,7 +21,7 @@ import { SearchliftError } from "../src/errors.js";
 import { buildBun } from "./helpers/bun-fixtures.js";
 import { SEA_APP, SEA_FUSE, seaFixture } from "./helpers/sea-fixtures.js";
 
-const CASES_PER_CORPUS = Number(process.env.SEARCHLIFT_FUZZ_CASES ?? 450);
+const CASES_PER_CORPUS = Number(process.env.SEARCHLIFT_FUZZ_CASES ?? 2000);
 /** A case that takes longer than this is reported as a hang candidate. */
 const CASE_BUDGET_MS = 2000;
 const SEED = Number(process.env.SEARCHLIFT_FUZZ_SEED ?? 0x5ea4c1);
@@ -224,17 +224,142 @@ function legacyOf(payload: Buffer): { bytes: Buffer; hot: Region[] } {
 }
 
 function bunElfOf(payload: Buffer): { bytes: Buffer; hot: Region[] } {
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(payload.length));
-  const shell = elfShell({ sections: [{ name: ".bun", type: 1, data: Buffer.concat([len, payload]) }] });
-  const at = shell.bytes.indexOf(Buffer.concat([len, payload.subarray(0, 64)]));
-  return { bytes: shell.bytes, hot: [...shell.hot, { start: at, end: at + 8 }, ...payloadHot(payload).map((r) => ({ start: r.start + at + 8, end: r.end + at + 8 }))] };
+  const block = lengthPrefixed(payload);
+  const shell = elfShell({ sections: [{ name: ".bun", type: 1, data: block }] });
+  const at = shell.bytes.indexOf(block.subarray(0, 72));
+  return { bytes: shell.bytes, hot: [...shell.hot, ...hotAt(payload, at + 8)] };
 }
 
 function seaElfOf(blob: Buffer): { bytes: Buffer; hot: Region[] } {
   const fuse = Buffer.from(`${SEA_FUSE}:1\0`);
   const shell = elfShell({ notes: [{ name: "NODE_SEA_BLOB", type: 0, desc: blob }], extra: fuse });
   return shell;
+}
+
+const align = (n: number, a: number) => Math.ceil(n / a) * a;
+
+/** PE32+ with the given sections (raw data 512-aligned) and, optionally, a resource data directory. */
+function peShell(sections: Array<{ name: string; data: (rva: number) => Buffer; resources?: boolean }>): { bytes: Buffer; hot: Region[]; at: number[] } {
+  const lfanew = 64;
+  const optSize = 112 + 16 * 8;
+  const secTable = lfanew + 24 + optSize;
+  let raw = align(secTable + sections.length * 40, 512);
+  const headers = Buffer.alloc(raw);
+  headers.write("MZ", 0, "latin1");
+  headers.writeUInt32LE(lfanew, 0x3c);
+  headers.writeUInt32LE(0x00004550, lfanew);
+  headers.writeUInt16LE(0x8664, lfanew + 4);
+  headers.writeUInt16LE(sections.length, lfanew + 6);
+  headers.writeUInt16LE(optSize, lfanew + 20);
+  headers.writeUInt16LE(0x22, lfanew + 22);
+  const opt = lfanew + 24;
+  headers.writeUInt16LE(0x20b, opt);
+  headers.writeUInt32LE(0x200, opt + 36); // FileAlignment
+  headers.writeUInt32LE(16, opt + 108); // NumberOfRvaAndSizes
+  const bodies: Buffer[] = [];
+  const at: number[] = [];
+  sections.forEach((s, i) => {
+    const rva = 0x1000 * (i + 1);
+    const data = s.data(rva);
+    const o = secTable + i * 40;
+    headers.write(s.name, o, "latin1");
+    headers.writeUInt32LE(data.length, o + 8);
+    headers.writeUInt32LE(rva, o + 12);
+    headers.writeUInt32LE(align(data.length, 512), o + 16);
+    headers.writeUInt32LE(raw, o + 20);
+    headers.writeUInt32LE(0x40000040, o + 36);
+    if (s.resources) {
+      headers.writeUInt32LE(rva, opt + 112 + 2 * 8);
+      headers.writeUInt32LE(data.length, opt + 112 + 2 * 8 + 4);
+    }
+    at.push(raw);
+    bodies.push(Buffer.concat([data, Buffer.alloc(align(data.length, 512) - data.length)]));
+    raw += align(data.length, 512);
+  });
+  return { bytes: Buffer.concat([headers, ...bodies]), hot: [{ start: 0, end: secTable + sections.length * 40 }], at };
+}
+
+/** A resource section holding RT_RCDATA/NAME/lang 0 = `blob`, laid out as the PE spec's directory tree. */
+function rcdata(name: string, blob: Buffer): (rva: number) => Buffer {
+  return (rva) => {
+    const head = Buffer.alloc(120);
+    head.writeUInt16LE(1, 14); // root: one id entry
+    head.writeUInt32LE(10, 16); // RT_RCDATA
+    head.writeUInt32LE(0x80000000 + 24, 20);
+    head.writeUInt16LE(1, 24 + 12); // type dir: one named entry
+    head.writeUInt32LE(0x80000000 + 88, 40);
+    head.writeUInt32LE(0x80000000 + 48, 44);
+    head.writeUInt16LE(1, 48 + 14); // name dir: one id entry (language 0)
+    head.writeUInt32LE(0, 64);
+    head.writeUInt32LE(72, 68);
+    head.writeUInt32LE(rva + 120, 72); // data entry
+    head.writeUInt32LE(blob.length, 76);
+    head.writeUInt16LE(name.length, 88);
+    head.write(name, 90, "utf16le");
+    return Buffer.concat([head, blob]);
+  };
+}
+
+/** Thin 64-bit little-endian Mach-O (arm64) with one segment holding one section of `data`. */
+function machoShell(segname: string, sectname: string, data: Buffer): { bytes: Buffer; hot: Region[] } {
+  const cmdsize = 72 + 80;
+  const dataAt = align(32 + cmdsize, 16);
+  const b = Buffer.alloc(dataAt + data.length);
+  b.writeUInt32LE(0xfeedfacf, 0);
+  b.writeUInt32LE(0x0100000c, 4);
+  b.writeUInt32LE(2, 12); // MH_EXECUTE
+  b.writeUInt32LE(1, 16);
+  b.writeUInt32LE(cmdsize, 20);
+  b.writeUInt32LE(0x19, 32); // LC_SEGMENT_64
+  b.writeUInt32LE(cmdsize, 36);
+  b.write(segname, 40, "latin1");
+  b.writeBigUInt64LE(0x100000000n, 56);
+  b.writeBigUInt64LE(BigInt(align(data.length, 0x4000)), 64);
+  b.writeBigUInt64LE(BigInt(dataAt), 72);
+  b.writeBigUInt64LE(BigInt(data.length), 80);
+  b.writeUInt32LE(3, 88);
+  b.writeUInt32LE(3, 92);
+  b.writeUInt32LE(1, 96); // nsects
+  const sect = 32 + 72;
+  b.write(sectname, sect, "latin1");
+  b.write(segname, sect + 16, "latin1");
+  b.writeBigUInt64LE(0x100000000n, sect + 32);
+  b.writeBigUInt64LE(BigInt(data.length), sect + 40);
+  b.writeUInt32LE(dataAt, sect + 48);
+  data.copy(b, dataAt);
+  return { bytes: b, hot: [{ start: 0, end: dataAt + 16 }] };
+}
+
+/** A fat (universal) file of thin Mach-Os, slices 4 KiB-aligned. */
+function fatOf(slices: Buffer[]): { bytes: Buffer; hot: Region[] } {
+  const header = Buffer.alloc(8 + 20 * slices.length);
+  header.writeUInt32BE(0xcafebabe, 0);
+  header.writeUInt32BE(slices.length, 4);
+  const parts: Buffer[] = [header];
+  let off = align(header.length, 4096);
+  const hot: Region[] = [{ start: 0, end: header.length }];
+  slices.forEach((s, i) => {
+    header.writeUInt32BE(s.readUInt32LE(4), 8 + 20 * i);
+    header.writeUInt32BE(off, 8 + 20 * i + 8);
+    header.writeUInt32BE(s.length, 8 + 20 * i + 12);
+    header.writeUInt32BE(12, 8 + 20 * i + 16);
+    const used = parts.reduce((n, p) => n + p.length, 0);
+    parts.push(Buffer.alloc(off - used), s);
+    hot.push({ start: off, end: off + 256 });
+    off = align(off + s.length, 4096);
+  });
+  return { bytes: Buffer.concat(parts), hot };
+}
+
+function lengthPrefixed(payload: Buffer): Buffer {
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(payload.length));
+  return Buffer.concat([len, payload]);
+}
+
+/** Shift payload hot regions to where the payload sits in a file. */
+function hotAt(payload: Buffer, base: number): Region[] {
+  return [{ start: base - 8, end: base }, ...payloadHot(payload).map((r) => ({ start: r.start + base, end: r.end + base }))];
 }
 
 function noise(n: number, rng: Rng): Buffer {
@@ -275,6 +400,19 @@ function buildCorpora(): Corpus[] {
   const seaShell = seaElfOf(blob);
   const blobAt = seaShell.bytes.indexOf(blob.subarray(0, 32));
   add("node-sea-elf (real blob, PT_NOTE)", "app", "node-sea-elf", { bytes: seaShell.bytes, hot: [...seaShell.hot, { start: blobAt, end: blobAt + 96 }] });
+  const seaPe = peShell([{ name: ".rsrc", data: rcdata("NODE_SEA_BLOB", blob), resources: true }]);
+  add("node-sea-pe (real blob, RT_RCDATA)", "app.exe", "node-sea-pe", { bytes: seaPe.bytes, hot: [...seaPe.hot, { start: seaPe.at[0]!, end: seaPe.at[0]! + 120 + 96 }] });
+  const seaMacho = machoShell("NODE_SEA", "__NODE_SEA_BLOB", blob);
+  add("node-sea-macho (real blob, NODE_SEA segment)", "app", "node-sea-macho", { bytes: seaMacho.bytes, hot: [...seaMacho.hot, { start: 160, end: 160 + 96 }] });
+
+  // The modern graph in the other Bun carriers: PE .bun section, thin and fat Mach-O __BUN,__bun.
+  const bunPe = peShell([{ name: ".bun", data: () => lengthPrefixed(modern) }]);
+  add("bun-pe (1.4 graph, .bun section)", "app.exe", "bun-pe", { bytes: bunPe.bytes, hot: [...bunPe.hot, ...hotAt(modern, bunPe.at[0]! + 8)] });
+  const thin = machoShell("__BUN", "__bun", lengthPrefixed(modern));
+  add("bun-macho (1.4 graph, __BUN,__bun)", "app", "bun-macho", { bytes: thin.bytes, hot: [...thin.hot, ...hotAt(modern, 160 + 8)] });
+  const thinX64 = Buffer.from(thin.bytes);
+  thinX64.writeUInt32LE(0x01000007, 4);
+  add("bun-macho fat (two slices)", "app", "bun-macho", fatOf([thin.bytes, thinX64]));
 
   // Plain script, npm .tgz, carvable unknown binary.
   const script = Buffer.from(SCRIPT + "\n" + "console.log(search('a', [{ name: 'abc' }]));\n".repeat(20));
@@ -395,7 +533,7 @@ describe("mutation fuzz over every container reader", () => {
   }, 600_000);
 
   it("baselines open with the expected format (so mutations start from valid containers)", () => {
-    expect(corpora.length).toBeGreaterThanOrEqual(8);
+    expect(corpora.length).toBeGreaterThanOrEqual(14);
     for (const c of corpora) {
       const file = join(work, "base-" + c.file);
       writeFileSync(file, c.bytes);
