@@ -2,7 +2,8 @@
  * readBun on executables compiled at test time from samples/bun-app with real Bun releases:
  * the devDependency (1.4.x) for the host, musl, darwin arm64/x64 (and a fat file of both),
  * windows x64, --bytecode (cjs and esm) and --sourcemap; older releases from npm for the legacy
- * appended layout, 24-byte Offsets and 36/28/32-byte records, and 1.0.x's compiled://root/.
+ * appended layout, 24-byte Offsets and 36/28/32-byte records, u32-length Mach-O/PE (1.3.0 cross builds),
+ * and 1.0.x's compiled://root/.
  *
  * What is checked is what the build must have produced: the assets' bytes equal the input files,
  * the bundle holds each sample's distinctive literals (decoded), the module list, kinds and entry
@@ -33,26 +34,35 @@ function unescapeJs(s: string): string {
   return s.replace(/\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})/g, (_m, a, b, c) => String.fromCodePoint(parseInt(a ?? b ?? c, 16)));
 }
 
-/** [start, end) of the payload as the executable's own headers describe it (independent of readBun). */
-function payloadRegion(path: string, format: string): { start: number; end: number } {
+const TRAILER = Buffer.from("\n---- Bun! ----\n");
+
+/**
+ * `[len][payload]` at `at`, with len as u64 (≥1.3.4) or u32 (Mach-O/PE ≤1.3.3): whichever makes the
+ * payload end in the trailer. Independent of the reader's own code.
+ */
+function lengthPrefixed(src: FileByteSource, at: number): { width: number; start: number; end: number } {
+  for (const width of [8, 4]) {
+    const len = width === 8 ? Number(src.read(at, 8).readBigUInt64LE()) : src.read(at, 4).readUInt32LE();
+    const end = at + width + len;
+    if (end <= src.size && src.read(end - 16, 16).equals(TRAILER)) return { width, start: at + width, end };
+  }
+  throw new Error(`no [length][payload] block at ${at}`);
+}
+
+/** The payload as the executable's own headers describe it (independent of readBun). */
+function payloadRegion(path: string, format: string): { width: number; start: number; end: number } {
   const src = new FileByteSource(path);
   try {
-    if (format === "bun-elf") {
-      const bun = readElf(src).sections.find((s) => s.name === ".bun")!;
-      return { start: bun.offset + 8, end: bun.offset + 8 + Number(src.read(bun.offset, 8).readBigUInt64LE()) };
-    }
+    if (format === "bun-elf") return lengthPrefixed(src, readElf(src).sections.find((s) => s.name === ".bun")!.offset);
     if (format === "bun-macho") {
-      const slice = readMacho(src)[0]!;
-      const seg = slice.segments.find((s) => s.segname === "__BUN")!;
-      return { start: seg.fileoff + 8, end: seg.fileoff + seg.filesize };
+      const sect = readMacho(src)[0]!.segments.find((s) => s.segname === "__BUN")!.sections.find((s) => s.sectname === "__bun")!;
+      return lengthPrefixed(src, sect.offset);
     }
-    if (format === "bun-pe") {
-      const bun = readPe(src).sections.find((s) => s.name === ".bun")!;
-      return { start: bun.pointerToRawData + 8, end: bun.pointerToRawData + bun.sizeOfRawData };
-    }
+    if (format === "bun-pe") return lengthPrefixed(src, readPe(src).sections.find((s) => s.name === ".bun")!.pointerToRawData);
     // Legacy: [executable][payload][u64 file size]; the last 8 bytes must state the file size.
     expect(Number(src.read(src.size - 8, 8).readBigUInt64LE())).toBe(src.size);
-    return { start: 0, end: src.size - 8 - 16 };
+    expect(src.read(src.size - 24, 16).equals(TRAILER)).toBe(true);
+    return { width: 0, start: 0, end: src.size - 8 };
   } finally {
     src.close();
   }
@@ -128,7 +138,9 @@ describe("Bun 1.4 builds of samples/bun-app", () => {
         expectModern(c, t.root, fx);
         const bundle = byName(c, /\/app$/);
         expect([bundle.moduleFormat, bundle.bytecode, bundle.extra?.sourcemap]).toEqual(["esm", false, false]);
-        expectInside(c.modules, payloadRegion(fx.path, t.format));
+        const region = payloadRegion(fx.path, t.format);
+        expect(region.width).toBe(8);
+        expectInside(c.modules, region);
       } finally {
         c.close();
       }
@@ -223,10 +235,14 @@ describe("Bun 1.4 builds of samples/bun-app", () => {
   });
 });
 
-/** Older releases, run on this host from `@oven/bun-linux-x64@<version>`. */
-const OLD: Array<{ version: string; format: string; entry: string; encoding: string; moduleFormat: string; why: string }> = [
-  { version: "1.3.12", format: "bun-elf", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", why: "first ELF .bun section release, 52-byte records" },
+/** Older releases, from `@oven/bun-linux-x64@<version>` (cross targets download their runtime from npm). */
+const OLD: Array<{ version: string; target?: string; format: string; entry: string; encoding: string; moduleFormat: string; width?: number; why: string }> = [
+  { version: "1.3.12", format: "bun-elf", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", width: 8, why: "first ELF .bun section release, 52-byte records" },
+  { version: "1.3.0", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", why: "appended payload, 32-byte Offsets, 36-byte records" },
+  { version: "1.3.0", target: "bun-darwin-arm64", format: "bun-macho", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", width: 4, why: "Mach-O __bun with a u32 length" },
+  { version: "1.3.0", target: "bun-windows-x64", format: "bun-pe", entry: "B:/~BUN/root/app", encoding: "latin1", moduleFormat: "esm", width: 4, why: "PE .bun with a u32 length" },
   { version: "1.2.20", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", why: "appended payload, 24-byte Offsets, 36-byte records" },
+  { version: "1.1.38", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", why: "36-byte records with the old loader numbering" },
   { version: "1.1.25", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "none", why: "28-byte records" },
   { version: "1.1.10", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "utf8", moduleFormat: "none", why: "32-byte records without an encoding field" },
   // 1.0.x names the entry after the source file and uses the compiled://root/ prefix.
@@ -235,8 +251,8 @@ const OLD: Array<{ version: string; format: string; entry: string; encoding: str
 
 describe("older Bun releases", () => {
   for (const t of OLD) {
-    it(`${t.version}: ${t.why}`, () => {
-      const fx = buildBun({ version: t.version });
+    it(`${t.version}${t.target ? ` ${t.target}` : ""}: ${t.why}`, () => {
+      const fx = buildBun({ version: t.version, target: t.target });
       const c = open(fx.path);
       try {
         expect(c.format).toBe(t.format);
@@ -253,7 +269,9 @@ describe("older Bun releases", () => {
         const bin = byName(c, /\/payload-[a-z0-9]+\.bin$/);
         expect([bin.kind, bin.loader]).toEqual(["asset", "file"]);
         expect(c.read(bin).equals(sample("payload.bin"))).toBe(true);
-        expectInside(c.modules, payloadRegion(fx.path, t.format));
+        const region = payloadRegion(fx.path, t.format);
+        if (t.width) expect(region.width).toBe(t.width);
+        expectInside(c.modules, region);
       } finally {
         c.close();
       }
