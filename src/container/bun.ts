@@ -32,7 +32,8 @@ export function readBun(src: ByteSource, input: string): Container | null {
 
   if (located) {
     graph = parseBunGraph(src, located.trailerEnd, { start: located.start, where: located.where, version: version() });
-  } else if (probe) {
+  } else if (probe && !probe.empty) {
+    // (A Bun section that says "nothing compiled in" is the bare runtime: nothing to scan for.)
     const regions = [...probe.scanRegions];
     const tail = overlay(src, probe);
     if (tail) regions.push(tail);
