@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as tar from "tar";
@@ -118,6 +118,19 @@ describe("real releases", () => {
     expect(e2).toBeInstanceOf(UnrecognizedInput);
     expect(e2.message).toBe(e.message);
   });
+
+  it("platform package @anthropic-ai/claude-code-linux-x64@2.1.124 .tgz: the Bun binary keeps its format, member unpacked whole", () => {
+    const file = npmPack("@anthropic-ai/claude-code-linux-x64@2.1.124");
+    const t = performance.now();
+    const c = openContainer(file);
+    console.log(`open linux-x64 2.1.124 .tgz (248 MB member): ${(performance.now() - t).toFixed(0)} ms`);
+    expect(c.format).toBe("bun-elf");
+    expect(c.input).toBe(file);
+    expect(c.notes).toContain("program of @anthropic-ai/claude-code-linux-x64@2.1.124: claude (from files), a bun-elf container");
+    expect(statSync(c.file).size).toBe(248109696); // the tar header's size for package/claude
+    c.close();
+    expect(leftovers()).toEqual([]);
+  });
 });
 
 describe("synthetic packages", () => {
@@ -144,6 +157,21 @@ describe("synthetic packages", () => {
     const c = openContainer(main);
     expect(c.modules[0]!.path).toBe("package/lib/index.js");
     expect(c.notes[0]).toContain("(from main)");
+  });
+
+  it("main resolved as Node does: added extension, or a folder's index.js (folder and .tgz)", () => {
+    const noExt = { "package/package.json": MANIFEST({ main: "lib/cli" }), "package/lib/cli.js": SCRIPT };
+    const folder = { "package/package.json": MANIFEST({ main: "./lib/" }), "package/lib/index.js": SCRIPT };
+    for (const files of [noExt, folder]) {
+      const want = Object.keys(files)[1]!;
+      const d = openContainer(join(tree(files), "package"));
+      expect(d.modules[0]!.path).toBe(want);
+      const t = openContainer(tgz(files));
+      expect(t.modules[0]!.path).toBe(want);
+      expect(t.file.endsWith(want.slice(want.lastIndexOf("/")))).toBe(true);
+      t.close();
+    }
+    expect(leftovers()).toEqual([]);
   });
 
   it("neither bin nor main: the single executable-looking `files` entry, else index.js", () => {

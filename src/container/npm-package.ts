@@ -109,24 +109,32 @@ function executableLooking(entry: string): boolean {
  * `main`, the single executable-looking entry of `files` (platform packages such as
  * `@anthropic-ai/claude-code-linux-x64` list only `claude`), else `index.js`.
  */
-export function chooseProgram(input: string, m: Manifest): { member: string; field: string } {
+export function chooseProgram(input: string, m: Manifest): Program {
   const unscoped = m.name.replace(/^@[^/]*\//, "");
-  if (typeof m.bin === "string" && m.bin) return { member: memberPath(input, m.bin, "bin"), field: "bin" };
+  const exact = (member: string, field: string): Program => ({ member, field, candidates: [member] });
+  if (typeof m.bin === "string" && m.bin) return exact(memberPath(input, m.bin, "bin"), "bin");
   if (m.bin && typeof m.bin === "object" && !Array.isArray(m.bin)) {
     const entries = Object.entries(m.bin as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "");
     const pick = entries.find(([k]) => k === unscoped) ?? entries[0];
-    if (pick) return { member: memberPath(input, pick[1], `bin.${pick[0]}`), field: `bin.${pick[0]}` };
+    if (pick) return exact(memberPath(input, pick[1], `bin.${pick[0]}`), `bin.${pick[0]}`);
   }
   if (typeof m.main === "string" && m.main) {
-    const main = memberPath(input, m.main, "main");
-    // `main` may omit the extension or name a folder (Node's resolution); the common cases:
-    return { member: main, field: "main" };
+    // Node resolves `main` like require(): as given, with an extension added, or as a folder's index.js.
+    const main = memberPath(input, m.main, "main").replace(/\/+$/, "");
+    return { member: main, field: "main", candidates: [main, `${main}.js`, `${main}.cjs`, `${main}.mjs`, `${main}/index.js`] };
   }
   if (Array.isArray(m.files)) {
     const cands = m.files.filter((f): f is string => typeof f === "string").filter(executableLooking);
-    if (cands.length === 1) return { member: memberPath(input, cands[0]!, "files"), field: "files" };
+    if (cands.length === 1) return exact(memberPath(input, cands[0]!, "files"), "files");
   }
-  return { member: "index.js", field: "default index.js" };
+  return exact("index.js", "default index.js");
+}
+
+/** The chosen program: the name to report, and the package paths that may hold it, best first. */
+interface Program {
+  member: string;
+  field: string;
+  candidates: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,8 +223,10 @@ function openDirectory(dir: string, openFile: OpenFile): Container {
   const size = statSync(manifestPath).size;
   if (size > MAX_MANIFEST) throw malformed(dir, `package.json is ${size} bytes; refusing more than ${MAX_MANIFEST}`);
   const m = parseManifest(dir, readFileSync(manifestPath));
-  const { member, field } = chooseProgram(dir, m);
+  const program = chooseProgram(dir, m);
+  const { field } = program;
   const deps = platformPackages(m);
+  const member = program.candidates.find((c) => isFile(join(dir, ...c.split("/")))) ?? program.member;
   const file = join(dir, ...member.split("/"));
   if (!isFile(file)) {
     if (deps.size > 0) throw wrapperError(dir, m, deps, member, "is missing");
@@ -313,30 +323,39 @@ function openTarball(input: string, openFile: OpenFile): Container {
   }, () => manifestBytes !== null);
   if (manifestBytes === null || root === null) throw unrecognized(input, "not an npm package: no package.json in the archive");
   const m = parseManifest(input, manifestBytes);
-  const { member, field } = chooseProgram(input, m);
+  const program = chooseProgram(input, m);
+  const { field } = program;
+  let member = program.member;
   const deps = platformPackages(m);
+  const wanted = new Set(program.candidates.map((c) => `${root}/${c}`));
 
-  // Pass 2: stream only the chosen member into a private temporary directory.
+  // Pass 2: stream only the chosen member into a private temporary directory. With several
+  // candidate names (a `main` without extension), the first one the archive holds is taken.
   const dir = mkdtempSync(join(tmpdir(), "searchlift-npm-"));
   const drop = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const file = join(dir, posix.basename(member));
-    const want = `${root}/${member}`;
+    let file = "";
     let found: { size: number; written: number; done: boolean } | null = null;
     let writeError: NodeJS.ErrnoException | null = null;
-    const fd = openSync(file, "wx", 0o600);
+    let fd: number | null = null;
     try {
       streamTar(input, (entry, path) => {
-        if (path !== want) return "skip";
+        if (found !== null || !wanted.has(path)) return "skip";
+        if (entry.type === "Directory") return "skip"; // `main: "lib"` naming a folder: its index.js follows
+        member = path.slice(root!.length + 1);
         if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
           throw unrecognized(input, `${label(m)}: its program ${member} is a ${entry.type}, not a file`);
         }
+        // The member keeps its own name so readers that look at the extension see the real one.
+        file = join(dir, posix.basename(member));
+        const out = openSync(file, "wx", 0o600);
+        fd = out;
         const state = { size: entry.size, written: 0, done: false };
         found = state;
         entry.on("data", (c: Buffer) => {
           if (writeError) return;
           try {
-            for (let off = 0; off < c.length; ) off += writeSync(fd, c, off, c.length - off, state.written + off);
+            for (let off = 0; off < c.length; ) off += writeSync(out, c, off, c.length - off, state.written + off);
             state.written += c.length;
           } catch (e) {
             writeError = e as NodeJS.ErrnoException;
@@ -348,7 +367,7 @@ function openTarball(input: string, openFile: OpenFile): Container {
         return "take";
       }, () => found !== null && (found as { done: boolean }).done);
     } finally {
-      closeSync(fd);
+      if (fd !== null) closeSync(fd);
     }
     const we = writeError as NodeJS.ErrnoException | null;
     if (we) throw new SearchliftError(`cannot unpack ${member} into ${tmpdir()}: ${we.code ?? we.message}`, ExitCode.unreadable, input);
