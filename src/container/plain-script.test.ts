@@ -74,6 +74,7 @@ describe("readPlainScript", () => {
     expect(open("README", "This is prose. It is text but not a program at all, sorry.\n")).toBeNull();
     // Parses (identifiers, one per line) but does nothing: not a script.
     expect(open("words.txt", "alpha\nbeta\ngamma\n")).toBeNull();
+    expect(open("data.json", '[{"a": 1}, {"b": [2, 3]}]\n')).toBeNull();
   });
 
   it("returns null for binary bytes in the head, even with a .js name", () => {

@@ -78,6 +78,9 @@ export function hasImportExport(program: acorn.Program): boolean {
   return program.body.some((s) => s.type === "ImportDeclaration" || s.type.startsWith("Export"));
 }
 
+/** Expression statements that only state a value: word lists, numbers, JSON arrays, base64 blobs. */
+const INERT_EXPRESSIONS = new Set(["Identifier", "Literal", "BinaryExpression", "LogicalExpression", "SequenceExpression", "TemplateLiteral", "UnaryExpression", "MemberExpression", "ThisExpression", "ArrayExpression", "ObjectExpression"]);
+
 /**
  * Whether a parsed program does something a program does. Plain word lists, base64 blobs and
  * numbers also parse (as identifier or literal expression statements); they are not JavaScript
@@ -87,8 +90,7 @@ export function looksLikeProgram(program: acorn.Program): boolean {
   return program.body.some((s) => {
     switch (s.type) {
       case "ExpressionStatement": {
-        const t = s.expression.type;
-        return !(t === "Identifier" || t === "Literal" || t === "BinaryExpression" || t === "LogicalExpression" || t === "SequenceExpression" || t === "TemplateLiteral" || t === "UnaryExpression" || t === "MemberExpression" || t === "ThisExpression");
+        return !INERT_EXPRESSIONS.has(s.expression.type);
       }
       case "EmptyStatement":
       case "LabeledStatement":
