@@ -97,6 +97,17 @@ describe("detection is cheap and says null for other executables", () => {
       src.close();
     });
   }
+
+  it("a file that merely starts with MZ (e_lfanew beyond the first 4 KB, no PE signature)", () => {
+    const head = Buffer.alloc(0x40);
+    head.write("MZ", 0, "latin1");
+    head.writeUInt32LE(8000, 0x3c);
+    const path = join(SAMPLES, "main.js");
+    // main.js with a DOS-like header patched over its start and 10 KB of data appended.
+    const src = new PatchedSource(path, [{ at: 0, bytes: head }], Buffer.alloc(10_000, 0x41));
+    expect(readBun(src, path)).toBeNull();
+    src.close();
+  });
 });
 
 describe("layouts made by patching real builds", () => {

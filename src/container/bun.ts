@@ -20,7 +20,7 @@ import type { Container } from "./types.js";
  */
 export function readBun(src: ByteSource, input: string): Container | null {
   const head = src.read(0, Math.min(src.size, 4096), "header");
-  const probe: Probe | null = isElf(head) ? probeElf(src) : isMacho(head) ? probeMacho(src) : isPe(head) ? probePe(src) : null;
+  const probe: Probe | null = isElf(head) ? probeElf(src) : isMacho(head) ? probeMacho(src) : looksPe(src, head) ? probePe(src) : null;
 
   let located: Located | null = probe?.found ?? legacyTail(src);
   const notes = [...(probe?.notes ?? [])];
@@ -57,6 +57,13 @@ export function readBun(src: ByteSource, input: string): Container | null {
     modules: graph.modules,
     notes,
   });
+}
+
+/** MZ alone is not enough (DOS programs, random data): require "PE\0\0" where e_lfanew points. */
+function looksPe(src: ByteSource, head: Buffer): boolean {
+  if (!isPe(head)) return false;
+  const lfanew = head.readUInt32LE(0x3c);
+  return lfanew + 4 <= src.size && src.read(lfanew, 4, "PE signature").readUInt32LE(0) === 0x00004550;
 }
 
 /** The first trailer in [start, end) around which a whole module graph parses; the runtime's own copy of the trailer text does not. */
