@@ -1,5 +1,5 @@
 import type { Container, ModuleEntry } from "../container/types.js";
-import { indexByType, matchSignature, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
+import { indexByType, matchVariant, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
 import { lineColumn, parseModule } from "./parse-module.js";
 import { StatementParser } from "./partial-parse.js";
 import type { Node } from "./pattern.js";
@@ -34,10 +34,7 @@ export interface RoutineResult extends Partial<Candidate> {
  * (the whole module only if that fails), and each parsed statement is shared by every signature.
  */
 export function locate(container: Container, signatures: Signature[]): RoutineResult[] {
-  const allMarkers = signatures.flatMap((s) => [...s.markers, ...s.variants.flatMap((v) => v.markers)]);
-  const counted = new Set(signatures.flatMap((s) => s.markers.filter((m) => m.max !== undefined).map(markerBytes)));
-  const markers = new MarkerIndex(container, allMarkers, counted);
-  const js = container.modules.filter((m) => m.kind === "js");
+  const markers = new MarkerIndex(container, signatures);
   const views = new Map<ModuleEntry, ModuleView>();
   const view = (m: ModuleEntry) => {
     let v = views.get(m);
@@ -49,21 +46,16 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
     const warnings = sig.markers
       .filter((m) => m.max !== undefined && (markers.counts.get(markerBytes(m)) ?? 0) > m.max)
       .map((m) => `${markerLabel(m)} occurs ${markers.counts.get(markerBytes(m))} times (signature allows ${m.max})`);
-    const base = markers.modulesWithAll(sig.markers, js);
-    // Per module: the marker texts whose occurrences mark the statements to parse.
-    const anchorsByModule = new Map<ModuleEntry, string[][]>();
-    for (const v of sig.variants) {
-      for (const m of markers.modulesWithAll(v.markers, base)) {
-        const list = anchorsByModule.get(m) ?? [];
-        list.push([...sig.markers, ...v.markers].map(markerBytes));
-        anchorsByModule.set(m, list);
-      }
-    }
+    // Variants in order of preference: once one matches somewhere, later (older, looser) ones
+    // could only add look-alikes that the preference would discard, so they are not searched.
     const found: Array<{ module: ModuleEntry; text: string; match: VariantMatch }> = [];
-    for (const [m, markerSets] of anchorsByModule) {
-      const mv = view(m);
-      const index = mv.indexAround(markerSets);
-      for (const match of matchSignature(sig, index)) found.push({ module: m, text: mv.text, match });
+    for (const v of sig.variants) {
+      const markerSet = [...sig.markers, ...v.markers].map(markerBytes);
+      for (const m of markers.candidates.get(v) ?? []) {
+        const mv = view(m);
+        for (const match of matchVariant(v, mv.indexAround(markerSet))) found.push({ module: m, text: mv.text, match });
+      }
+      if (found.length) break;
     }
     const cands = found.map(({ module, text, match }) => ({ module, text, c: candidate(sig, module, text, match) }));
     const result: RoutineResult = { id: sig.id, status: "absent" };
@@ -95,19 +87,17 @@ class ModuleView {
   }
 
   /**
-   * A type index over the statements holding the rarest marker of each marker set. Falls back to
-   * the whole module when a statement cannot be isolated.
+   * A type index over the statements holding the rarest of `markerSet`. Falls back to the whole
+   * module when a statement cannot be isolated.
    */
-  indexAround(markerSets: string[][]): TypeIndex {
+  indexAround(markerSet: string[]): TypeIndex {
     const picked = new Set<Node>();
-    for (const set of markerSets) {
-      const rarest = this.rarest(set);
-      if (rarest === null) continue;
-      for (let at = this.text.indexOf(rarest); at !== -1; at = this.text.indexOf(rarest, at + rarest.length)) {
-        const stmts = this.statements.statementsCovering(at, at + rarest.length);
-        if (!stmts) return this.wholeIndex();
-        for (const s of stmts) picked.add(s);
-      }
+    const rarest = this.rarest(markerSet);
+    if (rarest === null) return new Map();
+    for (let at = this.text.indexOf(rarest); at !== -1; at = this.text.indexOf(rarest, at + rarest.length)) {
+      const stmts = this.statements.statementsCovering(at, at + rarest.length);
+      if (!stmts) return this.wholeIndex();
+      for (const s of stmts) picked.add(s);
     }
     const index: TypeIndex = new Map();
     for (const s of [...picked].sort((a, b) => a.start - b.start)) {

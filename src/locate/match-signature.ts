@@ -28,20 +28,32 @@ export function matchSignature(sig: Signature, index: TypeIndex): VariantMatch[]
   const out: VariantMatch[] = [];
   const claimed = new Set<Node>();
   for (const v of sig.variants) {
-    for (const anchor of v.anchors) {
-      for (const node of candidates(index, anchor)) {
-        if (claimed.has(node)) continue;
-        const b0 = matchNode(anchor.root, node, new Map());
-        if (!b0) continue;
-        const b = satisfies(v, node, b0);
-        if (b) {
-          claimed.add(node);
-          out.push({ variant: v.name, node, bindings: b });
-        }
-      }
+    for (const m of matchVariant(v, index)) {
+      if (claimed.has(m.node)) continue;
+      claimed.add(m.node);
+      out.push(m);
     }
   }
   return out.sort((a, b) => a.node.start - b.node.start);
+}
+
+/** Every node that one variant accepts: an anchor matches it, its `has` patterns do, its `not` patterns don't. */
+export function matchVariant(v: Variant, index: TypeIndex): VariantMatch[] {
+  const out: VariantMatch[] = [];
+  const seen = new Set<Node>();
+  for (const anchor of v.anchors) {
+    for (const node of candidates(index, anchor)) {
+      if (seen.has(node)) continue;
+      const b0 = matchNode(anchor.root, node, new Map());
+      if (!b0) continue;
+      const b = satisfies(v, node, b0);
+      if (b) {
+        seen.add(node);
+        out.push({ variant: v.name, node, bindings: b });
+      }
+    }
+  }
+  return out;
 }
 
 function candidates(index: TypeIndex, p: Pattern): Node[] {
