@@ -1,0 +1,2 @@
+// Negative sample: only the look-alikes, no tool search at all.
+export * from "./decoys.js";
