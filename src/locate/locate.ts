@@ -43,8 +43,9 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
   };
 
   return signatures.map((sig) => {
-    const warnings = sig.markers
-      .filter((m) => m.max !== undefined && (markers.counts.get(markerBytes(m)) ?? 0) > m.max)
+    const limited = new Map([...sig.markers, ...sig.variants.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]));
+    const warnings = [...limited.values()]
+      .filter((m) => (markers.counts.get(markerBytes(m)) ?? 0) > m.max!)
       .map((m) => `${markerLabel(m)} occurs ${markers.counts.get(markerBytes(m))} times (signature allows ${m.max})`);
     // Variants in order of preference: once one matches somewhere, later (older, looser) ones
     // could only add look-alikes that the preference would discard, so they are not searched.

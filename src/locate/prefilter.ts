@@ -31,7 +31,8 @@ export class MarkerIndex {
       for (const { v, markers } of p.variants) this.candidates.set(v, []);
       for (const t of [...p.common, ...p.variants.flatMap((v) => v.markers)]) needle(t);
     }
-    const counted = [...new Set(signatures.flatMap((s) => s.markers.filter((m) => m.max !== undefined).map(markerBytes)))];
+    const withMax = signatures.flatMap((s) => [...s.markers, ...s.variants.flatMap((v) => v.markers)]).filter((m) => m.max !== undefined);
+    const counted = [...new Set(withMax.map(markerBytes))];
     for (const t of counted) this.counts.set(t, 0);
     // Rarest first: hit rate so far, with a prior that favours long markers.
     const rate = (t: string) => {
