@@ -14,9 +14,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FileByteSource } from "../src/container/byte-source.js";
+import { readBun } from "../src/container/bun.js";
+import { checkRange, FileByteSource, type ByteSource } from "../src/container/byte-source.js";
 import { readElf } from "../src/container/elf.js";
+import { readMacho } from "../src/container/macho.js";
+import { readNodeSea } from "../src/container/node-sea.js";
 import { openContainer } from "../src/container/open-container.js";
+import { readPe } from "../src/container/pe.js";
+import type { Container } from "../src/container/types.js";
 import { SearchliftError } from "../src/errors.js";
 import { buildBun } from "./helpers/bun-fixtures.js";
 import { SEA_APP, SEA_FUSE, seaFixture } from "./helpers/sea-fixtures.js";
@@ -581,5 +586,219 @@ describe("mutation fuzz over every container reader", () => {
       expect(readdirSync(scratch)).toEqual([]);
     },
     300_000,
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Real executables (~100 MB), mutated in place through a patched view: no copy per case. The
+// carver is left out here (it would scan 100 MB per case); its own corpus above covers it.
+
+/** A file seen through byte patches and an optional truncation. */
+class PatchedSource implements ByteSource {
+  constructor(
+    private readonly base: FileByteSource,
+    readonly size: number,
+    private readonly patches: Array<[number, Buffer]>,
+  ) {}
+  get path(): string {
+    return this.base.path;
+  }
+  read(start: number, length: number, what?: string): Buffer {
+    checkRange(this, start, length, what);
+    const b = Buffer.from(this.base.read(start, length, what));
+    for (const [at, bytes] of this.patches) {
+      const from = Math.max(at, start);
+      const to = Math.min(at + bytes.length, start + length);
+      if (from < to) bytes.copy(b, from - start, from - at, to - at);
+    }
+    return b;
+  }
+  close(): void {}
+}
+
+interface RealTarget {
+  name: string;
+  path: string;
+  hot: Region[];
+  expectFormat: string;
+}
+
+/** Where a Bun payload's Offsets/trailer and module table sit, given the [u64 len][payload] block at `at`. */
+function bunBlockHot(src: ByteSource, at: number): Region[] {
+  const len = Number(src.read(at, 8).readBigUInt64LE(0));
+  const start = at + 8;
+  const end = start + len;
+  const hot: Region[] = [{ start: at, end: at + 8 }, { start: end - 48, end }];
+  const table = src.read(end - 16 - 32 + 8, 8);
+  const off = table.readUInt32LE(0);
+  const n = table.readUInt32LE(4);
+  if (off + n <= len) hot.push({ start: start + off, end: start + off + Math.min(n, 4096) });
+  return hot;
+}
+
+function realTargets(): RealTarget[] {
+  const out: RealTarget[] = [];
+  const withSrc = <T>(path: string, f: (src: FileByteSource) => T): T => {
+    const src = new FileByteSource(path);
+    try {
+      return f(src);
+    } finally {
+      src.close();
+    }
+  };
+  const elfHot = (src: FileByteSource): Region[] => {
+    const elf = readElf(src);
+    const hot: Region[] = [{ start: 0, end: 64 }, { start: elf.shoff, end: elf.shoff + elf.shSize }];
+    const phoff = Number(src.read(32, 8).readBigUInt64LE(0));
+    hot.push({ start: phoff, end: phoff + 56 * elf.segments.length });
+    for (const s of elf.sections) if (s.name === ".shstrtab") hot.push({ start: s.offset, end: s.offset + Math.min(s.size, 512) });
+    for (const g of elf.segments) if (g.type === 4) hot.push({ start: g.offset, end: g.offset + Math.min(g.filesz, 256) });
+    return hot;
+  };
+
+  const elfBun = buildBun({}).path;
+  out.push({
+    name: "real Bun 1.4 ELF",
+    path: elfBun,
+    expectFormat: "bun-elf",
+    hot: withSrc(elfBun, (src) => {
+      const bun = readElf(src).sections.find((x) => x.name === ".bun")!;
+      return [...elfHot(src), ...bunBlockHot(src, bun.offset)];
+    }),
+  });
+  const peBun = buildBun({ target: "bun-windows-x64" }).path;
+  out.push({
+    name: "real Bun 1.4 PE",
+    path: peBun,
+    expectFormat: "bun-pe",
+    hot: withSrc(peBun, (src) => {
+      const pe = readPe(src);
+      const lfanew = src.read(0x3c, 4).readUInt32LE(0);
+      const bun = pe.sections.find((x) => x.name === ".bun")!;
+      return [{ start: 0, end: 64 }, { start: lfanew, end: pe.headersEnd }, ...bunBlockHot(src, bun.pointerToRawData)];
+    }),
+  });
+  const machoBun = buildBun({ target: "bun-darwin-arm64" }).path;
+  out.push({
+    name: "real Bun 1.4 Mach-O",
+    path: machoBun,
+    expectFormat: "bun-macho",
+    hot: withSrc(machoBun, (src) => {
+      const [m] = readMacho(src);
+      const cmds = src.read(20, 4).readUInt32LE(0);
+      const sect = m!.segments.find((x) => x.segname === "__BUN")!.sections[0]!;
+      return [{ start: 0, end: 32 + cmds }, ...bunBlockHot(src, sect.offset)];
+    }),
+  });
+  const sea = seaFixture({ node: process.execPath, main: join(SEA_APP, "app.js"), assets: { "words.txt": join(SEA_APP, "words.txt"), "img/icon.bin": join(SEA_APP, "icon.bin") }, carrier: "postject" });
+  out.push({ name: "real Node SEA ELF (postject)", path: sea.exe!, expectFormat: "node-sea-elf", hot: withSrc(sea.exe!, elfHot) });
+  return out;
+}
+
+function patchMutation(t: RealTarget, base: FileByteSource, rng: Rng): { op: string; size: number; patches: Array<[number, Buffer]> } {
+  const hot = () => {
+    const r = rng.chance(0.9) ? rng.pick(t.hot) : { start: 0, end: base.size };
+    return Math.min(base.size - 8, r.start + rng.int(Math.max(1, r.end - r.start)));
+  };
+  const le32 = (v: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(v >>> 0);
+    return b;
+  };
+  switch (rng.int(7)) {
+    case 0: {
+      const at = hot();
+      return { op: `truncate@${at}`, size: at, patches: [] };
+    }
+    case 1: {
+      const n = 1 + rng.int(8);
+      const patches = Array.from({ length: n }, () => [hot(), Buffer.from([rng.int(256)])] as [number, Buffer]);
+      return { op: `flip×${n}`, size: base.size, patches };
+    }
+    case 2: {
+      const at = hot() & ~3;
+      const v = rng.pick(U32_SPECIAL);
+      return { op: `u32@${at}=0x${v.toString(16)}`, size: base.size, patches: [[at, le32(v)]] };
+    }
+    case 3: {
+      const at = hot() & ~7;
+      const b = Buffer.alloc(8);
+      b.writeBigUInt64LE(rng.pick(U64_SPECIAL));
+      return { op: `u64@${at}=0x${b.readBigUInt64LE(0).toString(16)}`, size: base.size, patches: [[at, b]] };
+    }
+    case 4: {
+      const from = hot() & ~3;
+      const to = hot() & ~3;
+      const n = rng.pick([4, 8, 16]);
+      return { op: `copy${n}@${from}->${to}`, size: base.size, patches: [[to, Buffer.from(base.read(from, Math.min(n, base.size - from)))]] };
+    }
+    case 5: {
+      const at = hot();
+      const n = 1 + rng.int(64);
+      return { op: `zero${n}@${at}`, size: base.size, patches: [[at, Buffer.alloc(Math.min(n, base.size - at))]] };
+    }
+    default: {
+      const at = hot() & ~3;
+      const d = rng.pick([-8, -1, 1, 8, 4096, -4096]);
+      return { op: `u32@${at}+=${d}`, size: base.size, patches: [[at, le32(base.read(at, 4).readUInt32LE(0) + d)]] };
+    }
+  }
+}
+
+const REAL_CASES = Number(process.env.SEARCHLIFT_FUZZ_REAL_CASES ?? 1000);
+
+describe("mutation fuzz over real executables, in place", () => {
+  let targets: RealTarget[] = [];
+  beforeAll(() => {
+    targets = realTargets();
+  }, 1_200_000);
+
+  it(
+    `${REAL_CASES} header/table mutations per real Bun ELF/PE/Mach-O and Node SEA executable: the Bun and SEA readers return a container, null, or a one-line SearchliftError`,
+    () => {
+      const failures: Failure[] = [];
+      let total = 0;
+      let opened = 0;
+      let slowest = { ms: 0, what: "" };
+      const t0 = performance.now();
+      targets.forEach((t, ti) => {
+        const base = new FileByteSource(t.path);
+        try {
+          const baseline = readBun(base, t.path) ?? readNodeSea(base, t.path);
+          expect(baseline?.format, t.name).toBe(t.expectFormat);
+          for (let i = 0; i < REAL_CASES; i++) {
+            const seed = (SEED + 7_000_003 * (ti + 1) + i) >>> 0;
+            const m = patchMutation(t, base, new Rng(seed));
+            const src = new PatchedSource(base, m.size, m.patches);
+            const start = performance.now();
+            let problem: string | null = null;
+            try {
+              const c: Container | null = readBun(src, t.path) ?? readNodeSea(src, t.path);
+              if (c) {
+                opened++;
+                for (const mod of c.modules) {
+                  if (c.read(mod).length !== mod.end - mod.start) problem = `short read of ${mod.path}`;
+                  if (mod.encoding !== "binary") c.text(mod);
+                }
+              }
+            } catch (e) {
+              if (!(e instanceof SearchliftError)) problem = `${(e as Error)?.constructor?.name}: ${String((e as Error)?.stack ?? e).split("\n").slice(0, 4).join(" | ")}`;
+              else if (e.message.includes("\n")) problem = `multi-line message: ${JSON.stringify(e.message)}`;
+            }
+            const ms = performance.now() - start;
+            total++;
+            if (ms > slowest.ms) slowest = { ms, what: `${t.name} seed ${seed} ${m.op}` };
+            if (!problem && ms > CASE_BUDGET_MS) problem = `took ${ms.toFixed(0)} ms`;
+            if (problem) failures.push({ corpus: t.name, seed, op: m.op, problem });
+          }
+        } finally {
+          base.close();
+        }
+      });
+      console.log(`fuzz (real executables): ${total} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${opened} opened; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`);
+      if (failures.length) console.log(failures.slice(0, 20).map((f) => `${f.corpus} seed=${f.seed} ${f.op}: ${f.problem}`).join("\n"));
+      expect(failures).toEqual([]);
+    },
+    600_000,
   );
 });
