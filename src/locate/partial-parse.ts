@@ -8,7 +8,7 @@
  */
 import { Parser, tokTypes, type Options } from "acorn";
 import type { Node } from "./pattern.js";
-import { statementStarts } from "./statement-starts.js";
+import { StatementScanner } from "./statement-starts.js";
 
 /** A Bun CJS wrapper: the module's statements live inside this function body. */
 const CJS_WRAPPER = /^(?:\/\/[^\n]*\n)*\(function\s*\(exports,\s*require,\s*module,\s*__filename,\s*__dirname\)\s*\{/;
@@ -25,7 +25,7 @@ const OPTIONS: Options = {
 const MAX_TRIES = 40;
 
 export class StatementParser {
-  private starts: number[] | null = null;
+  private scanner: StatementScanner | null = null;
   /** statement start → parsed statement, shared by every lookup in the module */
   private cache = new Map<number, Node>();
 
@@ -36,7 +36,7 @@ export class StatementParser {
    * Statements are returned whole, in source order, and the same objects on every call.
    */
   statementsCovering(from: number, to: number): Node[] | null {
-    const starts = this.startList();
+    const starts = this.startsUpTo(from);
     let k = upperBound(starts, from) - 1;
     for (let tries = 0; k >= 0 && tries < MAX_TRIES; k--, tries++) {
       const got = this.parseFrom(starts[k]!, to);
@@ -45,12 +45,14 @@ export class StatementParser {
     return null;
   }
 
-  private startList(): number[] {
-    if (!this.starts) {
+  /** Candidate starts, scanned at least past `pos` (the scan resumes where the last one stopped). */
+  private startsUpTo(pos: number): number[] {
+    if (!this.scanner) {
       const m = CJS_WRAPPER.exec(this.text);
-      this.starts = statementStarts(this.text, m ? m[0].length : 0);
+      this.scanner = new StatementScanner(this.text, m ? m[0].length : 0);
     }
-    return this.starts;
+    this.scanner.scanTo(pos + 1);
+    return this.scanner.starts;
   }
 
   /** Statements from `start` until one ends at or after `to`. null if acorn rejects the text there. */

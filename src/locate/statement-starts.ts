@@ -53,103 +53,125 @@ function isWordChar(c: number): boolean {
 }
 
 /**
- * Candidate statement starts at `baseDepth` (0 for a plain module; the body depth of a CJS wrapper).
- * Returns ascending offsets, always including `from`.
+ * Candidate statement starts at depth 0 of the text from `from` on (a CJS wrapper's body is
+ * scanned from just inside its brace). Resumable: `scanTo` goes no further than asked, so a
+ * lookup near the top of a 6 MB chunk does not pay for the rest of it.
  */
-export function statementStarts(text: string, from = 0, baseDepth = 0): number[] {
-  const starts = [from];
-  let depth = 0;
-  let prev = C.SEMI; // last significant character, for the regex/division decision
-  let prevWordEnd = -1; // end of the last identifier-like run, if prev was a word character
-  // Template literal nesting: depth at which each open `${` resumes its template.
-  const templates: number[] = [];
-  const n = text.length;
-  let i = from;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c <= C.SPACE) {
-      i++;
-      continue;
-    }
-    if (c === C.SLASH) {
-      const d = text.charCodeAt(i + 1);
-      if (d === C.SLASH) {
-        const e = text.indexOf("\n", i);
-        i = e === -1 ? n : e + 1;
+export class StatementScanner {
+  /** Ascending candidate starts found so far; always includes `from`. */
+  readonly starts: number[];
+  private i: number;
+  private depth = 0;
+  private prev: number = C.SEMI; // last significant character, for the regex/division decision
+  private prevWordEnd = -1; // end of the last identifier-like run, if prev was a word character
+  /** Template literal nesting: depth at which each open `${` resumes its template. */
+  private templates: number[] = [];
+
+  constructor(
+    private readonly text: string,
+    from = 0,
+  ) {
+    this.starts = [from];
+    this.i = from;
+  }
+
+  get done(): boolean {
+    return this.i >= this.text.length;
+  }
+
+  /** Scan until position `until` (or the end), recording starts on the way. */
+  scanTo(until: number): void {
+    const text = this.text;
+    const n = Math.min(text.length, until);
+    let { i, depth, prev } = this;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c <= C.SPACE) {
+        i++;
         continue;
       }
-      if (d === C.STAR) {
-        const e = text.indexOf("*/", i + 2);
-        i = e === -1 ? n : e + 2;
+      if (c === C.SLASH) {
+        const d = text.charCodeAt(i + 1);
+        if (d === C.SLASH) {
+          const e = text.indexOf("\n", i);
+          i = e === -1 ? text.length : e + 1;
+          continue;
+        }
+        if (d === C.STAR) {
+          const e = text.indexOf("*/", i + 2);
+          i = e === -1 ? text.length : e + 2;
+          continue;
+        }
+        const regex = isWordChar(prev) ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, this.prevWordEnd - 12), this.prevWordEnd)) : REGEX_AFTER.has(prev);
+        if (regex) {
+          i = skipRegex(text, i);
+          prev = C.RPAREN; // a regex literal is an operand
+          continue;
+        }
+        prev = c;
+        i++;
         continue;
       }
-      const regex = isWordChar(prev) ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, prevWordEnd - 12), prevWordEnd)) : REGEX_AFTER.has(prev);
-      if (regex) {
-        i = skipRegex(text, i);
-        prev = C.RPAREN; // a regex literal is an operand
+      if (c === C.DQUOTE || c === C.SQUOTE) {
+        i = skipString(text, i, c);
+        prev = C.RPAREN;
         continue;
       }
-      prev = c;
-      i++;
-      continue;
-    }
-    if (c === C.DQUOTE || c === C.SQUOTE) {
-      i = skipString(text, i, c);
-      prev = C.RPAREN;
-      continue;
-    }
-    if (c === C.BACKTICK) {
-      const r = skipTemplate(text, i + 1);
-      i = r.end;
-      if (r.openExpr) {
-        templates.push(depth);
-        depth++;
-        prev = C.LBRACE;
-      } else prev = C.RPAREN;
-      continue;
-    }
-    if (c === C.LBRACE || c === C.LPAREN || c === C.LBRACKET) {
-      depth++;
-      prev = c;
-      i++;
-      continue;
-    }
-    if (c === C.RBRACE || c === C.RPAREN || c === C.RBRACKET) {
-      if (c === C.RBRACE && templates.length && templates[templates.length - 1] === depth - 1) {
-        // The `}` closing a `${` resumes the template literal.
-        templates.pop();
-        depth--;
+      const resumesTemplate = c === C.RBRACE && this.templates.length > 0 && this.templates[this.templates.length - 1] === depth - 1;
+      if (c === C.BACKTICK || resumesTemplate) {
+        // A template literal, or the `}` closing one of its `${`: skip its text to the end or the next `${`.
+        if (resumesTemplate) {
+          this.templates.pop();
+          depth--;
+        }
         const r = skipTemplate(text, i + 1);
         i = r.end;
         if (r.openExpr) {
-          templates.push(depth);
+          this.templates.push(depth);
           depth++;
           prev = C.LBRACE;
         } else prev = C.RPAREN;
         continue;
       }
-      depth--;
+      if (c === C.LBRACE || c === C.LPAREN || c === C.LBRACKET) {
+        depth++;
+        prev = c;
+        i++;
+        continue;
+      }
+      if (c === C.RBRACE || c === C.RPAREN || c === C.RBRACKET) {
+        depth--;
+        i++;
+        prev = c;
+        if (c === C.RBRACE && depth === 0) this.starts.push(i);
+        continue;
+      }
+      if (c === C.SEMI) {
+        i++;
+        prev = c;
+        if (depth === 0) this.starts.push(i);
+        continue;
+      }
+      if (isWordChar(c)) {
+        while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
+        prev = c;
+        this.prevWordEnd = i;
+        continue;
+      }
+      prev = c;
       i++;
-      prev = c;
-      if (c === C.RBRACE && depth === baseDepth) starts.push(i);
-      continue;
     }
-    if (c === C.SEMI) {
-      i++;
-      prev = c;
-      if (depth === baseDepth) starts.push(i);
-      continue;
-    }
-    if (isWordChar(c)) {
-      while (i < n && isWordChar(text.charCodeAt(i))) i++;
-      prev = c;
-      prevWordEnd = i;
-      continue;
-    }
-    prev = c;
-    i++;
+    this.i = i;
+    this.depth = depth;
+    this.prev = prev;
   }
-  return starts;
+}
+
+/** Every candidate statement start of `text` from `from` on (the whole scan at once). */
+export function statementStarts(text: string, from = 0): number[] {
+  const s = new StatementScanner(text, from);
+  s.scanTo(text.length);
+  return s.starts;
 }
 
 function skipString(text: string, i: number, quote: number): number {
