@@ -127,6 +127,13 @@ describe("carveScripts", () => {
     expect(c.text(m).startsWith("var s = 'éè';")).toBe(true);
   });
 
+  it("drops junk glued to the head of a program on the same line", () => {
+    const junk = Buffer.from("xQ#%&?@");
+    const bytes = Buffer.concat([noise(1000, 21), Buffer.from([0]), junk, PROGRAM_B, Buffer.from([0]), noise(1000, 22)]);
+    const c = carveScripts(new BufferByteSource("mem", bytes), "mem");
+    expect(c.modules.map((m) => [m.start, m.end])).toEqual([[1001 + junk.length, 1001 + junk.length + PROGRAM_B.length]]);
+  });
+
   it("throws UnrecognizedInput with the exact message when nothing parses", () => {
     const bytes = Buffer.concat([noise(20_000, 11), Buffer.from([0]), DECOY, Buffer.from([0]), noise(20_000, 12)]);
     let err: unknown;

@@ -29,6 +29,9 @@ const PRINTABLE = (() => {
   return t;
 })();
 
+/** Tokens that begin most statements of a bundle; where code glued to junk probably starts. */
+const STATEMENT_START = /\/\/|\/\*|"use strict"|\b(?:function|var|let|const|import|export|class|async|if|for|while|try|return|module|exports|require)\b|[(!]/g;
+
 const CJS_HINT = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
 
 interface Packer {
@@ -149,10 +152,14 @@ function carveRun(src: ByteSource, start: number, end: number): ModuleEntry | nu
     }
     const p = a + Math.max(0, Math.min(parsed.pos, b - a));
     if (p - a < (b - a) / 2) {
-      // Junk at the head: restart after the line the parser stopped on.
+      // Junk at the head: restart at the next thing that starts a statement close after the
+      // failure (junk glued to code on one line), else after the line the parser stopped on.
+      STATEMENT_START.lastIndex = p + 1;
+      const m = STATEMENT_START.exec(text);
       const nl = text.indexOf("\n", p);
-      if (nl < 0 || nl + 1 >= b) return null;
-      a = nl + 1;
+      const next = m && m.index < b && m.index - p <= 64 && (nl < 0 || m.index < nl) ? m.index : nl < 0 ? -1 : nl + 1;
+      if (next <= a || next >= b) return null;
+      a = next;
     } else {
       // Junk at the tail: end at the last line break (else statement end) before the failure.
       let cut = text.lastIndexOf("\n", p - 1);
