@@ -193,6 +193,17 @@ describe("synthetic packages", () => {
     expect(leftovers()).toEqual([]);
   });
 
+  it("errors about the unpacked member name the .tgz and the member, not the temporary copy", () => {
+    // A member that claims to be an ELF but is cut short: the ELF reader refuses it.
+    const bad = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(40)]);
+    const file = tgz({ "package/package.json": MANIFEST({ bin: "bin/tool" }), "package/bin/tool": bad });
+    const e = thrown(() => openContainer(file));
+    expect(e.file).toBe(file);
+    expect(e.message.startsWith("bin/tool: ")).toBe(true);
+    expect(e.message).not.toContain(scratch);
+    expect(leftovers()).toEqual([]);
+  });
+
   it(".tgz with package.json after the member, member in a subfolder: exact bytes, temp file removed on close", () => {
     const body = Buffer.from(SCRIPT + "// é ☕\n".repeat(50_000)); // > 1 MiB of streamed data
     const file = tgz({ "package/dist/cli.js": body, "package/package.json": MANIFEST({ bin: { demo: "dist/cli.js" } }), "package/other.js": "x();\n" });

@@ -382,12 +382,33 @@ function openTarball(input: string, openFile: OpenFile): Container {
     if (deps.size > 0 && got.size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
       throw wrapperError(input, m, deps, member, "is a placeholder");
     }
-    const c = openFile(file, input);
+    // Errors about the unpacked copy name the .tgz the user gave (the copy is gone by then).
+    const relabel = (e: unknown) => relabelError(e, file, input, member);
+    let c: Container;
+    try {
+      c = openFile(file, input);
+    } catch (e) {
+      throw relabel(e);
+    }
+    const { read, text, close } = c;
+    c.read = (mod) => {
+      try {
+        return read.call(c, mod);
+      } catch (e) {
+        throw relabel(e);
+      }
+    };
+    c.text = (mod) => {
+      try {
+        return text.call(c, mod);
+      } catch (e) {
+        throw relabel(e);
+      }
+    };
     // The temporary copy lives exactly as long as the container.
-    const closeInner = c.close.bind(c);
     c.close = () => {
       try {
-        closeInner();
+        close.call(c);
       } finally {
         drop();
       }
@@ -397,4 +418,13 @@ function openTarball(input: string, openFile: OpenFile): Container {
     drop();
     throw e;
   }
+}
+
+/** A reader's error about the temporary copy, re-addressed to the .tgz and its member. */
+function relabelError(e: unknown, tmpFile: string, input: string, member: string): unknown {
+  if (!(e instanceof SearchliftError) || (e.file !== tmpFile && e.file !== undefined)) return e;
+  const message = oneLine(`${member}: ${e.message.split(tmpFile).join(member)}`);
+  if (e instanceof MalformedInput) return new MalformedInput(input, message);
+  if (e instanceof UnrecognizedInput) return new UnrecognizedInput(input, message);
+  return new SearchliftError(message, e.exitCode, input);
 }
