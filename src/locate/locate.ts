@@ -33,7 +33,18 @@ export interface RoutineResult extends Partial<Candidate> {
  * reading; in those, only the statements around the rarest marker of each variant are parsed
  * (the whole module only if that fails), and each parsed statement is shared by every signature.
  */
+/** A found routine with its syntax: what the lift stage starts from. */
+export interface LocatedRoutine {
+  result: RoutineResult;
+  /** Present when status is "found". */
+  match?: { module: ModuleEntry; text: string; node: Node; bindings: VariantMatch["bindings"] };
+}
+
 export function locate(container: Container, signatures: Signature[]): RoutineResult[] {
+  return locateRoutines(container, signatures).map((r) => r.result);
+}
+
+export function locateRoutines(container: Container, signatures: Signature[]): LocatedRoutine[] {
   const markers = new MarkerIndex(container, signatures);
   const views = new Map<ModuleEntry, ModuleView>();
   const view = (m: ModuleEntry) => {
@@ -42,7 +53,7 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
     return v;
   };
 
-  return signatures.map((sig) => {
+  return signatures.map((sig): LocatedRoutine => {
     const limited = new Map([...sig.markers, ...sig.variants.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]));
     const warnings = [...limited.values()]
       .filter((m) => (markers.counts.get(markerBytes(m)) ?? 0) > m.max!)
@@ -61,10 +72,10 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
     const cands = found.map(({ module, text, match }) => ({ module, text, c: candidate(sig, module, text, match) }));
     const result: RoutineResult = { id: sig.id, status: "absent" };
     if (warnings.length) result.warnings = warnings;
-    if (cands.length === 0) return result;
+    if (cands.length === 0) return { result };
     if (cands.length > 1) {
       const kept = preferred(sig, cands, found);
-      if (kept.length !== 1) return { ...result, status: "ambiguous", candidates: cands.map((x) => x.c) };
+      if (kept.length !== 1) return { result: { ...result, status: "ambiguous", candidates: cands.map((x) => x.c) } };
       for (const other of cands.filter((x) => x !== kept[0])) {
         (result.warnings ??= []).push(`ignored ${other.c.variant} look-alike at ${other.c.module}:${other.c.line}:${other.c.column}`);
       }
@@ -73,7 +84,11 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
     const [{ module, text, c }] = cands as [(typeof cands)[0]];
     const startByte = byteOffset(text, c.start, module);
     const endByte = byteOffset(text, c.end, module);
-    return { ...result, status: "found", ...c, start: startByte, end: endByte, fileStart: module.start + startByte, fileEnd: module.start + endByte };
+    const { match } = found.find((f) => f.module === module && f.match.node.start === c.start)!;
+    return {
+      result: { ...result, status: "found", ...c, start: startByte, end: endByte, fileStart: module.start + startByte, fileEnd: module.start + endByte },
+      match: { module, text, node: match.node, bindings: match.bindings },
+    };
   });
 }
 

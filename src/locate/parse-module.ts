@@ -15,6 +15,7 @@ export function parseModule(text: string): Node | null {
         allowHashBang: true,
         allowReturnOutsideFunction: sourceType === "script",
         allowAwaitOutsideFunction: true,
+        ranges: true,
       }) as unknown as Node;
     } catch {
       /* try the next source type */

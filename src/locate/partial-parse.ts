@@ -20,6 +20,8 @@ const OPTIONS: Options = {
   allowReturnOutsideFunction: true,
   allowAwaitOutsideFunction: true,
   allowImportExportEverywhere: true,
+  // Scope analysis (eslint-scope) in the lift stage needs node ranges.
+  ranges: true,
 };
 
 const MAX_TRIES = 40;

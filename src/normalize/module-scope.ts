@@ -1,0 +1,163 @@
+/**
+ * What a module-level name stands for, found without parsing the whole module.
+ *
+ * Minified bundles define helpers in a few ways: a top-level function, class or variable; a
+ * `var x;` whose value is assigned inside a lazy-init wrapper (`var init = L(() => { x = … })`, as
+ * esbuild and Bun emit); a function inside a CJS wrapper's body; or an import from another chunk.
+ * Candidate places are found by text (`function x(`, `class x`, `x=`), and only the statements
+ * there are parsed and checked.
+ */
+import type { Container, ModuleEntry } from "../container/types.js";
+import { StatementParser } from "../locate/partial-parse.js";
+import type { Node } from "../locate/pattern.js";
+
+export type DefinitionKind = "function" | "class" | "variable" | "assigned";
+
+export interface Definition {
+  /** The name bound at module level, in its own module. */
+  name: string;
+  module: ModuleEntry;
+  kind: DefinitionKind;
+  /** FunctionDeclaration, ClassDeclaration, VariableDeclarator or AssignmentExpression. */
+  node: Node;
+}
+
+export interface ImportBinding {
+  local: string;
+  imported: string;
+  from: string;
+}
+
+function escape(name: string): string {
+  return name.replace(/[$]/g, "\\$");
+}
+
+export class ModuleScope {
+  readonly text: string;
+  private readonly statements: StatementParser;
+  private importMap: Map<string, ImportBinding> | null = null;
+  private exportMap: Map<string, string> | null = null;
+  private found = new Map<string, Definition | null>();
+
+  constructor(
+    readonly module: ModuleEntry,
+    text: string,
+  ) {
+    this.text = text;
+    this.statements = new StatementParser(text);
+  }
+
+  static of(container: Container, module: ModuleEntry): ModuleScope {
+    return new ModuleScope(module, container.text(module));
+  }
+
+  /** The module-level definition of `name`, or null if this module does not define it. */
+  definition(name: string): Definition | null {
+    if (!this.found.has(name)) this.found.set(name, this.search(name));
+    return this.found.get(name)!;
+  }
+
+  /** The import that binds `name` in this module, if any. */
+  importOf(name: string): ImportBinding | null {
+    return this.imports().get(name) ?? null;
+  }
+
+  /** The local name this module exports as `exported`. */
+  exportedLocal(exported: string): string | null {
+    if (!this.exportMap) {
+      this.exportMap = new Map();
+      for (const m of this.text.matchAll(/export\s*\{([^}]*)\}/g)) {
+        for (const spec of m[1]!.split(",")) {
+          const parts = spec.trim().split(/\s+as\s+/);
+          if (!parts[0]) continue;
+          this.exportMap.set((parts[1] ?? parts[0]).trim(), parts[0].trim());
+        }
+      }
+    }
+    return this.exportMap.get(exported) ?? null;
+  }
+
+  private imports(): Map<string, ImportBinding> {
+    if (!this.importMap) {
+      this.importMap = new Map();
+      const re = /import\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2/g;
+      for (const m of this.text.matchAll(re)) {
+        for (const spec of m[1]!.split(",")) {
+          const parts = spec.trim().split(/\s+as\s+/);
+          if (!parts[0]) continue;
+          const imported = parts[0].trim();
+          this.importMap.set((parts[1] ?? imported).trim(), { local: (parts[1] ?? imported).trim(), imported, from: m[3]! });
+        }
+      }
+    }
+    return this.importMap;
+  }
+
+  private search(name: string): Definition | null {
+    const n = escape(name);
+    // Places where a declaration of `name` can begin; `x=` but not `x==` or `x=>`, never `.x=`.
+    const re = new RegExp(`(?:function\\s*\\*?\\s*${n}\\s*\\(|class\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>]))`, "g");
+    let assigned: Definition | null = null;
+    for (const m of this.text.matchAll(re)) {
+      const at = m.index!;
+      const stmts = this.statements.statementsCovering(at, at + m[0].length);
+      if (!stmts) continue;
+      for (const s of stmts) {
+        const d = this.declaredIn(s, name);
+        if (d && d.kind !== "assigned") return d;
+        if (d && !assigned) assigned = d;
+      }
+    }
+    return assigned;
+  }
+
+  /** A definition of `name` made by top-level statement `s` itself (not by code nested in a function). */
+  private declaredIn(s: Node, name: string): Definition | null {
+    const node = s.type === "ExportNamedDeclaration" && s.declaration ? s.declaration : s;
+    if ((node.type === "FunctionDeclaration" || node.type === "ClassDeclaration") && node.id?.name === name) {
+      return { name, module: this.module, kind: node.type === "FunctionDeclaration" ? "function" : "class", node };
+    }
+    if (node.type === "VariableDeclaration") {
+      for (const d of node.declarations) {
+        if (d.id.type === "Identifier" && d.id.name === name && d.init) return { name, module: this.module, kind: "variable", node: d };
+      }
+      // A declaration list may also hold the lazy-init wrapper that assigns `name`.
+      for (const d of node.declarations) {
+        const a = d.init && lazyInitAssignment(d.init, name);
+        if (a) return { name, module: this.module, kind: "assigned", node: a };
+      }
+      return null;
+    }
+    if (node.type === "ExpressionStatement") {
+      const a = assignmentIn(node.expression, name) ?? lazyInitAssignment(node.expression, name);
+      if (a) return { name, module: this.module, kind: "assigned", node: a };
+    }
+    return null;
+  }
+}
+
+/** `name = …` directly in an expression (or one element of a comma sequence). */
+function assignmentIn(e: Node, name: string): Node | null {
+  if (e.type === "AssignmentExpression" && e.operator === "=" && e.left.type === "Identifier" && e.left.name === name) return e;
+  if (e.type === "SequenceExpression") {
+    for (const x of e.expressions) {
+      const a = assignmentIn(x, name);
+      if (a) return a;
+    }
+  }
+  return null;
+}
+
+/** `F(() => { …; name = …; … })`: an assignment among the statements of a lazy-init arrow. */
+function lazyInitAssignment(e: Node, name: string): Node | null {
+  if (e.type !== "CallExpression" || e.arguments.length !== 1) return null;
+  const fn = e.arguments[0];
+  if (fn.type !== "ArrowFunctionExpression" || fn.params.length !== 0 || fn.body.type !== "BlockStatement") return null;
+  for (const st of fn.body.body) {
+    if (st.type === "ExpressionStatement") {
+      const a = assignmentIn(st.expression, name);
+      if (a) return a;
+    }
+  }
+  return null;
+}
