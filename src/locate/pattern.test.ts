@@ -63,3 +63,11 @@ describe("pattern shorthands", () => {
     expect(findAll(code("x = { call(inp) {} }"), p)).toHaveLength(0); // not async
   });
 });
+
+describe("declaration kinds", () => {
+  it("let, const and var match each other", () => {
+    const p = compilePattern("for (let $T of $TERMS) { $$$ }");
+    expect(findAll(code("for (const t of ts) { f(t) }"), p)).toHaveLength(1);
+    expect(findAll(code("for (var t of ts) { f(t) }"), p)).toHaveLength(1);
+  });
+});

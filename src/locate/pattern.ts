@@ -8,7 +8,8 @@
  *   $$$      the same, not bound
  *
  * Matching ignores positions and spellings that minifiers change: `!0`/`!1` equal `true`/`false`,
- * `void 0` equals `undefined`, `a.b` equals `a["b"]`, and literals compare by value.
+ * `void 0` equals `undefined`, `a.b` equals `a["b"]`, `let`/`const`/`var` are one, and literals
+ * compare by value.
  */
 import { parse, type Node as AcornNode } from "acorn";
 
@@ -147,6 +148,8 @@ export function matchNode(pat: Node, node: Node | null | undefined, env: Binding
   let cur: Bindings | null = env;
   for (const k of Object.keys(pat)) {
     if (IGNORED.has(k)) continue;
+    // let, const and var are one declaration to a minifier (Bun turns const into let, esbuild keeps it).
+    if (k === "kind" && pat.type === "VariableDeclaration") continue;
     const p = pat[k];
     const v = t[k];
     if (Array.isArray(p)) {
