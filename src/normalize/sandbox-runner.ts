@@ -1,0 +1,193 @@
+/**
+ * The program the sandbox child runs, kept as source text so that it is found the same way from `dist/`
+ * and from `src/` under vitest: it is passed to `node -e`, so the child needs no file at all and is started
+ * with no `--allow-fs-read` whatsoever.
+ *
+ * Protocol. stdin: one JSON request `{ script, calls: [{ fn, args }], callTimeoutMs, scriptTimeoutMs,
+ * virtualTimers }`. stdout: newline-delimited JSON, written synchronously as each step ends (so a crash is
+ * attributed to the call that caused it):
+ *   {"script":"ok"} | {"script":"error","error":"…"}     once, after evaluating the script
+ *   {"ok":true,"value":…} | {"ok":false,"error":"…"}    once per call, in order
+ *   {"done":true}                                        last
+ *
+ * Inside the child, the untrusted code runs in a fresh vm context whose global object is created from a
+ * null-prototype object, so it holds only the JavaScript built-ins: no `process`, `require`, `fetch`,
+ * timers, `console`, `Buffer`. Data crosses the boundary only as JSON text: arguments are embedded as string
+ * literals in the code that starts a call, and results are serialised by `JSON.stringify` inside the
+ * context and read back as a primitive string. Promise jobs run in the context's own microtask queue
+ * (`microtaskMode: "afterEvaluate"`), which is drained at the end of each evaluation and counted in its
+ * CPU timeout, so async functions settle inside the vm and a promise-job loop is stopped like a sync one.
+ */
+
+/** Code evaluated first in the context: captures the built-ins it relies on before the untrusted script can
+ *  replace them, and defines the driver under a non-writable, non-configurable global (`%NAME%`). */
+const DRIVER = String.raw`(function () {
+  "use strict";
+  var G = globalThis;
+  // V8 puts these in every context: console reports to the inspector, Atomics.wait can block the thread,
+  // WebAssembly memory is outside the heap limit. Search code needs none of them.
+  delete G.console; delete G.SharedArrayBuffer; delete G.Atomics; delete G.WebAssembly;
+  var apply = Reflect.apply, then = Promise.prototype.then, resolve = Promise.resolve, PromiseC = Promise;
+  var stringify = JSON.stringify, parse = JSON.parse, StringC = String, defineProperty = Object.defineProperty;
+  var freeze = Object.freeze, push = Array.prototype.push, splice = Array.prototype.splice;
+  var current = null;
+  function describe(e) {
+    try {
+      if (e !== null && (typeof e === "object" || typeof e === "function")) {
+        var name = "", msg;
+        try { name = e.name; } catch (x) {}
+        try { msg = e.message; } catch (x) {}
+        if (typeof msg === "string") return (typeof name === "string" && name ? name + ": " : "") + msg;
+      }
+      return "thrown: " + StringC(e);
+    } catch (x) { return "thrown: (a value that cannot be printed)"; }
+  }
+  function finish(slot, ok, v) {
+    if (slot.done) return;
+    slot.done = true;
+    try {
+      slot.out = ok ? stringify({ ok: true, value: v }) : stringify({ ok: false, error: describe(v) });
+    } catch (e) {
+      slot.out = stringify({ ok: false, error: "the result is not serialisable as JSON: " + describe(e) });
+    }
+    if (typeof slot.out !== "string") slot.out = stringify({ ok: false, error: "the result is not serialisable as JSON" });
+  }
+  // Virtual timers (opt-in): a deterministic queue inside the context, run by the host between evaluations.
+  var timers = [], seq = 0, now = 0;
+  function addTimer(fn, ms, args, repeat) {
+    if (typeof fn !== "function") throw new TypeError("callback must be a function");
+    var d = +ms; if (!(d >= 1)) d = repeat ? 1 : 0;
+    var t = { id: ++seq, due: now + d, every: repeat ? d : -1, fn: fn, args: args };
+    apply(push, timers, [t]);
+    return t.id;
+  }
+  function clearTimer(id) {
+    for (var i = 0; i < timers.length; i++) if (timers[i].id === id) { apply(splice, timers, [i, 1]); return; }
+  }
+  function installTimers() {
+    G.setTimeout = function (fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), false); };
+    G.setInterval = function (fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), true); };
+    G.setImmediate = function (fn) { return addTimer(fn, 0, Array.prototype.slice.call(arguments, 1), false); };
+    G.clearTimeout = G.clearInterval = G.clearImmediate = clearTimer;
+    G.queueMicrotask = function (fn) { apply(then, apply(resolve, PromiseC, []), [function () { fn(); }]); };
+  }
+  var driver = freeze({
+    installTimers: installTimers,
+    describe: describe,
+    start: function (fn, argsJson) {
+      var slot = current = { done: false, out: null };
+      try {
+        var api = G.__searchlift;
+        if (api === null || (typeof api !== "object" && typeof api !== "function"))
+          throw new TypeError("the script did not define globalThis.__searchlift");
+        var args = parse(argsJson);
+        var f = api[fn];
+        if (typeof f !== "function") {
+          if (f !== undefined && args.length === 0) { finish(slot, true, f); return; }
+          throw new TypeError("globalThis.__searchlift." + fn + " is not a function");
+        }
+        var r = apply(f, api, args);
+        apply(then, apply(resolve, PromiseC, [r]), [function (v) { finish(slot, true, v); }, function (e) { finish(slot, false, e); }]);
+      } catch (e) { finish(slot, false, e); }
+    },
+    poll: function () { return current !== null && current.done ? current.out : null; },
+    tick: function () {
+      if (timers.length === 0) return false;
+      var k = 0;
+      for (var i = 1; i < timers.length; i++) {
+        var a = timers[i], b = timers[k];
+        if (a.due < b.due || (a.due === b.due && a.id < b.id)) k = i;
+      }
+      var t = timers[k];
+      if (t.every < 0) apply(splice, timers, [k, 1]); else t.due += t.every;
+      if (t.due > now) now = t.due;
+      try { apply(t.fn, undefined, t.args); } catch (e) {}
+      return true;
+    }
+  });
+  defineProperty(G, "%NAME%", { value: driver, writable: false, enumerable: false, configurable: false });
+})();`;
+
+const RUNNER_BODY = String.raw`
+const vm = require("node:vm");
+const fs = require("node:fs");
+const util = require("node:util");
+const crypto = require("node:crypto");
+
+function write(obj) {
+  const b = Buffer.from((typeof obj === "string" ? obj : JSON.stringify(obj)) + "\n", "utf8");
+  let o = 0;
+  while (o < b.length) {
+    try { o += fs.writeSync(1, b, o); } catch (e) { if (e.code !== "EAGAIN") throw e; }
+  }
+}
+
+const req = JSON.parse(fs.readFileSync(0, "utf8"));
+const T = req.callTimeoutMs;
+const D = "__searchlift_driver_" + crypto.randomBytes(8).toString("hex");
+const E = "__searchlift_error_" + crypto.randomBytes(8).toString("hex");
+const ctx = vm.createContext(Object.create(null), {
+  name: "searchlift sandbox",
+  codeGeneration: { strings: true, wasm: false },
+  microtaskMode: "afterEvaluate",
+});
+vm.runInContext(DRIVER.split("%NAME%").join(D), ctx, { timeout: 10000 });
+if (req.virtualTimers) vm.runInContext(D + ".installTimers()", ctx, { timeout: T });
+
+// displayErrors: false, so that Node does not read properties of a thrown value (a proxy's traps) outside the timeout.
+function run(code, timeout) { return vm.runInContext(code, ctx, { timeout, filename: "searchlift-driver", displayErrors: false }); }
+
+/** An exception that left the context: a timeout (a host error) or a value thrown by untrusted code, which
+ *  is described inside the context, under the timeout, so that getters or proxies cannot run unbounded here. */
+function describe(e, timeout, what) {
+  if (util.types.isNativeError(e) && !util.types.isProxy(e)) {
+    const d = Object.getOwnPropertyDescriptor(e, "code");
+    if (d && d.value === "ERR_SCRIPT_EXECUTION_TIMEOUT")
+      return "timed out: " + what + " ran for more than " + timeout + " ms (sync code and promise jobs)";
+  }
+  try {
+    ctx[E] = e;
+    const s = run(D + ".describe(globalThis." + E + ")", T);
+    return typeof s === "string" ? s : "error (cannot be described)";
+  } catch { return "error (cannot be described)"; }
+  finally { try { delete ctx[E]; } catch {} }
+}
+
+try {
+  vm.runInContext(req.script, ctx, { timeout: req.scriptTimeoutMs, filename: "untrusted-script.js", displayErrors: false });
+  write({ script: "ok" });
+} catch (e) {
+  write({ script: "error", error: describe(e, req.scriptTimeoutMs, "the script") });
+}
+
+const MAX_TICKS = 100000;
+for (const call of req.calls) {
+  const started = Date.now();
+  let out = null;
+  try {
+    run(D + ".start(" + JSON.stringify(String(call.fn)) + "," + JSON.stringify(JSON.stringify(call.args ?? [])) + ")", T);
+    out = run(D + ".poll()", T);
+    let ticks = 0;
+    while (out === null && req.virtualTimers && ticks++ < MAX_TICKS && Date.now() - started <= T) {
+      if (run(D + ".tick()", T) !== true) break;
+      out = run(D + ".poll()", T);
+    }
+    if (out === null) {
+      out = JSON.stringify({ ok: false, error: Date.now() - started > T
+        ? "timed out: the call did not settle within " + T + " ms"
+        : req.virtualTimers
+          ? "the call's promise never settled (no timers left to run)"
+          : "the call's promise never settled (it waits for something the sandbox does not provide, e.g. a timer)" });
+    }
+  } catch (e) {
+    out = JSON.stringify({ ok: false, error: describe(e, T, "the call") });
+  }
+  if (typeof out !== "string") out = JSON.stringify({ ok: false, error: "protocol: the driver returned no result" });
+  write(out);
+}
+write({ done: true });
+`;
+
+export const RUNNER_SOURCE = `"use strict";
+const DRIVER = ${JSON.stringify(DRIVER)};
+${RUNNER_BODY}`;

@@ -1,0 +1,258 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { permissionFlag, runInSandbox, sandboxNodeArgs, type CallResult } from "./sandbox.js";
+
+const ok = (value: unknown): CallResult => ({ ok: true, value });
+function errorOf(r: CallResult | undefined): string {
+  expect(r?.ok).toBe(false);
+  return r !== undefined && !r.ok ? r.error : "";
+}
+
+describe("runInSandbox: normal scripts", () => {
+  it("evaluates the script and awaits async functions inside the vm", async () => {
+    const script = `
+      const sleep0 = () => new Promise((r) => r());
+      async function searchTools(query, tools, options) {
+        await sleep0();
+        const parts = await Promise.all(tools.map(async (t) => { await null; return t.name.toLowerCase(); }));
+        return parts.filter((n) => n.includes(query)).slice(0, options?.maxResults ?? 5);
+      }
+      async function scoreTools(query, tools) { return tools.map((t) => ({ name: t.name, score: t.name.length })); }
+      globalThis.__searchlift = { searchTools, scoreTools, toolSearch: searchTools, defaults: { maxResults: 5 } };`;
+    const tools = [{ name: "mcp__github__create_issue" }, { name: "WebFetch" }, { name: "mcp__jira__create" }];
+    const r = await runInSandbox(script, [
+      { fn: "searchTools", args: ["create", tools, { maxResults: 1 }] },
+      { fn: "searchTools", args: ["create", tools] },
+      { fn: "scoreTools", args: ["x", tools] },
+      { fn: "defaults", args: [] },
+    ]);
+    expect(r.failure).toBeUndefined();
+    expect(r.scriptError).toBeUndefined();
+    expect(r.results).toEqual([
+      ok(["mcp__github__create_issue"]),
+      ok(["mcp__github__create_issue", "mcp__jira__create"]),
+      ok([
+        { name: "mcp__github__create_issue", score: 25 },
+        { name: "WebFetch", score: 8 },
+        { name: "mcp__jira__create", score: 17 },
+      ]),
+      ok({ maxResults: 5 }),
+    ]);
+    expect(r.children).toBe(1);
+  });
+
+  it("reports a script that throws, and fails every call with that message", async () => {
+    const r = await runInSandbox(`globalThis.__searchlift = {}; throw new SyntaxError("boom at top level");`, [
+      { fn: "searchTools", args: [] },
+      { fn: "toolSearch", args: [] },
+    ]);
+    expect(r.scriptError).toBe("SyntaxError: boom at top level");
+    expect(r.results.map(errorOf)).toEqual(["script failed: SyntaxError: boom at top level", "script failed: SyntaxError: boom at top level"]);
+    const bad = await runInSandbox(`this is not javascript`, [{ fn: "searchTools", args: [] }]);
+    expect(bad.scriptError).toMatch(/^SyntaxError/);
+  });
+
+  it("says when the script defines no __searchlift or no such function", async () => {
+    const r = await runInSandbox(`globalThis.other = 1`, [{ fn: "searchTools", args: [] }]);
+    expect(errorOf(r.results[0])).toMatch(/did not define globalThis.__searchlift/);
+    const r2 = await runInSandbox(`globalThis.__searchlift = { scoreTools: async () => [] }`, [{ fn: "searchTools", args: ["q"] }]);
+    expect(errorOf(r2.results[0])).toMatch(/__searchlift.searchTools is not a function/);
+  });
+
+  it("describes rejections, thrown non-errors and results that are not JSON", async () => {
+    const r = await runInSandbox(
+      `globalThis.__searchlift = {
+        rejects: async () => { throw new RangeError("nope"); },
+        throwsString: () => { throw "plain"; },
+        bigint: async () => 1n,
+        circular: async () => { const a = []; a.push(a); return a; },
+        nothing: async () => undefined,
+        evilError: () => { throw { get message() { throw new Error("x"); } }; },
+      }`,
+      ["rejects", "throwsString", "bigint", "circular", "nothing", "evilError"].map((fn) => ({ fn, args: [] })),
+    );
+    expect(errorOf(r.results[0])).toBe("RangeError: nope");
+    expect(errorOf(r.results[1])).toBe("thrown: plain");
+    expect(errorOf(r.results[2])).toMatch(/not serialisable as JSON.*BigInt/);
+    expect(errorOf(r.results[3])).toMatch(/not serialisable as JSON.*circular/i);
+    expect(r.results[4]).toEqual({ ok: true, value: undefined });
+    expect(errorOf(r.results[5])).toMatch(/^thrown: /);
+  });
+
+  it("results are serialised with the built-ins captured before the script ran", async () => {
+    const r = await runInSandbox(
+      `JSON.stringify = () => '{"ok":true,"value":"forged"}';
+       Promise.prototype.then = function () { return this; };
+       globalThis.__searchlift = { searchTools: async () => ["real"] };`,
+      [{ fn: "searchTools", args: [] }],
+    );
+    expect(r.results).toEqual([ok(["real"])]);
+  });
+
+  it("virtual timers (opt-in) let code that yields through setTimeout settle; without them it fails clearly", async () => {
+    const script = `globalThis.__searchlift = { searchTools: async (q) => {
+      const out = [];
+      for (let i = 0; i < 3; i++) { await new Promise((r) => setTimeout(r, 10 * (3 - i))); out.push(i); }
+      await new Promise((r) => setImmediate(r));
+      return [q, ...out];
+    } }`;
+    const on = await runInSandbox(script, [{ fn: "searchTools", args: ["q"] }], { virtualTimers: true });
+    expect(on.results).toEqual([ok(["q", 0, 1, 2])]);
+    const off = await runInSandbox(script, [{ fn: "searchTools", args: ["q"] }]);
+    expect(errorOf(off.results[0])).toMatch(/setTimeout is not defined/);
+    const never = await runInSandbox(`globalThis.__searchlift = { searchTools: () => new Promise(() => {}) }`, [
+      { fn: "searchTools", args: [] },
+    ]);
+    expect(errorOf(never.results[0])).toMatch(/never settled/);
+  });
+});
+
+describe("runInSandbox: untrusted code cannot reach the host", () => {
+  it("sees no host objects at all", async () => {
+    const names = ["process", "require", "module", "fetch", "setTimeout", "setInterval", "setImmediate", "queueMicrotask",
+      "console", "Buffer", "global", "WebAssembly", "SharedArrayBuffer", "Atomics", "XMLHttpRequest", "WebSocket", "Deno", "Bun"];
+    const r = await runInSandbox(
+      `globalThis.__searchlift = { probe: async () => ({
+        types: ${JSON.stringify(names)}.map((n) => typeof globalThis[n]),
+        escape: (() => { try { return typeof this.constructor.constructor("return process")(); } catch (e) { return "threw"; } })(),
+        escape2: (() => { try { return typeof Function("return this")().process; } catch (e) { return "threw"; } })(),
+        escape3: (() => { try { return typeof ({}).constructor.constructor("return globalThis.process")(); } catch (e) { return "threw"; } })(),
+      }) }`,
+      [{ fn: "probe", args: [] }],
+    );
+    expect(r.results).toEqual([
+      ok({ types: names.map(() => "undefined"), escape: expect.stringMatching(/^(undefined|threw)$/), escape2: "undefined", escape3: "undefined" }),
+    ]);
+  });
+
+  it("process, require, fetch and import() all fail, and later calls still run", async () => {
+    const r = await runInSandbox(
+      `globalThis.__searchlift = {
+        exit: async () => { process.exit(7); },
+        req: async () => require("node:fs").readFileSync("/etc/passwd", "utf8"),
+        net: async () => (await globalThis.fetch("http://127.0.0.1:9/")).status,
+        imp: async () => (await import("node:fs")).readFileSync("/etc/passwd", "utf8"),
+        imp2: () => import("data:text/javascript,export default 1"),
+        fine: async (x) => x * 2,
+      }`,
+      [
+        { fn: "exit", args: [] },
+        { fn: "req", args: [] },
+        { fn: "net", args: [] },
+        { fn: "imp", args: [] },
+        { fn: "imp2", args: [] },
+        { fn: "fine", args: [21] },
+      ],
+    );
+    expect(errorOf(r.results[0])).toBe("ReferenceError: process is not defined");
+    expect(errorOf(r.results[1])).toBe("ReferenceError: require is not defined");
+    expect(errorOf(r.results[2])).toBe("TypeError: globalThis.fetch is not a function");
+    expect(errorOf(r.results[3])).toMatch(/dynamic import/i);
+    expect(errorOf(r.results[4])).toMatch(/dynamic import/i);
+    expect(r.results[5]).toEqual(ok(42));
+    expect(r.failure).toBeUndefined();
+    expect(process.exitCode ?? 0).toBe(0);
+  });
+
+  it("stops an infinite loop and a promise-job loop per call, then goes on", async () => {
+    const t0 = Date.now();
+    const r = await runInSandbox(
+      `globalThis.__searchlift = { spin: () => { for (;;) {} }, jobs: async () => { for (;;) await null; }, fine: async () => "after" }`,
+      [{ fn: "spin", args: [] }, { fn: "jobs", args: [] }, { fn: "fine", args: [] }],
+      { callTimeoutMs: 200 },
+    );
+    expect(errorOf(r.results[0])).toBe("timed out: the call ran for more than 200 ms (sync code and promise jobs)");
+    expect(errorOf(r.results[1])).toBe("timed out: the call ran for more than 200 ms (sync code and promise jobs)");
+    expect(r.results[2]).toEqual(ok("after"));
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it("an infinite loop in the script itself is stopped", async () => {
+    const r = await runInSandbox(`for (;;) {}`, [{ fn: "searchTools", args: [] }], { scriptTimeoutMs: 200 });
+    expect(r.scriptError).toBe("timed out: the script ran for more than 200 ms (sync code and promise jobs)");
+    expect(errorOf(r.results[0])).toMatch(/^script failed: timed out/);
+  });
+
+  it("a thrown proxy whose traps loop is described inside the vm, under the timeout", async () => {
+    const r = await runInSandbox(`throw new Proxy({}, { get() { for (;;) {} }, getPrototypeOf() { for (;;) {} } })`, [], {
+      callTimeoutMs: 200,
+      timeoutMs: 10_000,
+    });
+    expect(r.scriptError).toBe("error (cannot be described)");
+    expect(r.failure).toBeUndefined();
+  });
+
+  it("kills the child with SIGKILL at the wall-clock limit and says so", async () => {
+    const t0 = Date.now();
+    // A huge call timeout makes the wall clock the limit that acts.
+    const r = await runInSandbox(
+      `globalThis.__searchlift = { fine: async () => 1, spin: () => { for (;;) {} } }`,
+      [{ fn: "fine", args: [] }, { fn: "spin", args: [] }, { fn: "fine", args: [] }],
+      { timeoutMs: 1_000, callTimeoutMs: 60_000 },
+    );
+    const elapsed = Date.now() - t0;
+    expect(r.results[0]).toEqual(ok(1));
+    expect(r.failure).toEqual({ kind: "timeout", message: "sandbox killed: wall-clock limit of 1000 ms exceeded", atCall: 1 });
+    expect(errorOf(r.results[1])).toBe("sandbox killed: wall-clock limit of 1000 ms exceeded");
+    expect(errorOf(r.results[2])).toBe("not run: sandbox killed: wall-clock limit of 1000 ms exceeded");
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(4_000);
+  });
+
+  it("an allocation bomb hits the heap limit; with restarts the next calls run in a new child", async () => {
+    const script = `globalThis.__searchlift = {
+      bomb: async () => { const a = []; for (;;) a.push(new Array(1e5).fill(1)); },
+      fine: async (x) => x,
+    }`;
+    const calls = [{ fn: "fine", args: ["before"] }, { fn: "bomb", args: [] }, { fn: "fine", args: ["after"] }];
+    const r = await runInSandbox(script, calls, { memoryMb: 64, callTimeoutMs: 30_000 });
+    expect(r.failure?.kind).toBe("memory");
+    expect(r.failure?.atCall).toBe(1);
+    expect(r.results[0]).toEqual(ok("before"));
+    expect(errorOf(r.results[1])).toBe("sandbox died: out of memory (heap limit 64 MB)");
+    expect(errorOf(r.results[2])).toMatch(/^not run: /);
+    const again = await runInSandbox(script, calls, { memoryMb: 64, callTimeoutMs: 30_000, restarts: 1 });
+    expect(again.children).toBe(2);
+    expect(again.results[2]).toEqual(ok("after"));
+  });
+
+  it.runIf(process.platform === "linux")("memory outside the heap (typed arrays) is caught by the resident-memory watchdog", async () => {
+    const r = await runInSandbox(
+      `globalThis.__searchlift = { bomb: async () => { const a = []; for (let i = 0; i < 400; i++) a.push(new Uint8Array(1e7).fill(1)); return a.length; } }`,
+      [{ fn: "bomb", args: [] }],
+      { memoryMb: 64, callTimeoutMs: 30_000 },
+    );
+    expect(r.failure?.kind).toBe("memory");
+    expect(errorOf(r.results[0])).toMatch(/^sandbox killed: resident memory \d+ MB exceeds 256 MB/);
+  });
+
+  it("the child process itself may not write files, read files, spawn processes or start workers", () => {
+    const probe = `
+      const out = {};
+      const fs = require("node:fs");
+      try { fs.writeFileSync(require("node:os").tmpdir() + "/searchlift-sandbox-probe", "x"); out.write = "allowed"; } catch (e) { out.write = e.code; }
+      try { fs.readFileSync(${JSON.stringify(import.meta.filename)}); out.read = "allowed"; } catch (e) { out.read = e.code; }
+      try { require("node:child_process").spawnSync(process.execPath, ["-v"]); out.spawn = "allowed"; } catch (e) { out.spawn = e.code; }
+      try { new (require("node:worker_threads").Worker)("1", { eval: true }); out.worker = "allowed"; } catch (e) { out.worker = e.code; }
+      process.stdout.write(JSON.stringify(out));`;
+    const res = spawnSync(process.execPath, [...sandboxNodeArgs(64), "-e", probe], { encoding: "utf8", env: {} });
+    expect(res.stderr).toBe("");
+    expect(JSON.parse(res.stdout)).toEqual({ write: "ERR_ACCESS_DENIED", read: "ERR_ACCESS_DENIED", spawn: "ERR_ACCESS_DENIED", worker: "ERR_ACCESS_DENIED" });
+  });
+
+  it("picks the permission flag by Node version", () => {
+    expect(permissionFlag("20.19.0")).toBe("--experimental-permission");
+    expect(permissionFlag("v22.12.0")).toBe("--experimental-permission");
+    expect(permissionFlag("22.13.0")).toBe("--permission");
+    expect(permissionFlag("23.4.0")).toBe("--experimental-permission");
+    expect(permissionFlag("23.5.0")).toBe("--permission");
+    expect(permissionFlag("24.0.0")).toBe("--permission");
+    expect(() => permissionFlag("18.20.8")).toThrow(/permission model/);
+    expect(sandboxNodeArgs(128, "20.19.0")).toEqual(["--experimental-permission", "--no-warnings", "--max-old-space-size=128"]);
+    expect(() => sandboxNodeArgs(1)).toThrow(RangeError);
+  });
+
+  it("arguments that are not JSON are refused before anything runs", async () => {
+    await expect(runInSandbox("", [{ fn: "f", args: [1n] }])).rejects.toThrow(/BigInt/);
+  });
+});

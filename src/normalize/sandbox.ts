@@ -1,0 +1,283 @@
+/**
+ * Run untrusted JavaScript (code extracted from a client binary) with no way to reach the host.
+ *
+ * Two layers:
+ * 1. A child `node` process under Node's permission model, started by `node -e <runner>` with no
+ *    `--allow-fs-read` at all (the runner is passed as text, so the child needs no file), and none of the
+ *    other grants: no file writes, no child processes, no workers, no addons (and no network where the
+ *    Node version's permission model covers it, 25+). It gets an empty environment, a V8 heap limit
+ *    (`--max-old-space-size`), a wall-clock limit after which it is killed with SIGKILL, and on Linux a
+ *    resident-memory watchdog (memory outside the V8 heap, such as ArrayBuffers, is not bounded by the
+ *    heap limit).
+ * 2. Inside the child, the code runs in a fresh vm context holding only JavaScript built-ins (see
+ *    sandbox-runner.ts). Calls and results cross as JSON text only; each call has a CPU timeout that covers
+ *    sync code and promise jobs, so one runaway call fails alone and the next calls still run.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { RUNNER_SOURCE } from "./sandbox-runner.js";
+
+export interface SandboxCall {
+  /** A property of `globalThis.__searchlift`: a function (called with `args`, awaited), or, with no args, any
+   *  other value (returned as is, e.g. `defaults`). */
+  fn: string;
+  args: unknown[];
+}
+
+export type CallResult = { ok: true; value: unknown } | { ok: false; error: string };
+
+export interface SandboxOptions {
+  /** Wall-clock limit for one child process (script evaluation and all calls), in ms. Default 60 000. */
+  timeoutMs?: number;
+  /** V8 heap limit of the child (`--max-old-space-size`), in MB. Default 256. On Linux the child is also
+   *  killed when its resident memory exceeds 2 × memoryMb + 128 MB. */
+  memoryMb?: number;
+  /** CPU limit for one call inside the vm (sync code and promise jobs), in ms. Default 5 000. */
+  callTimeoutMs?: number;
+  /** CPU limit for evaluating the script, in ms. Default 30 000. */
+  scriptTimeoutMs?: number;
+  /** Give the context deterministic in-context `setTimeout`/`setImmediate`/`setInterval`/`queueMicrotask`
+   *  (a virtual clock, run between evaluations) for code that yields through timers. Default false: no timers. */
+  virtualTimers?: boolean;
+  /** After the child dies (timeout, memory, crash), run the calls after the one in progress in a new child,
+   *  at most this many times. Default 0: the remaining calls fail with the same error. */
+  restarts?: number;
+  /** Limit on the child's stdout, in bytes; the child is killed beyond it. Default 512 MB. */
+  maxOutputBytes?: number;
+  /** The node executable. Default: the running one. */
+  nodePath?: string;
+}
+
+export type SandboxFailureKind = "timeout" | "memory" | "output" | "crash" | "protocol";
+
+export interface SandboxFailure {
+  kind: SandboxFailureKind;
+  message: string;
+  /** Index (into the calls passed to runInSandbox) of the call in progress; -1 while evaluating the script. */
+  atCall: number;
+}
+
+export interface SandboxResult {
+  /** One entry per call, in order. Calls that could not run carry the failure's message. */
+  results: CallResult[];
+  /** The script threw while being evaluated (each call then fails with "script failed: …"). */
+  scriptError?: string;
+  /** The first child that died or was killed, if any. */
+  failure?: SandboxFailure;
+  /** Number of child processes started. */
+  children: number;
+  durationMs: number;
+}
+
+const DEFAULTS = {
+  timeoutMs: 60_000,
+  memoryMb: 256,
+  callTimeoutMs: 5_000,
+  scriptTimeoutMs: 30_000,
+  maxOutputBytes: 512 * 1024 * 1024,
+};
+
+/** The permission-model flag for a Node version: `--permission` from 22.13 / 23.5 on, before that
+ *  `--experimental-permission` (20.0 – 22.12). Node < 20 has no permission model. */
+export function permissionFlag(version: string = process.versions.node): string {
+  const [major = 0, minor = 0] = version.replace(/^v/, "").split(".").map((x) => parseInt(x, 10));
+  if (major < 20) throw new Error(`the sandbox needs Node's permission model (Node >= 20); this is Node ${version}`);
+  if (major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13)) return "--permission";
+  return "--experimental-permission";
+}
+
+/** The flags the child node is started with (before `-e <runner>`). No `--allow-*` flag is given. */
+export function sandboxNodeArgs(memoryMb: number, version: string = process.versions.node): string[] {
+  if (!Number.isInteger(memoryMb) || memoryMb < 16) throw new RangeError(`memoryMb must be an integer >= 16, got ${memoryMb}`);
+  return [permissionFlag(version), "--no-warnings", `--max-old-space-size=${memoryMb}`];
+}
+
+interface ChildOutcome {
+  scriptError?: string;
+  results: CallResult[];
+  failure?: SandboxFailure;
+}
+
+/** Evaluate `script` in the sandbox, then make each call (awaited) in order. Never throws for anything the
+ *  script does; a bad option or a missing node executable rejects. */
+export async function runInSandbox(script: string, calls: SandboxCall[], options: SandboxOptions = {}): Promise<SandboxResult> {
+  const t0 = performance.now();
+  const results: CallResult[] = [];
+  let scriptError: string | undefined;
+  let failure: SandboxFailure | undefined;
+  let children = 0;
+  let restartsLeft = options.restarts ?? 0;
+  while (true) {
+    const offset = results.length;
+    children++;
+    const out = await runChild(script, calls.slice(offset), options);
+    if (out.scriptError !== undefined && scriptError === undefined) scriptError = out.scriptError;
+    results.push(...out.results);
+    if (out.failure !== undefined) {
+      const atCall = out.failure.atCall < 0 ? -1 : offset + out.failure.atCall;
+      failure ??= { ...out.failure, atCall };
+      // The call in progress fails with the failure's message.
+      if (results.length < calls.length) results.push({ ok: false, error: out.failure.message });
+      if (results.length < calls.length && restartsLeft > 0 && out.failure.atCall >= 0) {
+        restartsLeft--;
+        continue;
+      }
+      while (results.length < calls.length) results.push({ ok: false, error: `not run: ${out.failure.message}` });
+    }
+    break;
+  }
+  return {
+    results,
+    ...(scriptError !== undefined ? { scriptError } : {}),
+    ...(failure !== undefined ? { failure } : {}),
+    children,
+    durationMs: performance.now() - t0,
+  };
+}
+
+function runChild(script: string, calls: SandboxCall[], options: SandboxOptions): Promise<ChildOutcome> {
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const memoryMb = options.memoryMb ?? DEFAULTS.memoryMb;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULTS.callTimeoutMs;
+  const scriptTimeoutMs = options.scriptTimeoutMs ?? DEFAULTS.scriptTimeoutMs;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULTS.maxOutputBytes;
+  for (const [k, v] of Object.entries({ timeoutMs, callTimeoutMs, scriptTimeoutMs, maxOutputBytes }))
+    if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${k} must be a positive number, got ${v}`);
+  // Serialise before starting anything: arguments that are not JSON fail here, in the caller.
+  const request = JSON.stringify({
+    script,
+    calls: calls.map((c) => ({ fn: c.fn, args: c.args })),
+    callTimeoutMs: Math.ceil(callTimeoutMs),
+    scriptTimeoutMs: Math.ceil(scriptTimeoutMs),
+    virtualTimers: options.virtualTimers === true,
+  });
+  const args = [...sandboxNodeArgs(memoryMb), "-e", RUNNER_SOURCE];
+  const env: Record<string, string> = {};
+  if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
+
+  return new Promise<ChildOutcome>((resolve, reject) => {
+    const child = spawn(options.nodePath ?? process.execPath, args, { stdio: ["pipe", "pipe", "pipe"], env, windowsHide: true });
+    const results: CallResult[] = [];
+    let scriptError: string | undefined;
+    let scriptDone = false;
+    let done = false;
+    let killedFor: { kind: SandboxFailureKind; message: string } | undefined;
+    let protocolError: string | undefined;
+    let pending = "";
+    let outBytes = 0;
+    let stderr = "";
+    const kill = (kind: SandboxFailureKind, message: string) => {
+      if (killedFor === undefined) killedFor = { kind, message };
+      child.kill("SIGKILL");
+    };
+    const wall = setTimeout(
+      () => kill("timeout", `sandbox killed: wall-clock limit of ${timeoutMs} ms exceeded`),
+      timeoutMs,
+    );
+    const rssLimitKb = (2 * memoryMb + 128) * 1024;
+    const watch =
+      process.platform === "linux"
+        ? setInterval(() => {
+            const kb = residentKb(child.pid);
+            if (kb !== undefined && kb > rssLimitKb)
+              kill("memory", `sandbox killed: resident memory ${Math.round(kb / 1024)} MB exceeds ${rssLimitKb / 1024} MB (memoryMb ${memoryMb})`);
+          }, 25)
+        : undefined;
+
+    const onLine = (line: string) => {
+      if (line === "") return;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        protocolError ??= `protocol: unreadable line from the sandbox: ${line.slice(0, 200)}`;
+        return;
+      }
+      if (!isRecord(msg)) {
+        protocolError ??= "protocol: unexpected message from the sandbox";
+        return;
+      }
+      if (!scriptDone) {
+        scriptDone = true;
+        if (msg["script"] === "error") scriptError = String(msg["error"]);
+        else if (msg["script"] !== "ok") protocolError ??= "protocol: the sandbox did not report the script";
+        return;
+      }
+      if (msg["done"] === true) {
+        done = true;
+        return;
+      }
+      if (results.length >= calls.length) {
+        protocolError ??= "protocol: more results than calls";
+        return;
+      }
+      if (scriptError !== undefined) results.push({ ok: false, error: `script failed: ${scriptError}` });
+      else if (msg["ok"] === true) results.push({ ok: true, value: msg["value"] });
+      else results.push({ ok: false, error: typeof msg["error"] === "string" ? msg["error"] : "error" });
+    };
+
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      outBytes += Buffer.byteLength(chunk);
+      if (outBytes > maxOutputBytes) {
+        kill("output", `sandbox killed: output over ${maxOutputBytes} bytes`);
+        return;
+      }
+      pending += chunk;
+      let nl: number;
+      while ((nl = pending.indexOf("\n")) >= 0) {
+        onLine(pending.slice(0, nl));
+        pending = pending.slice(nl + 1);
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < 64 * 1024) stderr += chunk.slice(0, 64 * 1024 - stderr.length);
+    });
+    // The child may die before reading all of stdin (e.g. killed); that is reported from "close".
+    child.stdin.on("error", () => {});
+    child.on("error", (err) => {
+      clearTimeout(wall);
+      if (watch) clearInterval(watch);
+      reject(new Error(`cannot start the sandbox (${options.nodePath ?? process.execPath}): ${err.message}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(wall);
+      if (watch) clearInterval(watch);
+      if (pending !== "") onLine(pending);
+      const atCall = scriptDone ? results.length : -1;
+      let failure: SandboxFailure | undefined;
+      if (killedFor !== undefined && !(done && results.length === calls.length)) {
+        failure = { ...killedFor, atCall };
+      } else if (protocolError !== undefined) {
+        failure = { kind: "protocol", message: protocolError, atCall };
+      } else if (!done || results.length !== calls.length) {
+        const oom = /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr);
+        const how = signal ? `signal ${signal}` : `exit code ${code}`;
+        failure = oom
+          ? { kind: "memory", message: `sandbox died: out of memory (heap limit ${memoryMb} MB)`, atCall }
+          : { kind: "crash", message: `sandbox died (${how})${stderr.trim() ? `: ${lastLines(stderr)}` : ""}`, atCall };
+      }
+      resolve({ results, ...(scriptError !== undefined ? { scriptError } : {}), ...(failure ? { failure } : {}) });
+    });
+    child.stdin.end(request);
+  });
+}
+
+function residentKb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lastLines(s: string): string {
+  return s.trim().split("\n").slice(-3).join(" | ").slice(0, 500);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
