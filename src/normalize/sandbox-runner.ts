@@ -30,7 +30,6 @@ const DRIVER = String.raw`(function () {
   var apply = Reflect.apply, then = Promise.prototype.then, resolve = Promise.resolve, PromiseC = Promise;
   var stringify = JSON.stringify, parse = JSON.parse, StringC = String, defineProperty = Object.defineProperty;
   var freeze = Object.freeze, push = Array.prototype.push, splice = Array.prototype.splice;
-  var current = null;
   function describe(e) {
     try {
       if (e !== null && (typeof e === "object" || typeof e === "function")) {
@@ -71,26 +70,48 @@ const DRIVER = String.raw`(function () {
     G.clearTimeout = G.clearInterval = G.clearImmediate = clearTimer;
     G.queueMicrotask = function (fn) { apply(then, apply(resolve, PromiseC, []), [function () { fn(); }]); };
   }
+  // Calls run one after another, each starting when the previous one settled, within one evaluation until a
+  // time slice is used up; results are collected as JSON lines and taken by the host between evaluations.
+  var queue = [], pos = 0, active = null, outs = [], deadline = 0, budget = 0, dateNow = Date.now;
+  function settle(slot) {
+    if (slot !== active) return;           // a call already given up on (timed out, never settled)
+    apply(push, outs, [slot.out]);
+    active = null;
+    pos++;
+    pump();
+  }
+  function begin(call) {
+    var slot = active = { done: false, out: null };
+    try {
+      var api = G.__searchlift;
+      if (api === null || (typeof api !== "object" && typeof api !== "function"))
+        throw new TypeError("the script did not define globalThis.__searchlift");
+      var f = api[call.fn];
+      if (typeof f !== "function") {
+        if (f !== undefined && call.args.length === 0) { finish(slot, true, f); settle(slot); return; }
+        throw new TypeError("globalThis.__searchlift." + call.fn + " is not a function");
+      }
+      var r = apply(f, undefined, call.args);
+      apply(then, apply(resolve, PromiseC, [r]), [
+        function (v) { finish(slot, true, v); settle(slot); },
+        function (e) { finish(slot, false, e); settle(slot); }]);
+    } catch (e) { finish(slot, false, e); settle(slot); }
+  }
+  function pump() {
+    while (active === null && pos < queue.length && budget > 0 && dateNow() <= deadline) { budget--; begin(queue[pos]); }
+  }
   var driver = freeze({
     installTimers: installTimers,
     describe: describe,
-    start: function (fn, argsJson) {
-      var slot = current = { done: false, out: null };
-      try {
-        var api = G.__searchlift;
-        if (api === null || (typeof api !== "object" && typeof api !== "function"))
-          throw new TypeError("the script did not define globalThis.__searchlift");
-        var args = parse(argsJson);
-        var f = api[fn];
-        if (typeof f !== "function") {
-          if (f !== undefined && args.length === 0) { finish(slot, true, f); return; }
-          throw new TypeError("globalThis.__searchlift." + fn + " is not a function");
-        }
-        var r = apply(f, api, args);
-        apply(then, apply(resolve, PromiseC, [r]), [function (v) { finish(slot, true, v); }, function (e) { finish(slot, false, e); }]);
-      } catch (e) { finish(slot, false, e); }
-    },
-    poll: function () { return current !== null && current.done ? current.out : null; },
+    load: function (callsJson) { queue = parse(callsJson); pos = 0; active = null; outs = []; },
+    /** Start calls until sliceMs have passed or maxCalls were started (waiting for each to settle). */
+    run: function (sliceMs, maxCalls) { deadline = dateNow() + sliceMs; budget = maxCalls; pump(); },
+    /** Results finished since the last take, one JSON text per line. */
+    take: function () { var s = outs.join("\n"); outs = []; return s; },
+    pending: function () { return timers.length > 0; },
+    status: function () { return pos >= queue.length ? "idle" : active === null ? "paused" : "waiting"; },
+    /** Give up on the call in progress with this result (JSON text). */
+    skip: function (outJson) { if (active === null) return; var slot = active; slot.out = outJson; settle(slot); },
     tick: function () {
       if (timers.length === 0) return false;
       var k = 0;
@@ -99,8 +120,8 @@ const DRIVER = String.raw`(function () {
         if (a.due < b.due || (a.due === b.due && a.id < b.id)) k = i;
       }
       var t = timers[k];
-      if (t.every < 0) apply(splice, timers, [k, 1]); else t.due += t.every;
       if (t.due > now) now = t.due;
+      if (t.every < 0) apply(splice, timers, [k, 1]); else t.due += t.every;
       try { apply(t.fn, undefined, t.args); } catch (e) {}
       return true;
     }
@@ -161,30 +182,67 @@ try {
 }
 
 const MAX_TICKS = 100000;
-for (const call of req.calls) {
-  const started = Date.now();
-  let out = null;
-  try {
-    run(D + ".start(" + JSON.stringify(String(call.fn)) + "," + JSON.stringify(JSON.stringify(call.args ?? [])) + ")", T);
-    out = run(D + ".poll()", T);
-    let ticks = 0;
-    while (out === null && req.virtualTimers && ticks++ < MAX_TICKS && Date.now() - started <= T) {
-      if (run(D + ".tick()", T) !== true) break;
-      out = run(D + ".poll()", T);
-    }
-    if (out === null) {
-      out = JSON.stringify({ ok: false, error: Date.now() - started > T
-        ? "timed out: the call did not settle within " + T + " ms"
-        : req.virtualTimers
-          ? "the call's promise never settled (no timers left to run)"
-          : "the call's promise never settled (it waits for something the sandbox does not provide, e.g. a timer)" });
-    }
-  } catch (e) {
-    out = JSON.stringify({ ok: false, error: describe(e, T, "the call") });
+const SLICE = 20;
+const CHUNK_CALLS = 256, CHUNK_CHARS = 4 << 20;
+const err = (error) => JSON.stringify({ ok: false, error });
+let done = 0;
+function flush() {
+  const s = run(D + ".take()", T);
+  if (typeof s === "string" && s !== "") {
+    write(s);
+    done += s.split("\n").length;
   }
-  if (typeof out !== "string") out = JSON.stringify({ ok: false, error: "protocol: the driver returned no result" });
-  write(out);
 }
+// The host steps between evaluations; a thrown exception (a timeout) is blamed on the call in progress, which
+// started before the slice ended and so ran for at least T ms.
+function step(code) {
+  try { run(code, T + SLICE); return null; }
+  catch (e) { return describe(e, T, "the call"); }
+}
+let chunk = [], chunkChars = 0;
+function runChunk() {
+  if (chunk.length === 0) return;
+  run(D + ".load(" + JSON.stringify(JSON.stringify(chunk)) + ")", T);
+  chunk = []; chunkChars = 0;
+  let waitingSince = 0, ticks = 0;
+  for (;;) {
+    // Careful calls run one per evaluation, so that a crash is attributed to the right call.
+    const failed = step(D + ".run(" + SLICE + "," + (done < req.carefulCalls ? 1 : CHUNK_CALLS) + ")");
+    flush();
+    if (failed !== null) { run(D + ".skip(" + JSON.stringify(err(failed)) + ")", T); flush(); waitingSince = 0; ticks = 0; continue; }
+    const st = run(D + ".status()", T);
+    if (st === "idle") return;
+    if (st === "paused") { waitingSince = 0; ticks = 0; continue; }
+    // waiting: the call in progress awaits something that is not a promise job.
+    if (waitingSince === 0) waitingSince = Date.now();
+    let out = null;
+    if (req.virtualTimers) {
+      if (Date.now() - waitingSince > T || ticks >= MAX_TICKS) out = err("timed out: the call did not settle within " + T + " ms");
+      else {
+        const tf = step(D + ".tick()");
+        ticks++;
+        flush();
+        if (tf !== null) out = err(tf);
+        else if (run(D + ".status()", T) !== "waiting") { waitingSince = 0; ticks = 0; continue; }
+        else if (!hasTimers()) out = err("the call's promise never settled (no timers left to run)");
+        else continue;
+      }
+    } else {
+      out = err("the call's promise never settled (it waits for something the sandbox does not provide, e.g. a timer)");
+    }
+    run(D + ".skip(" + JSON.stringify(out) + ")", T);
+    flush();
+    waitingSince = 0; ticks = 0;
+  }
+}
+function hasTimers() { return run(D + ".pending()", T) === true; }
+for (const call of req.calls) {
+  const c = { fn: String(call.fn), args: call.args ?? [] };
+  const size = JSON.stringify(c.args).length;
+  if (chunk.length > 0 && (chunk.length >= CHUNK_CALLS || chunkChars + size > CHUNK_CHARS)) runChunk();
+  chunk.push(c); chunkChars += size;
+}
+runChunk();
 write({ done: true });
 `;
 

@@ -195,8 +195,10 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     expect(r.failure).toEqual({ kind: "timeout", message: "sandbox killed: wall-clock limit of 1000 ms exceeded", atCall: 1 });
     expect(errorOf(r.results[1])).toBe("sandbox killed: wall-clock limit of 1000 ms exceeded");
     expect(errorOf(r.results[2])).toBe("not run: sandbox killed: wall-clock limit of 1000 ms exceeded");
-    expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(4_000);
+    // Killed once running the calls in batches, once more running them one by one to find the call.
+    expect(r.children).toBe(2);
+    expect(elapsed).toBeGreaterThanOrEqual(1_900);
+    expect(elapsed).toBeLessThan(6_000);
   });
 
   it("an allocation bomb hits the heap limit; with restarts the next calls run in a new child", async () => {
@@ -211,9 +213,24 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     expect(r.results[0]).toEqual(ok("before"));
     expect(errorOf(r.results[1])).toBe("sandbox died: out of memory (heap limit 64 MB)");
     expect(errorOf(r.results[2])).toMatch(/^not run: /);
+    expect(r.children).toBe(2); // the batch, then the calls one by one from the first missing result
     const again = await runInSandbox(script, calls, { memoryMb: 64, callTimeoutMs: 30_000, restarts: 1 });
-    expect(again.children).toBe(2);
+    expect(again.children).toBe(3);
+    expect(again.failure?.atCall).toBe(1);
+    expect(again.results[0]).toEqual(ok("before"));
     expect(again.results[2]).toEqual(ok("after"));
+  });
+
+  it("a crash is blamed on the call that caused it, not on the first call of its batch", async () => {
+    const calls = Array.from({ length: 40 }, (_, i) => ({ fn: i === 29 ? "bomb" : "fine", args: [i] }));
+    const r = await runInSandbox(
+      `globalThis.__searchlift = { bomb: async () => { const a = []; for (;;) a.push(new Array(1e5).fill(1)); }, fine: async (x) => x }`,
+      calls,
+      { memoryMb: 64, callTimeoutMs: 30_000, restarts: 1 },
+    );
+    expect(r.failure).toMatchObject({ kind: "memory", atCall: 29 });
+    expect(r.results.map((x) => x.ok)).toEqual(calls.map((_, i) => i !== 29));
+    expect(r.results[39]).toEqual(ok(39));
   });
 
   it.runIf(process.platform === "linux")("memory outside the heap (typed arrays) is caught by the resident-memory watchdog", async () => {

@@ -64,7 +64,8 @@ export interface SandboxResult {
   scriptError?: string;
   /** The first child that died or was killed, if any. */
   failure?: SandboxFailure;
-  /** Number of child processes started. */
+  /** Number of child processes started (after a failure, one more runs the calls one per evaluation to find
+   *  the call that caused it). */
   children: number;
   durationMs: number;
 }
@@ -107,23 +108,33 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
   let failure: SandboxFailure | undefined;
   let children = 0;
   let restartsLeft = options.restarts ?? 0;
+  let careful = 0;
   while (true) {
     const offset = results.length;
     children++;
-    const out = await runChild(script, calls.slice(offset), options);
+    const out = await runChild(script, calls.slice(offset), careful, options);
     if (out.scriptError !== undefined && scriptError === undefined) scriptError = out.scriptError;
     results.push(...out.results);
-    if (out.failure !== undefined) {
-      const atCall = out.failure.atCall < 0 ? -1 : offset + out.failure.atCall;
-      failure ??= { ...out.failure, atCall };
-      // The call in progress fails with the failure's message.
-      if (results.length < calls.length) results.push({ ok: false, error: out.failure.message });
-      if (results.length < calls.length && restartsLeft > 0 && out.failure.atCall >= 0) {
-        restartsLeft--;
-        continue;
-      }
-      while (results.length < calls.length) results.push({ ok: false, error: `not run: ${out.failure.message}` });
+    if (out.failure === undefined) break;
+    // Calls run in batches, several per evaluation; a crash loses the batch's unwritten results. To blame the
+    // right call, the rest of the batch runs again one call per evaluation (a diagnosis, not a restart).
+    // (After a wall-clock kill this takes up to timeoutMs again.) An output kill is not repeated: the first
+    // missing call is blamed.
+    const repeatable = out.failure.kind !== "output" && out.failure.kind !== "protocol";
+    if (careful === 0 && repeatable && out.failure.atCall >= 0 && results.length < calls.length) {
+      careful = CAREFUL_CALLS;
+      continue;
     }
+    careful = 0;
+    const atCall = out.failure.atCall < 0 ? -1 : offset + out.failure.atCall;
+    failure ??= { ...out.failure, atCall };
+    // The call in progress fails with the failure's message.
+    if (results.length < calls.length) results.push({ ok: false, error: out.failure.message });
+    if (results.length < calls.length && restartsLeft > 0 && out.failure.atCall >= 0) {
+      restartsLeft--;
+      continue;
+    }
+    while (results.length < calls.length) results.push({ ok: false, error: `not run: ${out.failure.message}` });
     break;
   }
   return {
@@ -135,7 +146,10 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
   };
 }
 
-function runChild(script: string, calls: SandboxCall[], options: SandboxOptions): Promise<ChildOutcome> {
+/** Calls run one per evaluation after a crash, to find the call that caused it (the runner's batch size). */
+const CAREFUL_CALLS = 256;
+
+function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const memoryMb = options.memoryMb ?? DEFAULTS.memoryMb;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULTS.callTimeoutMs;
@@ -150,6 +164,7 @@ function runChild(script: string, calls: SandboxCall[], options: SandboxOptions)
     callTimeoutMs: Math.ceil(callTimeoutMs),
     scriptTimeoutMs: Math.ceil(scriptTimeoutMs),
     virtualTimers: options.virtualTimers === true,
+    carefulCalls: careful,
   });
   const args = [...sandboxNodeArgs(memoryMb), "-e", RUNNER_SOURCE];
   const env: Record<string, string> = {};
