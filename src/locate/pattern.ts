@@ -57,7 +57,7 @@ export function compilePattern(source: string): Pattern {
 
 function tryParse(src: string): Node | null {
   try {
-    return parse(src, { ecmaVersion: "latest", sourceType: "module", allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true }) as Node;
+    return parse(src, { ecmaVersion: "latest", sourceType: "module", allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, ranges: true }) as Node;
   } catch {
     return null;
   }
@@ -237,4 +237,30 @@ export function walk(n: Node, visit: (n: Node) => void): void {
       walk(v, visit);
     }
   }
+}
+
+/** A copy of a pattern's tree with each metavariable replaced by (a copy of) what it is bound to. */
+export function instantiate(p: Pattern, b: Bindings): Node {
+  const copy = (n: any): any => {
+    if (Array.isArray(n)) {
+      const out: any[] = [];
+      for (const x of n) {
+        const seq = x && typeof x === "object" ? seqName(x) : null;
+        const bound = seq ? b.get(seq) : undefined;
+        if (seq !== null && Array.isArray(bound)) out.push(...bound.map((y) => structuredClone(y)));
+        else out.push(copy(x));
+      }
+      return out;
+    }
+    if (!n || typeof n !== "object") return n;
+    const meta = metaName(n);
+    if (meta !== null && meta !== "_") {
+      const bound = b.get(meta);
+      if (bound && !Array.isArray(bound)) return structuredClone(bound);
+    }
+    const out: any = {};
+    for (const k of Object.keys(n)) out[k] = copy(n[k]);
+    return out;
+  };
+  return copy(p.root);
 }

@@ -36,12 +36,31 @@ export interface VariantSpec {
   markers?: Marker[];
 }
 
+/**
+ * A port: environment-bound code in the routine's closure (a memoizer, a logger, cooperative
+ * yielding) recognised by its shape and replaced, for the lift, by a neutral equivalent written
+ * as a pattern over the same metavariables.
+ */
+export interface PortSpec {
+  name: string;
+  summary?: string;
+  anchor: string;
+  replace: string;
+}
+
+export interface Port {
+  name: string;
+  anchor: Pattern;
+  replace: Pattern;
+}
+
 export interface SignatureSpec {
   id: string;
   summary: string;
   markers: Marker[];
   variants: VariantSpec[];
   roles: Record<string, string>;
+  ports?: PortSpec[];
   tests?: {
     match?: Array<{ code: string; variant?: string; roles?: Record<string, string> }>;
     noMatch?: string[];
@@ -62,6 +81,7 @@ export interface Signature {
   markers: Marker[];
   variants: Variant[];
   roles: Record<string, string>;
+  ports: Port[];
   tests: NonNullable<SignatureSpec["tests"]>;
   file: string;
 }
@@ -93,7 +113,8 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>"): Signat
     };
   });
   for (const m of [...(spec.markers ?? []), ...variants.flatMap((v) => v.markers)]) markerBytes(m); // validates
-  return { id: spec.id, summary: spec.summary ?? "", markers: spec.markers ?? [], variants, roles: spec.roles ?? {}, tests: spec.tests ?? {}, file };
+  const ports = (spec.ports ?? []).map((p) => ({ name: p.name, anchor: compile(p.anchor, `port ${p.name} anchor`), replace: compile(p.replace, `port ${p.name} replace`) }));
+  return { id: spec.id, summary: spec.summary ?? "", markers: spec.markers ?? [], variants, roles: spec.roles ?? {}, ports, tests: spec.tests ?? {}, file };
 }
 
 /** The source text a marker stands for, as it appears in minified code. */

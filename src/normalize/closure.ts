@@ -7,7 +7,8 @@
 import { analyze } from "eslint-scope";
 import type { Container, ModuleEntry } from "../container/types.js";
 import { lineColumn } from "../locate/parse-module.js";
-import type { Node } from "../locate/pattern.js";
+import { instantiate, matchNode, type Node } from "../locate/pattern.js";
+import type { Port } from "../locate/signature.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
 import { ModuleScope, type Definition } from "./module-scope.js";
 
@@ -18,8 +19,12 @@ export interface Place {
 }
 
 export interface ClosureEntry extends Definition {
-  /** Free names of this definition, as resolved. */
-  references: string[];
+  /** Each free name of this definition → the key of the definition it means (null: built-in or environment). */
+  references: Map<string, string | null>;
+  /** Keys of the property assignments that complete this definition (`F.prototype.x = …`). */
+  members: string[];
+  /** The port that replaced this definition's code, if one did. */
+  port?: string;
 }
 
 export interface Closure {
@@ -43,7 +48,7 @@ export interface Root {
 /** Module-level identity of a definition: module path and name. */
 export const definitionKey = (d: { module: ModuleEntry; name: string }) => `${d.module.path}#${d.name}`;
 
-export function collectClosure(container: Container, roots: Root[]): Closure {
+export function collectClosure(container: Container, roots: Root[], ports: Port[] = []): Closure {
   const scopes = new Map<ModuleEntry, ModuleScope>();
   const scopeOf = (m: ModuleEntry) => {
     let s = scopes.get(m);
@@ -57,7 +62,7 @@ export function collectClosure(container: Container, roots: Root[]): Closure {
   const queue: ClosureEntry[] = [];
 
   for (const r of roots) {
-    const entry: ClosureEntry = { name: r.name, module: r.module, kind: "function", node: r.node, references: [] };
+    const entry: ClosureEntry = { name: r.name, module: r.module, kind: "function", node: r.node, references: new Map(), members: [] };
     seen.add(definitionKey(entry));
     queue.push(entry);
   }
@@ -82,9 +87,12 @@ export function collectClosure(container: Container, roots: Root[]): Closure {
     const text = scopeOf(def.module).text;
     for (const ref of freeReferences(def.node)) {
       const name = ref.name;
-      if (!def.references.includes(name)) def.references.push(name);
+      def.references.set(name, null);
       const at = () => ({ module: def.module.path, ...lineColumn(text, ref.start) });
-      if (name === def.name) continue;
+      if (name === def.name) {
+        def.references.set(name, definitionKey(def));
+        continue;
+      }
       if (ENVIRONMENT.has(name)) {
         out.environment.push({ name, at: at(), in: definitionKey(def) });
         continue;
@@ -92,9 +100,27 @@ export function collectClosure(container: Container, roots: Root[]): Closure {
       const found = resolve(def.module, name);
       if (found) {
         const key = definitionKey(found);
+        def.references.set(name, key);
         if (!seen.has(key)) {
           seen.add(key);
-          queue.push({ ...found, references: [] });
+          const entry: ClosureEntry = { ...found, references: new Map(), members: [] };
+          const port = portFor(found.node, ports);
+          if (port) {
+            entry.node = port.node;
+            entry.port = port.name;
+          }
+          queue.push(entry);
+          // Property assignments complete a function or class (lodash-style prototypes); a port replaces them too.
+          if (found.kind !== "member" && !port) {
+            for (const a of scopeOf(found.module).memberAssignments(found.name)) {
+              const member: ClosureEntry = { name: `${found.name}.${a.path}`, module: found.module, kind: "member", node: a.node, references: new Map(), members: [] };
+              const mkey = definitionKey(member);
+              if (seen.has(mkey)) continue;
+              seen.add(mkey);
+              entry.members.push(mkey);
+              queue.push(member);
+            }
+          }
         }
         continue;
       }
@@ -104,6 +130,15 @@ export function collectClosure(container: Container, roots: Root[]): Closure {
   }
   out.builtins = [...builtins].sort();
   return out;
+}
+
+/** The neutral replacement for a definition that one of the ports recognises. */
+function portFor(node: Node, ports: Port[]): { name: string; node: Node } | null {
+  for (const p of ports) {
+    const b = matchNode(p.anchor.root, node, new Map());
+    if (b) return { name: p.name, node: instantiate(p.replace, b) };
+  }
+  return null;
 }
 
 /** Identifiers a definition uses without declaring them (first reference of each name). */

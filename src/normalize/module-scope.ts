@@ -11,7 +11,7 @@ import type { Container, ModuleEntry } from "../container/types.js";
 import { StatementParser } from "../locate/partial-parse.js";
 import type { Node } from "../locate/pattern.js";
 
-export type DefinitionKind = "function" | "class" | "variable" | "assigned";
+export type DefinitionKind = "function" | "class" | "variable" | "assigned" | "member";
 
 export interface Definition {
   /** The name bound at module level, in its own module. */
@@ -20,6 +20,13 @@ export interface Definition {
   kind: DefinitionKind;
   /** FunctionDeclaration, ClassDeclaration, VariableDeclarator or AssignmentExpression. */
   node: Node;
+}
+
+/** `F.prototype.clear = …`, `F.Cache = …`: a module-level assignment to a property of a definition. */
+export interface MemberAssignment {
+  node: Node;
+  /** The assigned path, e.g. "prototype.clear". */
+  path: string;
 }
 
 export interface ImportBinding {
@@ -55,6 +62,31 @@ export class ModuleScope {
   definition(name: string): Definition | null {
     if (!this.found.has(name)) this.found.set(name, this.search(name));
     return this.found.get(name)!;
+  }
+
+  /**
+   * Assignments to properties of `name` made at module level or in a lazy-init body (lodash-style
+   * prototypes, `memoize.Cache = …`), in source order. They are part of what `name` is.
+   */
+  memberAssignments(name: string): MemberAssignment[] {
+    const n = escape(name);
+    const re = new RegExp(`(?<![\\w$.])${n}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
+    const out: MemberAssignment[] = [];
+    const seen = new Set<Node>();
+    for (const m of this.text.matchAll(re)) {
+      const at = m.index!;
+      for (const s of this.statements.statementsCovering(at, at + m[0].length) ?? []) {
+        for (const a of topLevelAssignments(s)) {
+          if (seen.has(a) || a.start > at || a.end < at + m[0].length) continue;
+          const path = memberPath(a.left, name);
+          if (path) {
+            seen.add(a);
+            out.push({ node: a, path });
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /** The import that binds `name` in this module, if any. */
@@ -134,6 +166,39 @@ export class ModuleScope {
     }
     return null;
   }
+}
+
+/** Assignments made by a top-level statement itself or directly in the lazy-init body it holds. */
+function topLevelAssignments(s: Node): Node[] {
+  const out: Node[] = [];
+  const collect = (e: Node) => {
+    if (e.type === "AssignmentExpression" && e.operator === "=") out.push(e);
+    else if (e.type === "SequenceExpression") e.expressions.forEach(collect);
+  };
+  const fromCall = (e: Node) => {
+    const fn = e?.type === "CallExpression" && e.arguments.length === 1 ? e.arguments[0] : null;
+    if (fn?.type === "ArrowFunctionExpression" && fn.params.length === 0 && fn.body.type === "BlockStatement") {
+      for (const st of fn.body.body) if (st.type === "ExpressionStatement") collect(st.expression);
+    }
+  };
+  if (s.type === "ExpressionStatement") {
+    collect(s.expression);
+    fromCall(s.expression);
+  } else if (s.type === "VariableDeclaration") {
+    for (const d of s.declarations) if (d.init) fromCall(d.init);
+  }
+  return out;
+}
+
+/** "prototype.clear" for `name.prototype.clear`, null if the target is not a dotted path on `name`. */
+function memberPath(target: Node, name: string): string | null {
+  const parts: string[] = [];
+  let cur = target;
+  while (cur.type === "MemberExpression" && !cur.computed && cur.property.type === "Identifier") {
+    parts.unshift(cur.property.name);
+    cur = cur.object;
+  }
+  return cur.type === "Identifier" && cur.name === name && parts.length ? parts.join(".") : null;
 }
 
 /** `name = …` directly in an expression (or one element of a comma sequence). */
