@@ -3,8 +3,9 @@
  * and from `src/` under vitest: it is passed to `node -e`, so the child needs no file at all and is started
  * with no `--allow-fs-read` whatsoever.
  *
- * Protocol. stdin: one JSON request `{ script, calls: [{ fn, args }], callTimeoutMs, scriptTimeoutMs,
- * virtualTimers }`. stdout: newline-delimited JSON, written synchronously as each step ends (so a crash is
+ * Protocol. stdin: one JSON request `{ script, args: [argument lists], calls: [{ fn, a }], callTimeoutMs,
+ * scriptTimeoutMs, virtualTimers, carefulCalls }`, where `a` indexes `args` (calls with the same argument list
+ * share it in the request; each call still gets its own copy). stdout: newline-delimited JSON, written synchronously as each step ends (so a crash is
  * attributed to the call that caused it):
  *   {"script":"ok"} | {"script":"error","error":"…"}     once, after evaluating the script
  *   {"ok":true,"value":…} | {"ok":false,"error":"…"}    once per call, in order
@@ -72,7 +73,7 @@ const DRIVER = String.raw`(function () {
   }
   // Calls run one after another, each starting when the previous one settled, within one evaluation until a
   // time slice is used up; results are collected as JSON lines and taken by the host between evaluations.
-  var queue = [], pos = 0, active = null, outs = [], deadline = 0, budget = 0, dateNow = Date.now;
+  var queue = [], argTexts = [], pos = 0, active = null, outs = [], deadline = 0, budget = 0, dateNow = Date.now;
   function settle(slot) {
     if (slot !== active) return;           // a call already given up on (timed out, never settled)
     apply(push, outs, [slot.out]);
@@ -86,12 +87,14 @@ const DRIVER = String.raw`(function () {
       var api = G.__searchlift;
       if (api === null || (typeof api !== "object" && typeof api !== "function"))
         throw new TypeError("the script did not define globalThis.__searchlift");
+      // Each call parses its own arguments, so a function that changes its input cannot affect another call.
+      var args = parse(argTexts[call.a]);
       var f = api[call.fn];
       if (typeof f !== "function") {
-        if (f !== undefined && call.args.length === 0) { finish(slot, true, f); settle(slot); return; }
+        if (f !== undefined && args.length === 0) { finish(slot, true, f); settle(slot); return; }
         throw new TypeError("globalThis.__searchlift." + call.fn + " is not a function");
       }
-      var r = apply(f, undefined, call.args);
+      var r = apply(f, undefined, args);
       apply(then, apply(resolve, PromiseC, [r]), [
         function (v) { finish(slot, true, v); settle(slot); },
         function (e) { finish(slot, false, e); settle(slot); }]);
@@ -103,7 +106,8 @@ const DRIVER = String.raw`(function () {
   var driver = freeze({
     installTimers: installTimers,
     describe: describe,
-    load: function (callsJson) { queue = parse(callsJson); pos = 0; active = null; outs = []; },
+    /** A chunk: argument lists as JSON texts, and calls { fn, a } naming one of them. */
+    load: function (texts, callsJson) { argTexts = texts; queue = parse(callsJson); pos = 0; active = null; outs = []; },
     /** Start calls until sliceMs have passed or maxCalls were started (waiting for each to settle). */
     run: function (sliceMs, maxCalls) { deadline = dateNow() + sliceMs; budget = maxCalls; pump(); },
     /** Results finished since the last take, one JSON text per line. */
@@ -199,11 +203,14 @@ function step(code) {
   try { run(code, T + SLICE); return null; }
   catch (e) { return describe(e, T, "the call"); }
 }
-let chunk = [], chunkChars = 0;
+// Calls name their argument list by index into req.args; verify passes one list to the three functions.
+const argText = new Array(req.args.length);
+const textOf = (k) => argText[k] ?? (argText[k] = JSON.stringify(req.args[k] ?? []));
+let chunk = [], chunkTexts = [], chunkIndex = new Map(), chunkChars = 0;
 function runChunk() {
   if (chunk.length === 0) return;
-  run(D + ".load(" + JSON.stringify(JSON.stringify(chunk)) + ")", T);
-  chunk = []; chunkChars = 0;
+  run(D + ".load([" + chunkTexts.map((t) => JSON.stringify(t)).join(",") + "]," + JSON.stringify(JSON.stringify(chunk)) + ")", T);
+  chunk = []; chunkTexts = []; chunkIndex = new Map(); chunkChars = 0;
   let waitingSince = 0, ticks = 0;
   for (;;) {
     // Careful calls run one per evaluation, so that a crash is attributed to the right call.
@@ -237,10 +244,17 @@ function runChunk() {
 }
 function hasTimers() { return run(D + ".pending()", T) === true; }
 for (const call of req.calls) {
-  const c = { fn: String(call.fn), args: call.args ?? [] };
-  const size = JSON.stringify(c.args).length;
+  const k = call.a;
+  const size = chunkIndex.has(k) ? 0 : textOf(k).length;
   if (chunk.length > 0 && (chunk.length >= CHUNK_CALLS || chunkChars + size > CHUNK_CHARS)) runChunk();
-  chunk.push(c); chunkChars += size;
+  let local = chunkIndex.get(k);
+  if (local === undefined) {
+    local = chunkTexts.length;
+    chunkTexts.push(textOf(k));
+    chunkIndex.set(k, local);
+    chunkChars += textOf(k).length;
+  }
+  chunk.push({ fn: String(call.fn), a: local });
 }
 runChunk();
 write({ done: true });

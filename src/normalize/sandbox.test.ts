@@ -41,6 +41,15 @@ describe("runInSandbox: normal scripts", () => {
     expect(r.children).toBe(1);
   });
 
+  it("calls that share an argument list each get their own copy", async () => {
+    const args = [["b", "a", "c"]];
+    const r = await runInSandbox(
+      `globalThis.__searchlift = { sortInPlace: async (xs) => { const before = xs.join(""); xs.sort(); xs.push("!"); return before; } }`,
+      [{ fn: "sortInPlace", args }, { fn: "sortInPlace", args }, { fn: "sortInPlace", args }],
+    );
+    expect(r.results).toEqual([ok("bac"), ok("bac"), ok("bac")]);
+  });
+
   it("reports a script that throws, and fails every call with that message", async () => {
     const r = await runInSandbox(`globalThis.__searchlift = {}; throw new SyntaxError("boom at top level");`, [
       { fn: "searchTools", args: [] },

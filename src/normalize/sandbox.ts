@@ -157,10 +157,23 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULTS.maxOutputBytes;
   for (const [k, v] of Object.entries({ timeoutMs, callTimeoutMs, scriptTimeoutMs, maxOutputBytes }))
     if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${k} must be a positive number, got ${v}`);
+  // Calls that pass the same argument list (the same array) send it once.
+  const table: unknown[][] = [];
+  const index = new Map<unknown[], number>();
+  const lite = calls.map((c) => {
+    let a = index.get(c.args);
+    if (a === undefined) {
+      a = table.length;
+      table.push(c.args);
+      index.set(c.args, a);
+    }
+    return { fn: c.fn, a };
+  });
   // Serialise before starting anything: arguments that are not JSON fail here, in the caller.
   const request = JSON.stringify({
     script,
-    calls: calls.map((c) => ({ fn: c.fn, args: c.args })),
+    args: table,
+    calls: lite,
     callTimeoutMs: Math.ceil(callTimeoutMs),
     scriptTimeoutMs: Math.ceil(scriptTimeoutMs),
     virtualTimers: options.virtualTimers === true,
