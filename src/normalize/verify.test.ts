@@ -182,6 +182,19 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(both.bothErrored).toBe(3 * 2); // searchTools and toolSearch throw on each of the 3 empty queries
   });
 
+  it("a call that hangs on one side is a disagreement (timed out), and the other calls still agree", async () => {
+    const hangs = SAME_MODULE.replace("const max = options?.maxResults ?? 5;", 'const max = options?.maxResults ?? 5; if (query === "") for (;;) {}');
+    const cases = corpus.slice(0, 300);
+    const empty = cases.filter((c) => c.query === "").length;
+    expect(empty).toBeGreaterThan(0);
+    const r = await verifyAgreement(ORIGINAL_SCRIPT, hangs, cases, { shrink: false, sandbox: { callTimeoutMs: 200 } });
+    expect(r.agreed).toBe(cases.length - empty);
+    expect(r.disagreements).toEqual({ searchTools: empty, scoreTools: 0, toolSearch: empty });
+    expect(r.firstDisagreement?.case.query).toBe("");
+    expect(r.firstDisagreement?.emitted).toEqual({ ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)" });
+    expect(r.firstDisagreement?.original.ok).toBe(true);
+  });
+
   it("refuses a side that cannot be evaluated instead of calling everything an agreement", async () => {
     await expect(verifyAgreement("throw new Error('broken original')", SAME_MODULE, corpus.slice(0, 2))).rejects.toThrow(VerifySetupError);
     await expect(verifyAgreement(ORIGINAL_SCRIPT, `import x from "node:fs";\n${SAME_MODULE}`, corpus.slice(0, 2))).rejects.toThrow(/forbids imports/);
