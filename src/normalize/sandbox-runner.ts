@@ -30,7 +30,8 @@ const DRIVER = String.raw`(function () {
   delete G.console; delete G.SharedArrayBuffer; delete G.Atomics; delete G.WebAssembly;
   var apply = Reflect.apply, then = Promise.prototype.then, resolve = Promise.resolve, PromiseC = Promise;
   var stringify = JSON.stringify, parse = JSON.parse, StringC = String, defineProperty = Object.defineProperty;
-  var freeze = Object.freeze, push = Array.prototype.push, splice = Array.prototype.splice;
+  var freeze = Object.freeze, push = Array.prototype.push, splice = Array.prototype.splice, join = Array.prototype.join;
+  var slice = Array.prototype.slice;
   function describe(e) {
     try {
       if (e !== null && (typeof e === "object" || typeof e === "function")) {
@@ -65,9 +66,9 @@ const DRIVER = String.raw`(function () {
     for (var i = 0; i < timers.length; i++) if (timers[i].id === id) { apply(splice, timers, [i, 1]); return; }
   }
   function installTimers() {
-    G.setTimeout = function (fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), false); };
-    G.setInterval = function (fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), true); };
-    G.setImmediate = function (fn) { return addTimer(fn, 0, Array.prototype.slice.call(arguments, 1), false); };
+    G.setTimeout = function (fn, ms) { return addTimer(fn, ms, apply(slice, arguments, [2]), false); };
+    G.setInterval = function (fn, ms) { return addTimer(fn, ms, apply(slice, arguments, [2]), true); };
+    G.setImmediate = function (fn) { return addTimer(fn, 0, apply(slice, arguments, [1]), false); };
     G.clearTimeout = G.clearInterval = G.clearImmediate = clearTimer;
     G.queueMicrotask = function (fn) { apply(then, apply(resolve, PromiseC, []), [function () { fn(); }]); };
   }
@@ -111,7 +112,7 @@ const DRIVER = String.raw`(function () {
     /** Start calls until sliceMs have passed or maxCalls were started (waiting for each to settle). */
     run: function (sliceMs, maxCalls) { deadline = dateNow() + sliceMs; budget = maxCalls; pump(); },
     /** Results finished since the last take, one JSON text per line. */
-    take: function () { var s = outs.join("\n"); outs = []; return s; },
+    take: function () { var s = apply(join, outs, ["\n"]); outs = []; return s; },
     pending: function () { return timers.length > 0; },
     status: function () { return pos >= queue.length ? "idle" : active === null ? "paused" : "waiting"; },
     /** Give up on the call in progress with this result (JSON text). */

@@ -92,7 +92,10 @@ describe("runInSandbox: normal scripts", () => {
   it("results are serialised with the built-ins captured before the script ran", async () => {
     const r = await runInSandbox(
       `JSON.stringify = () => '{"ok":true,"value":"forged"}';
+       JSON.parse = () => ["forged"];
        Promise.prototype.then = function () { return this; };
+       Array.prototype.join = function () { return '{"ok":true,"value":"forged"}'; };
+       Array.prototype.push = function () { return 0; };
        globalThis.__searchlift = { searchTools: async () => ["real"] };`,
       [{ fn: "searchTools", args: [] }],
     );
