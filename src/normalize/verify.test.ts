@@ -201,6 +201,16 @@ describe("verifyAgreement on synthetic scorers", () => {
     await expect(verifyAgreement(ORIGINAL_SCRIPT, "export const = 1", corpus.slice(0, 2))).rejects.toThrow(/does not parse/);
   });
 
+  it("shrinking stays within its bounds, and can be turned off", async () => {
+    const cases = corpus.slice(0, 200);
+    const one = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, cases, { maxShrinkRounds: 1 });
+    expect(one.firstDisagreement!.shrinkRounds).toBe(1);
+    expect(one.firstDisagreement!.shrinkSteps).toBeLessThanOrEqual(1);
+    const off = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, cases, { shrink: false });
+    expect(off.firstDisagreement!.case).toBe(cases[off.firstDisagreement!.index]);
+    expect(off.firstDisagreement!.shrinkSteps).toBe(0);
+  });
+
   it("runs the cases split over several children per side with the same result", async () => {
     const r = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, corpus.slice(0, 400), { parallel: 3, shrink: false });
     const one = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, corpus.slice(0, 400), { parallel: 1, shrink: false });
