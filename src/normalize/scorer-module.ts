@@ -164,11 +164,11 @@ function returnsEarly(s: Node): boolean {
 /** The contract side, the same text on both sides of the comparison. */
 const ADAPTER = `/** A contract Tool as the release sees a tool: its description is what prompt() returns. */
 function releaseTool(tool) {
-  const t = { name: tool.name, isMcp: tool.isMcp ?? tool.name.startsWith("mcp__"), prompt: async () => tool.description ?? "" };
-  if (tool.searchHint !== undefined) t.searchHint = tool.searchHint;
-  if (tool.mcpInfo !== undefined) t.mcpInfo = tool.mcpInfo;
-  if (tool.aliases !== undefined) t.aliases = tool.aliases;
-  return t;
+  const seen = { name: tool.name, isMcp: tool.isMcp ?? tool.name.startsWith("mcp__"), prompt: async () => tool.description ?? "" };
+  if (tool.searchHint !== undefined) seen.searchHint = tool.searchHint;
+  if (tool.mcpInfo !== undefined) seen.mcpInfo = tool.mcpInfo;
+  if (tool.aliases !== undefined) seen.aliases = tool.aliases;
+  return seen;
 }
 
 const defaults = { maxResults: ${DEFAULT_MAX_RESULTS} };
@@ -176,15 +176,15 @@ const defaults = { maxResults: ${DEFAULT_MAX_RESULTS} };
 async function searchTools(query, deferred, options = {}) {
   const release = ${FACTORY}();
   const searched = deferred.map(releaseTool);
-  const all = [...searched, ...(options.loaded ?? []).map(releaseTool)];
-  return release.search(query, searched, all, options.maxResults ?? defaults.maxResults);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  return release.search(query, searched, allTools, options.maxResults ?? defaults.maxResults);
 }
 
 async function scoreTools(query, deferred, options = {}) {
   const release = ${FACTORY}();
   const searched = deferred.map(releaseTool);
-  const all = [...searched, ...(options.loaded ?? []).map(releaseTool)];
-  const scored = await release.scores(query, searched, all, options.maxResults ?? defaults.maxResults);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  const scored = await release.scores(query, searched, allTools, options.maxResults ?? defaults.maxResults);
   // Tools left out before scoring (a missing +required term) score 0; the rest keep their order.
   let next = 0;
   return deferred.map((tool) => (scored[next]?.name === tool.name ? scored[next++] : { name: tool.name, score: 0 }));
