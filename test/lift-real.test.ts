@@ -43,7 +43,8 @@ describe.skipIf(skip)("scorer lift on real releases", () => {
       const v = await verifyAgreement(code.original, module, corpus, { fns: ["searchTools", "scoreTools"] });
       expect(v.firstDisagreement).toBeUndefined();
       expect(v.agreed).toBe(corpus.length);
-      expect(v.calls - v.bothErrored).toBeGreaterThan(v.calls / 2);
+      // Agreement must mean something: nearly every call returns a value, not an error on both sides.
+      expect(v.bothErrored).toBeLessThan(v.calls / 20);
     });
   }
 

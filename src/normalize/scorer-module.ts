@@ -166,7 +166,8 @@ const ADAPTER = `/** A contract Tool as the release sees a tool: its description
 function releaseTool(tool) {
   const seen = { name: tool.name, isMcp: tool.isMcp ?? tool.name.startsWith("mcp__"), prompt: async () => tool.description ?? "" };
   if (tool.searchHint !== undefined) seen.searchHint = tool.searchHint;
-  if (tool.mcpInfo !== undefined) seen.mcpInfo = tool.mcpInfo;
+  // The client always knows both names; a contract Tool may give only the server's.
+  if (tool.mcpInfo !== undefined) seen.mcpInfo = tool.mcpInfo.toolName === undefined ? { ...tool.mcpInfo, toolName: tool.name.replace(/^mcp__[^_]*(?:_(?!_)[^_]*)*__/, "") } : tool.mcpInfo;
   if (tool.aliases !== undefined) seen.aliases = tool.aliases;
   return seen;
 }
