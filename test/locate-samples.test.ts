@@ -65,7 +65,7 @@ const scorerRoles = (fn: string, deferred = "deferredTools") => ({
   score: "score",
   tool: "tool",
 });
-const callRoles = (scorer: string, deferred: string, all: string, select: boolean) => ({
+const callRoles = (scorer: string, deferred: string, all: string, select: boolean, policy?: string) => ({
   input: "input",
   query: "query",
   maxResults: "maxResults",
@@ -73,6 +73,7 @@ const callRoles = (scorer: string, deferred: string, all: string, select: boolea
   deferredTools: deferred,
   allTools: all,
   ...(select ? { selectMatch: "selectMatch" } : {}),
+  ...(policy ? { isDeferredTool: policy } : {}),
 });
 const autoPercentRoles = { getToolSearchMode: "getToolSearchMode", value: "value", autoPercent: "autoPercent", parseAutoPercent: "parseAutoPercent", isAutoValue: "isAutoValue" };
 const optIn = (file: string): Expected => ({
@@ -157,7 +158,7 @@ const SAMPLE_LIST: Sample[] = [
           variant: call,
           file,
           where: { object: "toolSearchTool", key: "call" },
-          roles: { ...callRoles("searchDeferredTools", "deferred", "allTools", true), ...(call === "single-select" ? { selectedName: "requested" } : {}) },
+          roles: { ...callRoles("searchDeferredTools", "deferred", "allTools", true, "isDeferredTool"), ...(call === "single-select" ? { selectedName: "requested" } : {}) },
         },
         "tool-search/name-parser": partsParser(file, parser, parserArg, parser === "coarse-parts"),
         "tool-search/defer-policy": policy(file, defer),
@@ -198,7 +199,7 @@ const SAMPLE_LIST: Sample[] = [
     split: true,
     routines: {
       "tool-search/scorer": { variant: "search-hint", file: "split/scorer.js", where: { fn: "searchDeferredTools" }, roles: { ...scorerRoles("searchDeferredTools"), parsedName: "parsed" } },
-      "tool-search/call": { variant: "select-list", file: "split/tool.js", where: { object: "toolSearchTool", key: "call" }, roles: callRoles("searchDeferredTools", "deferred", "allTools", true) },
+      "tool-search/call": { variant: "select-list", file: "split/tool.js", where: { object: "toolSearchTool", key: "call" }, roles: callRoles("searchDeferredTools", "deferred", "allTools", true, "isDeferredTool") },
       "tool-search/name-parser": partsParser("split/scorer.js", "tool-object", "tool"),
       "tool-search/defer-policy": policy("split/policy.js", "always-load"),
       "tool-search/mode": { variant: "auto-percent", file: "split/main.js", where: { fn: "getToolSearchMode" }, roles: autoPercentRoles },
