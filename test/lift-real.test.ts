@@ -9,7 +9,7 @@ import { locateRoutines } from "../src/locate/locate.js";
 import { loadSignatures } from "../src/locate/signature.js";
 import { defaultCorpus } from "../src/normalize/corpus.js";
 import { impurities } from "../src/normalize/purity.js";
-import { scorerCode } from "../src/normalize/scorer-module.js";
+import { scorerCode } from "../src/normalize/tool-search-code.js";
 import { verifyAgreement } from "../src/normalize/verify.js";
 import { npmPackMember } from "./helpers/cache.js";
 
@@ -20,7 +20,7 @@ const corpus = defaultCorpus(1, 2000);
 function liftScorer(spec: string, member: string) {
   const c = openContainer(npmPackMember(spec, member));
   try {
-    return scorerCode(c, locateRoutines(c, [scorerSig])[0]!, scorerSig.ports);
+    return scorerCode(c, locateRoutines(c, [scorerSig])[0]!, scorerSig);
   } finally {
     c.close();
   }

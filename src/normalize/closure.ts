@@ -36,6 +36,8 @@ export interface Closure {
   environment: Array<{ name: string; at: Place; in: string }>;
   /** Free names with no definition anywhere. */
   unresolved: Array<{ name: string; at: Place; in: string }>;
+  /** The walk stopped at `limit` definitions (or at the first host name, with `stopAtHost`). */
+  truncated?: boolean;
 }
 
 export interface Root {
@@ -48,14 +50,19 @@ export interface Root {
 /** Module-level identity of a definition: module path and name. */
 export const definitionKey = (d: { module: ModuleEntry; name: string }) => `${d.module.path}#${d.name}`;
 
-export function collectClosure(container: Container, roots: Root[], ports: Port[] = []): Closure {
-  const scopes = new Map<ModuleEntry, ModuleScope>();
-  const scopeOf = (m: ModuleEntry) => {
-    let s = scopes.get(m);
-    if (!s) scopes.set(m, (s = ModuleScope.of(container, m)));
-    return s;
-  };
-  const byPath = new Map(container.modules.map((m) => [m.path, m]));
+export interface ClosureOptions {
+  /** Names the emitted code provides itself (the adapter's stand-ins); they resolve to nothing. */
+  provided?: Iterable<string>;
+  /** Stop as soon as a host name is reached (to classify, not to emit). */
+  stopAtHost?: boolean;
+  /** Stop after this many definitions, setting `truncated`. */
+  limit?: number;
+  /** Share parsed module scopes between walks over one container. */
+  resolver?: Resolver;
+}
+
+export function collectClosure(container: Container, roots: Root[], ports: Port[] = [], opts: ClosureOptions = {}): Closure {
+  const provided = new Set(opts.provided ?? []);
   const out: Closure = { definitions: [], builtins: [], environment: [], unresolved: [] };
   const builtins = new Set<string>();
   const seen = new Set<string>();
@@ -67,21 +74,15 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
     queue.push(entry);
   }
 
-  /** Follow `name` from `module` to its definition, through imports into other chunks. */
-  const resolve = (module: ModuleEntry, name: string, hops = 0): Definition | null => {
-    if (hops > 32) return null;
-    const scope = scopeOf(module);
-    const imp = scope.importOf(name);
-    if (imp) {
-      const target = byPath.get(imp.from);
-      if (!target) return null;
-      const local = scopeOf(target).exportedLocal(imp.imported) ?? imp.imported;
-      return resolve(target, local, hops + 1);
-    }
-    return scope.definition(name);
-  };
+  const resolver = opts.resolver ?? new Resolver(container);
+  const scopeOf = (m: ModuleEntry) => resolver.scope(m);
+  const resolve = (module: ModuleEntry, name: string) => resolver.resolve(module, name);
 
   while (queue.length) {
+    if ((opts.limit !== undefined && out.definitions.length >= opts.limit) || (opts.stopAtHost && out.environment.length)) {
+      out.truncated = true;
+      break;
+    }
     const def = queue.shift()!;
     out.definitions.push(def);
     const text = scopeOf(def.module).text;
@@ -93,6 +94,7 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
         def.references.set(name, definitionKey(def));
         continue;
       }
+      if (provided.has(name)) continue;
       if (ENVIRONMENT.has(name)) {
         out.environment.push({ name, at: at(), in: definitionKey(def) });
         continue;
@@ -130,6 +132,36 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
   }
   out.builtins = [...builtins].sort();
   return out;
+}
+
+/** Module-level names of a container, resolved through imports into other chunks; scopes are cached. */
+export class Resolver {
+  private scopes = new Map<ModuleEntry, ModuleScope>();
+  private byPath: Map<string, ModuleEntry>;
+
+  constructor(private readonly container: Container) {
+    this.byPath = new Map(container.modules.map((m) => [m.path, m]));
+  }
+
+  scope(m: ModuleEntry): ModuleScope {
+    let s = this.scopes.get(m);
+    if (!s) this.scopes.set(m, (s = ModuleScope.of(this.container, m)));
+    return s;
+  }
+
+  /** Follow `name` from `module` to its definition. */
+  resolve(module: ModuleEntry, name: string, hops = 0): Definition | null {
+    if (hops > 32) return null;
+    const scope = this.scope(module);
+    const imp = scope.importOf(name);
+    if (imp) {
+      const target = this.byPath.get(imp.from);
+      if (!target) return null;
+      const local = this.scope(target).exportedLocal(imp.imported) ?? imp.imported;
+      return this.resolve(target, local, hops + 1);
+    }
+    return scope.definition(name);
+  }
 }
 
 /** The neutral replacement for a definition that one of the ports recognises. */

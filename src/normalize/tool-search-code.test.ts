@@ -15,7 +15,7 @@ import { locateRoutines } from "../locate/locate.js";
 import { loadSignatures } from "../locate/signature.js";
 import { defaultCorpus } from "./corpus.js";
 import { impurities } from "./purity.js";
-import { LiftError, scorerCode } from "./scorer-module.js";
+import { LiftError, scorerCode } from "./tool-search-code.js";
 import { verifyAgreement } from "./verify.js";
 
 const SAMPLES = join(import.meta.dirname, "..", "..", "samples");
@@ -32,7 +32,7 @@ function lift(file: string) {
   const c = openContainer(file);
   try {
     const [scorer] = locateRoutines(c, [scorerSig]);
-    return scorerCode(c, scorer!, scorerSig.ports);
+    return scorerCode(c, scorer!, scorerSig);
   } finally {
     c.close();
   }

@@ -1,0 +1,218 @@
+/**
+ * The tool's call() made liftable: the client's environment is cut at ports.
+ *
+ * - Effects: a call whose value is thrown away (a statement, or a discarded element of a comma
+ *   sequence) to a function that reaches the host — logging, telemetry, cache invalidation — is
+ *   dropped; so is a local function that only exists to do such effects.
+ * - The defer policy: `allTools.filter(policy)` becomes `allTools.filter(deferredByCaller)`, the
+ *   contract's own list of deferred tools (the release's policy reads feature flags).
+ * - The context argument: built from call()'s own destructuring pattern — the tools where it reads
+ *   `tools`, `undefined` where it only calls optionally (`refresh?.()`), and an empty client state
+ *   everywhere else (no MCP servers, nothing pending).
+ */
+import type { Container } from "../container/types.js";
+import type { LocatedRoutine } from "../locate/locate.js";
+import { lineColumn } from "../locate/parse-module.js";
+import { walk, type Node } from "../locate/pattern.js";
+import type { Port } from "../locate/signature.js";
+import { collectClosure, freeReferences, Resolver, type Place } from "./closure.js";
+import { LiftError } from "./lift-error.js";
+
+export const DEFERRED_BY_CALLER = "deferredByCaller";
+/** Beyond this many definitions a callee is not a helper: it is the client. */
+const HOST_LIMIT = 400;
+
+export interface PreparedCall {
+  /** The call() method (a Property), transformed. */
+  node: Node;
+  /** JavaScript source of the context argument, in terms of `allTools` and `emptyState()`. */
+  context: string;
+  /** What was cut, for the provenance. */
+  dropped: Array<{ name: string; at: Place }>;
+}
+
+export function prepareCall(container: Container, call: LocatedRoutine, ports: Port[], resolver = new Resolver(container)): PreparedCall {
+  const m = call.match;
+  if (!m) throw new LiftError(`call() was not found (${call.result.status})`);
+  const node = structuredClone(m.node) as Node;
+  const fn = node.value;
+  const at = (n: Node): Place => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
+
+  // The defer policy.
+  const policy = m.bindings.get("POLICY");
+  if (policy && !Array.isArray(policy)) {
+    let replaced = false;
+    walk(fn, (n) => {
+      if (n.type === "CallExpression" && n.arguments.length === 1 && n.arguments[0].start === policy.start && n.callee.property?.name === "filter") {
+        n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: policy.start, end: policy.end, range: [policy.start, policy.end] };
+        replaced = true;
+      }
+    });
+    if (!replaced) throw new LiftError("the defer policy's filter was not found in call()", at(policy));
+  }
+
+  // Effects on the host.
+  const locals = declaredNames(fn);
+  const hostCache = new Map<string, boolean>();
+  const localFunctions = new Map<string, Node>();
+  walk(fn.body, (n) => {
+    if (n.type === "FunctionDeclaration" && n.id) localFunctions.set(n.id.name, n);
+  });
+  const reachesHost = (name: string, seen = new Set<string>()): boolean => {
+    if (hostCache.has(name)) return hostCache.get(name)!;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    let result: boolean;
+    const local = localFunctions.get(name);
+    if (local) {
+      // A local function reaches the host if a module-level name it uses does, or a local function it calls.
+      result = freeReferences(local).some((r) => (localFunctions.has(r.name) ? reachesHost(r.name, seen) : !locals.has(r.name) && moduleReachesHost(r.name)));
+    } else if (locals.has(name)) {
+      result = false;
+    } else {
+      result = moduleReachesHost(name);
+    }
+    hostCache.set(name, result);
+    return result;
+  };
+  const moduleHost = new Map<string, boolean>();
+  const moduleReachesHost = (name: string): boolean => {
+    if (moduleHost.has(name)) return moduleHost.get(name)!;
+    const def = resolver.resolve(m.module, name);
+    let result = false;
+    if (def) {
+      const cl = collectClosure(container, [{ module: def.module, node: def.node, name: def.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
+      result = cl.environment.length > 0 || cl.definitions.length >= HOST_LIMIT;
+    }
+    moduleHost.set(name, result);
+    return result;
+  };
+  const dropped: PreparedCall["dropped"] = [];
+  const droppable = (e: Node): boolean => {
+    if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || !reachesHost(e.callee.name)) return false;
+    dropped.push({ name: e.callee.name, at: at(e) });
+    return true;
+  };
+  cutEffects(fn.body, droppable);
+  // Local functions left unreferenced after the cut, and that reach the host, go too.
+  for (const [name, decl] of localFunctions) {
+    if (!reachesHost(name)) continue;
+    let used = false;
+    walk(fn.body, (n) => {
+      if (n.type === "Identifier" && n.name === name && n !== decl.id) used = true;
+    });
+    if (used) throw new LiftError(`call() uses ${name}, which reaches the host, for its value`, at(decl));
+    removeStatement(fn.body, decl);
+  }
+
+  return { node, context: contextSource(fn.params[1], fn.body), dropped };
+}
+
+/** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
+function declaredNames(fn: Node): Set<string> {
+  const out = new Set<string>();
+  const bind = (p: Node | null) => {
+    if (!p) return;
+    if (p.type === "Identifier") out.add(p.name);
+    else if (p.type === "ObjectPattern") p.properties.forEach((q: Node) => bind(q.type === "RestElement" ? q.argument : q.value));
+    else if (p.type === "ArrayPattern") p.elements.forEach(bind);
+    else if (p.type === "AssignmentPattern") bind(p.left);
+    else if (p.type === "RestElement") bind(p.argument);
+  };
+  walk(fn, (n) => {
+    if (n.type === "VariableDeclarator") bind(n.id);
+    if ((n.type === "FunctionDeclaration" || n.type === "ClassDeclaration") && n.id) out.add(n.id.name);
+    if (n.type.includes("Function")) n.params.forEach(bind);
+    if (n.type === "CatchClause") bind(n.param);
+  });
+  return out;
+}
+
+/** Remove discarded host calls: whole expression statements, and discarded elements of sequences. */
+function cutEffects(root: Node, droppable: (e: Node) => boolean): void {
+  const visit = (n: Node) => {
+    if (!n || typeof n !== "object") return;
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const s = v[i];
+          if (s?.type === "ExpressionStatement") {
+            const kept = keepOf(s.expression, true, droppable);
+            if (kept === null) {
+              v.splice(i--, 1);
+              continue;
+            }
+            s.expression = kept;
+          }
+          visit(s);
+        }
+      } else if (v && typeof v === "object" && typeof v.type === "string") {
+        if (v.type === "ExpressionStatement") {
+          const kept = keepOf(v.expression, true, droppable);
+          if (kept === null) n[key] = { type: "EmptyStatement", start: v.start, end: v.end, range: v.range };
+          else v.expression = kept;
+        } else if (v.type === "SequenceExpression") {
+          n[key] = keepOf(v, false, droppable);
+        }
+        visit(n[key]);
+      }
+    }
+  };
+  visit(root);
+}
+
+/** What remains of an expression once discarded host calls are removed (null: nothing). */
+function keepOf(e: Node, discarded: boolean, droppable: (e: Node) => boolean): Node | null {
+  if (e.type === "SequenceExpression") {
+    const last = e.expressions.length - 1;
+    const kept = e.expressions.filter((x: Node, i: number) => !((discarded || i < last) && droppable(x)));
+    if (kept.length === 0) return null;
+    return kept.length === 1 ? kept[0] : { ...e, expressions: kept };
+  }
+  return discarded && droppable(e) ? null : e;
+}
+
+function removeStatement(body: Node, target: Node): void {
+  walk(body, (n) => {
+    for (const key of ["body", "consequent"]) {
+      const list = n[key];
+      if (Array.isArray(list)) {
+        const i = list.indexOf(target);
+        if (i >= 0) list.splice(i, 1);
+      }
+    }
+  });
+}
+
+/** Source of the context argument for call()'s second parameter pattern. */
+function contextSource(param: Node | undefined, body: Node): string {
+  if (!param) return "undefined";
+  if (param.type === "AssignmentPattern") return contextSource(param.left, body);
+  if (param.type === "ObjectPattern") {
+    const props = param.properties
+      .filter((p: Node) => p.type === "Property" && !p.computed)
+      .map((p: Node) => {
+        const key = p.key.type === "Identifier" ? p.key.name : String(p.key.value);
+        const value = key === "tools" && (p.value.type === "Identifier" || p.value.type === "AssignmentPattern") ? "allTools" : contextSource(p.value, body);
+        return `${JSON.stringify(key)}: ${value}`;
+      });
+    return `{ ${props.join(", ")} }`;
+  }
+  if (param.type === "Identifier") return onlyCalledOptionally(param.name, body) ? "undefined" : "emptyState()";
+  return "emptyState()";
+}
+
+/** Every use of `name` is `name?.(…)` or `name?.x`: the client may leave it out, so the neutral value is undefined. */
+function onlyCalledOptionally(name: string, body: Node): boolean {
+  let uses = 0;
+  let optional = 0;
+  walk(body, (n) => {
+    if ((n.type === "CallExpression" || n.type === "MemberExpression") && n.optional) {
+      const target = n.type === "CallExpression" ? n.callee : n.object;
+      if (target.type === "Identifier" && target.name === name) optional++;
+    }
+    if (n.type === "Identifier" && n.name === name) uses++;
+  });
+  return uses > 0 && uses === optional;
+}

@@ -1,0 +1,248 @@
+/**
+ * A release's tool search as code: the closure of its scorer (and, where it can be lifted, of the
+ * tool's call()) assembled twice — once with the minified names, as a faithful copy of the original
+ * to run in the sandbox, once with readable names for the emitted module — behind the same thin
+ * adapter from the contract's `Tool` to the objects the release expects, so that the two can be
+ * compared call for call.
+ *
+ * Covered: scorer generations whose function takes (query, deferredTools, allTools, maxResults),
+ * and call() where its environment can be cut at the ports of call-ports.ts.
+ */
+import { generate } from "astring";
+import type { Container } from "../container/types.js";
+import type { LocatedRoutine } from "../locate/locate.js";
+import type { Signature } from "../locate/signature.js";
+import type { Node } from "../locate/pattern.js";
+import { assemble } from "./assemble.js";
+import { DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
+import { collectClosure, definitionKey, Resolver, type Closure, type Place, type Root } from "./closure.js";
+import { BUILTINS } from "./globals.js";
+import { LiftError } from "./lift-error.js";
+import { renameLocals } from "./rename-locals.js";
+
+export { LiftError };
+
+export interface ToolSearchCode {
+  /** A classic script setting `globalThis.__searchlift = { searchTools, scoreTools[, toolSearch] }` over the original code. */
+  original: string;
+  /** The same, with readable names, as the body of an ES module (no exports of provenance yet). */
+  readable: string;
+  closure: Closure;
+  /** Definition key → readable name. */
+  names: Map<string, string>;
+  /** Whether toolSearch (call()) is included. */
+  toolSearch: boolean;
+  /** Host calls cut out of call(). */
+  dropped: Array<{ name: string; at: Place }>;
+}
+
+/** The release's default for max_results: the call signature accepts only a literal 5 there. */
+export const DEFAULT_MAX_RESULTS = 5;
+
+const FACTORY = "createReleaseSearch";
+const CALL_ROOT = "call";
+const ADAPTER_NAMES = ["releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
+
+export interface Routines {
+  scorer: LocatedRoutine;
+  scorerSignature: Signature;
+  call?: LocatedRoutine;
+  callSignature?: Signature;
+}
+
+export function toolSearchCode(container: Container, r: Routines): ToolSearchCode {
+  const m = r.scorer.match;
+  if (!m) throw new LiftError(`the scorer was not found (${r.scorer.result.status})`);
+  const roles = r.scorer.result.roles ?? {};
+  const rootName = roles.searchTools;
+  if (!rootName) throw new LiftError("the scorer's own name is not bound");
+  const fn = m.node;
+  const paramIndex = (role: string) => fn.params.findIndex((p: Node) => p.type === "Identifier" && p.name === roles[role]);
+  const [q, d, max] = [paramIndex("query"), paramIndex("deferredTools"), paramIndex("maxResults")];
+  if (fn.params.length !== 4 || q !== 0 || d !== 1 || max !== 3) {
+    throw new LiftError(`scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters); only (query, deferredTools, allTools, maxResults) is lifted yet`);
+  }
+  const ports = [...r.scorerSignature.ports, ...(r.callSignature?.ports ?? [])];
+  const resolver = new Resolver(container);
+
+  const roots: Root[] = [{ module: m.module, node: fn, name: rootName }];
+  const call = r.call?.match ? prepareCall(container, r.call, ports, resolver) : null;
+  if (call) roots.push({ module: r.call!.match!.module, node: call.node, name: CALL_ROOT });
+
+  const closure = collectClosure(container, roots, ports, { provided: [DEFERRED_BY_CALLER], resolver });
+  const env = closure.environment[0];
+  if (env) throw new LiftError(`the tool search reaches the host through ${env.name} in ${env.in}`, env.at);
+  const unresolved = closure.unresolved[0];
+  if (unresolved) throw new LiftError(`cannot classify ${unresolved.name} in ${unresolved.in}`, unresolved.at);
+
+  const rootKey = definitionKey(closure.definitions[0]!);
+  const callKey = call ? definitionKey(closure.definitions[1]!) : null;
+  const reserved = [...ADAPTER_NAMES, ...BUILTINS, DEFERRED_BY_CALLER];
+
+  // The faithful copy: minified names, made unique across chunks.
+  const orig = assemble(closure, (def) => (definitionKey(def) === callKey ? "releaseCall" : def.name), reserved);
+  const origScores = scoresVariant(orig.statements[0]!, `${orig.names.get(rootKey)!}$scores`);
+
+  // The readable copy: role names for the routines, numbered helpers for the rest, readable locals.
+  let helper = 0;
+  const read = assemble(
+    closure,
+    (def) => {
+      const key = definitionKey(def);
+      if (key === rootKey) return "searchToolsByKeywords";
+      if (key === callKey) return "callToolSearch";
+      return def.kind === "function" ? `helper${++helper}` : `value${++helper}`;
+    },
+    reserved,
+  );
+  const roleByOffset = new Map<number, string>();
+  const addRoles = (loc: LocatedRoutine | undefined, sig: Signature | undefined) => {
+    for (const [meta, role] of Object.entries(sig?.roles ?? {})) {
+      const b = loc?.match?.bindings.get(meta);
+      if (b && !Array.isArray(b) && b.type === "Identifier" && !roleByOffset.has(b.start)) roleByOffset.set(b.start, role);
+    }
+  };
+  addRoles(r.scorer, r.scorerSignature);
+  addRoles(r.call, r.callSignature);
+  renameLocals(read.statements, { roles: roleByOffset, taken: new Set([...read.names.values(), ...reserved]) });
+  const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
+
+  const names = (a: typeof orig) => ({ search: a.names.get(rootKey)!, call: callKey ? a.names.get(callKey)! : null });
+  const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
+  const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
+  return {
+    original: factory(orig.statements, origScores, names(orig)) + adapter + `globalThis.__searchlift = { ${exported} };\n`,
+    readable: factory(read.statements, readScores, names(read)) + adapter,
+    closure,
+    names: read.names,
+    toolSearch: !!call,
+    dropped: call?.dropped ?? [],
+  };
+}
+
+/** The scorer only (searchTools and scoreTools). */
+export function scorerCode(container: Container, scorer: LocatedRoutine, scorerSignature: Signature): ToolSearchCode {
+  return toolSearchCode(container, { scorer, scorerSignature });
+}
+
+/**
+ * Every definition inside one factory, so each call starts from fresh state (memo caches and
+ * module-level variables as the release starts them), as the contract's "same tools" demands.
+ */
+function factory(statements: Node[], scores: Node, roots: { search: string; call: string | null }): string {
+  const body = [...statements, scores].map((s) => generate(s as never)).join("\n\n");
+  const indented = body.replace(/^(?=.)/gm, "  ");
+  const call = roots.call ? `, call: ${roots.call}` : "";
+  return `function ${FACTORY}(${DEFERRED_BY_CALLER}) {\n${indented}\n\n  return { search: ${roots.search}, scores: ${scores.id.name}${call} };\n}\n\n`;
+}
+
+/**
+ * The scorer without what happens before and after scoring: the fast paths that return early
+ * (exact name, mcp__ prefix) are dropped, and the final filter/sort/slice/map chain is cut off so
+ * the function returns every scored `{ name, score }` in input order.
+ */
+export function scoresVariant(fn: Node, name: string): Node {
+  const copy = structuredClone(fn) as Node;
+  copy.id = { ...copy.id, name };
+  const body: Node[] = copy.body.body;
+  const last = body[body.length - 1];
+  const chain = last?.type === "ReturnStatement" ? tailReceiver(last.argument) : null;
+  if (!chain) throw new LiftError("the scorer does not end with the filter/sort/slice/map chain");
+  last.argument = chain;
+  copy.body.body = body.filter((s, i) => i === body.length - 1 || !(s.type === "IfStatement" && returnsEarly(s)));
+  return copy;
+}
+
+/** X in `return X.filter(…).sort(…).slice(…).map(…)`. */
+function tailReceiver(e: Node): Node | null {
+  const steps = ["map", "slice", "sort", "filter"];
+  let cur = e;
+  for (const step of steps) {
+    if (cur?.type !== "CallExpression" || cur.callee.type !== "MemberExpression" || cur.callee.property.name !== step) return null;
+    cur = cur.callee.object;
+  }
+  return cur;
+}
+
+/** An if statement holding a `return` of the function itself (not of a nested function). */
+function returnsEarly(s: Node): boolean {
+  let found = false;
+  const visit = (n: Node) => {
+    if (!n || typeof n.type !== "string" || found) return;
+    if (n.type === "ReturnStatement") found = true;
+    if (n.type.includes("Function")) return;
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      else if (v && typeof v === "object" && k !== "range") visit(v);
+    }
+  };
+  visit(s);
+  return found;
+}
+
+/** The contract side, the same text on both sides of the comparison. */
+const ADAPTER = `/** A contract Tool as the release sees a tool: its description is what prompt() returns. */
+function releaseTool(tool) {
+  const seen = { name: tool.name, isMcp: tool.isMcp ?? tool.name.startsWith("mcp__"), prompt: async () => tool.description ?? "" };
+  if (tool.searchHint !== undefined) seen.searchHint = tool.searchHint;
+  // The client always knows both names; a contract Tool may give only the server's.
+  if (tool.mcpInfo !== undefined) seen.mcpInfo = tool.mcpInfo.toolName === undefined ? { ...tool.mcpInfo, toolName: tool.name.replace(/^mcp__[^_]*(?:_(?!_)[^_]*)*__/, "") } : tool.mcpInfo;
+  if (tool.aliases !== undefined) seen.aliases = tool.aliases;
+  return seen;
+}
+
+const defaults = { maxResults: ${DEFAULT_MAX_RESULTS} };
+
+async function searchTools(query, deferred, options = {}) {
+  const release = ${FACTORY}();
+  const searched = deferred.map(releaseTool);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  return release.search(query, searched, allTools, options.maxResults ?? defaults.maxResults);
+}
+
+async function scoreTools(query, deferred, options = {}) {
+  const release = ${FACTORY}();
+  const searched = deferred.map(releaseTool);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  const scored = await release.scores(query, searched, allTools, options.maxResults ?? defaults.maxResults);
+  // Tools left out before scoring (a missing +required term) score 0; the rest keep their order.
+  let next = 0;
+  return deferred.map((tool) => (scored[next]?.name === tool.name ? scored[next++] : { name: tool.name, score: 0 }));
+}
+`;
+
+/** toolSearch: call() with the contract's deferred list as its policy and a neutral client around it. */
+function toolSearchAdapter(context: string): string {
+  return `
+/** The client's state with nothing in it: no MCP servers, nothing pending, empty lists everywhere. */
+function emptyState() {
+  return new Proxy(function () {}, {
+    get(target, key) {
+      if (key === Symbol.iterator) return function* () {};
+      if (key === Symbol.toPrimitive) return () => "";
+      if (key === "then") return undefined;
+      if (key === "length" || key === "size") return 0;
+      if (["filter", "map", "flatMap", "slice", "concat"].includes(key)) return () => [];
+      if (["some", "includes", "has"].includes(key)) return () => false;
+      if (key === "every") return () => true;
+      if (["find", "get", "forEach"].includes(key)) return () => undefined;
+      return emptyState();
+    },
+    apply() {
+      return emptyState();
+    },
+  });
+}
+
+async function toolSearch(query, deferred, options = {}) {
+  const searched = deferred.map(releaseTool);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  const release = ${FACTORY}((tool) => searched.includes(tool));
+  const input = { query };
+  if (options.maxResults !== undefined) input.max_results = options.maxResults;
+  const result = await release.call(input, ${context});
+  return result.data.matches;
+}
+`;
+}
