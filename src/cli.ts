@@ -5,6 +5,7 @@ import { writeModules } from "./container/write-modules.js";
 import { ExitCode, SearchliftError } from "./errors.js";
 import { locate, type RoutineResult } from "./locate/locate.js";
 import { loadSignatures, SignatureError } from "./locate/signature.js";
+import { liftInput } from "./normalize/lift.js";
 import { VERSION } from "./version.js";
 
 /** The searchlift command line. Every user-caused failure exits with one line on stderr and a documented code. */
@@ -61,6 +62,38 @@ export function buildProgram(): Command {
         : results.some((r) => r.status === "absent")
           ? ExitCode.absent
           : ExitCode.ok;
+    });
+
+  program
+    .command("lift")
+    .description("lift each input's tool search into a verified, pure ES module (the scorer-module contract)")
+    .argument("<input...>", "executables, npm packages (folder or .tgz), or scripts")
+    .option("-o, --out <dir>", "output folder", "./lifted")
+    .option("--json", "print one JSON object")
+    .option("--no-verify", "skip running the lifted module against the original (for speed measurements)")
+    .option("--cases <n>", "corpus cases for verification", (v) => Number.parseInt(v, 10), 2000)
+    .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
+    .action(async (inputs: string[], opts: { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string }) => {
+      if (!Number.isInteger(opts.cases) || opts.cases < 1) throw new SearchliftError("--cases must be a positive integer", ExitCode.usage);
+      const results: Array<Record<string, unknown>> = [];
+      let failure: SearchliftError | null = null;
+      for (const input of inputs) {
+        try {
+          const r = await liftInput(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}) });
+          results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped });
+          if (!opts.json) {
+            const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";
+            process.stdout.write(`${input}: ${r.client} ${r.version} ${r.platform} → ${r.module} (${r.signature}; ${v})\n`);
+          }
+        } catch (e) {
+          if (!(e instanceof SearchliftError)) throw e;
+          failure ??= e;
+          results.push({ input, error: oneLine(e.message), exitCode: e.exitCode });
+          if (!opts.json) process.stderr.write(`searchlift: ${e.file ?? input}: ${oneLine(e.message)}\n`);
+        }
+      }
+      if (opts.json) process.stdout.write(JSON.stringify({ results }, null, 2) + "\n");
+      if (failure) process.exitCode = failure.exitCode;
     });
 
   return program;

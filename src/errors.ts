@@ -18,6 +18,10 @@ export const ExitCode = {
   absent: 7,
   /** locate: a routine matched in more than one place. */
   ambiguous: 8,
+  /** lift: the routine cannot be lifted (not found, or code the stage cannot classify). */
+  notLiftable: 9,
+  /** lift: the lifted module disagrees with the original code on the corpus. */
+  disagreement: 10,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -208,6 +208,7 @@ function finish(c: Container, input: string, m: Manifest, member: string, field:
   }
   if (deps.size > 0) c.notes.push(oneLine(`${label(m)} also names platform packages; the native program may live in ${hostPlatformPackage(m, deps)}`));
   c.input = input;
+  c.package = { name: m.name, version: m.version };
   return c;
 }
 

@@ -50,6 +50,8 @@ export interface Container {
   modules: ModuleEntry[];
   /** Non-fatal remarks worth showing (e.g. "the program lives in the platform package …"). */
   notes: string[];
+  /** For an npm package input: its package.json name and version. */
+  package?: { name: string; version: string };
   /** Raw contents bytes of a module, read lazily by position. */
   read(module: ModuleEntry): Buffer;
   /** Decoded text of a JS/text module (latin1, utf8 or utf16le as recorded). */

@@ -1,0 +1,194 @@
+/**
+ * `searchlift lift`: locate the tool search in an input, lift it into the contract's module
+ * (../shared/docs/scorer-module-contract.md), check it is pure, verify it against the original code
+ * in the sandbox, and write it — atomically — under <out>/<client>/<version>/<platform>/.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { openContainer } from "../container/open-container.js";
+import type { Container } from "../container/types.js";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { locateRoutines } from "../locate/locate.js";
+import { loadSignatures } from "../locate/signature.js";
+import { VERSION } from "../version.js";
+import { defaultCorpus } from "./corpus.js";
+import { LiftError } from "./lift-error.js";
+import { impurities } from "./purity.js";
+import { releaseInfo, type ReleaseInfo } from "./release-info.js";
+import { toolSearchCode } from "./tool-search-code.js";
+import { verifyAgreement, type VerifyResult } from "./verify.js";
+
+export interface LiftOptions {
+  out: string;
+  verify: boolean;
+  /** Corpus size for verification (the contract's promise is checked on at least 2,000). */
+  cases?: number;
+  signaturesDir?: string;
+}
+
+export interface LiftResult extends ReleaseInfo {
+  input: string;
+  module: string;
+  declarations: string;
+  verified: { cases: number; agreed: number } | null;
+  signature: string;
+  dropped: string[];
+}
+
+export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
+  const c = openContainer(input);
+  try {
+    return await liftContainer(c, opts);
+  } finally {
+    c.close();
+  }
+}
+
+async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
+  const info = releaseInfo(c);
+  const all = loadSignatures(opts.signaturesDir);
+  const scorerSignature = all.find((s) => s.id === "tool-search/scorer");
+  const callSignature = all.find((s) => s.id === "tool-search/call");
+  if (!scorerSignature || !callSignature) throw new SearchliftError("the tool-search signatures are missing", ExitCode.usage);
+  const [scorer, call] = locateRoutines(c, [scorerSignature, callSignature]);
+  for (const r of [scorer!, call!]) {
+    if (r.result.status !== "found") throw new SearchliftError(`cannot lift: ${r.result.id} is ${r.result.status}`, ExitCode.notLiftable, c.input);
+  }
+  let code;
+  try {
+    code = toolSearchCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
+  } catch (e) {
+    if (e instanceof LiftError) throw new SearchliftError(`cannot lift: ${e.message}`, ExitCode.notLiftable, c.input);
+    throw e;
+  }
+  const signature = `tool-search/scorer@${scorer!.result.variant} + tool-search/call@${call!.result.variant}`;
+  const used = [...new Set(code.closure.definitions.map((d) => d.module))];
+  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: sha256(c.read(m)) }));
+  const provenanceBase = {
+    client: info.client,
+    version: info.version,
+    platform: info.platform,
+    routine: "tool-search",
+    signature,
+    input: { file: c.input, sha256: await sha256File(c.input) },
+    modules: sources,
+    generator: `searchlift ${VERSION}`,
+  };
+
+  const compose = (verified: unknown) =>
+    header(provenanceBase, verified) +
+    code.readable +
+    `\nconst provenance = ${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { searchTools, scoreTools, toolSearch, defaults, provenance };\n`;
+
+  const draft = compose("pending");
+  const impure = impurities(draft);
+  if (impure.length) {
+    const first = impure[0]!;
+    throw new SearchliftError(`cannot lift: the emitted module uses ${first.what} at ${first.line}:${first.column}`, ExitCode.notLiftable, c.input);
+  }
+
+  let verified: LiftResult["verified"] = null;
+  if (opts.verify) {
+    const cases = defaultCorpus(1, opts.cases ?? 2000);
+    let v: VerifyResult;
+    try {
+      v = await verifyAgreement(code.original, draft, cases);
+    } catch (e) {
+      throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, c.input);
+    }
+    if (v.firstDisagreement) {
+      const d = v.firstDisagreement;
+      throw new SearchliftError(
+        `verification failed: ${v.agreed}/${v.cases} cases agree; smallest failing case for ${d.fn}: ${JSON.stringify(d.case)} → original ${JSON.stringify(d.original)}, lifted ${JSON.stringify(d.emitted)}`,
+        ExitCode.disagreement,
+        c.input,
+      );
+    }
+    verified = { cases: v.cases, agreed: v.agreed };
+  }
+  const text = compose(verified ?? "skipped (--no-verify)");
+
+  const dir = resolve(opts.out, info.client, info.version, info.platform);
+  const module = join(dir, "tool-search.mjs");
+  const declarations = join(dir, "tool-search.d.ts");
+  writeAtomically([
+    [module, text],
+    [declarations, DECLARATIONS],
+  ]);
+  return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`) };
+}
+
+function header(p: { client: string; version: string; platform: string; signature: string; input: { file: string; sha256: string }; modules: Array<{ name: string }> }, verified: unknown): string {
+  const v = typeof verified === "object" && verified ? `agrees with the original on ${(verified as { agreed: number }).agreed}/${(verified as { cases: number }).cases} corpus cases` : String(verified);
+  return [
+    `// ${p.client} ${p.version} (${p.platform}) — tool search, lifted by searchlift ${VERSION}.`,
+    `// Matched ${p.signature} in ${p.input.file} (sha256 ${p.input.sha256}).`,
+    `// From: ${p.modules.map((m) => m.name).join(", ")}.`,
+    `// Verified: ${v}.`,
+    `// The release's own code with readable names, pure: no imports, no host objects. Contract:`,
+    `// searchTools / scoreTools / toolSearch(query, deferred, { loaded, maxResults }), defaults, provenance.`,
+    "",
+    "",
+  ].join("\n");
+}
+
+function sha256(b: Buffer): string {
+  return createHash("sha256").update(b).digest("hex");
+}
+
+async function sha256File(path: string): Promise<string> {
+  const h = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  return h.digest("hex");
+}
+
+/** Write every file to a temporary name beside it, then rename them all: no half-written module. */
+function writeAtomically(files: Array<[string, string]>): void {
+  const tmp = files.map(([path]) => `${path}.tmp-${process.pid}`);
+  try {
+    for (let i = 0; i < files.length; i++) {
+      mkdirSync(dirname(files[i]![0]), { recursive: true });
+      writeFileSync(tmp[i]!, files[i]![1]);
+    }
+    for (let i = 0; i < files.length; i++) renameSync(tmp[i]!, files[i]![0]);
+  } catch (e) {
+    for (const t of tmp) rmSync(t, { force: true });
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
+  }
+}
+
+/** The contract's types, beside every emitted module. */
+const DECLARATIONS = `// Types of a lifted tool-search module (searchlift scorer-module contract).
+export interface Tool {
+  name: string;
+  description?: string;
+  searchHint?: string;
+  isMcp?: boolean;
+  mcpInfo?: { serverName: string; toolName?: string };
+  aliases?: string[];
+}
+
+export interface SearchOptions {
+  loaded?: Tool[];
+  maxResults?: number;
+}
+
+export function searchTools(query: string, deferred: Tool[], options?: SearchOptions): Promise<string[]>;
+export function scoreTools(query: string, deferred: Tool[], options?: SearchOptions): Promise<Array<{ name: string; score: number }>>;
+export function toolSearch(query: string, deferred: Tool[], options?: SearchOptions): Promise<string[]>;
+
+export const defaults: { maxResults: number };
+
+export const provenance: {
+  client: string;
+  version: string;
+  platform: string;
+  routine: "tool-search";
+  signature: string;
+  input: { file: string; sha256: string };
+  modules: Array<{ name: string; start: number; end: number; sha256: string }>;
+  generator: string;
+  verified: { cases: number; agreed: number } | string;
+};
+`;
