@@ -199,8 +199,47 @@ function contextSource(param: Node | undefined, body: Node): string {
       });
     return `{ ${props.join(", ")} }`;
   }
-  if (param.type === "Identifier") return onlyCalledOptionally(param.name, body) ? "undefined" : "emptyState()";
+  if (param.type === "Identifier") {
+    const paths = memberPaths(param.name, body);
+    if (paths.length === 0) return onlyCalledOptionally(param.name, body) ? "undefined" : "emptyState()";
+    return objectFromPaths(paths);
+  }
   return "emptyState()";
+}
+
+/** Dotted property chains read from `name` (`context.options.tools` → ["options", "tools"]). */
+function memberPaths(name: string, body: Node): string[][] {
+  const out: string[][] = [];
+  walk(body, (n) => {
+    if (n.type !== "MemberExpression" || n.computed) return;
+    const path: string[] = [];
+    let cur = n;
+    while (cur.type === "MemberExpression" && !cur.computed) {
+      path.unshift(cur.property.name);
+      cur = cur.object;
+    }
+    if (cur.type === "Identifier" && cur.name === name) out.push(path);
+  });
+  return out;
+}
+
+/** An object literal with `tools` leaves as the tools and every other leaf neutral. */
+function objectFromPaths(paths: string[][]): string {
+  type Trie = Map<string, Trie>;
+  const root: Trie = new Map();
+  for (const p of paths) {
+    let t = root;
+    for (const key of p) {
+      if (!t.has(key)) t.set(key, new Map());
+      t = t.get(key)!;
+    }
+  }
+  const render = (t: Trie, key: string | null): string => {
+    if (key === "tools") return "allTools";
+    if (t.size === 0) return "emptyState()";
+    return `{ ${[...t].map(([k, sub]) => `${JSON.stringify(k)}: ${render(sub, k)}`).join(", ")} }`;
+  };
+  return render(root, null);
 }
 
 /** Every use of `name` is `name?.(…)` or `name?.x`: the client may leave it out, so the neutral value is undefined. */

@@ -52,14 +52,18 @@ async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResul
   const callSignature = all.find((s) => s.id === "tool-search/call");
   if (!scorerSignature || !callSignature) throw new SearchliftError("the tool-search signatures are missing", ExitCode.usage);
   const [scorer, call] = locateRoutines(c, [scorerSignature, callSignature]);
-  for (const r of [scorer!, call!]) {
-    if (r.result.status !== "found") throw new SearchliftError(`cannot lift: ${r.result.id} is ${r.result.status}`, ExitCode.notLiftable, c.input);
-  }
+  const notLiftable = (message: string) => new SearchliftError(`cannot lift: ${message}`, ExitCode.notLiftable, c.input);
+  if (scorer!.result.status !== "found") throw notLiftable(`tool-search/scorer is ${scorer!.result.status}`);
   let code;
   try {
+    // Without call(), the scorer alone is still lifted first: what stops it is the more useful message.
+    if (call!.result.status !== "found") {
+      toolSearchCode(c, { scorer: scorer!, scorerSignature });
+      throw notLiftable(`tool-search/call is ${call!.result.status}`);
+    }
     code = toolSearchCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
   } catch (e) {
-    if (e instanceof LiftError) throw new SearchliftError(`cannot lift: ${e.message}`, ExitCode.notLiftable, c.input);
+    if (e instanceof LiftError) throw notLiftable(e.message);
     throw e;
   }
   const signature = `tool-search/scorer@${scorer!.result.variant} + tool-search/call@${call!.result.variant}`;

@@ -1,0 +1,83 @@
+/**
+ * searchlift lift end to end on samples of ours: the module lands where the contract says, is
+ * importable and pure, answers like the sample's own code, and the refusal samples exit 9.
+ */
+import { spawnSync } from "node:child_process";
+import { buildSync } from "esbuild";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ExitCode } from "../src/errors.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin", "searchlift.js");
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The sample bundled and minified, saved as a versions-folder entry named by its version. */
+function release(sample: string, version: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "searchlift-lift-cli-")), "versions");
+  mkdirSync(dir);
+  const out = buildSync({ entryPoints: [join(ROOT, "samples", "tool-search", `${sample}.js`)], bundle: true, format: "esm", minifyIdentifiers: true, minifyWhitespace: true, write: false, logLevel: "silent" });
+  const file = join(dir, version);
+  writeFileSync(file, out.outputFiles[0]!.text);
+  return file;
+}
+
+const tools = [
+  { name: "mcp__github__create_issue", description: "Create an issue in a GitHub repository" },
+  { name: "mcp__github__list_pull_requests", description: "List pull requests" },
+  { name: "mcp__slack__send_message", description: "Send a message to a Slack channel" },
+  { name: "NotebookEdit", description: "Edit a cell of a Jupyter notebook" },
+];
+
+describe("searchlift lift", () => {
+  it("writes a verified, importable module and its types under <out>/<client>/<version>/<platform>", async () => {
+    const input = release("search-hint", "0.3.0");
+    const out = mkdtempSync(join(tmpdir(), "searchlift-lifted-"));
+    const r = run("lift", input, "--out", out, "--json", "--cases", "300");
+    expect(r.code, r.stderr).toBe(0);
+    const [res] = JSON.parse(r.stdout).results;
+    expect(res).toMatchObject({ input, version: "0.3.0", platform: "npm", verified: { cases: 300, agreed: 300 } });
+    expect(res.module).toBe(join(out, "unknown", "0.3.0", "npm", "tool-search.mjs"));
+    expect(existsSync(res.module.replace(/\.mjs$/, ".d.ts"))).toBe(true);
+
+    const m = await import(pathToFileURL(res.module).href);
+    expect(m.defaults).toEqual({ maxResults: 5 });
+    expect(m.provenance).toMatchObject({ version: "0.3.0", platform: "npm", routine: "tool-search", verified: { cases: 300, agreed: 300 } });
+    // What the sample's behaviour says: exact part matches rank first, select: picks by name.
+    expect(await m.searchTools("github issue", tools)).toEqual(["mcp__github__create_issue", "mcp__github__list_pull_requests"]);
+    expect(await m.toolSearch("select:NotebookEdit,mcp__slack__send_message", tools)).toEqual(["NotebookEdit", "mcp__slack__send_message"]);
+    const scores = await m.scoreTools("slack", tools);
+    expect(scores.map((s: { name: string }) => s.name)).toEqual(tools.map((t) => t.name));
+    expect(scores[2].score).toBeGreaterThan(0);
+    expect(scores[0].score).toBe(0);
+    // No temporary files beside the module.
+    expect(readFileSync(res.module, "utf8")).toContain("export { searchTools, scoreTools, toolSearch, defaults, provenance }");
+  });
+
+  it("--no-verify says so in the provenance", async () => {
+    const input = release("name-parts", "0.2.0");
+    const out = mkdtempSync(join(tmpdir(), "searchlift-lifted-"));
+    const r = run("lift", input, "--out", out, "--no-verify", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const [res] = JSON.parse(r.stdout).results;
+    expect(res.verified).toBe("skipped");
+    const m = await import(pathToFileURL(res.module).href);
+    expect(m.provenance.verified).toBe("skipped (--no-verify)");
+  });
+
+  it("refuses a routine that reaches the host, naming it, with exit 9 and nothing written", () => {
+    const out = mkdtempSync(join(tmpdir(), "searchlift-lifted-"));
+    const r = run("lift", join(ROOT, "samples", "lift", "env-weight.js"), "--out", out);
+    expect(r.code).toBe(ExitCode.notLiftable);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/process/);
+    expect(spawnSync("find", [out, "-type", "f"], { encoding: "utf8" }).stdout).toBe("");
+  });
+});
