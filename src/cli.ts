@@ -3,10 +3,10 @@ import { openContainer } from "./container/open-container.js";
 import { formatListing, listing } from "./container/listing.js";
 import { writeModules } from "./container/write-modules.js";
 import { ExitCode, SearchliftError } from "./errors.js";
-import { locate, type RoutineResult } from "./locate/locate.js";
-import { loadSignatures, SignatureError } from "./locate/signature.js";
-import { liftInput } from "./normalize/lift.js";
+import type { RoutineResult } from "./locate/locate.js";
 import { VERSION } from "./version.js";
+
+// Each command loads its own stage when it runs: start-up is part of every measured command.
 
 /** The searchlift command line. Every user-caused failure exits with one line on stderr and a documented code. */
 export function buildProgram(): Command {
@@ -46,8 +46,9 @@ export function buildProgram(): Command {
     .option("-r, --routine <id...>", "only these signature ids (e.g. tool-search/scorer)")
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
     .option("--json", "print one JSON object")
-    .action((input: string, opts: { routine?: string[]; signatures?: string; json?: boolean }) => {
-      const signatures = selectSignatures(opts.signatures, opts.routine);
+    .action(async (input: string, opts: { routine?: string[]; signatures?: string; json?: boolean }) => {
+      const { locate } = await import("./locate/locate.js");
+      const signatures = await selectSignatures(opts.signatures, opts.routine);
       const c = openContainer(input);
       let results: RoutineResult[];
       try {
@@ -75,6 +76,7 @@ export function buildProgram(): Command {
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
     .action(async (inputs: string[], opts: { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string }) => {
       if (!Number.isInteger(opts.cases) || opts.cases < 1) throw new SearchliftError("--cases must be a positive integer", ExitCode.usage);
+      const { liftInput } = await import("./normalize/lift.js");
       const results: Array<Record<string, unknown>> = [];
       let failure: SearchliftError | null = null;
       for (const input of inputs) {
@@ -99,7 +101,8 @@ export function buildProgram(): Command {
   return program;
 }
 
-function selectSignatures(dir: string | undefined, ids: string[] | undefined) {
+async function selectSignatures(dir: string | undefined, ids: string[] | undefined) {
+  const { loadSignatures, SignatureError } = await import("./locate/signature.js");
   let all;
   try {
     all = loadSignatures(dir);

@@ -4,7 +4,7 @@ import { lineColumn, parseModule } from "./parse-module.js";
 import { StatementParser } from "./partial-parse.js";
 import type { Node } from "./pattern.js";
 import { MarkerIndex } from "./prefilter.js";
-import { markerBytes, markerLabel, type Signature } from "./signature.js";
+import { markerBytes, markerLabel, type Signature, type Variant } from "./signature.js";
 
 export interface Candidate {
   module: string;
@@ -45,7 +45,7 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
 }
 
 export function locateRoutines(container: Container, signatures: Signature[]): LocatedRoutine[] {
-  const markers = new MarkerIndex(container, signatures);
+  const markers = new MarkerIndex(container);
   const views = new Map<ModuleEntry, ModuleView>();
   const view = (m: ModuleEntry) => {
     let v = views.get(m);
@@ -54,21 +54,24 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
   };
 
   return signatures.map((sig): LocatedRoutine => {
-    const limited = new Map([...sig.markers, ...sig.variants.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]));
-    const warnings = [...limited.values()]
-      .filter((m) => (markers.counts.get(markerBytes(m)) ?? 0) > m.max!)
-      .map((m) => `${markerLabel(m)} occurs ${markers.counts.get(markerBytes(m))} times (signature allows ${m.max})`);
     // Variants in order of preference: once one matches somewhere, later (older, looser) ones
     // could only add look-alikes that the preference would discard, so they are not searched.
     const found: Array<{ module: ModuleEntry; text: string; match: VariantMatch }> = [];
+    const searched: Variant[] = [];
     for (const v of sig.variants) {
+      searched.push(v);
       const markerSet = [...sig.markers, ...v.markers].map(markerBytes);
-      for (const m of markers.candidates.get(v) ?? []) {
+      for (const m of markers.candidates(sig, v)) {
         const mv = view(m);
         for (const match of matchVariant(v, mv.indexAround(markerSet))) found.push({ module: m, text: mv.text, match });
       }
       if (found.length) break;
     }
+    // Markers of the variants searched that occur more often in the program than allowed.
+    const limited = new Map([...sig.markers, ...searched.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]));
+    const warnings = [...limited]
+      .filter(([text, m]) => markers.count(text) > m.max!)
+      .map(([text, m]) => `${markerLabel(m)} occurs ${markers.count(text)} times (signature allows ${m.max})`);
     const cands = found.map(({ module, text, match }) => ({ module, text, c: candidate(sig, module, text, match) }));
     const result: RoutineResult = { id: sig.id, status: "absent" };
     if (warnings.length) result.warnings = warnings;

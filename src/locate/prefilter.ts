@@ -2,71 +2,77 @@ import type { Container, ModuleEntry } from "../container/types.js";
 import { markerBytes, type Signature, type Variant } from "./signature.js";
 
 /**
- * Byte-level prefilter: which JS modules can hold which signature. Markers are ASCII source text,
- * so a latin1 or utf8 module is searched as bytes and a utf16le module with the marker encoded to
- * match; nothing is decoded or parsed here.
+ * Byte-level prefilter: which JS modules can hold which variant of a signature. Markers are ASCII
+ * source text, so a latin1 or utf8 module is searched as bytes and a utf16le module with the marker
+ * encoded to match; nothing is decoded or parsed here.
  *
- * A program has thousands of modules and the signatures dozens of markers, so each module's
- * conditions are evaluated lazily and short-circuited, with markers that have been rare so far
- * tried first: most modules are ruled out by one search.
+ * Work is done on demand: locate asks variant by variant and stops at the first that matches, so
+ * the markers of older variants are usually never searched. Each module is read once, each
+ * (module, marker) pair searched once, and markers that have been rare so far are tried first —
+ * an absent marker costs a full scan of the module, so the one most likely absent rules it out.
  */
 export class MarkerIndex {
-  /** Modules that may hold each variant (all markers of its signature and its own). */
-  readonly candidates = new Map<Variant, ModuleEntry[]>();
-  /** Occurrences in the whole program of the markers that declare a `max`. */
-  readonly counts = new Map<string, number>();
+  private readonly js: ModuleEntry[];
+  private readonly bytes = new Map<ModuleEntry, Buffer>();
+  private readonly found = new Map<ModuleEntry, Map<string, boolean>>();
+  private readonly stats = new Map<string, { tried: number; hits: number }>();
+  private readonly counted = new Map<string, number>();
 
-  constructor(container: Container, signatures: Signature[]) {
-    const needles = new Map<string, { latin1: Buffer; utf16: Buffer; tried: number; hits: number }>();
-    const needle = (t: string) => {
-      let n = needles.get(t);
-      if (!n) needles.set(t, (n = { latin1: Buffer.from(t, "latin1"), utf16: Buffer.from(t, "utf16le"), tried: 0, hits: 0 }));
-      return n;
-    };
-    const plan = signatures.map((s) => ({
-      common: s.markers.map((m) => markerBytes(m)),
-      variants: s.variants.map((v) => ({ v, markers: v.markers.map((m) => markerBytes(m)) })),
-    }));
-    for (const p of plan) {
-      for (const { v, markers } of p.variants) this.candidates.set(v, []);
-      for (const t of [...p.common, ...p.variants.flatMap((v) => v.markers)]) needle(t);
-    }
-    const withMax = signatures.flatMap((s) => [...s.markers, ...s.variants.flatMap((v) => v.markers)]).filter((m) => m.max !== undefined);
-    const counted = [...new Set(withMax.map(markerBytes))];
-    for (const t of counted) this.counts.set(t, 0);
-    // Rarest first: hit rate so far, with a prior that favours long markers.
+  constructor(private readonly container: Container) {
+    this.js = container.modules.filter((m) => m.kind === "js");
+  }
+
+  /** Modules holding every marker of the signature and of the variant. */
+  candidates(sig: Signature, v: Variant): ModuleEntry[] {
     const rate = (t: string) => {
-      const n = needles.get(t)!;
-      return (n.hits + 1) / (n.tried + 2) - t.length / 1e4;
+      const s = this.stats.get(t);
+      return ((s?.hits ?? 0) + 1) / ((s?.tried ?? 0) + 2) - t.length / 1e4;
     };
+    const markers = [...new Set([...sig.markers, ...v.markers].map(markerBytes))].sort((a, b) => rate(a) - rate(b));
+    return this.js.filter((m) => markers.every((t) => this.has(m, t)));
+  }
 
-    for (const m of container.modules) {
-      if (m.kind !== "js") continue;
-      const bytes = container.read(m);
-      const seen = new Map<string, boolean>();
-      const has = (t: string): boolean => {
-        let r = seen.get(t);
-        if (r === undefined) {
-          const n = needles.get(t)!;
-          r = bytes.indexOf(m.encoding === "utf16le" ? n.utf16 : n.latin1) !== -1;
-          n.tried++;
-          if (r) n.hits++;
-          seen.set(t, r);
-        }
-        return r;
-      };
-      const all = (ts: string[]) => [...ts].sort((a, b) => rate(a) - rate(b)).every(has);
-      for (const p of plan) {
-        if (!all(p.common)) continue;
-        for (const { v, markers } of p.variants) if (all(markers)) this.candidates.get(v)!.push(m);
+  /** Occurrences of a marker in the whole program. */
+  count(text: string): number {
+    let total = this.counted.get(text);
+    if (total === undefined) {
+      total = 0;
+      for (const m of this.js) {
+        const needle = this.needle(text, m);
+        const bytes = this.read(m);
+        for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + needle.length)) total++;
       }
-      for (const t of counted) {
-        const n = needles.get(t)!.latin1;
-        const pat = m.encoding === "utf16le" ? Buffer.from(t, "utf16le") : n;
-        let c = 0;
-        for (let at = bytes.indexOf(pat); at !== -1; at = bytes.indexOf(pat, at + pat.length)) c++;
-        this.counts.set(t, this.counts.get(t)! + c);
-      }
+      this.counted.set(text, total);
     }
+    return total;
+  }
+
+  private has(m: ModuleEntry, text: string): boolean {
+    let seen = this.found.get(m);
+    if (!seen) this.found.set(m, (seen = new Map()));
+    let r = seen.get(text);
+    if (r === undefined) {
+      r = this.read(m).indexOf(this.needle(text, m)) !== -1;
+      seen.set(text, r);
+      const s = this.stats.get(text) ?? { tried: 0, hits: 0 };
+      s.tried++;
+      if (r) s.hits++;
+      this.stats.set(text, s);
+    }
+    return r;
+  }
+
+  private readonly needles = new Map<string, Buffer>();
+  private needle(text: string, m: ModuleEntry): Buffer {
+    const key = m.encoding === "utf16le" ? `w${text}` : `b${text}`;
+    let n = this.needles.get(key);
+    if (!n) this.needles.set(key, (n = Buffer.from(text, m.encoding === "utf16le" ? "utf16le" : "latin1")));
+    return n;
+  }
+
+  private read(m: ModuleEntry): Buffer {
+    let b = this.bytes.get(m);
+    if (!b) this.bytes.set(m, (b = this.container.read(m)));
+    return b;
   }
 }
