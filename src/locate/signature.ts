@@ -44,14 +44,20 @@ export interface VariantSpec {
 export interface PortSpec {
   name: string;
   summary?: string;
-  anchor: string;
-  replace: string;
+  /** A definition of this shape is replaced by `replace`. */
+  anchor?: string;
+  replace?: string;
+  /** A call of this shape whose value is discarded is dropped (telemetry); `kinds` constrain bindings. */
+  drop?: string;
+  kinds?: Record<string, "string" | "object">;
 }
 
 export interface Port {
   name: string;
-  anchor: Pattern;
-  replace: Pattern;
+  anchor?: Pattern;
+  replace?: Pattern;
+  drop?: Pattern;
+  kinds: Record<string, "string" | "object">;
 }
 
 export interface SignatureSpec {
@@ -113,7 +119,11 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>"): Signat
     };
   });
   for (const m of [...(spec.markers ?? []), ...variants.flatMap((v) => v.markers)]) markerBytes(m); // validates
-  const ports = (spec.ports ?? []).map((p) => ({ name: p.name, anchor: compile(p.anchor, `port ${p.name} anchor`), replace: compile(p.replace, `port ${p.name} replace`) }));
+  const ports = (spec.ports ?? []).map((p): Port => {
+    if (p.drop !== undefined) return { name: p.name, drop: compile(p.drop, `port ${p.name} drop`), kinds: p.kinds ?? {} };
+    if (p.anchor === undefined || p.replace === undefined) throw new SignatureError(where(`port ${p.name} needs anchor and replace, or drop`));
+    return { name: p.name, anchor: compile(p.anchor, `port ${p.name} anchor`), replace: compile(p.replace, `port ${p.name} replace`), kinds: {} };
+  });
   return { id: spec.id, summary: spec.summary ?? "", markers: spec.markers ?? [], variants, roles: spec.roles ?? {}, ports, tests: spec.tests ?? {}, file };
 }
 

@@ -13,7 +13,7 @@
 import type { Container } from "../container/types.js";
 import type { LocatedRoutine } from "../locate/locate.js";
 import { lineColumn } from "../locate/parse-module.js";
-import { walk, type Node } from "../locate/pattern.js";
+import { matchNode, walk, type Node } from "../locate/pattern.js";
 import type { Port } from "../locate/signature.js";
 import { collectClosure, freeReferences, Resolver, type Place } from "./closure.js";
 import { LiftError } from "./lift-error.js";
@@ -88,20 +88,38 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     return result;
   };
   const dropped: PreparedCall["dropped"] = [];
+  const dropPorts = ports.filter((p) => p.drop);
+  const portDrops = (e: Node) =>
+    dropPorts.some((p) => {
+      const b = matchNode(p.drop!.root, e, new Map());
+      return !!b && Object.entries(p.kinds).every(([meta, kind]) => {
+        const v = b.get(meta);
+        return !!v && !Array.isArray(v) && (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression");
+      });
+    });
   const droppable = (e: Node): boolean => {
-    if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || !reachesHost(e.callee.name)) return false;
+    if (e.type !== "CallExpression" || e.callee.type !== "Identifier") return false;
+    if (!portDrops(e) && !reachesHost(e.callee.name)) return false;
     dropped.push({ name: e.callee.name, at: at(e) });
     return true;
   };
   cutEffects(fn.body, droppable);
+  // A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
+  // every call discarded — was there for the effects just cut: it goes too, with its calls.
+  for (const [name, decl] of localFunctions) {
+    if (!effectOnly(decl, fn.body)) continue;
+    cutEffects(fn.body, (e) => e.type === "CallExpression" && e.callee.type === "Identifier" && e.callee.name === name);
+    if (!usedOutside(name, decl, fn.body)) {
+      removeStatement(fn.body, decl);
+      localFunctions.delete(name);
+      hostCache.set(name, false);
+    }
+  }
+  pruneEmptyIfs(fn.body);
   // Local functions left unreferenced after the cut, and that reach the host, go too.
   for (const [name, decl] of localFunctions) {
     if (!reachesHost(name)) continue;
-    let used = false;
-    walk(fn.body, (n) => {
-      if (n.type === "Identifier" && n.name === name && n !== decl.id) used = true;
-    });
-    if (used) throw new LiftError(`call() uses ${name}, which reaches the host, for its value`, at(decl));
+    if (usedOutside(name, decl, fn.body)) throw new LiftError(`call() uses ${name}, which reaches the host, for its value`, at(decl));
     removeStatement(fn.body, decl);
   }
 
@@ -171,6 +189,68 @@ function keepOf(e: Node, discarded: boolean, droppable: (e: Node) => boolean): N
     return kept.length === 1 ? kept[0] : { ...e, expressions: kept };
   }
   return discarded && droppable(e) ? null : e;
+}
+
+/** Whether `name` is mentioned in `body` anywhere but its own declaration. */
+function usedOutside(name: string, decl: Node, body: Node): boolean {
+  let used = false;
+  walk(body, (n) => {
+    if (n.type === "Identifier" && n.name === name && n !== decl.id) used = true;
+  });
+  return used;
+}
+
+/**
+ * A local function whose work nobody reads: it returns nothing, assigns nothing outside itself,
+ * and every call of it stands as a statement or a discarded element of a sequence.
+ */
+function effectOnly(decl: Node, body: Node): boolean {
+  let returns = false;
+  const own = declaredNames(decl);
+  let assignsOut = false;
+  walk(decl.body, (n) => {
+    if (n.type === "ReturnStatement" && n.argument) returns = true;
+    const target = n.type === "AssignmentExpression" ? n.left : n.type === "UpdateExpression" ? n.argument : null;
+    if (target && !(target.type === "Identifier" && own.has(target.name))) assignsOut = true;
+  });
+  if (returns || assignsOut) return false;
+  const name = decl.id.name;
+  let calls = 0;
+  let discarded = 0;
+  walk(body, (n) => {
+    if (n.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === name) calls++;
+    const expressions = n.type === "ExpressionStatement" ? [n.expression] : [];
+    for (const e of expressions) {
+      const parts = e.type === "SequenceExpression" ? e.expressions : [e];
+      for (const p of parts) if (p.type === "CallExpression" && p.callee.type === "Identifier" && p.callee.name === name) discarded++;
+    }
+    if (n.type === "SequenceExpression") {
+      for (const p of n.expressions.slice(0, -1)) if (p.type === "CallExpression" && p.callee.type === "Identifier" && p.callee.name === name) discarded++;
+    }
+  });
+  return calls > 0 && calls <= discarded;
+}
+
+/** `if (x.length > 0) ; else ;` left behind by a cut: gone when the test itself does nothing. */
+function pruneEmptyIfs(root: Node): void {
+  const empty = (s: Node | null) => !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
+  const pure = (e: Node) => {
+    let ok = true;
+    walk(e, (n) => {
+      if (/^(Call|New|Assignment|Update|Await|Yield|TaggedTemplate)Expression$/.test(n.type) || (n.type === "UnaryExpression" && n.operator === "delete")) ok = false;
+    });
+    return ok;
+  };
+  walk(root, (n) => {
+    for (const key of ["body", "consequent"]) {
+      const list = n[key];
+      if (!Array.isArray(list)) continue;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const s = list[i];
+        if (s?.type === "IfStatement" && empty(s.consequent) && empty(s.alternate) && pure(s.test)) list.splice(i, 1);
+      }
+    }
+  });
 }
 
 function removeStatement(body: Node, target: Node): void {
