@@ -1,7 +1,8 @@
 /**
- * The scorer lift on real releases (cached from the npm registry, never committed): the readable
- * searchTools/scoreTools agree with the release's own minified code on the 2,000-case corpus, the
- * emitted code is pure, and the two releases that share the routine give the same text.
+ * The lift on real releases (cached from the npm registry, never committed): the readable
+ * searchTools, scoreTools and toolSearch agree with the release's own minified code on the
+ * 2,000-case corpus, the emitted code is pure, and two releases that share the routines give the
+ * same text.
  */
 import { describe, expect, it } from "vitest";
 import { openContainer } from "../src/index.js";
@@ -9,18 +10,21 @@ import { locateRoutines } from "../src/locate/locate.js";
 import { loadSignatures } from "../src/locate/signature.js";
 import { defaultCorpus } from "../src/normalize/corpus.js";
 import { impurities } from "../src/normalize/purity.js";
-import { scorerCode } from "../src/normalize/tool-search-code.js";
+import { toolSearchCode } from "../src/normalize/tool-search-code.js";
 import { verifyAgreement } from "../src/normalize/verify.js";
 import { npmPackMember } from "./helpers/cache.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
-const scorerSig = loadSignatures().find((s) => s.id === "tool-search/scorer")!;
+const signatures = loadSignatures();
+const scorerSignature = signatures.find((s) => s.id === "tool-search/scorer")!;
+const callSignature = signatures.find((s) => s.id === "tool-search/call")!;
 const corpus = defaultCorpus(1, 2000);
 
-function liftScorer(spec: string, member: string) {
+function lift(spec: string, member: string) {
   const c = openContainer(npmPackMember(spec, member));
   try {
-    return scorerCode(c, locateRoutines(c, [scorerSig])[0]!, scorerSig);
+    const [scorer, call] = locateRoutines(c, [scorerSignature, callSignature]);
+    return toolSearchCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
   } finally {
     c.close();
   }
@@ -34,13 +38,16 @@ const releases: Array<[string, string]> = [
   ["@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"],
 ];
 
-describe.skipIf(skip)("scorer lift on real releases", () => {
+describe.skipIf(skip)("lift on real releases", () => {
   for (const [spec, member] of releases) {
-    it(`${spec}: searchTools and scoreTools agree with the release on ${corpus.length} cases`, async () => {
-      const code = liftScorer(spec, member);
-      const module = code.readable + "export { searchTools, scoreTools, defaults };\n";
+    it(`${spec}: searchTools, scoreTools and toolSearch agree with the release on ${corpus.length} cases`, async () => {
+      const code = lift(spec, member);
+      expect(code.toolSearch).toBe(true);
+      const module = code.readable + "export { searchTools, scoreTools, toolSearch, defaults };\n";
       expect(impurities(module)).toEqual([]);
-      const v = await verifyAgreement(code.original, module, corpus, { fns: ["searchTools", "scoreTools"] });
+      // Telemetry and logging are cut, not carried along.
+      expect(code.dropped.length).toBeGreaterThan(0);
+      const v = await verifyAgreement(code.original, module, corpus);
       expect(v.firstDisagreement).toBeUndefined();
       expect(v.agreed).toBe(corpus.length);
       // Agreement must mean something: nearly every call returns a value, not an error on both sides.
@@ -48,9 +55,9 @@ describe.skipIf(skip)("scorer lift on real releases", () => {
     });
   }
 
-  it("2.1.111 and 2.1.112 share the routine: the lifted code is the same text", () => {
-    const a = liftScorer("@anthropic-ai/claude-code@2.1.111", "package/cli.js").readable;
-    const b = liftScorer("@anthropic-ai/claude-code@2.1.112", "package/cli.js").readable;
+  it("2.1.111 and 2.1.112 share the routines: the lifted code is the same text", () => {
+    const a = lift("@anthropic-ai/claude-code@2.1.111", "package/cli.js").readable;
+    const b = lift("@anthropic-ai/claude-code@2.1.112", "package/cli.js").readable;
     expect(a).toBe(b);
     expect(a).toContain("searchToolsByKeywords");
   });
