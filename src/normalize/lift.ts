@@ -81,9 +81,7 @@ async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResul
   };
 
   const compose = (verified: unknown) =>
-    header(provenanceBase, verified) +
-    code.readable +
-    `\nconst provenance = ${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { searchTools, scoreTools, toolSearch, defaults, provenance };\n`;
+    header(provenanceBase, verified) + code.readable + PROVENANCE_MARK + `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { searchTools, scoreTools, toolSearch, defaults, provenance };\n`;
 
   const draft = compose("pending");
   const impure = impurities(draft);
@@ -121,6 +119,18 @@ async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResul
     [declarations, DECLARATIONS],
   ]);
   return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`) };
+}
+
+const PROVENANCE_MARK = "\nconst provenance = ";
+
+/**
+ * The code of a lifted module without what describes its origin (the header comments, the
+ * provenance object): what two releases share when only minified names changed.
+ */
+export function liftedCode(moduleText: string): string {
+  const start = moduleText.search(/^(?!\/\/)(?=\S)/m);
+  const end = moduleText.indexOf(PROVENANCE_MARK);
+  return moduleText.slice(Math.max(0, start), end < 0 ? undefined : end).trimEnd() + "\n";
 }
 
 function header(p: { client: string; version: string; platform: string; signature: string; input: { file: string; sha256: string }; modules: Array<{ name: string }> }, verified: unknown): string {
