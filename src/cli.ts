@@ -98,6 +98,43 @@ export function buildProgram(): Command {
       if (failure) process.exitCode = failure.exitCode;
     });
 
+  program
+    .command("track")
+    .description("lift every release of a set and write the tool search's timeline (default: ~/.local/share/claude/versions)")
+    .argument("[inputs...]", "a folder of releases, or release files / packages")
+    .option("-o, --out <dir>", "where timeline.json and timeline.md go", "./timeline")
+    .option("--cache <dir>", "lift cache (default ~/.cache/searchlift/track)")
+    .option("--jobs <n>", "lifts at once (default: one per core)", (v) => Number.parseInt(v, 10))
+    .option("--no-verify", "do not verify each lift against its release")
+    .option("--json", "print timeline.json instead of a summary")
+    .action(async (args: string[], opts: { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean }) => {
+      const { defaultInputs, listReleases, track } = await import("./track/track.js");
+      const { existsSync, statSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      let inputs = args;
+      let note: string | undefined;
+      if (inputs.length === 0) ({ inputs, note } = defaultInputs());
+      else if (inputs.length === 1 && statSync(inputs[0]!, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(inputs[0]!, "package.json"))) {
+        inputs = listReleases(inputs[0]!);
+      }
+      if (note) process.stderr.write(`note: ${note}\n`);
+      const tty = process.stderr.isTTY && !opts.json;
+      const r = await track(inputs, {
+        out: opts.out,
+        verify: opts.verify,
+        ...(opts.cache ? { cache: opts.cache } : {}),
+        ...(opts.jobs ? { jobs: opts.jobs } : {}),
+        ...(tty ? { progress: (done: number, total: number, rel: { version: string }) => process.stderr.write(`\rlifted ${done}/${total} (${rel.version})   `) } : {}),
+      });
+      if (tty) process.stderr.write("\n");
+      if (opts.json) process.stdout.write(JSON.stringify(r.timeline, null, 2) + "\n");
+      else {
+        process.stdout.write(`${r.timeline.releases.length} releases (${r.lifted} lifted now, the rest cached), ${r.timeline.groups.length} groups:\n`);
+        for (const g of r.timeline.groups) process.stdout.write(`  ${g.first === g.last ? g.first : `${g.first} – ${g.last}`}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${g.error})`}\n`);
+        process.stdout.write(`wrote ${r.files.json} and ${r.files.markdown}\n`);
+      }
+    });
+
   return program;
 }
 

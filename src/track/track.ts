@@ -1,0 +1,174 @@
+/**
+ * `searchlift track`: lift every release of a set, group consecutive releases whose lifted routine
+ * is the same, and write the timeline.
+ *
+ * Each release is lifted in its own child process (`searchlift lift --json`), several at once, and
+ * its result cached under the sha256 of the input, so a rerun is instant and an interrupted run
+ * loses only the releases that were in flight. The routine's identity is the sha256 of the lifted
+ * code without its origin (liftedCode): the same code under other minified names has one hash.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, homedir } from "node:os";
+import { basename, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { liftedCode } from "../normalize/lift.js";
+import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
+
+export interface TrackOptions {
+  out: string;
+  cache?: string;
+  jobs?: number;
+  verify: boolean;
+  /** Called as releases finish (for progress on a TTY). */
+  progress?: (done: number, total: number, r: Release) => void;
+}
+
+export interface TrackResult {
+  timeline: Timeline;
+  files: { json: string; markdown: string };
+  /** Releases lifted in this run (the rest came from the cache). */
+  lifted: number;
+  note?: string;
+}
+
+const BIN = fileURLToPath(new URL("../../bin/searchlift.js", import.meta.url));
+
+/** The default set: the client's own versions folder, else our sample releases. */
+export function defaultInputs(): { inputs: string[]; note?: string } {
+  const versions = join(homedir(), ".local", "share", "claude", "versions");
+  if (existsSync(versions) && statSync(versions).isDirectory()) return { inputs: listReleases(versions) };
+  const samples = fileURLToPath(new URL("../../samples/releases", import.meta.url));
+  return { inputs: listReleases(samples), note: `${versions} does not exist: tracking the bundled sample releases (${samples}) instead` };
+}
+
+/** Every release file (or package folder) in a folder. */
+export function listReleases(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => !f.startsWith("."))
+    .map((f) => join(dir, f));
+}
+
+export async function track(inputs: string[], opts: TrackOptions): Promise<TrackResult> {
+  if (inputs.length === 0) throw new SearchliftError("no releases to track", ExitCode.usage);
+  const cache = resolve(opts.cache ?? join(homedir(), ".cache", "searchlift", "track"));
+  mkdirSync(cache, { recursive: true });
+  const keys = await Promise.all(inputs.map((i) => inputKey(i, cache)));
+  const releases: Release[] = new Array(inputs.length);
+  const todo: number[] = [];
+  inputs.forEach((input, i) => {
+    const cached = readCached(cache, keys[i]!, opts.verify);
+    if (cached) releases[i] = { ...cached, input };
+    else todo.push(i);
+  });
+
+  let done = inputs.length - todo.length;
+  const jobs = Math.max(1, Math.min(opts.jobs ?? availableParallelism(), todo.length || 1));
+  const queue = [...todo];
+  const worker = async () => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+      const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify);
+      releases[i] = r;
+      opts.progress?.(++done, inputs.length, r);
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+
+  const timeline = buildTimeline(releases);
+  const outDir = resolve(opts.out);
+  mkdirSync(outDir, { recursive: true });
+  const json = join(outDir, "timeline.json");
+  const markdown = join(outDir, "timeline.md");
+  writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
+  writeAtomic(markdown, timelineMarkdown(timeline));
+  return { timeline, files: { json, markdown }, lifted: todo.length };
+}
+
+/** Lift one release in a child process; the result (or the error) is cached under its key. */
+async function liftOne(input: string, key: string, cache: string, verify: boolean): Promise<Release> {
+  const dir = join(cache, key);
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const { stdout, code } = await run(process.execPath, [BIN, "lift", input, "--out", join(tmp, "lifted"), "--json", ...(verify ? [] : ["--no-verify"])]);
+  let release: Release;
+  try {
+    const res = JSON.parse(stdout).results[0];
+    if (res.error) {
+      release = { input, version: versionGuess(input), platform: "unknown", routineHash: null, error: res.error, verified: null };
+    } else {
+      const hash = createHash("sha256").update(liftedCode(readFileSync(res.module, "utf8"))).digest("hex");
+      // Where the module will be once the folder is renamed into place.
+      const module = join(dir, relative(tmp, res.module));
+      release = { input, version: res.version, platform: res.platform, routineHash: hash, signature: res.signature, verified: res.verified === "skipped" ? null : res.verified, module };
+    }
+  } catch {
+    release = { input, version: versionGuess(input), platform: "unknown", routineHash: null, error: `lift failed (exit ${code})`, verified: null };
+  }
+  writeFileSync(join(tmp, "release.json"), JSON.stringify({ ...release, verifiedRun: verify }, null, 2));
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  return release;
+}
+
+function readCached(cache: string, key: string, verify: boolean): Release | null {
+  const file = join(cache, key, "release.json");
+  if (!existsSync(file)) return null;
+  try {
+    const r = JSON.parse(readFileSync(file, "utf8")) as Release & { verifiedRun: boolean };
+    // A lift cached without verification does not answer a run that asks for it.
+    if (verify && !r.verifiedRun && !r.error) return null;
+    const { verifiedRun: _, ...release } = r;
+    return release;
+  } catch {
+    return null;
+  }
+}
+
+/** sha256 of an input, remembered by path, size and mtime so a warm run reads no release. */
+async function inputKey(input: string, cache: string): Promise<string> {
+  const st = statSync(input, { throwIfNoEntry: false });
+  if (!st) throw new SearchliftError("cannot read input: ENOENT", ExitCode.unreadable, input);
+  const memoFile = join(cache, "inputs.json");
+  const memo: Record<string, string> = existsSync(memoFile) ? safeJson(readFileSync(memoFile, "utf8")) : {};
+  const id = `${resolve(input)}\0${st.size}\0${st.mtimeMs}`;
+  if (memo[id]) return memo[id]!;
+  const h = createHash("sha256");
+  if (st.isDirectory()) h.update(`dir:${resolve(input)}:${st.mtimeMs}`);
+  else for await (const chunk of createReadStream(input, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  const key = h.digest("hex");
+  const now: Record<string, string> = existsSync(memoFile) ? safeJson(readFileSync(memoFile, "utf8")) : {};
+  now[id] = key;
+  writeAtomic(memoFile, JSON.stringify(now));
+  return key;
+}
+
+function safeJson(text: string): Record<string, string> {
+  try {
+    return JSON.parse(text) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+function versionGuess(input: string): string {
+  const b = basename(input);
+  return /^\d+\.\d+\.\d+/.test(b) ? b : "unknown";
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+function run(cmd: string, args: string[]): Promise<{ stdout: string; code: number | null }> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.on("close", (code) => resolvePromise({ stdout, code }));
+  });
+}
