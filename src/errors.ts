@@ -22,6 +22,12 @@ export const ExitCode = {
   notLiftable: 9,
   /** lift: the lifted module disagrees with the original code on the corpus. */
   disagreement: 10,
+  /** fetch: the version, or a build of it for the requested platform, is not published. */
+  notPublished: 11,
+  /** fetch: npm is missing or failed (registry unreachable, authentication, a bad response). */
+  npmFailed: 12,
+  /** fetch: a downloaded tarball's sha512 differs from the registry's dist.integrity. */
+  integrity: 13,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
