@@ -1,0 +1,303 @@
+/**
+ * `searchlift fetch`: Claude Code releases from the registry the user's npm is configured for, verified against
+ * the registry's integrity and cached by version and platform.
+ *
+ * Up to 2.1.112 a release is `@anthropic-ai/claude-code` with cli.js (platform `npm`); platform packages
+ * `@anthropic-ai/claude-code-<platform>` exist from 2.1.110, and from 2.1.113 the main package is only a wrapper
+ * that installs one of them.
+ */
+import { join } from "node:path";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { NpmError, npmView } from "./npm-client.js";
+import { defaultCacheDir, downloadRelease, lookupCached, releaseDir, tarballName, type CachedRelease, type ReleaseId } from "./release-cache.js";
+import { compareVersions, parseReleaseSpec, satisfies, type ReleaseSpec } from "./release-range.js";
+
+export const CLIENT_PACKAGE = "@anthropic-ai/claude-code";
+export const NATIVE_PLATFORMS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "darwin-x64", "darwin-arm64", "win32-x64", "win32-arm64"] as const;
+/** The platform name of the cli.js package. */
+export const CLI_JS = "npm";
+/** The last release whose main package carries cli.js. */
+export const CLI_JS_LAST = "2.1.112";
+/** The first release with platform packages. */
+export const NATIVE_FIRST = "2.1.110";
+
+export type Era = "cli.js" | "native";
+
+export function eraOf(version: string): Era {
+  return compareVersions(version, CLI_JS_LAST) <= 0 ? "cli.js" : "native";
+}
+
+export function packageFor(platform: string): string {
+  return platform === CLI_JS ? CLIENT_PACKAGE : `${CLIENT_PACKAGE}-${platform}`;
+}
+
+/** The host's platform as Claude Code names its packages, or null when no build is made for it. */
+export function hostPlatform(): string | null {
+  let p = `${process.platform}-${process.arch}`;
+  if (process.platform === "linux" && isMusl()) p += "-musl";
+  return (NATIVE_PLATFORMS as readonly string[]).includes(p) ? p : null;
+}
+
+function isMusl(): boolean {
+  try {
+    const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+    return !!header && !header.glibcVersionRuntime;
+  } catch {
+    return false;
+  }
+}
+
+function checkPlatform(platform: string | undefined): void {
+  if (platform === undefined || platform === CLI_JS || (NATIVE_PLATFORMS as readonly string[]).includes(platform)) return;
+  throw new SearchliftError(`unknown platform ${platform} (platforms: ${CLI_JS}, ${NATIVE_PLATFORMS.join(", ")})`, ExitCode.usage);
+}
+
+export interface FetchOptions {
+  /** Cache folder (default ~/.cache/searchlift/releases, under $XDG_CACHE_HOME if set). */
+  cache?: string;
+  /** `npm` (cli.js) or a native platform; default: `npm` up to 2.1.112, the host's platform after. */
+  platform?: string;
+  /** Resolve and look in the cache, but download nothing. */
+  dryRun?: boolean;
+  /** Called before each release is looked at: "fetching 2.1.112 (npm) 1/3…". */
+  progress?: (message: string) => void;
+  /** Something the user should know that is not a failure (a corrupt cached copy, versions without that platform). */
+  warn?: (message: string) => void;
+}
+
+export interface FetchedRelease extends CachedRelease {
+  /** The tarball was in the cache (and still matched its integrity): nothing was downloaded. */
+  cached: boolean;
+}
+
+export interface Skipped {
+  version: string;
+  platform: string;
+  reason: string;
+}
+
+export interface FetchResult {
+  releases: FetchedRelease[];
+  /** Versions of a range that have no build for the platform asked for. */
+  skipped: Skipped[];
+}
+
+/**
+ * Fetch the releases `spec` names (`latest` or another dist-tag, a version, `2.1.100-2.1.112`, `>=2.1.100 <2.1.113`).
+ * A version named exactly must exist for the platform; a range takes the versions that do, reporting the rest as
+ * skipped. An exact version found in the cache needs no network at all.
+ */
+export async function fetchReleases(spec: string, opts: FetchOptions = {}): Promise<FetchResult> {
+  checkPlatform(opts.platform);
+  const cache = opts.cache ?? defaultCacheDir();
+  const parsed = parseReleaseSpec(spec);
+  const { plan, skipped } = await planReleases(parsed, opts.platform);
+  if (skipped.length) {
+    const shown = skipped.slice(0, 4).map((s) => `${s.version} (${s.reason})`);
+    opts.warn?.(`skipped ${skipped.length} version${skipped.length > 1 ? "s" : ""} of ${spec}: ${shown.join(", ")}${skipped.length > shown.length ? ", …" : ""}`);
+  }
+
+  // What the cache already holds, verified.
+  const found = new Map<ReleaseId, FetchedRelease>();
+  for (const id of plan) {
+    const hit = await lookupCached(cache, id);
+    if (hit.status === "hit") found.set(id, { ...hit.release, cached: true });
+    else if (hit.status === "corrupt") opts.warn?.(`cached ${id.version} (${id.platform}) is corrupt (${hit.why}); fetching it again`);
+  }
+
+  // The registry's integrity of the rest: one npm view per package.
+  const missing = plan.filter((id) => !found.has(id));
+  const integrity = await registryIntegrity(missing, parsed.kind !== "range");
+
+  const releases: FetchedRelease[] = [];
+  for (const [i, id] of plan.entries()) {
+    const step = `${id.version} (${id.platform}) ${i + 1}/${plan.length}`;
+    const hit = found.get(id);
+    if (hit) {
+      opts.progress?.(`cached ${step}`);
+      releases.push(hit);
+      continue;
+    }
+    const sri = integrity.get(key(id))!;
+    if (opts.dryRun) {
+      releases.push({ ...id, tarball: join(releaseDir(cache, id.version, id.platform), tarballName(id.package, id.version)), integrity: sri, cached: false });
+      continue;
+    }
+    opts.progress?.(`fetching ${step}…`);
+    releases.push({ ...(await downloadRelease(cache, id, sri)), cached: false });
+  }
+  return { releases, skipped };
+}
+
+const key = (id: ReleaseId) => `${id.package}@${id.version}`;
+
+/** Which (version, platform) pairs a spec asks for. */
+async function planReleases(spec: ReleaseSpec, platform: string | undefined): Promise<{ plan: ReleaseId[]; skipped: Skipped[] }> {
+  if (spec.kind === "exact") return { plan: [releaseFor(spec.version, platform)], skipped: [] };
+  if (spec.kind === "tag") {
+    const tags = await npmView<Record<string, string>>(CLIENT_PACKAGE, ["dist-tags"]).catch(notPublishedOn404(`${CLIENT_PACKAGE} is not published`));
+    const version = tags?.[spec.tag];
+    if (!version) throw new SearchliftError(`${CLIENT_PACKAGE} has no dist-tag ${spec.tag} (tags: ${Object.keys(tags ?? {}).join(", ")})`, ExitCode.notPublished);
+    return { plan: [releaseFor(version, platform)], skipped: [] };
+  }
+
+  const all = await publishedVersions(CLIENT_PACKAGE);
+  const versions = all.filter((v) => satisfies(v, spec));
+  if (!versions.length) throw new SearchliftError(`no published version of ${CLIENT_PACKAGE} is in ${spec.text}`, ExitCode.notPublished);
+  const plan: ReleaseId[] = [];
+  const skipped: Skipped[] = [];
+  const host = platform ?? hostPlatform();
+  const builds = new Map<string, Set<string>>();
+  for (const v of versions) {
+    const p = platform ?? (eraOf(v) === "cli.js" ? CLI_JS : host);
+    if (p === null) {
+      skipped.push({ version: v, platform: `${process.platform}-${process.arch}`, reason: `no build for this host; pass --platform` });
+      continue;
+    }
+    if (p === CLI_JS) {
+      if (eraOf(v) === "cli.js") plan.push({ version: v, platform: p, package: CLIENT_PACKAGE });
+      else skipped.push({ version: v, platform: p, reason: `from 2.1.113 ${CLIENT_PACKAGE} is a wrapper without cli.js` });
+      continue;
+    }
+    if (!builds.has(p)) builds.set(p, new Set(await publishedVersions(packageFor(p), true)));
+    if (builds.get(p)!.has(v)) plan.push({ version: v, platform: p, package: packageFor(p) });
+    else skipped.push({ version: v, platform: p, reason: `${packageFor(p)}@${v} is not published` });
+  }
+  if (!plan.length) {
+    throw new SearchliftError(`no version in ${spec.text} has a ${platform ?? host ?? "build for this host"} build (${versions.length} published, e.g. ${versions[0]})`, ExitCode.notPublished);
+  }
+  return { plan, skipped };
+}
+
+/** The release of `version` for `platform`, or by default its cli.js package up to 2.1.112 and the host's build after. */
+function releaseFor(version: string, platform: string | undefined): ReleaseId {
+  let p = platform;
+  if (p === undefined) {
+    p = eraOf(version) === "cli.js" ? CLI_JS : (hostPlatform() ?? undefined);
+    if (p === undefined) {
+      throw new SearchliftError(`${version} is a native release and ${process.platform}-${process.arch} has no build; pass --platform (${NATIVE_PLATFORMS.join(", ")})`, ExitCode.usage);
+    }
+  }
+  if (p === CLI_JS && eraOf(version) === "native") {
+    throw new SearchliftError(`${version} has no cli.js package: from 2.1.113 ${CLIENT_PACKAGE} is a wrapper; pass --platform (${NATIVE_PLATFORMS.join(", ")})`, ExitCode.notPublished);
+  }
+  return { version, platform: p, package: packageFor(p) };
+}
+
+/** `npm view PKG versions`; a package that is not published has none when `missingIsEmpty`. */
+async function publishedVersions(pkg: string, missingIsEmpty = false): Promise<string[]> {
+  try {
+    const v = await npmView<string[] | string>(pkg, ["versions"]);
+    return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  } catch (e) {
+    if (missingIsEmpty && e instanceof NpmError && e.npmCode === "E404") return [];
+    throw notPublishedOn404(`${pkg} is not published`)(e);
+  }
+}
+
+function notPublishedOn404(message: string) {
+  return (e: unknown): never => {
+    if (e instanceof NpmError && e.npmCode === "E404") throw new SearchliftError(message, ExitCode.notPublished);
+    throw e;
+  };
+}
+
+interface ViewedVersion {
+  version?: string;
+  "dist.integrity"?: string;
+  "dist.shasum"?: string;
+}
+
+/** The registry's dist.integrity of each release, keyed `package@version`; one npm view per package. */
+async function registryIntegrity(ids: ReleaseId[], exact: boolean): Promise<Map<string, string>> {
+  const byPackage = new Map<string, string[]>();
+  for (const id of ids) byPackage.set(id.package, [...(byPackage.get(id.package) ?? []), id.version]);
+  const out = new Map<string, string>();
+  await Promise.all(
+    [...byPackage].map(async ([pkg, versions]) => {
+      let viewed: ViewedVersion | ViewedVersion[] | undefined;
+      try {
+        viewed = await npmView<ViewedVersion | ViewedVersion[]>(`${pkg}@${versions.join(" || ")}`, ["version", "dist.integrity", "dist.shasum"]);
+      } catch (e) {
+        if (exact && e instanceof NpmError && e.npmCode === "E404") throw await explainMissing(pkg, versions[0]!);
+        throw e;
+      }
+      for (const v of viewed === undefined ? [] : Array.isArray(viewed) ? viewed : [viewed]) {
+        const sri = v["dist.integrity"] ?? (v["dist.shasum"] ? `sha1-${Buffer.from(v["dist.shasum"], "hex").toString("base64")}` : undefined);
+        if (v.version && sri) out.set(`${pkg}@${v.version}`, sri);
+      }
+      for (const version of versions) {
+        if (!out.has(`${pkg}@${version}`)) throw new NpmError(`npm view ${pkg}@${version} gave no dist.integrity`, undefined);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Why `pkg@version` is not published: the version does not exist, or not for that platform. */
+async function explainMissing(pkg: string, version: string): Promise<SearchliftError> {
+  if (pkg !== CLIENT_PACKAGE) {
+    const main = await npmView<string>(`${CLIENT_PACKAGE}@${version}`, ["version"]).catch((e: unknown) => {
+      if (e instanceof NpmError && e.npmCode === "E404") return undefined;
+      throw e;
+    });
+    if (main) {
+      const platform = pkg.slice(CLIENT_PACKAGE.length + 1);
+      const hint =
+        compareVersions(version, NATIVE_FIRST) < 0
+          ? `platform packages start at ${NATIVE_FIRST}; ${version} is a cli.js release: fetch it without --platform`
+          : `no ${platform} build was published for it`;
+      return new SearchliftError(`${version} has no ${platform} package (${pkg}@${version} is not published; ${hint})`, ExitCode.notPublished);
+    }
+  }
+  return new SearchliftError(`${version} is not a published version of ${CLIENT_PACKAGE}`, ExitCode.notPublished);
+}
+
+export interface ListedVersion {
+  version: string;
+  era: Era;
+  /** `npm` (the cli.js package) and the native platforms with a package of this version. */
+  platforms: string[];
+}
+
+export interface ReleaseListing {
+  /** The package of each platform listed. */
+  packages: Record<string, string>;
+  distTags: Record<string, string>;
+  versions: ListedVersion[];
+}
+
+/** Which versions exist for which platform, oldest first; only `platform`'s, and only those in `spec`, if given. */
+export async function listReleases(opts: { platform?: string; spec?: string } = {}): Promise<ReleaseListing> {
+  checkPlatform(opts.platform);
+  const spec = opts.spec === undefined ? undefined : parseReleaseSpec(opts.spec);
+  const platforms = opts.platform ? [opts.platform] : [CLI_JS, ...NATIVE_PLATFORMS];
+  const natives = platforms.filter((p) => p !== CLI_JS);
+  const [main, ...builds] = await Promise.all([
+    npmView<{ versions?: string[] | string; "dist-tags"?: Record<string, string> }>(CLIENT_PACKAGE, ["versions", "dist-tags"]).catch(notPublishedOn404(`${CLIENT_PACKAGE} is not published`)),
+    ...natives.map(async (p) => new Set(await publishedVersions(packageFor(p), true))),
+  ]);
+  const distTags = main?.["dist-tags"] ?? {};
+  let versions = main?.versions === undefined ? [] : Array.isArray(main.versions) ? main.versions : [main.versions];
+  if (spec?.kind === "exact") versions = versions.filter((v) => v === spec.version);
+  else if (spec?.kind === "tag") versions = versions.filter((v) => v === distTags[spec.tag]);
+  else if (spec) versions = versions.filter((v) => satisfies(v, spec));
+  const rows: ListedVersion[] = [];
+  for (const version of [...versions].sort(compareVersions)) {
+    const era = eraOf(version);
+    const has = [
+      ...(platforms.includes(CLI_JS) && era === "cli.js" ? [CLI_JS] : []),
+      ...natives.filter((_, i) => builds[i]!.has(version)),
+    ];
+    if (has.length || !opts.platform) rows.push({ version, era, platforms: has });
+  }
+  return { packages: Object.fromEntries(platforms.map((p) => [p, packageFor(p)])), distTags, versions: rows };
+}
+
+export function formatListing(l: ReleaseListing): string {
+  const lines = [`${"version".padEnd(10)} ${"era".padEnd(7)} platforms`];
+  for (const r of l.versions) lines.push(`${r.version.padEnd(10)} ${r.era.padEnd(7)} ${r.platforms.join(" ") || "(no build)"}`);
+  const tags = Object.entries(l.distTags).map(([t, v]) => `${t}: ${v}`);
+  if (tags.length) lines.push(`dist-tags: ${tags.join(", ")}`);
+  return lines.join("\n") + "\n";
+}

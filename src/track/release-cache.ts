@@ -1,0 +1,155 @@
+/**
+ * The release cache: `<cache>/<version>/<platform>/<tarball>` plus `release.json` (package, version, platform,
+ * tarball, the registry's integrity). A release is downloaded into a temporary folder inside the cache, its
+ * hash checked against the registry's `dist.integrity`, and only then renamed into place, so the cache never
+ * holds a partial or unverified tarball. A cached tarball is hashed again on every use; one that no longer
+ * matches its recorded integrity is reported as corrupt (and fetched again by the caller).
+ */
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { npmPack } from "./npm-client.js";
+
+export const RELEASE_META = "release.json";
+
+export interface ReleaseId {
+  version: string;
+  /** `npm` for the cli.js package, else a native platform such as `linux-x64`. */
+  platform: string;
+  /** The npm package holding it. */
+  package: string;
+}
+
+export interface CachedRelease extends ReleaseId {
+  /** Absolute path of the verified tarball. */
+  tarball: string;
+  /** The registry's dist.integrity, which the tarball matches (SRI, `sha512-…`). */
+  integrity: string;
+}
+
+export function defaultCacheDir(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "searchlift", "releases");
+}
+
+export function releaseDir(cache: string, version: string, platform: string): string {
+  return join(cache, version, platform);
+}
+
+/** The file name npm pack gives a package's tarball: `@scope/name` → `scope-name-VERSION.tgz`. */
+export function tarballName(pkg: string, version: string): string {
+  return `${pkg.replace(/^@/, "").replace(/\//g, "-")}-${version}.tgz`;
+}
+
+const ALGORITHMS = ["sha512", "sha384", "sha256", "sha1"] as const;
+
+/** The strongest hash of an SRI string (`sha512-… sha1-…`) that we can compute. */
+export function strongestHash(sri: string): { algorithm: string; digest: string } | null {
+  const entries = sri
+    .trim()
+    .split(/\s+/)
+    .map((e) => /^([a-z0-9]+)-([A-Za-z0-9+/=]+)(\?.*)?$/.exec(e))
+    .filter((m): m is RegExpExecArray => !!m);
+  for (const a of ALGORITHMS) {
+    const m = entries.find((e) => e[1] === a);
+    if (m) return { algorithm: a, digest: m[2]! };
+  }
+  return null;
+}
+
+/** The file's hash as an SRI string (`sha512-<base64>`). */
+export function fileIntegrity(file: string, algorithm = "sha512"): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash(algorithm);
+    createReadStream(file)
+      .on("error", reject)
+      .on("data", (b) => h.update(b))
+      .on("end", () => resolve(`${algorithm}-${h.digest("base64")}`));
+  });
+}
+
+/** Whether the file matches the SRI string; `actual` is the file's hash in the algorithm compared. */
+export async function checkIntegrity(file: string, sri: string): Promise<{ ok: boolean; actual: string }> {
+  const want = strongestHash(sri);
+  if (!want) throw new SearchliftError(`cannot check integrity "${sri}": no sha512, sha384, sha256 or sha1 hash`, ExitCode.integrity);
+  const actual = await fileIntegrity(file, want.algorithm);
+  return { ok: actual === `${want.algorithm}-${want.digest}`, actual };
+}
+
+export type CacheLookup = { status: "hit"; release: CachedRelease } | { status: "missing" } | { status: "corrupt"; why: string };
+
+/** The cached release, verified by hashing its tarball against the integrity recorded when it was fetched. */
+export async function lookupCached(cache: string, id: ReleaseId): Promise<CacheLookup> {
+  const dir = releaseDir(cache, id.version, id.platform);
+  const metaFile = join(dir, RELEASE_META);
+  if (!existsSync(dir)) return { status: "missing" };
+  let meta: Partial<CachedRelease>;
+  try {
+    meta = JSON.parse(readFileSync(metaFile, "utf8")) as Partial<CachedRelease>;
+  } catch {
+    return { status: "corrupt", why: `${RELEASE_META} is missing or unreadable` };
+  }
+  if (meta.version !== id.version || meta.platform !== id.platform || meta.package !== id.package || typeof meta.integrity !== "string" || typeof meta.tarball !== "string") {
+    return { status: "corrupt", why: `${RELEASE_META} does not describe ${id.package}@${id.version}` };
+  }
+  const tarball = join(dir, meta.tarball);
+  if (!existsSync(tarball)) return { status: "corrupt", why: `${meta.tarball} is missing` };
+  const { ok } = await checkIntegrity(tarball, meta.integrity);
+  if (!ok) return { status: "corrupt", why: `${meta.tarball} no longer matches its integrity` };
+  return { status: "hit", release: { ...id, tarball, integrity: meta.integrity } };
+}
+
+/**
+ * `npm pack` the release into a temporary folder in the cache, check its hash against `integrity` (the registry's
+ * dist.integrity), then move the folder into place (replacing a corrupt copy). Nothing is left behind on failure.
+ */
+export async function downloadRelease(cache: string, id: ReleaseId, integrity: string): Promise<CachedRelease> {
+  mkdirSync(cache, { recursive: true });
+  const tmp = mkdtempSync(join(cache, ".tmp-"));
+  try {
+    const packed = await npmPack(`${id.package}@${id.version}`, tmp);
+    const { ok, actual } = await checkIntegrity(packed, integrity);
+    if (!ok) {
+      throw new SearchliftError(
+        `integrity mismatch for ${id.package}@${id.version}: the registry says ${integrity}, the downloaded tarball is ${actual} (nothing cached)`,
+        ExitCode.integrity,
+      );
+    }
+    const name = tarballName(id.package, id.version);
+    if (join(tmp, name) !== packed) renameSync(packed, join(tmp, name));
+    const meta: Omit<CachedRelease, "tarball"> & { tarball: string; fetched: string } = { ...id, tarball: name, integrity, fetched: new Date().toISOString() };
+    writeFileSync(join(tmp, RELEASE_META), JSON.stringify(meta, null, 2) + "\n");
+    const dir = releaseDir(cache, id.version, id.platform);
+    mkdirSync(join(dir, ".."), { recursive: true });
+    install(tmp, dir);
+    return { ...id, tarball: join(dir, name), integrity };
+  } catch (e) {
+    if (e instanceof SearchliftError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    throw new SearchliftError(`cannot write the cache: ${err.code ?? ""} ${err.message}`.trim(), ExitCode.output, cache);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Rename `from` to `to`; an existing `to` (a corrupt copy, or one another fetch just installed) is replaced. */
+function install(from: string, to: string, attempts = 3): void {
+  if (existsSync(to)) {
+    const old = `${from}.old`;
+    renameSync(to, old);
+    try {
+      renameSync(from, to);
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
+    return;
+  }
+  try {
+    renameSync(from, to);
+  } catch (e) {
+    // Another fetch of the same release won the race: its copy is verified too, but replace it with ours.
+    if (attempts <= 1 || !["ENOTEMPTY", "EEXIST", "EPERM"].includes((e as NodeJS.ErrnoException).code ?? "")) throw e;
+    install(from, to, attempts - 1);
+  }
+}
