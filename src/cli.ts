@@ -135,6 +135,36 @@ export function buildProgram(): Command {
       }
     });
 
+  program
+    .command("fetch")
+    .description("download Claude Code releases with your npm (its registry, proxy and auth), verify their integrity and cache them")
+    .argument("[spec]", 'latest, a version (2.1.112), or a range (2.1.100-2.1.112, ">=2.1.100 <2.1.113")')
+    .option("--platform <p>", "npm (the cli.js package, up to 2.1.112) or linux-x64, darwin-arm64, …; default: npm up to 2.1.112, this host's after")
+    .option("--cache <dir>", "release cache (default ~/.cache/searchlift/releases)")
+    .option("--list", "list which versions exist for which platform (those in [spec], if given)")
+    .option("--dry-run", "resolve and look in the cache, but download nothing")
+    .option("--json", "print one JSON object")
+    .action(async (spec: string | undefined, opts: { platform?: string; cache?: string; list?: boolean; dryRun?: boolean; json?: boolean }) => {
+      const { fetchReleases, listReleases, formatListing } = await import("./track/fetch.js");
+      if (opts.list) {
+        const l = await listReleases({ ...(opts.platform ? { platform: opts.platform } : {}), ...(spec ? { spec } : {}) });
+        process.stdout.write(opts.json ? JSON.stringify(l, null, 2) + "\n" : formatListing(l));
+        return;
+      }
+      if (!spec) throw new SearchliftError("fetch needs latest, a version or a range (or --list)", ExitCode.usage);
+      const tty = process.stderr.isTTY && !opts.json;
+      const r = await fetchReleases(spec, {
+        ...(opts.platform ? { platform: opts.platform } : {}),
+        ...(opts.cache ? { cache: opts.cache } : {}),
+        dryRun: !!opts.dryRun,
+        ...(tty ? { progress: (m: string) => process.stderr.write(`${m}\n`) } : {}),
+        ...(opts.json ? {} : { warn: (m: string) => process.stderr.write(`searchlift: ${oneLine(m)}\n`) }),
+      });
+      const releases = r.releases.map((x) => ({ version: x.version, platform: x.platform, package: x.package, tarball: x.tarball, integrity: x.integrity, cached: x.cached }));
+      if (opts.json) process.stdout.write(JSON.stringify({ releases, ...(r.skipped.length ? { skipped: r.skipped } : {}) }, null, 2) + "\n");
+      else for (const x of releases) process.stdout.write(`${x.version} ${x.platform} ${x.tarball}${x.cached ? " (cached)" : opts.dryRun ? " (not fetched: --dry-run)" : ""}\n`);
+    });
+
   return program;
 }
 
