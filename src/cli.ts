@@ -165,6 +165,19 @@ export function buildProgram(): Command {
       else for (const x of releases) process.stdout.write(`${x.version} ${x.platform} ${x.tarball}${x.cached ? " (cached)" : opts.dryRun ? " (not fetched: --dry-run)" : ""}\n`);
     });
 
+  program
+    .command("diff")
+    .description("what changed in the tool search between two inputs: code, weights and features, behaviour on a built-in corpus")
+    .argument("<a>", "before: executable, npm package, script, or a lifted tool-search.mjs")
+    .argument("<b>", "after: the same kinds")
+    .option("-o, --out <dir>", "keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed)")
+    .option("--json", "print one JSON object")
+    .action(async (a: string, b: string, opts: { out?: string; json?: boolean }) => {
+      const { diffInputs, formatDiff } = await import("./track/diff.js");
+      const r = await diffInputs(a, b, opts.out ? { out: opts.out } : {});
+      process.stdout.write(opts.json ? JSON.stringify(r, null, 2) + "\n" : formatDiff(r));
+    });
+
   return program;
 }
 
