@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +77,10 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     const bytes = readFileSync(copy);
     bytes[1000] = bytes[1000]! ^ 0xff;
     writeFileSync(copy, bytes);
+    // A download killed a day ago left its temporary folder: the next download removes it.
+    mkdirSync(join(other, ".tmp-killed"));
+    const dayAgo = new Date(Date.now() - 25 * 3600 * 1000);
+    utimesSync(join(other, ".tmp-killed"), dayAgo, dayAgo);
     const warnings: string[] = [];
     const r = await fetchReleases("2.0.70", { cache: other, warn: (m) => warnings.push(m) });
     expect(r.releases[0]).toMatchObject({ tarball: copy, cached: false });

@@ -6,7 +6,7 @@
  * matches its recorded integrity is reported as corrupt (and fetched again by the caller).
  */
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
@@ -106,6 +106,7 @@ export async function lookupCached(cache: string, id: ReleaseId): Promise<CacheL
  */
 export async function downloadRelease(cache: string, id: ReleaseId, integrity: string): Promise<CachedRelease> {
   mkdirSync(cache, { recursive: true });
+  removeStaleTemporaries(cache);
   const tmp = mkdtempSync(join(cache, ".tmp-"));
   try {
     const packed = await npmPack(`${id.package}@${id.version}`, tmp);
@@ -130,6 +131,20 @@ export async function downloadRelease(cache: string, id: ReleaseId, integrity: s
     throw new SearchliftError(`cannot write the cache: ${err.code ?? ""} ${err.message}`.trim(), ExitCode.output, cache);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Temporary folders a fetch that was killed (Ctrl-C during npm pack) left behind, a day or more ago. */
+function removeStaleTemporaries(cache: string): void {
+  const day = 24 * 3600 * 1000;
+  for (const name of readdirSync(cache)) {
+    if (!name.startsWith(".tmp-")) continue;
+    const p = join(cache, name);
+    try {
+      if (Date.now() - statSync(p).mtimeMs > day) rmSync(p, { recursive: true, force: true });
+    } catch {
+      // another fetch is removing it
+    }
   }
 }
 
