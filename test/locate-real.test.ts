@@ -117,6 +117,24 @@ const releases: Release[] = [
   },
 ];
 
+// Releases between the pinned ones: every routine is there, matched by the generation it belongs to.
+const between: Array<[string, Record<string, string>]> = [
+  ["2.1.250", { "tool-search/scorer": "coarse-parts", "tool-search/call": "select-list", "tool-search/defer-policy": "always-load", "tool-search/mode": "auto-percent", "tool-search/name-parser": "coarse-parts" }],
+  ["2.1.300", { "tool-search/scorer": "coarse-parts", "tool-search/call": "capped-match", "tool-search/defer-policy": "should-defer", "tool-search/mode": "auto-percent", "tool-search/name-parser": "coarse-parts" }],
+];
+
+describe.skipIf(skip)("locate between the pinned releases", () => {
+  for (const [version, variants] of between) {
+    it(`linux-x64@${version}: each routine found once`, () => {
+      const got = locateAll(npmPackMember(`@anthropic-ai/claude-code-linux-x64@${version}`, "package/claude"));
+      for (const [id, variant] of Object.entries(variants)) {
+        expect(got[id]!.status, id).toBe("found");
+        expect(got[id]!.variant, id).toBe(variant);
+      }
+    });
+  }
+});
+
 describe.skipIf(skip)("locate on real releases", () => {
   for (const r of releases) {
     it(`${r.spec}: each routine found once with the right bindings`, () => {
