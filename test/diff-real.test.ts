@@ -4,7 +4,7 @@
  * 2.1.111 → 2.1.112 changes nothing; 2.0.70 (MCPSearch: name +10/+5, description substring +2)
  * → 2.1.112 (ToolSearch: name parts 12/10, 6/5, fallback 3, searchHint 4, word-boundary
  * description, +required, fast paths, select lists); 2.1.19 → 2.1.64 adds searchHint (+4) and
- * select lists by name or alias.
+ * select lists by name or alias, looked up in deferred tools, then all tools.
  */
 import { describe, expect, it } from "vitest";
 import { diffInputs, type DiffResult } from "../src/track/diff.js";
@@ -76,6 +76,9 @@ describe("searchlift diff on real releases", () => {
       ["weight: searchHint word", "—", "4"],
       ["select: comma list", "no", "yes"],
       ["select: by alias", "no", "yes"],
+      ["exact-name fast path: loaded tools too", "no", "yes"],
+      // "looked up in deferred tools, then all tools"
+      ["select: loaded tools too", "no", "yes"],
       ["searchHint", "no", "yes"],
     ]);
     expect(row(r, "weight: exact part (MCP)")).toEqual(["12", "12"]);

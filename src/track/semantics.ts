@@ -51,6 +51,8 @@ const FEATURES = [
   "+required terms",
   "mcp__ prefix fast path",
   "exact-name fast path",
+  "exact-name fast path: loaded tools too",
+  "select: loaded tools too",
   "searchHint",
   "coarse parts",
   "word-boundary description match",
@@ -118,6 +120,8 @@ export function moduleSemantics(text: string): Semantics {
   let required = false;
   let prefixFastPath = false;
   let exactFastPath = false;
+  let exactLoadedToo = false;
+  let selectLoadedToo = false;
   let hint = false;
   let coarse = false;
   let boundaryRegExp = false;
@@ -165,6 +169,11 @@ export function moduleSemantics(text: string): Semantics {
     if (n.type === "IfStatement" && hasCall(n.test, (c) => isMethod(c, "startsWith") && c.arguments[0]?.type === "Literal" && c.arguments[0].value === "mcp__")) {
       if (hasCall(n.consequent, (c) => isMethod(c, "startsWith") && c.arguments[0] !== undefined && c.arguments[0].type !== "Literal")) prefixFastPath = true;
     }
+    // `lookup(deferred, key) ?? lookup(all, key)`: a second place to look.
+    if (n.type === "LogicalExpression" && (n.operator === "??" || n.operator === "||") && ctx.isNameLookup(n.left) && ctx.isNameLookup(n.right)) {
+      if (isLoweredLookup(n.left) || isLoweredLookup(n.right)) exactLoadedToo = true;
+      else if (ctx.origins(n.left).has("select")) selectLoadedToo = true;
+    }
     if ((n.type === "ArrowFunctionExpression" || n.type === "FunctionExpression") && n.params.length === 1) {
       const body = n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0].type === "ReturnStatement" ? n.body.body[0].argument : n.body;
       if (body?.type === "BinaryExpression" && body.operator === "===" && (isLoweredName(body.left) || isLoweredName(body.right))) exactFastPath = true;
@@ -179,6 +188,8 @@ export function moduleSemantics(text: string): Semantics {
   yes("+required terms", required);
   yes("mcp__ prefix fast path", prefixFastPath);
   yes("exact-name fast path", exactFastPath);
+  yes("exact-name fast path: loaded tools too", exactFastPath && exactLoadedToo);
+  yes("select: loaded tools too", selectRegex && selectLoadedToo);
   yes("searchHint", hint);
   yes("coarse parts", coarse);
   yes("word-boundary description match", descriptionKind ? descriptionKind === "word" : boundaryRegExp);
@@ -249,6 +260,12 @@ class Context {
       if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.init) {
         if (!this.inits.has(n.id.name)) this.inits.set(n.id.name, []);
         this.inits.get(n.id.name)!.push(n.init);
+      }
+      // A for-of variable comes from what it iterates.
+      if (n.type === "ForOfStatement" && n.left.type === "VariableDeclaration" && n.left.declarations[0]?.id.type === "Identifier") {
+        const name = n.left.declarations[0].id.name;
+        if (!this.inits.has(name)) this.inits.set(name, []);
+        this.inits.get(name)!.push(n.right);
       }
       if (n.type === "CallExpression" && n.callee.type === "Identifier") {
         if (!this.calls.has(n.callee.name)) this.calls.set(n.callee.name, []);
@@ -346,6 +363,16 @@ class Context {
     return {};
   }
 
+  /** `tools.find((t) => … t.name …)`, or a call of a function that does one. */
+  isNameLookup(n: Node): boolean {
+    if (isMethod(n, "find")) return mentionsName(n.arguments[0]);
+    if (n.type === "CallExpression" && n.callee.type === "Identifier") {
+      const f = this.functions.get(n.callee.name);
+      return !!f && hasCall(f, (c) => isMethod(c, "find"));
+    }
+    return false;
+  }
+
   private functionMakesBoundaryRegExp(name: string): boolean {
     const f = this.functions.get(name);
     if (!f) return false;
@@ -378,6 +405,25 @@ function hasCall(n: Node, pred: (c: Node) => boolean): boolean {
   let hit = false;
   walk(n, (m) => {
     if (m.type === "CallExpression" && pred(m)) hit = true;
+  });
+  return hit;
+}
+
+function mentionsName(n: Node | undefined): boolean {
+  if (!n) return false;
+  let hit = false;
+  walk(n, (m) => {
+    if (m.type === "MemberExpression" && !m.computed && m.property.name === "name") hit = true;
+  });
+  return hit;
+}
+
+/** `tools.find((t) => t.name.toLowerCase() === q)` */
+function isLoweredLookup(n: Node): boolean {
+  if (!isMethod(n, "find")) return false;
+  let hit = false;
+  walk(n.arguments[0] ?? n, (m) => {
+    if (m.type === "BinaryExpression" && m.operator === "===" && (isLoweredName(m.left) || isLoweredName(m.right))) hit = true;
   });
   return hit;
 }
