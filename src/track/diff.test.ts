@@ -146,6 +146,30 @@ describe("searchlift diff on samples", () => {
     expect(rows.get("coarse parts")).toBe("yes");
   });
 
+  it("reads weights held in constants and lists a rule it does not know by its test", () => {
+    const text = [
+      "const EXACT_MCP = 12;",
+      "function createReleaseSearch() {",
+      "  async function search(query, tools) {",
+      "    for (const tool of tools) {",
+      "      let parsed = parse(tool), score = 0;",
+      "      for (const term of query.split(/\\s+/)) {",
+      "        if (parsed.parts.includes(term)) score += parsed.isMcp ? EXACT_MCP : 10;",
+      "        if (tool.owner === term) score += 7;",
+      "      }",
+      "    }",
+      "  }",
+      "  return { search };",
+      "}",
+    ].join("\n");
+    const rows = new Map(moduleSemantics(text).map((r) => [r.feature, r.value]));
+    expect(rows.get("weight: exact part (MCP)")).toBe("12");
+    expect(rows.get("weight: exact part (built-in)")).toBe("10");
+    expect(rows.get("weight: other rule if (tool.owner === term)")).toBe("7");
+    expect(rows.get("weight: searchHint word")).toBe("—");
+    expect(rows.get("select: lookup")).toBe("no");
+  });
+
   it("fails with one SearchliftError per cause", async () => {
     const good = bundle("search-hint");
     expect((await rejection(diffInputs(join(tmp(), "missing.js"), good))).exitCode).toBe(ExitCode.unreadable);

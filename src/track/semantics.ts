@@ -93,7 +93,7 @@ export function moduleSemantics(text: string): Semantics {
 
   walk(root, (n) => {
     if (n.type !== "IfStatement") return;
-    const rule = scoreRule(n.consequent);
+    const rule = scoreRule(n.consequent, (x) => ctx.number(x));
     if (!rule) return;
     const c = ctx.classify(n.test, rule.target);
     if (c.descriptionKind) descriptionKind ??= c.descriptionKind;
@@ -215,25 +215,29 @@ interface Weight {
 }
 
 /** `score += N` or `score += x.isMcp ? A : B` (alone, or alone in a block). */
-function scoreRule(s: Node): { target: string; weights: Weight[] } | null {
+function scoreRule(s: Node, number: (n: Node) => number | undefined): { target: string; weights: Weight[] } | null {
   if (s.type === "BlockStatement" && s.body.length === 1) s = s.body[0];
   if (s.type !== "ExpressionStatement") return null;
   const e = s.expression;
   if (e.type !== "AssignmentExpression" || e.operator !== "+=" || e.left.type !== "Identifier") return null;
   const r = e.right;
-  if (r.type === "Literal" && typeof r.value === "number") return { target: e.left.name, weights: [{ n: r.value }] };
-  if (r.type === "ConditionalExpression" && r.consequent.type === "Literal" && typeof r.consequent.value === "number" && r.alternate.type === "Literal" && typeof r.alternate.value === "number") {
+  const n = number(r);
+  if (n !== undefined) return { target: e.left.name, weights: [{ n }] };
+  if (r.type === "ConditionalExpression") {
+    const mcp = number(r.consequent);
+    const builtin = number(r.alternate);
+    if (mcp === undefined || builtin === undefined) return null;
     let isMcp = false;
     walk(r.test, (n) => {
       if ((n.type === "Identifier" && /mcp/i.test(n.name)) || (n.type === "MemberExpression" && !n.computed && /mcp/i.test(n.property.name))) isMcp = true;
     });
     if (!isMcp) return null;
-    return { target: e.left.name, weights: [{ n: r.consequent.value, mcp: true }, { n: r.alternate.value, mcp: false }] };
+    return { target: e.left.name, weights: [{ n: mcp, mcp: true }, { n: builtin, mcp: false }] };
   }
   return null;
 }
 
-type Origin = "select" | "split-comma" | "split-words" | "hint" | "await" | "query";
+type Origin = "select" | "split-comma" | "split-words" | "hint" | "await" | "query" | "name";
 
 function capKind(o: Set<Origin>): "chars" | "words" | "select" | "hint" | undefined {
   if (o.has("split-comma") || o.has("select")) return "select";
@@ -305,6 +309,7 @@ class Context {
       }
       if (m.type === "Literal" && m.regex && /^\^select:/i.test(m.regex.pattern)) out.add("select");
       if (m.type === "MemberExpression" && !m.computed && m.property.name === "searchHint") out.add("hint");
+      if (m.type === "MemberExpression" && !m.computed && m.property.name === "name") out.add("name");
       if (m.type === "AwaitExpression") out.add("await");
       if (m.type === "Identifier" && /^query\d*$/.test(m.name)) out.add("query");
       if (m.type === "MemberExpression" && !m.computed && m.property.name === "query") out.add("query");
@@ -352,14 +357,15 @@ class Context {
         }
         if (m.type === "BinaryExpression" && m.operator === "===") for (const s of [m.left, m.right]) if (s.type === "Identifier") subjects.push({ id: s, how: "equals" });
       });
-    const classified = subjects.map((s) => ({ ...s, o: this.origins(s.id) }));
+    // The term itself (made from the query) is not what it is matched against.
+    const classified = subjects.map((s) => ({ ...s, o: this.origins(s.id) })).filter((s) => !s.o.has("query"));
     const h = classified.find((s) => s.o.has("hint"));
     if (h) return { key: "hint-word" };
     const d = classified.find((s) => s.o.has("await"));
     if (d) return { key: "description", descriptionKind: d.how === "includes" ? "substring" : "word" };
-    const nameEq = classified.find((s) => s.how === "equals");
-    if (nameEq) return { key: "name-equal" };
-    if (classified.some((s) => s.how === "includes")) return { key: "name-contains" };
+    const named = classified.filter((s) => s.o.has("name"));
+    if (named.some((s) => s.how === "equals")) return { key: "name-equal" };
+    if (named.some((s) => s.how === "includes")) return { key: "name-contains" };
     return {};
   }
 
