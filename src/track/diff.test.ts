@@ -5,9 +5,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { liftInput } from "../normalize/lift.js";
@@ -131,8 +131,8 @@ describe("searchlift diff on samples", () => {
           }
         }
       }
-      // The same module on both sides: nothing.
-      const same = await diffInputs(original, original);
+      // The same module on both sides (a folder holding it on one side): nothing.
+      const same = await diffInputs(dirname(original), original);
       expect([same.code.changed, same.semantics.some((s) => s.changed), same.behaviour.changed.length]).toEqual([false, false, 0]);
     });
   });
@@ -177,7 +177,7 @@ describe("searchlift diff on samples", () => {
     const d = tmp();
     writeFileSync(join(d, "throws.mjs"), 'throw new Error("boom");\nexport { searchTools, scoreTools, toolSearch };\n');
     expect((await rejection(diffInputs(join(d, "throws.mjs"), good))).exitCode).toBe(ExitCode.brokenModule);
-    writeFileSync(join(d, "fails.mjs"), "async function searchTools() { throw new Error('no'); }\nconst scoreTools = searchTools, toolSearch = searchTools;\nexport { searchTools, scoreTools, toolSearch };\n");
+    writeFileSync(join(d, "fails.mjs"), "export async function searchTools() { throw new Error('no'); }\nexport const scoreTools = searchTools, toolSearch = searchTools;\n");
     const e = await rejection(diffInputs(join(d, "fails.mjs"), good));
     expect(e.exitCode).toBe(ExitCode.brokenModule);
     expect(e.message).toMatch(/failed on query/);
@@ -209,7 +209,10 @@ describe("searchlift diff (command line)", () => {
     expect(r.semantics[0]).toHaveProperty("changed");
     expect(r.behaviour.queries).toBe(DEFAULT_QUERIES.length);
 
-    const same = run(a, a);
+    const keep = tmp();
+    const same = run(a, a, "--out", keep);
+    expect(existsSync(join(keep, "a", "unknown", "unknown", "npm", "tool-search.mjs"))).toBe(true);
+    expect(existsSync(join(keep, "b", "unknown", "unknown", "npm", "tool-search.mjs"))).toBe(true);
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/^no code change$/m);
     expect(same.stdout).toMatch(/^no behaviour change$/m);

@@ -88,7 +88,7 @@ export async function liftedModulePath(input: string, out: string): Promise<stri
 function isLiftedModule(path: string): boolean {
   if (statSync(path).size > 4 << 20) return false;
   const text = readFileSync(path, "utf8");
-  return /\bexport\s*\{[^}]*\bsearchTools\b[^}]*\}/.test(text);
+  return /\bexport\s*(?:\{[^}]*\bsearchTools\b|(?:async\s+)?function\s+searchTools\b|(?:const|let|var)\s+searchTools\b)/.test(text);
 }
 
 /** The human-readable report: code, semantics, behaviour. */
