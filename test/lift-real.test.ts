@@ -36,6 +36,8 @@ const releases: Array<[string, string]> = [
   ["@anthropic-ai/claude-code@2.1.64", "package/cli.js"],
   ["@anthropic-ai/claude-code@2.1.112", "package/cli.js"],
   ["@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"],
+  // call() refreshes tools and waits for MCP servers: the waits are cut, the refresh sees no new tools.
+  ["@anthropic-ai/claude-code-linux-x64@2.1.200", "package/claude"],
 ];
 
 describe.skipIf(skip)("lift on real releases", () => {

@@ -42,9 +42,12 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   const policy = m.bindings.get("POLICY");
   if (policy && !Array.isArray(policy)) {
     let replaced = false;
+    // The matched filter, and — where the policy is a named function — every other `.filter(policy)`
+    // in call() (later releases filter again after refreshing the tools).
+    const same = (a: Node) => a.start === policy.start || (policy.type === "Identifier" && a.type === "Identifier" && a.name === policy.name);
     walk(fn, (n) => {
-      if (n.type === "CallExpression" && n.arguments.length === 1 && n.arguments[0].start === policy.start && n.callee.property?.name === "filter") {
-        n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: policy.start, end: policy.end, range: [policy.start, policy.end] };
+      if (n.type === "CallExpression" && n.arguments.length === 1 && same(n.arguments[0]) && n.callee.property?.name === "filter") {
+        n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: n.arguments[0].start, end: n.arguments[0].end, range: [n.arguments[0].start, n.arguments[0].end] };
         replaced = true;
       }
     });
@@ -188,6 +191,8 @@ function keepOf(e: Node, discarded: boolean, droppable: (e: Node) => boolean): N
     if (kept.length === 0) return null;
     return kept.length === 1 ? kept[0] : { ...e, expressions: kept };
   }
+  // `await sleep(…)` as a statement waits on the host and yields nothing: the same as a discarded call.
+  if (discarded && e.type === "AwaitExpression" && droppable(e.argument)) return null;
   return discarded && droppable(e) ? null : e;
 }
 
