@@ -102,7 +102,7 @@ export function buildProgram(): Command {
     .command("track")
     .description("lift every release of a set and write the tool search's timeline (default: ~/.local/share/claude/versions)")
     .argument("[inputs...]", "a folder of releases, or release files / packages")
-    .option("-o, --out <dir>", "where timeline.json and timeline.md go", "./timeline")
+    .option("-o, --out <dir>", "where timeline.json, timeline.md and timeline.html go", "./timeline")
     .option("--cache <dir>", "lift cache (default ~/.cache/searchlift/track)")
     .option("--jobs <n>", "lifts at once (default: one per core)", (v) => Number.parseInt(v, 10))
     .option("--no-verify", "do not verify each lift against its release")
@@ -131,7 +131,7 @@ export function buildProgram(): Command {
       else {
         process.stdout.write(`${r.timeline.releases.length} releases (${r.lifted} lifted now, the rest cached), ${r.timeline.groups.length} groups:\n`);
         for (const g of r.timeline.groups) process.stdout.write(`  ${g.first === g.last ? g.first : `${g.first} – ${g.last}`}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${g.error})`}\n`);
-        process.stdout.write(`wrote ${r.files.json} and ${r.files.markdown}\n`);
+        process.stdout.write(`wrote ${r.files.json}, ${r.files.markdown} and ${r.files.html}\n`);
       }
     });
 

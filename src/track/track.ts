@@ -15,6 +15,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { liftedCode } from "../normalize/lift.js";
+import { timelineHtml } from "./report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
 
 export interface TrackOptions {
@@ -28,7 +29,7 @@ export interface TrackOptions {
 
 export interface TrackResult {
   timeline: Timeline;
-  files: { json: string; markdown: string };
+  files: { json: string; markdown: string; html: string };
   /** Releases lifted in this run (the rest came from the cache). */
   lifted: number;
   note?: string;
@@ -82,8 +83,10 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const json = join(outDir, "timeline.json");
   const markdown = join(outDir, "timeline.md");
   writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
+  const html = join(outDir, "timeline.html");
   writeAtomic(markdown, timelineMarkdown(timeline));
-  return { timeline, files: { json, markdown }, lifted: todo.length };
+  writeAtomic(html, timelineHtml(timeline));
+  return { timeline, files: { json, markdown, html }, lifted: todo.length };
 }
 
 /** Lift one release in a child process; the result (or the error) is cached under its key. */
