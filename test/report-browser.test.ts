@@ -1,0 +1,169 @@
+/**
+ * The HTML timeline report in a real browser: `track` over the sample releases writes
+ * timeline.html, which Debian's chromium (driven by playwright-core, which never downloads a
+ * browser of its own here) opens from file://. The page loads without console errors or any
+ * request but itself, the chart has one marker per release, the groups table one row per group,
+ * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on and the code
+ * that does it. Skipped only where /usr/bin/chromium is missing and CI is not set.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timelineHtml } from "../src/track/report-html.js";
+import type { Timeline } from "../src/track/timeline.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const RELEASES = join(ROOT, "samples", "releases");
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const VERSIONS = ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0"];
+
+const skip = !existsSync(CHROMIUM) && !process.env.CI;
+if (skip) console.warn(`report-browser: skipped, ${CHROMIUM} is missing (apt-get install -y chromium); with CI set this test runs and fails instead`);
+
+interface Visit {
+  page: Page;
+  url: string;
+  requests: string[];
+  errors: string[];
+}
+
+describe.skipIf(skip)("timeline.html in chromium", () => {
+  let tmp: string;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), "searchlift-report-"));
+    // A fresh profile every run; playwright-core only drives the system's chromium.
+    context = await chromium.launchPersistentContext(join(tmp, "profile"), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
+  });
+  afterAll(async () => {
+    await context?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** Open a file, recording every request (only the page itself may go through) and every console error. */
+  async function visit(file: string): Promise<Visit> {
+    const url = pathToFileURL(file).href;
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.route("**/*", (route) => (route.request().url() === url ? route.continue() : route.abort()));
+    const res = await page.goto(url, { waitUntil: "load" });
+    expect(res === null || res.ok()).toBe(true);
+    return { page, url, requests, errors };
+  }
+
+  it("shows the sample timeline: groups, chart, and each change's diff", async () => {
+    const out = join(tmp, "out");
+    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", RELEASES, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8", timeout: 600_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(join(out, "timeline.html"));
+    const { page, url, requests, errors } = await visit(join(out, "timeline.html"));
+
+    // Self-contained: no request but the page, nothing logged as an error.
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+    expect(await page.title()).toBe("Tool search timeline");
+
+    // The chart renders, with one marker per release in version order, left to right.
+    const svg = page.locator("svg.chart");
+    await expect.poll(() => svg.count()).toBe(1);
+    const box = await svg.boundingBox();
+    expect(box!.width).toBeGreaterThan(100);
+    expect(box!.height).toBeGreaterThan(100);
+    const ticks = page.locator("svg.chart .release-tick");
+    expect(await ticks.count()).toBe(8);
+    const xs: number[] = [];
+    for (const [i, v] of VERSIONS.entries()) {
+      expect(await ticks.nth(i).getAttribute("data-version")).toBe(v);
+      const b = await ticks.nth(i).boundingBox();
+      expect(b!.height).toBeGreaterThan(0);
+      xs.push(b!.x);
+    }
+    expect(xs.every((x, i) => i === 0 || x > xs[i - 1]!)).toBe(true);
+    // Weights as step lines, features as bands; the release that could not be lifted is marked.
+    expect(await page.locator("svg.chart .lane.weight path.step").count()).toBeGreaterThan(5);
+    expect(await page.locator('svg.chart .lane.feature[data-feature="+required terms"] rect.band').count()).toBe(3); // 0.4.0, 0.5.0, 0.6.0
+    expect(await page.locator("svg.chart rect.not-lifted").count()).toBe(1);
+    expect(await page.locator("svg.chart .change-line").count()).toBe(6);
+
+    // The groups table: one row per group, 0.3.0 and 0.3.1 in one, 0.7.0 with its error.
+    const rows = page.locator("table.groups tbody tr");
+    expect(await rows.count()).toBe(7);
+    expect(await rows.nth(2).locator("td.span").innerText()).toContain("0.3.0 – 0.3.1");
+    expect(await rows.nth(6).getAttribute("class")).toContain("error");
+    expect(await rows.nth(6).locator("td.err").innerText()).toMatch(/cannot lift/);
+    expect(await rows.nth(0).locator("td.signature").innerText()).toContain("tool-search/scorer@mcp-name-substring");
+
+    // The change 0.3.x → 0.4.0: +required goes no → yes, and the code diff adds the `+term` handling.
+    const change = page.locator('section.change[data-from="0.3.1"][data-to="0.4.0"]');
+    expect(await change.count()).toBe(1);
+    const required = change.locator('tr.sem-changed[data-feature="+required terms"]');
+    expect(await required.locator("td.before").innerText()).toBe("no");
+    expect(await required.locator("td.after").innerText()).toBe("yes");
+    const diff = change.locator("pre.diff");
+    expect(await diff.isVisible()).toBe(false);
+    await change.locator("details.code-diff summary").click();
+    expect(await diff.isVisible()).toBe(true);
+    expect(await diff.locator(".add", { hasText: 'startsWith("+")' }).count()).toBeGreaterThan(0);
+    // Nothing else about 0.3.0 → 0.4.0 is claimed that the semantics do not say.
+    const features = await change.locator("tr.sem-changed").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-feature")));
+    expect(features).toContain("mcp__ prefix fast path");
+    expect(features).not.toContain("coarse parts");
+
+    // The last change's far side was not lifted: said so, no diff.
+    const last = page.locator('section.change[data-to="0.7.0"]');
+    expect(await last.innerText()).toMatch(/not lifted[\s\S]*cannot lift/);
+    expect(await last.locator("pre.diff").count()).toBe(0);
+
+    // Anchors stay in the page.
+    await page.locator('svg.chart a[href="#change-3"]').first().dispatchEvent("click");
+    expect(page.url()).toBe(`${url}#change-3`);
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("escapes what it shows: a hostile error, version and signature render as text", async () => {
+    const hostile = `<script>alert(1)</script><img src="https://example.com/x.png">`;
+    const t: Timeline = {
+      releases: [
+        { input: "a", version: `1.0.0<b>"`, platform: "npm", routineHash: "a".repeat(64), signature: hostile, verified: { cases: 3, agreed: 3 } },
+        { input: "b", version: "1.0.1", platform: "npm", routineHash: null, error: hostile, verified: null },
+      ],
+      groups: [
+        { first: `1.0.0<b>"`, last: `1.0.0<b>"`, routineHash: "a".repeat(64), signature: hostile, releases: [`1.0.0<b>"`] },
+        { first: "1.0.1", last: "1.0.1", routineHash: null, releases: ["1.0.1"], error: hostile },
+      ],
+    };
+    const file = join(tmp, "hostile.html");
+    writeFileSync(file, timelineHtml(t));
+    const { page, url, requests, errors } = await visit(file);
+    expect(await page.locator("script, img, b").count()).toBe(0);
+    expect(await page.locator("table.groups tbody tr").nth(1).locator("td.err").innerText()).toBe(hostile);
+    expect(await page.locator("svg.chart .release-tick").first().getAttribute("data-version")).toBe(`1.0.0<b>"`);
+    expect(await page.locator("table.groups tbody tr").first().locator("td.verified").innerText()).toBe("3/3");
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("timelineHtml", () => {
+  it("refers to nothing outside the page", () => {
+    const t: Timeline = { releases: [{ input: "a", version: "1.0.0", platform: "npm", routineHash: null, error: "x", verified: null }], groups: [{ first: "1.0.0", last: "1.0.0", routineHash: null, releases: ["1.0.0"], error: "x" }] };
+    const html = timelineHtml(t);
+    expect(html).not.toMatch(/<(script|link|img|iframe)\b/i);
+    for (const [, v] of html.matchAll(/\b(?:href|src)="([^"]*)"/g)) expect(v).toMatch(/^#/);
+    expect(html).toContain("Content-Security-Policy");
+    expect(readFileSync(join(ROOT, "src", "track", "report-html.ts"), "utf8")).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  });
+});
