@@ -167,9 +167,10 @@ ${rows.map((r) => `<tr class="sem-changed" data-feature="${esc(r.feature)}"><td>
 }
 
 function diffLine(l: string): string {
-  if (l === "") return "";
-  const cls = /^={5,}$/.test(l) ? "sep" : l.startsWith("+++") || l.startsWith("---") ? "file" : l.startsWith("@@") ? "hunk" : l.startsWith("+") ? "add" : l.startsWith("-") ? "del" : l.startsWith("\\") ? "meta" : "ctx";
-  return `<span class="${cls}">${esc(l)}</span>\n`;
+  // The patch's "=====" rule and trailing newline say nothing.
+  if (l === "" || /^={5,}$/.test(l)) return "";
+  const cls = l.startsWith("+++") || l.startsWith("---") ? "file" : l.startsWith("@@") ? "hunk" : l.startsWith("+") ? "add" : l.startsWith("-") ? "del" : l.startsWith("\\") ? "meta" : "ctx";
+  return `<span class="${cls}">${esc(l)}</span>`;
 }
 
 const CSS = `
@@ -231,6 +232,6 @@ pre.diff span { display: block; padding: 0 10px; white-space: pre; }
 pre.diff .add { background: var(--add-bg); color: #116329; }
 pre.diff .del { background: var(--del-bg); color: #82071e; }
 pre.diff .hunk { color: var(--valued); background: #f3efff; }
-pre.diff .file, pre.diff .sep { color: var(--muted); }
+pre.diff .file { color: var(--muted); }
 ul.why { color: var(--del); margin: 0; }
 `;
