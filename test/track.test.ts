@@ -34,6 +34,8 @@ describe("searchlift track", () => {
     expect(t.groups[6].error).toMatch(/cannot lift/);
     expect(t.releases[2]).toMatchObject({ version: "0.3.0", platform: "npm" });
     expect(readFileSync(join(out, "timeline.md"), "utf8")).toContain("| 0.3.0 – 0.3.1 (2) |");
+    // The HTML report beside them (tested in a browser in report-browser.test.ts).
+    expect(readFileSync(join(out, "timeline.html"), "utf8")).toMatch(/<table class="groups">[\s\S]*0\.3\.0 – 0\.3\.1/);
 
     // Warm: nothing lifted again, same timeline.
     const warm = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify");
