@@ -29,8 +29,10 @@ export function timelineChart(cols: ChartColumn[]): string {
   const colW = n <= 10 ? 88 : Math.max(16, Math.floor(900 / n));
   const rotate = colW < 70;
   // Room for the version labels: horizontal, or slanted when the columns are narrow.
-  const headerH = rotate ? 20 + 7 * Math.max(...cols.map((c) => c.version.length)) : 36;
-  const width = LABEL_W + n * colW + 16;
+  const longest = Math.max(...cols.map((c) => c.version.length));
+  const headerH = rotate ? 24 + 6 * longest : 36;
+  // Slanted labels reach past the last column.
+  const width = LABEL_W + n * colW + (rotate ? 6 * longest : 16);
   const order: string[] = [];
   for (const c of cols) for (const r of c.semantics ?? []) if (!order.includes(r.feature)) order.push(r.feature);
   const value = (c: ChartColumn, f: string) => c.semantics?.find((r) => r.feature === f)?.value;
@@ -82,13 +84,22 @@ export function timelineChart(cols: ChartColumn[]): string {
     );
   }
 
-  // Not lifted: a hatched column.
-  for (const [j, c] of cols.entries()) {
-    if (c.semantics) continue;
+  // Not lifted: a hatched column each (with the error as its tooltip), one label per run of them.
+  for (let j = 0; j < n; j++) {
+    if (cols[j]!.semantics) continue;
+    let end = j;
+    while (end + 1 < n && !cols[end + 1]!.semantics) end++;
+    for (let k = j; k <= end; k++) {
+      const c = cols[k]!;
+      out.push(`<rect class="not-lifted" x="${xl(k) + 1}" y="${weightsTop}" width="${colW - 2}" height="${plotBottom - weightsTop}" fill="url(#hatch)"><title>${esc(c.version)}: ${esc(c.error ?? "not lifted")}</title></rect>`);
+    }
+    const mid = (xl(j) + xl(end + 1)) / 2;
     out.push(
-      `<rect class="not-lifted" x="${xl(j) + 2}" y="${weightsTop}" width="${colW - 4}" height="${plotBottom - weightsTop}" fill="url(#hatch)"><title>${esc(c.version)}: ${esc(c.error ?? "not lifted")}</title></rect>`,
-      `<text class="not-lifted-label" x="${xc(j)}" y="${weightsTop + 12}" text-anchor="middle">not lifted</text>`,
+      xl(end + 1) - xl(j) >= 64
+        ? `<text class="not-lifted-label" x="${mid}" y="${weightsTop + 12}" text-anchor="middle">not lifted</text>`
+        : `<text class="not-lifted-label" x="${mid + 4}" y="${weightsTop + 6}" transform="rotate(90 ${mid + 4} ${weightsTop + 6})">not lifted</text>`,
     );
+    j = end;
   }
 
   // Weights: a step line per lane, on one scale for all lanes.
