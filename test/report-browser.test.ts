@@ -7,7 +7,7 @@
  * that does it. Skipped only where /usr/bin/chromium is missing and CI is not set.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -37,6 +37,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing and CI is set: .ci/run installs Debian's chromium (apt-get install -y chromium) before the tests`);
     tmp = mkdtempSync(join(tmpdir(), "searchlift-report-"));
     // A fresh profile every run; playwright-core only drives the system's chromium.
     context = await chromium.launchPersistentContext(join(tmp, "profile"), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
@@ -66,6 +67,8 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", RELEASES, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8", timeout: 600_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(join(out, "timeline.html"));
+    // Written atomically: no temporary file is left beside the three.
+    expect(readdirSync(out).sort()).toEqual(["timeline.html", "timeline.json", "timeline.md"]);
     const { page, url, requests, errors } = await visit(join(out, "timeline.html"));
 
     // Self-contained: no request but the page, nothing logged as an error.
