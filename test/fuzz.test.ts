@@ -168,8 +168,6 @@ function elfShell(opts: { notes?: Array<{ name: string; type: number; desc: Buff
   return { bytes, hot };
 }
 
-const TRAILER = Buffer.from("\n---- Bun! ----\n", "latin1");
-
 /** Regions of a Bun payload (relative to its start) that readers trust: Offsets + trailer and the module table. */
 function payloadHot(payload: Buffer): Region[] {
   const end = payload.length;
