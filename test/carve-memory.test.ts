@@ -6,25 +6,13 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { noise } from "./helpers/noise.js";
 import { FileByteSource } from "../src/container/byte-source.js";
 import { carveScripts } from "../src/container/carve.js";
 
 const dir = mkdtempSync(join(tmpdir(), "searchlift-carve-mem-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function noiseBlock(n: number, seed: number): Buffer {
-  const b = Buffer.alloc(n);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    b[i] = x & 0xff;
-  }
-  return b;
-}
 
 const PROGRAM = Buffer.from(
   "function rank(tools, q) {\n  const s = q.toLowerCase();\n  return tools.filter((t) => t.name.toLowerCase().includes(s)).sort((a, b) => a.name.length - b.name.length);\n}\nmodule.exports = { rank, version: '1.0.0', note: 'carved from the middle of a large unknown binary' };\n",
@@ -33,7 +21,7 @@ const PROGRAM = Buffer.from(
 describe("carve memory", () => {
   it("carves a 256 MB file with two embedded programs, peak RSS growing far less than the file", () => {
     const file = join(dir, "big.bin");
-    const block = noiseBlock(1 << 20, 42);
+    const block = noise(1 << 20, 42);
     const fd = openSync(file, "w");
     const at: number[] = [];
     let pos = 0;

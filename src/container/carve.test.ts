@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { noise } from "../../test/helpers/noise.js";
 import { ExitCode, UnrecognizedInput } from "../errors.js";
 import { BufferByteSource, FileByteSource } from "./byte-source.js";
 import { carveScripts } from "./carve.js";
@@ -10,20 +11,6 @@ import { openContainer } from "./open-container.js";
 const dir = mkdtempSync(join(tmpdir(), "searchlift-carve-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Deterministic bytes (xorshift32) so a failure reproduces. */
-function noise(n: number, seed: number): Buffer {
-  const b = Buffer.alloc(n);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    b[i] = x & 0xff;
-  }
-  return b;
-}
 
 const PROGRAM_A = Buffer.from(
   [
