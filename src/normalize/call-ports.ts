@@ -10,7 +10,7 @@
  *   `tools`, `undefined` where it only calls optionally (`refresh?.()`), and an empty client state
  *   everywhere else (no MCP servers, nothing pending).
  */
-import type { Container } from "../container/types.js";
+import type { Container, ModuleEntry } from "../container/types.js";
 import type { LocatedRoutine } from "../locate/locate.js";
 import { lineColumn } from "../locate/parse-module.js";
 import { matchNode, walk, type Node } from "../locate/pattern.js";
@@ -339,4 +339,42 @@ function onlyCalledOptionally(name: string, body: Node): boolean {
     if (n.type === "Identifier" && n.name === name) uses++;
   });
   return uses > 0 && uses === optional;
+}
+
+/**
+ * Cut discarded calls to host-reaching functions (logging, telemetry, cache bookkeeping) out of
+ * any definition of the closure — a helper class's methods log too. Returns what was cut.
+ */
+export function cutHostEffects(container: Container, def: { module: ModuleEntry; node: Node }, ports: Port[], resolver: Resolver, hostCache: Map<string, boolean>): string[] {
+  const locals = declaredNames(def.node);
+  const dropPorts = ports.filter((p) => p.drop);
+  const cut: string[] = [];
+  const reaches = (name: string): boolean => {
+    const key = `${def.module.path}#${name}`;
+    if (!hostCache.has(key)) {
+      const d = resolver.resolve(def.module, name);
+      let host = false;
+      if (d) {
+        const cl = collectClosure(container, [{ module: d.module, node: d.node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
+        host = cl.environment.length > 0 || cl.definitions.length >= HOST_LIMIT;
+      }
+      hostCache.set(key, host);
+    }
+    return hostCache.get(key)!;
+  };
+  const droppable = (e: Node): boolean => {
+    if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
+    const byPort = dropPorts.some((p) => {
+      const b = matchNode(p.drop!.root, e, new Map());
+      return !!b && Object.entries(p.kinds).every(([meta, kind]) => {
+        const v = b.get(meta);
+        return !!v && !Array.isArray(v) && (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression");
+      });
+    });
+    if (!byPort && !reaches(e.callee.name)) return false;
+    cut.push(e.callee.name);
+    return true;
+  };
+  cutEffects(def.node, droppable);
+  return cut;
 }

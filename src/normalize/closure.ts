@@ -59,6 +59,8 @@ export interface ClosureOptions {
   limit?: number;
   /** Share parsed module scopes between walks over one container. */
   resolver?: Resolver;
+  /** Rewrite each definition (a copy of it) before its references are followed — where ports cut effects. */
+  transform?: (def: ClosureEntry) => void;
 }
 
 export function collectClosure(container: Container, roots: Root[], ports: Port[] = [], opts: ClosureOptions = {}): Closure {
@@ -84,6 +86,10 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
       break;
     }
     const def = queue.shift()!;
+    if (opts.transform) {
+      def.node = structuredClone(def.node) as Node;
+      opts.transform(def);
+    }
     out.definitions.push(def);
     const text = scopeOf(def.module).text;
     for (const ref of freeReferences(def.node)) {

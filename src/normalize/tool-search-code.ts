@@ -12,9 +12,9 @@ import { generate } from "astring";
 import type { Container } from "../container/types.js";
 import type { LocatedRoutine } from "../locate/locate.js";
 import type { Signature } from "../locate/signature.js";
-import type { Node } from "../locate/pattern.js";
+import { walk, type Node } from "../locate/pattern.js";
 import { assemble } from "./assemble.js";
-import { DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
+import { cutHostEffects, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
 import { collectClosure, definitionKey, Resolver, type Closure, type Place, type Root } from "./closure.js";
 import { BUILTINS } from "./globals.js";
 import { LiftError } from "./lift-error.js";
@@ -59,8 +59,11 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const fn = m.node;
   const paramIndex = (role: string) => fn.params.findIndex((p: Node) => p.type === "Identifier" && p.name === roles[role]);
   const [q, d, max] = [paramIndex("query"), paramIndex("deferredTools"), paramIndex("maxResults")];
-  if (fn.params.length !== 4 || q !== 0 || d !== 1 || max !== 3) {
-    throw new LiftError(`scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters); only (query, deferredTools, allTools, maxResults) is lifted yet`);
+  // (query, deferredTools, allTools, maxResults), and from 2.1.2xx a fifth: the description cache
+  // that call() takes from its tool state by class — the adapter makes a fresh one of that class.
+  const cacheClass = fn.params.length === 5 && r.call?.match ? cacheClassOf(r.call.match.node, rootName) : null;
+  if (q !== 0 || d !== 1 || max !== 3 || !(fn.params.length === 4 || cacheClass)) {
+    throw new LiftError(`scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters); only (query, deferredTools, allTools, maxResults[, cache]) is lifted yet`);
   }
   const ports = [...r.scorerSignature.ports, ...(r.callSignature?.ports ?? [])];
   const resolver = new Resolver(container);
@@ -69,9 +72,14 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const call = r.call?.match ? prepareCall(container, r.call, ports, resolver) : null;
   if (call) roots.push({ module: r.call!.match!.module, node: call.node, name: CALL_ROOT });
 
-  const closure = collectClosure(container, roots, ports, { provided: [DEFERRED_BY_CALLER], resolver });
+  const hostCache = new Map<string, boolean>();
+  const closure = collectClosure(container, roots, ports, {
+    provided: [DEFERRED_BY_CALLER],
+    resolver,
+    transform: (def) => void cutHostEffects(container, def, ports, resolver, hostCache),
+  });
   const env = closure.environment[0];
-  if (env) throw new LiftError(`the tool search reaches the host through ${env.name} in ${env.in}`, env.at);
+  if (env) throw new LiftError(`the tool search reaches the host through ${env.name} in ${pathTo(closure, env.in)}`, env.at);
   const unresolved = closure.unresolved[0];
   if (unresolved) throw new LiftError(`cannot classify ${unresolved.name} in ${unresolved.in}`, unresolved.at);
 
@@ -107,7 +115,10 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   renameLocals(read.statements, { roles: roleByOffset, taken: new Set([...read.names.values(), ...reserved]) });
   const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
 
-  const names = (a: typeof orig) => ({ search: a.names.get(rootKey)!, call: callKey ? a.names.get(callKey)! : null });
+  const callDef = callKey ? closure.definitions[1]! : null;
+  const cacheKey = cacheClass && callDef ? callDef.references.get(cacheClass) ?? null : null;
+  if (cacheClass && !cacheKey) throw new LiftError(`the scorer's cache class ${cacheClass} is not defined in the closure`);
+  const names = (a: typeof orig) => ({ search: a.names.get(rootKey)!, call: callKey ? a.names.get(callKey)! : null, cache: cacheKey ? a.names.get(cacheKey)! : null });
   const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
   return {
@@ -129,10 +140,10 @@ export function scorerCode(container: Container, scorer: LocatedRoutine, scorerS
  * Every definition inside one factory, so each call starts from fresh state (memo caches and
  * module-level variables as the release starts them), as the contract's "same tools" demands.
  */
-function factory(statements: Node[], scores: Node, roots: { search: string; call: string | null }): string {
+function factory(statements: Node[], scores: Node, roots: { search: string; call: string | null; cache: string | null }): string {
   const body = [...statements, scores].map((s) => generate(s as never)).join("\n\n");
   const indented = body.replace(/^(?=.)/gm, "  ");
-  const call = roots.call ? `, call: ${roots.call}` : "";
+  const call = (roots.call ? `, call: ${roots.call}` : "") + (roots.cache ? `, newCache: () => new ${roots.cache}()` : "");
   return `function ${FACTORY}(${DEFERRED_BY_CALLER}) {\n${indented}\n\n  return { search: ${roots.search}, scores: ${scores.id.name}${call} };\n}\n\n`;
 }
 
@@ -198,14 +209,14 @@ async function searchTools(query, deferred, options = {}) {
   const release = ${FACTORY}();
   const searched = deferred.map(releaseTool);
   const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
-  return release.search(query, searched, allTools, options.maxResults ?? defaults.maxResults);
+  return release.search(query, searched, allTools, options.maxResults ?? defaults.maxResults, ...(release.newCache ? [release.newCache()] : []));
 }
 
 async function scoreTools(query, deferred, options = {}) {
   const release = ${FACTORY}();
   const searched = deferred.map(releaseTool);
   const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
-  const scored = await release.scores(query, searched, allTools, options.maxResults ?? defaults.maxResults);
+  const scored = await release.scores(query, searched, allTools, options.maxResults ?? defaults.maxResults, ...(release.newCache ? [release.newCache()] : []));
   // Tools left out before scoring (a missing +required term) score 0; the rest keep their order.
   let next = 0;
   return deferred.map((tool) => (scored[next]?.name === tool.name ? scored[next++] : { name: tool.name, score: 0 }));
@@ -226,7 +237,9 @@ function emptyState() {
       if (["filter", "map", "flatMap", "slice", "concat"].includes(key)) return () => [];
       if (["some", "includes", "has"].includes(key)) return () => false;
       if (key === "every") return () => true;
-      if (["find", "get", "forEach"].includes(key)) return () => undefined;
+      // A state store keyed by class makes a fresh instance on first use.
+      if (key === "get") return (k) => (typeof k === "function" ? new k() : undefined);
+      if (["find", "forEach"].includes(key)) return () => undefined;
       return emptyState();
     },
     apply() {
@@ -245,4 +258,34 @@ async function toolSearch(query, deferred, options = {}) {
   return result.data.matches;
 }
 `;
+}
+
+/**
+ * The class whose instance call() passes as the scorer's fifth argument:
+ * `let cache = state.get(Cache); … await search(query, deferred, all, max, cache)`.
+ */
+function cacheClassOf(callNode: Node, scorerName: string): string | null {
+  let arg: string | null = null;
+  walk(callNode, (n) => {
+    if (n.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === scorerName && n.arguments.length === 5 && n.arguments[4].type === "Identifier") arg = n.arguments[4].name;
+  });
+  if (!arg) return null;
+  let cls: string | null = null;
+  walk(callNode, (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === arg && n.init?.type === "CallExpression" && n.init.callee.type === "MemberExpression" && n.init.callee.property.name === "get" && n.init.arguments.length === 1 && n.init.arguments[0].type === "Identifier") {
+      cls = n.init.arguments[0].name;
+    }
+  });
+  return cls;
+}
+
+/** How the closure reached a definition: `call → x5e → uu → f` (names only, roots first). */
+function pathTo(closure: Closure, key: string): string {
+  const parent = new Map<string, string>();
+  for (const d of closure.definitions) {
+    for (const k of d.references.values()) if (k && !parent.has(k) && k !== definitionKey(d)) parent.set(k, definitionKey(d));
+  }
+  const chain = [key];
+  for (let k = parent.get(key); k && chain.length < 40 && !chain.includes(k); k = parent.get(k)) chain.unshift(k);
+  return chain.map((k) => k.slice(k.lastIndexOf("#") + 1)).join(" → ") + ` (${key.slice(0, key.lastIndexOf("#"))})`;
 }
