@@ -107,6 +107,33 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     return true;
   };
   cutEffects(fn.body, droppable);
+  // `flag() ? failedServers(…) : []`: where the host decides between extra information and a
+  // constant, the empty client takes the constant.
+  const hostCall = (e: Node) => {
+    let found = false;
+    walk(e, (n) => {
+      if (n.type === "CallExpression" && n.callee.type === "Identifier" && !locals.has(n.callee.name) && reachesHost(n.callee.name)) found = true;
+    });
+    return found;
+  };
+  const constant = (e: Node) => (e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0;
+  const replaceConditionals = (n: Node) => {
+    if (!n || typeof n !== "object") return;
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      const fix = (c: Node) => (c?.type === "ConditionalExpression" && constant(c.alternate) && (hostCall(c.test) || hostCall(c.consequent)) ? (dropped.push({ name: "(host branch)", at: at(c) }), c.alternate) : c);
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          v[i] = fix(v[i]);
+          replaceConditionals(v[i]);
+        }
+      } else if (v && typeof v === "object" && typeof v.type === "string") {
+        n[key] = fix(v);
+        replaceConditionals(n[key]);
+      }
+    }
+  };
+  replaceConditionals(fn.body);
   // A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
   // every call discarded — was there for the effects just cut: it goes too, with its calls.
   for (const [name, decl] of localFunctions) {

@@ -45,6 +45,8 @@ export function renameLocals(statements: Node[], naming: LocalNaming): void {
     // they are chosen, so a callback over an already renamed `tools` can become `tool`.
     const scopes = [...sm.scopes].filter((s) => s.type !== "global" && s.type !== "module").sort((a, b) => start(a) - start(b));
     for (const scope of scopes) {
+      // A top-level class's own name inside its body is the module-level name, renamed by assembly.
+      if (scope.type === "class" && (scope.block as unknown as Node) === stmt) continue;
       for (const v of scope.variables) {
         if (v.identifiers.length === 0) continue; // implicit `arguments`
         const first = v.identifiers[0] as unknown as Node;
