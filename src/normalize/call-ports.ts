@@ -79,27 +79,9 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     return result;
   };
   const moduleHost = new Map<string, boolean>();
-  const moduleReachesHost = (name: string): boolean => {
-    if (moduleHost.has(name)) return moduleHost.get(name)!;
-    const def = resolver.resolve(m.module, name);
-    let result = false;
-    if (def) {
-      const cl = collectClosure(container, [{ module: def.module, node: def.node, name: def.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
-      result = cl.environment.length > 0 || cl.definitions.length >= HOST_LIMIT;
-    }
-    moduleHost.set(name, result);
-    return result;
-  };
+  const moduleReachesHost = (name: string) => hostBound(container, m.module, name, ports, resolver, moduleHost);
   const dropped: PreparedCall["dropped"] = [];
-  const dropPorts = ports.filter((p) => p.drop);
-  const portDrops = (e: Node) =>
-    dropPorts.some((p) => {
-      const b = matchNode(p.drop!.root, e, new Map());
-      return !!b && Object.entries(p.kinds).every(([meta, kind]) => {
-        const v = b.get(meta);
-        return !!v && !Array.isArray(v) && (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression");
-      });
-    });
+  const portDrops = (e: Node) => droppedByPort(e, ports);
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier") return false;
     if (!portDrops(e) && !reachesHost(e.callee.name)) return false;
@@ -374,34 +356,47 @@ function onlyCalledOptionally(name: string, body: Node): boolean {
  */
 export function cutHostEffects(container: Container, def: { module: ModuleEntry; node: Node }, ports: Port[], resolver: Resolver, hostCache: Map<string, boolean>): string[] {
   const locals = declaredNames(def.node);
-  const dropPorts = ports.filter((p) => p.drop);
   const cut: string[] = [];
-  const reaches = (name: string): boolean => {
-    const key = `${def.module.path}#${name}`;
-    if (!hostCache.has(key)) {
-      const d = resolver.resolve(def.module, name);
-      let host = false;
-      if (d) {
-        const cl = collectClosure(container, [{ module: d.module, node: d.node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
-        host = cl.environment.length > 0 || cl.definitions.length >= HOST_LIMIT;
-      }
-      hostCache.set(key, host);
-    }
-    return hostCache.get(key)!;
-  };
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
-    const byPort = dropPorts.some((p) => {
-      const b = matchNode(p.drop!.root, e, new Map());
-      return !!b && Object.entries(p.kinds).every(([meta, kind]) => {
-        const v = b.get(meta);
-        return !!v && !Array.isArray(v) && (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression");
-      });
-    });
-    if (!byPort && !reaches(e.callee.name)) return false;
+    if (!droppedByPort(e, ports) && !hostBound(container, def.module, e.callee.name, ports, resolver, hostCache)) return false;
     cut.push(e.callee.name);
     return true;
   };
   cutEffects(def.node, droppable);
   return cut;
+}
+
+/**
+ * Whether module-level `name` (seen from `module`) reaches the host: its closure meets a host name,
+ * or is so large it is the client rather than a helper. Cached per module and name.
+ */
+function hostBound(container: Container, module: ModuleEntry, name: string, ports: Port[], resolver: Resolver, cache: Map<string, boolean>): boolean {
+  const key = `${module.path}#${name}`;
+  let host = cache.get(key);
+  if (host === undefined) {
+    const d = resolver.resolve(module, name);
+    host = false;
+    if (d) {
+      const cl = collectClosure(container, [{ module: d.module, node: d.node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
+      host = cl.environment.length > 0 || cl.definitions.length >= HOST_LIMIT;
+    }
+    cache.set(key, host);
+  }
+  return host;
+}
+
+/** A call a signature's drop port recognises (telemetry), with its kind constraints met. */
+function droppedByPort(e: Node, ports: Port[]): boolean {
+  return ports.some((p) => {
+    if (!p.drop) return false;
+    const b = matchNode(p.drop.root, e, new Map());
+    return (
+      !!b &&
+      Object.entries(p.kinds).every(([meta, kind]) => {
+        const v = b.get(meta);
+        return !!v && !Array.isArray(v) && (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression");
+      })
+    );
+  });
 }
