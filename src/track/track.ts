@@ -56,7 +56,11 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   if (inputs.length === 0) throw new SearchliftError("no releases to track", ExitCode.usage);
   const cache = resolve(opts.cache ?? join(homedir(), ".cache", "searchlift", "track"));
   mkdirSync(cache, { recursive: true });
-  const keys = await Promise.all(inputs.map((i) => inputKey(i, cache)));
+  // Input hashes remembered by path, size and mtime: read once, written once, so a warm run reads no release.
+  const memoFile = join(cache, "inputs.json");
+  const memo: Record<string, string> = existsSync(memoFile) ? safeJson(readFileSync(memoFile, "utf8")) : {};
+  const keys = await Promise.all(inputs.map((i) => inputKey(i, memo)));
+  writeAtomic(memoFile, JSON.stringify(memo));
   const releases: Release[] = new Array(inputs.length);
   const todo: number[] = [];
   inputs.forEach((input, i) => {
@@ -130,22 +134,16 @@ function readCached(cache: string, key: string, verify: boolean): Release | null
   }
 }
 
-/** sha256 of an input, remembered by path, size and mtime so a warm run reads no release. */
-async function inputKey(input: string, cache: string): Promise<string> {
+/** sha256 of an input, from `memo` when its path, size and mtime are unchanged (and added to it otherwise). */
+async function inputKey(input: string, memo: Record<string, string>): Promise<string> {
   const st = statSync(input, { throwIfNoEntry: false });
   if (!st) throw new SearchliftError("cannot read input: ENOENT", ExitCode.unreadable, input);
-  const memoFile = join(cache, "inputs.json");
-  const memo: Record<string, string> = existsSync(memoFile) ? safeJson(readFileSync(memoFile, "utf8")) : {};
   const id = `${resolve(input)}\0${st.size}\0${st.mtimeMs}`;
   if (memo[id]) return memo[id]!;
   const h = createHash("sha256");
   if (st.isDirectory()) h.update(`dir:${resolve(input)}:${st.mtimeMs}`);
   else for await (const chunk of createReadStream(input, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
-  const key = h.digest("hex");
-  const now: Record<string, string> = existsSync(memoFile) ? safeJson(readFileSync(memoFile, "utf8")) : {};
-  now[id] = key;
-  writeAtomic(memoFile, JSON.stringify(now));
-  return key;
+  return (memo[id] = h.digest("hex"));
 }
 
 function safeJson(text: string): Record<string, string> {
