@@ -347,7 +347,9 @@ interface EsbuildOut {
 
 /** esbuild: bundle, ESM, identifiers mangled, whitespace removed, external source maps. */
 function esbuildSample(s: Sample, hash: string): EsbuildOut {
-  const key = createHash("sha256").update(JSON.stringify({ esbuildVersion, hash, entry: s.entry, split: !!s.split, v: 1 })).digest("hex").slice(0, 16);
+  // The maps name sources relative to the output, so a build made from another checkout (a CI run
+  // sharing this cache) would point at that checkout's samples: the checkout is part of the key.
+  const key = createHash("sha256").update(JSON.stringify({ esbuildVersion, hash, samples: SAMPLES, entry: s.entry, split: !!s.split, v: 1 })).digest("hex").slice(0, 16);
   const dir = join(cacheDir("fixtures", "tool-search", "esbuild"), `${s.name}-${key}`);
   const done = join(dir, "files.json");
   if (!existsSync(done)) {
