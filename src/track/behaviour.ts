@@ -9,6 +9,7 @@
 import { pathToFileURL } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "./catalogs.js";
+import type { Semantics } from "./semantics.js";
 
 export interface LiftedModule {
   searchTools(query: string, deferred: CatalogTool[], options?: { loaded?: CatalogTool[]; maxResults?: number }): Promise<string[]>;
@@ -56,6 +57,11 @@ export async function importLifted(path: string): Promise<LiftedModule> {
   const missing = ["searchTools", "scoreTools", "toolSearch"].filter((f) => typeof m[f] !== "function");
   if (missing.length) throw new SearchliftError(`not a lifted tool-search module: no ${missing.join(", ")} export`, ExitCode.brokenModule, path);
   return m as unknown as LiftedModule;
+}
+
+/** The module searches MCP tools only (the MCPSearch era), as its semantics say. */
+export function searchesMcpOnly(semantics: Semantics): boolean {
+  return semantics.find((r) => r.feature === "searches")?.value === "MCP tools";
 }
 
 const SELECT = /^select:/i;

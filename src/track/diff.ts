@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { behaviourDiff, importLifted, type Behaviour } from "./behaviour.js";
+import { behaviourDiff, importLifted, searchesMcpOnly, type Behaviour } from "./behaviour.js";
 import type { CatalogTool } from "./catalogs.js";
 import { codeDiff, type CodeDiff } from "./code-diff.js";
 import { moduleSemantics, semanticDiff, type SemanticRow } from "./semantics.js";
@@ -45,7 +45,6 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
     const [ma, mb] = [await importLifted(pa), await importLifted(pb)];
     const sa = semanticsOf(ta, pa);
     const sb = semanticsOf(tb, pb);
-    const mcpOnly = (s: typeof sa) => s.find((r) => r.feature === "searches")?.value === "MCP tools";
     const side = (input: string, m: typeof ma): DiffSide => ({ input, version: m.provenance?.version ?? "unknown", platform: m.provenance?.platform ?? "unknown" });
     const sideA = side(a, ma);
     const sideB = side(b, mb);
@@ -54,7 +53,7 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
       b: sideB,
       code: codeDiff({ label: label(sideA), text: ta }, { label: label(sideB), text: tb }),
       semantics: semanticDiff(sa, sb),
-      behaviour: await behaviourDiff({ module: ma, mcpOnly: mcpOnly(sa), label: pa }, { module: mb, mcpOnly: mcpOnly(sb), label: pb }, { ...(opts.catalog ? { catalog: opts.catalog } : {}), ...(opts.queries ? { queries: opts.queries } : {}) }),
+      behaviour: await behaviourDiff({ module: ma, mcpOnly: searchesMcpOnly(sa), label: pa }, { module: mb, mcpOnly: searchesMcpOnly(sb), label: pb }, { ...(opts.catalog ? { catalog: opts.catalog } : {}), ...(opts.queries ? { queries: opts.queries } : {}) }),
     };
   } finally {
     if (!opts.out) rmSync(base, { recursive: true, force: true });
