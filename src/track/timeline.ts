@@ -3,6 +3,7 @@
  * is the same code. A change point is exactly where the routine's code changed; releases that
  * differ only in minified names have one routine hash and stay in one group.
  */
+import type { Behaviour } from "./behaviour.js";
 
 export interface Release {
   input: string;
@@ -25,9 +26,22 @@ export interface Group {
   error?: string;
 }
 
+/** A change point: group i-1 → group i, with what the two groups' modules answer differently. */
+export interface Change {
+  /** The last version of the earlier group and the first of the later one. */
+  from: string;
+  to: string;
+  /** The behaviour view of `searchlift diff` between the groups' first lifted modules; null when it could not be run. */
+  behaviour: Behaviour | null;
+  /** Why behaviour is null (a side not lifted, a module that fails). */
+  note?: string;
+}
+
 export interface Timeline {
   releases: Release[];
   groups: Group[];
+  /** One per change point (groups.length - 1), in order; written by track. */
+  changes?: Change[];
 }
 
 /** Dotted versions compared number by number (2.1.9 < 2.1.10); pre-release tags after the release. */
@@ -71,6 +85,17 @@ export function buildTimeline(releases: Release[]): Timeline {
   return { releases: sorted, groups };
 }
 
+/** Each group's releases (a release is in the group that lists its version with its routine). */
+export function groupMembers(t: Timeline): Release[][] {
+  const groupOf = (r: Release) => {
+    const i = t.groups.findIndex((g) => g.releases.includes(r.version) && g.routineHash === r.routineHash);
+    return i >= 0 ? i : t.groups.findIndex((g) => g.releases.includes(r.version));
+  };
+  const members: Release[][] = t.groups.map(() => []);
+  for (const r of t.releases) members[groupOf(r)]?.push(r);
+  return members;
+}
+
 export function timelineMarkdown(t: Timeline): string {
   const lines = ["# Tool search timeline", "", `${t.releases.length} releases, ${t.groups.length} groups.`, "", "| releases | routine | signature | verified |", "|---|---|---|---|"];
   for (const g of t.groups) {
@@ -80,5 +105,30 @@ export function timelineMarkdown(t: Timeline): string {
     const cell = (v: string) => v.replace(/\|/g, "\\|");
     lines.push(`| ${span} | ${cell(g.routineHash ? g.routineHash.slice(0, 12) : `not lifted: ${g.error ?? "?"}`)} | ${cell(g.signature ?? "—")} | ${verified} |`);
   }
+  if (t.changes?.length) {
+    lines.push("", "## Changes", "", "What the catalog's queries get from each group's first lifted module against the group before (the behaviour view of `searchlift diff`; all of it in timeline.json).");
+    for (const c of t.changes) lines.push("", `### ${c.from} → ${c.to}`, "", ...behaviourMarkdown(c));
+  }
   return lines.join("\n") + "\n";
+}
+
+/** How many markdown lines of changed queries a change lists (timeline.json and timeline.html have them all). */
+export const MARKDOWN_QUERIES = 10;
+
+function behaviourMarkdown(c: Change): string[] {
+  const b = c.behaviour;
+  if (!b) return [`Behaviour not compared: ${c.note ?? "no lifted module"}.`];
+  if (b.changed.length === 0) return [`No query changed (0 of ${b.queries}).`];
+  const results = (xs: Array<{ name: string; score: number | null }>) => (xs.length ? xs.map((x) => (x.score === null ? code(x.name) : `${code(x.name)} ${x.score}`)).join(", ") : "(none)");
+  const out = [`${b.changed.length} of ${b.queries} queries changed:`, ""];
+  for (const q of b.changed.slice(0, MARKDOWN_QUERIES)) out.push(`- ${code(q.query)}: ${results(q.before)} → ${results(q.after)}`);
+  if (b.changed.length > MARKDOWN_QUERIES) out.push(`- … and ${b.changed.length - MARKDOWN_QUERIES} more`);
+  return out;
+}
+
+/** A Markdown code span that survives backticks in the text. */
+function code(s: string): string {
+  const ticks = "`".repeat(Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = s.startsWith("`") || s.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${s}${pad}${ticks}`;
 }

@@ -6,6 +6,7 @@
  * its result cached under the sha256 of the input, so a rerun is instant and an interrupted run
  * loses only the releases that were in flight. The routine's identity is the sha256 of the lifted
  * code without its origin (liftedCode): the same code under other minified names has one hash.
+ * Each change point gets the behaviour view of `diff` between the two groups (changes.ts).
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -15,6 +16,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { liftedCode } from "../normalize/lift.js";
+import { timelineChanges } from "./changes.js";
 import { timelineHtml } from "./report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
 
@@ -82,6 +84,8 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   await Promise.all(Array.from({ length: jobs }, worker));
 
   const timeline = buildTimeline(releases);
+  // Each change point's behaviour (adjacent groups only), cached beside the lifts.
+  timeline.changes = await timelineChanges(timeline, { cache });
   const outDir = resolve(opts.out);
   mkdirSync(outDir, { recursive: true });
   const json = join(outDir, "timeline.json");
