@@ -2,15 +2,17 @@
  * `timeline.html`: the timeline as one self-contained page (inline CSS and SVG, no script, no
  * network — its Content-Security-Policy allows nothing else). Three parts: the groups table, the
  * chart of weights and features per release (chart-svg.ts), and each change point (group i → group
- * i+1) with the semantic rows that changed and the code diff of the two groups' first lifted
- * modules. Everything taken from the timeline or the modules is escaped.
+ * i+1) with the semantic rows that changed, the queries whose results changed (the behaviour
+ * track computed, timeline.changes) and the code diff of the two groups' first lifted modules.
+ * Everything taken from the timeline or the modules is escaped.
  */
 import { readFileSync } from "node:fs";
 import { timelineChart, type ChartColumn } from "./chart-svg.js";
 import { codeDiff } from "./code-diff.js";
 import { esc } from "./html.js";
 import { moduleSemantics, semanticDiff, type Semantics } from "./semantics.js";
-import type { Group, Release, Timeline } from "./timeline.js";
+import type { Ranked } from "./behaviour.js";
+import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
 
 export interface HtmlOptions {
   /** Reads a lifted module (default: from disk). */
@@ -46,11 +48,9 @@ export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
     return lifted.get(r.module)!;
   };
 
-  const groupOf = (r: Release) => {
-    const i = t.groups.findIndex((g) => g.releases.includes(r.version) && g.routineHash === r.routineHash);
-    return i >= 0 ? i : t.groups.findIndex((g) => g.releases.includes(r.version));
-  };
-  const members = t.groups.map((_, i) => t.releases.filter((r) => groupOf(r) === i));
+  const members = groupMembers(t);
+  const groupIndex = new Map(members.flatMap((rs, i) => rs.map((r) => [r, i] as const)));
+  const groupOf = (r: Release) => groupIndex.get(r) ?? -1;
   const firstLifted = (i: number) => members[i]!.find((r) => r.module);
 
   const columns: ChartColumn[] = t.releases.map((r) => {
@@ -93,7 +93,7 @@ ${timelineChart(columns)}
 </section>
 <section id="changes">
 <h2>Changes</h2>
-${t.groups.length < 2 ? `<p class="note">One group: the routine did not change.</p>` : t.groups.slice(1).map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load)).join("\n")}
+${t.groups.length < 2 ? `<p class="note">One group: the routine did not change.</p>` : t.groups.slice(1).map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeAt(t, k))).join("\n")}
 </section>
 </main>
 </body>
@@ -131,7 +131,13 @@ ${rows.join("\n")}
 </table>`;
 }
 
-function change(from: Group, to: Group, index: number, a: Release | undefined, b: Release | undefined, load: (r: Release | undefined) => Lifted | null): string {
+/** The behaviour of change k (group k → k+1), when track computed it for these two groups. */
+function changeAt(t: Timeline, k: number): Change | undefined {
+  const c = t.changes?.[k];
+  return c && c.from === t.groups[k]!.last && c.to === t.groups[k + 1]!.first ? c : undefined;
+}
+
+function change(from: Group, to: Group, index: number, a: Release | undefined, b: Release | undefined, load: (r: Release | undefined) => Lifted | null, c: Change | undefined): string {
   const head = `<h3><span class="from">${esc(span(from))}</span> → <span class="to">${esc(span(to))}</span></h3>`;
   const attrs = `class="change" id="change-${index}" data-from="${esc(from.last)}" data-to="${esc(to.first)}"`;
   const la = load(a);
@@ -142,7 +148,7 @@ function change(from: Group, to: Group, index: number, a: Release | undefined, b
   ].filter(([, r, l]) => !r || !l || (l as Lifted).problem) as Array<[Group, Release | undefined, Lifted | null]>;
   if (missing.length > 0 || !a || !b || !la || !lb) {
     const why = missing.map(([g, , l]) => `<li>${esc(span(g))}: ${esc(g.error ?? l?.problem ?? "no lifted module")}</li>`).join("");
-    return `<section ${attrs}>\n${head}\n<p class="note">No code or semantic diff: a side was not lifted.</p>\n<ul class="why">${why}</ul>\n</section>`;
+    return `<section ${attrs}>\n${head}\n<p class="note">No code, semantic or behaviour diff: a side was not lifted.</p>\n<ul class="why">${why}</ul>\n</section>`;
   }
   const rows = la.semantics && lb.semantics ? semanticDiff(la.semantics, lb.semantics).filter((r) => r.changed) : [];
   const sem = rows.length
@@ -163,7 +169,41 @@ ${rows.map((r) => `<tr class="sem-changed" data-feature="${esc(r.feature)}"><td>
 <pre class="diff">${lines.map(diffLine).join("")}</pre>
 </details>`
     : `<p class="note">No code change.</p>`;
-  return `<section ${attrs}>\n${head}\n${sem}\n${diff}\n</section>`;
+  return `<section ${attrs}>\n${head}\n${sem}\n${behaviour(c, a.version, b.version)}\n${diff}\n</section>`;
+}
+
+/** The queries whose results or scores changed, before and after, in a collapsed section. */
+function behaviour(c: Change | undefined, va: string, vb: string): string {
+  if (!c) return "";
+  const b = c.behaviour;
+  if (!b) return `<p class="note behaviour-none">Behaviour not compared: ${esc(c.note ?? "no lifted module")}</p>`;
+  if (b.changed.length === 0) return `<p class="note behaviour-none" data-queries="${b.queries}">No query's results or scores changed (${b.queries} queries over the catalog).</p>`;
+  const reordered = b.changed.filter((q) => names(q.before) !== names(q.after)).length;
+  const rows = b.changed.map((q) => {
+    const inBefore = new Set(q.before.map((x) => x.name));
+    const inAfter = new Set(q.after.map((x) => x.name));
+    return `<tr class="query-changed" data-query="${esc(q.query)}"><td class="query"><code>${esc(q.query)}</code></td><td class="before">${results(q.before, inAfter, "gone")}</td><td class="after">${results(q.after, inBefore, "new")}</td></tr>`;
+  });
+  return `<details class="behaviour" data-changed="${b.changed.length}" data-queries="${b.queries}">
+<summary>behaviour: ${b.changed.length} of ${b.queries} queries changed <span class="count">(${reordered} in their results, ${b.changed.length - reordered} in scores only)</span></summary>
+<table class="behaviour">
+<thead><tr><th>query</th><th>${esc(va)}</th><th>${esc(vb)}</th></tr></thead>
+<tbody>
+${rows.join("\n")}
+</tbody>
+</table>
+</details>`;
+}
+
+function names(xs: Ranked[]): string {
+  return JSON.stringify(xs.map((x) => x.name));
+}
+
+/** Ranked results; a name absent from the other side is marked (`gone` before, `new` after). */
+function results(xs: Ranked[], other: Set<string>, mark: string): string {
+  if (xs.length === 0) return `<span class="none">(none)</span>`;
+  const li = xs.map((x) => `<li${other.has(x.name) ? "" : ` class="${mark}"`}><code class="name">${esc(x.name)}</code>${x.score === null ? "" : ` <span class="score">${esc(x.score)}</span>`}</li>`);
+  return `<ol class="results">${li.join("")}</ol>`;
 }
 
 function diffLine(l: string): string {
@@ -234,4 +274,13 @@ pre.diff .del { background: var(--del-bg); color: #82071e; }
 pre.diff .hunk { color: var(--valued); background: #f3efff; }
 pre.diff .file { color: var(--muted); }
 ul.why { color: var(--del); margin: 0; }
+table.behaviour { margin: 4px 0 8px; }
+table.behaviour td.query { white-space: nowrap; }
+table.behaviour td.before, table.behaviour td.after { width: 42%; }
+ol.results { margin: 0; padding-left: 1.6em; }
+ol.results li { margin: 0; }
+ol.results .score { color: var(--muted); font-variant-numeric: tabular-nums; }
+td.before li.gone code { color: var(--del); background: var(--del-bg); }
+td.after li.new code { color: var(--add); background: var(--add-bg); }
+span.none { color: var(--muted); }
 `;
