@@ -1,14 +1,19 @@
 /**
  * track over the sample releases (our tool-search samples bundled as successive versions): one
  * change point per generation, none between 0.3.0 and 0.3.1 (same code, other names), the release
- * that cannot be lifted on its own, a warm rerun from the cache, and a resumed run.
+ * that cannot be lifted on its own, a warm rerun from the cache, and a resumed run. Each change
+ * point's behaviour: what the samples' generations are known to change (samples/tool-search/*.js,
+ * samples/build-releases.mjs) shows up, and two builds of the same code change no query.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildTimeline, compareVersions } from "../src/track/timeline.js";
+import type { Behaviour, BehaviourChange } from "../src/track/behaviour.js";
+import { defaultCatalog, DEFAULT_QUERIES } from "../src/track/catalogs.js";
+import { timelineChanges } from "../src/track/changes.js";
+import { buildTimeline, compareVersions, timelineMarkdown, type Change, type Timeline } from "../src/track/timeline.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
@@ -33,14 +38,49 @@ describe("searchlift track", () => {
     expect(hashes[6]).toBeNull();
     expect(t.groups[6].error).toMatch(/cannot lift/);
     expect(t.releases[2]).toMatchObject({ version: "0.3.0", platform: "npm" });
-    expect(readFileSync(join(out, "timeline.md"), "utf8")).toContain("| 0.3.0 – 0.3.1 (2) |");
+    const md = readFileSync(join(out, "timeline.md"), "utf8");
+    expect(md).toContain("| 0.3.0 – 0.3.1 (2) |");
     // The HTML report beside them (tested in a browser in report-browser.test.ts).
     expect(readFileSync(join(out, "timeline.html"), "utf8")).toMatch(/<table class="groups">[\s\S]*0\.3\.0 – 0\.3\.1/);
 
-    // Warm: nothing lifted again, same timeline.
+    // One change per group boundary, each with its behaviour.
+    const changes = t.changes as Change[];
+    expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual(["0.1.0-0.2.0", "0.2.0-0.3.0", "0.3.1-0.4.0", "0.4.0-0.5.0", "0.5.0-0.6.0", "0.6.0-0.7.0"]);
+    for (const c of changes.slice(0, 5)) expect(c.behaviour?.queries).toBe(DEFAULT_QUERIES.length);
+    // 0.3.x → 0.4.0 (name-parts → required-terms) keeps every weight and adds `+term` and the fast
+    // paths (a query equal to a name, an mcp__ prefix that matches): exactly those queries change.
+    const r34 = changes[2]!.behaviour!;
+    expect(queries(r34).sort()).toEqual(requiredTermsQueries().sort());
+    expect(queries(r34)).not.toContain("create jira issue");
+    const postgres = byQuery(r34, "+postgres query");
+    expect(postgres.after.length).toBeGreaterThan(0);
+    for (const x of postgres.after) expect(mentions(x.name, "postgres")).toBe(true);
+    expect(postgres.before.some((x) => !mentions(x.name, "postgres"))).toBe(true);
+    expect(byQuery(r34, "mcp__slack").after.every((x) => x.name.startsWith("mcp__slack__") && x.score === null)).toBe(true);
+    // 0.4.0 → 0.5.0 (search-hint): select: takes a comma list, and a searchHint word scores.
+    const r45 = changes[3]!.behaviour!;
+    expect(byQuery(r45, "select:WebFetch,WebSearch")).toEqual({ query: "select:WebFetch,WebSearch", before: [], after: [{ name: "WebFetch", score: null }, { name: "WebSearch", score: null }] });
+    expect(byQuery(r45, "bug report").after[0]!.name).toBe("mcp__github__create_issue"); // its hint is "bug report ticket"
+    // 0.1.0 → 0.2.0 (new MCPSearch weights) and 0.5.0 → 0.6.0 (coarse parts stacked on the parts) rescore keyword queries.
+    expect(byQuery(changes[0]!.behaviour!, "create github issue")).toBeDefined();
+    expect(byQuery(changes[4]!.behaviour!, "create github issue")).toBeDefined();
+    // 0.7.0 could not be lifted: nothing compared, and said why.
+    expect(changes[5]!.behaviour).toBeNull();
+    expect(changes[5]!.note).toMatch(/not lifted[\s\S]*0\.7\.0: cannot lift/);
+    // The Markdown: a count per change and the first changed queries, before → after.
+    expect(md).toContain(`### 0.3.1 → 0.4.0\n\n${r34.changed.length} of ${DEFAULT_QUERIES.length} queries changed:`);
+    const section = md.split("### 0.3.1 → 0.4.0\n")[1]!.split("\n### ")[0]!;
+    const listed = [...section.matchAll(/^- `([^`]+)`: /gm)].map((m) => m[1]);
+    expect(listed).toEqual(requiredTermsQueries().slice(0, 10));
+    expect(section).toContain("- `NotebookEdit`: (none) → `NotebookEdit`\n"); // the exact-name fast path
+    expect(md).toMatch(/### 0\.6\.0 → 0\.7\.0\n\nBehaviour not compared: a side was not lifted/);
+
+    // Warm: nothing lifted again, same timeline, the behaviour from the cache.
+    expect(readdirSync(join(cache, "behaviour"))).toHaveLength(5);
     const warm = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify");
     expect(warm.code).toBe(0);
     expect(warm.stdout).toMatch(/8 releases \(0 lifted now/);
+    expect(JSON.parse(readFileSync(join(out, "timeline.json"), "utf8"))).toEqual(t);
 
     // Interrupted run: one release's result missing — only that one is lifted again.
     const dirs = readdirSync(cache).filter((d) => /^[0-9a-f]{64}$/.test(d));
@@ -48,6 +88,71 @@ describe("searchlift track", () => {
     rmSync(join(cache, dirs[0]!), { recursive: true });
     const resumed = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify");
     expect(resumed.stdout).toMatch(/8 releases \(1 lifted now/);
+  });
+});
+
+const queries = (b: Behaviour) => b.changed.map((c) => c.query);
+function byQuery(b: Behaviour, query: string): BehaviourChange {
+  const c = b.changed.find((x) => x.query === query);
+  if (!c) throw new Error(`${query} did not change`);
+  return c;
+}
+/** The tool's name or description says the word. */
+function mentions(name: string, word: string): boolean {
+  const t = defaultCatalog().find((x) => x.name === name)!;
+  return `${t.name} ${t.description}`.toLowerCase().includes(word);
+}
+/** The queries required-terms.js answers differently from name-parts.js: `+term`, an exact tool name, an mcp__ prefix some tool has. */
+function requiredTermsQueries(): string[] {
+  const names = defaultCatalog().map((t) => t.name.toLowerCase());
+  return DEFAULT_QUERIES.filter((q) => {
+    const l = q.trim().toLowerCase();
+    if (/^select:/.test(l)) return false;
+    return l.split(/\s+/).some((w) => w.startsWith("+") && w.length > 1) || names.includes(l) || (l.startsWith("mcp__") && l.length > 5 && names.some((n) => n.startsWith(l)));
+  });
+}
+
+describe("behaviour per change", () => {
+  it("two builds of the same code (0.3.0 unminified, 0.3.1 mangled) change no query; results are cached by routine", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "searchlift-track-behaviour-"));
+    const lift = (v: string) => {
+      const r = run("lift", join(RELEASES, v), "--out", join(dir, "lifted"), "--no-verify", "--json");
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).results[0].module as string;
+    };
+    // As if the two builds were two routines (track gives them one hash, so no change point).
+    const t = buildTimeline([
+      { input: "a", version: "0.3.0", platform: "npm", routineHash: "a".repeat(64), verified: null, module: lift("0.3.0") },
+      { input: "b", version: "0.3.1", platform: "npm", routineHash: "b".repeat(64), verified: null, module: lift("0.3.1") },
+    ]);
+    const cache = join(dir, "cache");
+    const [c] = await timelineChanges(t, { cache });
+    expect(c).toEqual({ from: "0.3.0", to: "0.3.1", behaviour: { queries: DEFAULT_QUERIES.length, changed: [] } });
+    expect(timelineMarkdown({ ...t, changes: [c!] })).toContain(`### 0.3.0 → 0.3.1\n\nNo query changed (0 of ${DEFAULT_QUERIES.length}).`);
+
+    // The same two routines again: answered from the cache, the modules are not read.
+    rmSync(join(dir, "lifted"), { recursive: true });
+    expect(await timelineChanges(t, { cache })).toEqual([c]);
+    // Without the cache a missing module is a note, not a failed track.
+    const [missing] = await timelineChanges(t);
+    expect(missing!.behaviour).toBeNull();
+    expect(missing!.note).toMatch(/cannot import the lifted module/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lists the first ten changed queries in Markdown, code spans safe for backticks", () => {
+    const t: Timeline = buildTimeline([
+      { input: "a", version: "1.0.0", platform: "npm", routineHash: "a", verified: null },
+      { input: "b", version: "1.0.1", platform: "npm", routineHash: "b", verified: null },
+    ]);
+    const changed = Array.from({ length: 12 }, (_, i) => ({ query: `q${i}`, before: [{ name: "x", score: i }], after: [] }));
+    changed[0]!.query = "a `tick`";
+    const md = timelineMarkdown({ ...t, changes: [{ from: "1.0.0", to: "1.0.1", behaviour: { queries: 20, changed } }] });
+    expect(md).toContain("12 of 20 queries changed:");
+    expect(md).toContain("- `` a `tick` ``: `x` 0 → (none)"); // CommonMark strips the one space each side
+    expect(md).toContain("- `q9`: `x` 9 → (none)");
+    expect(md).not.toContain("`q10`");
+    expect(md).toContain("- … and 2 more");
   });
 });
 
