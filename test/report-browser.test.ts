@@ -3,8 +3,10 @@
  * timeline.html, which Debian's chromium (driven by playwright-core, which never downloads a
  * browser of its own here) opens from file://. The page loads without console errors or any
  * request but itself, the chart has one marker per release, the groups table one row per group,
- * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on and the code
- * that does it. Skipped only where /usr/bin/chromium is missing and CI is not set.
+ * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on, the code
+ * that does it, and the `+term` queries whose results it changes (collapsed until opened); two
+ * builds of the same code show no changed query. Skipped only where /usr/bin/chromium is missing
+ * and CI is not set.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,8 +15,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultCatalog } from "../src/track/catalogs.js";
+import { timelineChanges } from "../src/track/changes.js";
 import { timelineHtml } from "../src/track/report-html.js";
-import type { Timeline } from "../src/track/timeline.js";
+import { buildTimeline, type Change, type Timeline } from "../src/track/timeline.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
@@ -122,10 +126,36 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     expect(features).toContain("mcp__ prefix fast path");
     expect(features).not.toContain("coarse parts");
 
-    // The last change's far side was not lifted: said so, no diff.
+    // Its behaviour: the queries timeline.json lists, collapsed until opened; the +term queries
+    // required-terms.js adds are among them, keyword queries without one are not.
+    const changes = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8")).changes as Change[];
+    const behaviour = change.locator("details.behaviour");
+    const table = behaviour.locator("table.behaviour");
+    expect(await table.isVisible()).toBe(false);
+    await behaviour.locator("summary").click();
+    expect(await table.isVisible()).toBe(true);
+    const shown = await behaviour.locator("tr.query-changed").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-query")));
+    expect(shown).toEqual(changes[2]!.behaviour!.changed.map((c) => c.query));
+    expect(shown).toContain("+postgres query");
+    expect(shown).not.toContain("create jira issue");
+    expect(await behaviour.locator("summary").innerText()).toContain(`${shown.length} of ${changes[2]!.behaviour!.queries} queries changed`);
+    const pg = behaviour.locator('tr.query-changed[data-query="+postgres query"]');
+    const after = await pg.locator("td.after li code.name").allInnerTexts();
+    const catalog = new Map(defaultCatalog().map((t) => [t.name, `${t.name} ${t.description}`.toLowerCase()]));
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((n) => catalog.get(n)!.includes("postgres"))).toBe(true);
+    expect(await pg.locator("td.after li .score").first().innerText()).toMatch(/^\d+$/);
+    // 0.4.0 → 0.5.0: select: takes a list; both names are new, and select: results have no score.
+    const select = page.locator('section.change[data-to="0.5.0"] tr.query-changed[data-query="select:WebFetch,WebSearch"]');
+    expect(await select.locator("td.before").textContent()).toBe("(none)"); // collapsed: textContent, not innerText
+    expect(await select.locator("td.after li.new code.name").allTextContents()).toEqual(["WebFetch", "WebSearch"]);
+    expect(await select.locator("td.after .score").count()).toBe(0);
+
+    // The last change's far side was not lifted: said so, no diff, no behaviour.
     const last = page.locator('section.change[data-to="0.7.0"]');
     expect(await last.innerText()).toMatch(/not lifted[\s\S]*cannot lift/);
     expect(await last.locator("pre.diff").count()).toBe(0);
+    expect(await last.locator("details.behaviour").count()).toBe(0);
 
     // Anchors stay in the page.
     await page.locator('svg.chart a[href="#change-3"]').first().dispatchEvent("click");
@@ -133,6 +163,43 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     expect(requests).toEqual([url]);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("two builds of the same code: no changed query; hostile queries and names render as text", async () => {
+    const lift = (v: string) => {
+      const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "lift", join(RELEASES, v), "--out", join(tmp, "lifted"), "--no-verify", "--json"], { encoding: "utf8", timeout: 600_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).results[0].module as string;
+    };
+    // 0.3.0 and 0.3.1 are one code (track groups them); here as two groups, as a refactor that changes no answer would be.
+    const t = buildTimeline([
+      { input: "a", version: "0.3.0", platform: "npm", routineHash: "a".repeat(64), verified: null, module: lift("0.3.0") },
+      { input: "b", version: "0.3.1", platform: "npm", routineHash: "b".repeat(64), verified: null, module: lift("0.3.1") },
+    ]);
+    t.changes = await timelineChanges(t);
+    const same = join(tmp, "same.html");
+    writeFileSync(same, timelineHtml(t));
+    let v = await visit(same);
+    const section = v.page.locator('section.change[data-from="0.3.0"][data-to="0.3.1"]');
+    expect(await section.locator("details.behaviour").count()).toBe(0);
+    expect(await section.locator("p.behaviour-none").innerText()).toMatch(/^No query's results or scores changed \(\d+ queries/);
+    expect(v.errors).toEqual([]);
+    await v.page.close();
+
+    const hostile = `<script>alert(1)</script><img src="https://example.com/x.png">`;
+    t.changes = [{ from: "0.3.0", to: "0.3.1", behaviour: { queries: 2, changed: [{ query: hostile, before: [{ name: hostile, score: 3 }], after: [] }] } }];
+    const file = join(tmp, "hostile-behaviour.html");
+    writeFileSync(file, timelineHtml(t));
+    v = await visit(file);
+    expect(await v.page.locator("script, img").count()).toBe(0);
+    const row = v.page.locator("details.behaviour tr.query-changed");
+    expect(await row.getAttribute("data-query")).toBe(hostile);
+    expect(await row.locator("td.query").textContent()).toBe(hostile);
+    expect(await row.locator("td.before li.gone code.name").textContent()).toBe(hostile);
+    expect(await row.locator("td.after").textContent()).toBe("(none)");
+    expect(v.requests).toEqual([v.url]);
+    expect(v.errors).toEqual([]);
+    await v.page.close();
   });
 
   it("escapes what it shows: a hostile error, version and signature render as text", async () => {
