@@ -142,6 +142,8 @@ export function matchNode(pat: Node, node: Node | null | undefined, env: Binding
     return new Map(env).set(meta, target);
   }
   const t = canon(node);
+  // A pattern spells `void 0`, `!0` as the minifier does or as written: both sides are read the same way.
+  pat = canon(pat);
   if (pat.type === "MemberExpression" && t.type === "MemberExpression") return matchMember(pat, t, env);
   if (pat.type !== t.type) return null;
   if (pat.type === "Literal") return literalEqual(pat, t) ? env : null;
