@@ -41,6 +41,16 @@ const releases: Array<[string, string]> = [
   // Code-split; the scorer takes a description cache that call() gets from its tool state by class,
   // and call() returns the failed MCP servers beside the matches behind a flag.
   ["@anthropic-ai/claude-code-linux-x64@2.1.250", "package/claude"],
+  // The scorer takes six arguments (query, deferred, all, a list of all by name, max, cache) and yields
+  // cooperatively; call() reads its context from create() and computes the deferred tools locally.
+  ["@anthropic-ai/claude-code-linux-x64@2.1.300", "package/claude"],
+];
+
+/** What every 2.1.x release does, whatever else it changed: `select:` picks the named tools, in order. */
+const truthTools = [
+  { name: "mcp__github__create_issue", description: "Create an issue in a GitHub repository" },
+  { name: "mcp__slack__send_message", description: "Send a message to a Slack channel" },
+  { name: "NotebookEdit", description: "Edit a cell of a Jupyter notebook" },
 ];
 
 describe.skipIf(skip)("lift on real releases", () => {
@@ -57,6 +67,14 @@ describe.skipIf(skip)("lift on real releases", () => {
       expect(v.agreed).toBe(corpus.length);
       // Agreement must mean something: nearly every call returns a value, not an error on both sides.
       expect(v.bothErrored).toBeLessThan(v.calls / 20);
+      // And both sides must be right, not only alike (they share every cut): known answers.
+      if (!spec.includes("@2.0.")) {
+        const api = new Function(`${code.readable}\nreturn { toolSearch, searchTools };`)();
+        expect(await api.toolSearch("select:NotebookEdit", truthTools)).toEqual(["NotebookEdit"]);
+        // 2.1.19 selects one name (the single-select variant); lists come after it.
+        if (!spec.endsWith("@2.1.19")) expect(await api.toolSearch("select:NotebookEdit,mcp__slack__send_message", truthTools)).toEqual(["NotebookEdit", "mcp__slack__send_message"]);
+        expect(await api.searchTools("slack", truthTools)).toEqual(["mcp__slack__send_message"]);
+      }
     });
   }
 

@@ -13,10 +13,12 @@
 import type { Container, ModuleEntry } from "../container/types.js";
 import type { LocatedRoutine } from "../locate/locate.js";
 import { lineColumn } from "../locate/parse-module.js";
-import { matchNode, walk, type Node } from "../locate/pattern.js";
+import { instantiate, matchNode, walk, type Node } from "../locate/pattern.js";
 import type { Port } from "../locate/signature.js";
-import { collectClosure, freeReferences, Resolver, type Place } from "./closure.js";
+import { collectClosure, freeReferences, portFor, Resolver, type Place } from "./closure.js";
 import { LiftError } from "./lift-error.js";
+import { foldUndefinedLocals } from "./fold-undefined.js";
+import { BUILTINS, ENVIRONMENT } from "./globals.js";
 
 export const DEFERRED_BY_CALLER = "deferredByCaller";
 /** Beyond this many definitions a callee is not a helper: it is the client. */
@@ -38,6 +40,8 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   const fn = node.value;
   const at = (n: Node): Place => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
 
+  const dropped: PreparedCall["dropped"] = [];
+
   // The defer policy.
   const policy = m.bindings.get("POLICY");
   if (policy && !Array.isArray(policy)) {
@@ -52,7 +56,42 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
       }
     });
     if (!replaced) throw new LiftError("the defer policy's filter was not found in call()", at(policy));
+  } else {
+    policyFunction(fn, call.result.roles?.deferredTools, call.result.roles?.allTools, at);
   }
+
+  // Local definitions that a port recognises (call() keeps some of the client's machinery inline).
+  const byPort = (d: Node): Node | null => {
+    for (const p of ports) {
+      if (!p.anchor || !p.replace) continue;
+      const b = matchNode(p.anchor.root, d, new Map());
+      if (!b) continue;
+      dropped.push({ name: `(${p.name})`, at: at(d) });
+      return { ...instantiate(p.replace, b), start: d.start, end: d.end, range: [d.start, d.end] };
+    }
+    return null;
+  };
+  replacePortedExpressions(fn.body, ports, (name, c) => dropped.push({ name: `(${name})`, at: at(c) }));
+  walk(fn.body, (n) => {
+    for (const key of ["body", "consequent"]) {
+      const list = n[key];
+      if (Array.isArray(list)) for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
+    }
+    if (n.type !== "VariableDeclaration") return;
+    n.declarations = n.declarations.map((d: Node) => {
+      for (const p of ports) {
+        if (!p.anchor || !p.replace) continue;
+        const b = matchNode(p.anchor.root, d, new Map());
+        if (!b) continue;
+        dropped.push({ name: `(${p.name})`, at: at(d) });
+        return { ...instantiate(p.replace, b), start: d.start, end: d.end, range: [d.start, d.end] };
+      }
+      return d;
+    });
+  });
+
+  // State a port set to "none" makes the code that needs it dead.
+  for (const name of foldUndefinedLocals(fn)) dropped.push({ name: `(no ${name})`, at: at(fn) });
 
   // Effects on the host.
   const locals = declaredNames(fn);
@@ -80,7 +119,6 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   };
   const moduleHost = new Map<string, boolean>();
   const moduleReachesHost = (name: string) => hostBound(container, m.module, name, ports, resolver, moduleHost);
-  const dropped: PreparedCall["dropped"] = [];
   const portDrops = (e: Node) => droppedByPort(e, ports);
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier") return false;
@@ -98,12 +136,15 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     });
     return found;
   };
-  const constant = (e: Node) => (e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0;
+  const constant = (e: Node) => ((e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0) || (e.type === "UnaryExpression" && e.operator === "void" && e.argument.type === "Literal") || (e.type === "Literal" && e.value === null);
   const replaceConditionals = (n: Node) => {
     if (!n || typeof n !== "object") return;
     for (const key of Object.keys(n)) {
       const v = n[key];
-      const fix = (c: Node) => (c?.type === "ConditionalExpression" && constant(c.alternate) && (hostCall(c.test) || hostCall(c.consequent)) ? (dropped.push({ name: "(host branch)", at: at(c) }), c.alternate) : c);
+      // `mode(tools) ? [] : pending()`: a host check that answers with a constant when on is off in the
+      // empty client.
+      const flagOn = (c: Node) => c.test.type === "CallExpression" && hostCall(c.test) && constant(c.consequent);
+      const fix = (c: Node) => (c?.type === "ConditionalExpression" && ((constant(c.alternate) && (hostCall(c.test) || hostCall(c.consequent))) || flagOn(c)) ? (dropped.push({ name: "(host branch)", at: at(c) }), c.alternate) : c);
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
           v[i] = fix(v[i]);
@@ -116,6 +157,52 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     }
   };
   replaceConditionals(fn.body);
+  // `failedServers(clients)` whose own first step is `if (!flag()) return []`, or
+  // `withReplNotice(result, …)` whose first step is `if (!replMode(tools)) return result`: the host's
+  // choice made inside a helper — with the host's checks off, the empty client takes that answer.
+  const guardedConstant = (e: Node): Node | null => {
+    if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name) || !reachesHost(e.callee.name)) return null;
+    const d = resolver.resolve(m.module, e.callee.name);
+    const f = d?.node.type === "FunctionDeclaration" ? d.node : d?.node.init;
+    const statements: Node[] = f?.body?.type === "BlockStatement" ? f.body.body : [];
+    // `let view = state(context); if (view === undefined) return tools`: with no state in the empty
+    // client the host's lookup finds nothing.
+    const lookup = statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
+    const lookedUp =
+      lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" && hostBound(container, d!.module, lookup.init.callee.name, ports, resolver, moduleHost)
+        ? lookup.id.name
+        : null;
+    const first = lookedUp ? statements[1] : statements[0];
+    if (first?.type !== "IfStatement" || first.alternate) return null;
+    const ret = first.consequent.type === "BlockStatement" && first.consequent.body.length === 1 ? first.consequent.body[0] : first.consequent;
+    if (ret?.type !== "ReturnStatement" || !ret.argument) return null;
+    const param = f.params.findIndex((p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name);
+    if (!constant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
+    // The test must hold when the host's check is off: `!check(…)`, or `!check(…) || …`.
+    const negatedHost = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier" && hostBound(container, d!.module, t.argument.callee.name, ports, resolver, moduleHost);
+    const test = first.test.type === "LogicalExpression" && first.test.operator === "||" ? first.test.left : first.test;
+    const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp && t.right.type === "UnaryExpression" && t.right.operator === "void";
+    if (!(lookedUp ? none(test) : negatedHost(test))) return null;
+    dropped.push({ name: e.callee.name, at: at(e) });
+    const answer = param >= 0 ? e.arguments[param] : ret.argument;
+    return { ...structuredClone(answer), start: e.start, end: e.end, range: [e.start, e.end] };
+  };
+  const replaceGuarded = (n: Node) => {
+    if (!n || typeof n !== "object") return;
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          v[i] = guardedConstant(v[i]) ?? v[i];
+          replaceGuarded(v[i]);
+        }
+      } else if (v && typeof v === "object" && typeof v.type === "string") {
+        n[key] = guardedConstant(v) ?? v;
+        replaceGuarded(n[key]);
+      }
+    }
+  };
+  replaceGuarded(fn.body);
   // A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
   // every call discarded — was there for the effects just cut: it goes too, with its calls.
   for (const [name, decl] of localFunctions) {
@@ -127,15 +214,136 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
       hostCache.set(name, false);
     }
   }
+  // Where a local function meets the host: the first module-level name on the way, and its route.
+  const hostRoute = (name: string): string => {
+    const local = localFunctions.get(name);
+    const via = local ? freeReferences(local).find((r) => !locals.has(r.name) && moduleReachesHost(r.name))?.name : undefined;
+    if (!via) return "";
+    const d = resolver.resolve(m.module, via);
+    if (!d) return ` through ${via}`;
+    const cl = collectClosure(container, [{ module: d.module, node: d.node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
+    const env = cl.environment[0];
+    return env ? ` through ${via} (${env.in.slice(env.in.lastIndexOf("#") + 1)} uses ${env.name})` : ` through ${via} (a closure of ${HOST_LIMIT}+ definitions)`;
+  };
   pruneEmptyIfs(fn.body);
+  // A local whose value nobody reads any more (the policy's inputs, once the policy is the caller's)
+  // and whose initializer reaches the host goes too.
+  removeUnusedHostLocals(fn.body, (e) => hostCall(e), dropped, at);
   // Local functions left unreferenced after the cut, and that reach the host, go too.
   for (const [name, decl] of localFunctions) {
     if (!reachesHost(name)) continue;
-    if (usedOutside(name, decl, fn.body)) throw new LiftError(`call() uses ${name}, which reaches the host, for its value`, at(decl));
+    if (usedOutside(name, decl, fn.body)) throw new LiftError(`call() uses ${name}, which reaches the host${hostRoute(name)}, for its value`, at(decl));
     removeStatement(fn.body, decl);
   }
 
-  return { node, context: contextSource(fn.params[1], fn.body), dropped };
+  // From 2.1.3xx call() reads the tool's context from the function that created it
+  // (`create(context) { return { async call(input, options) { let { tools, … } = context; … } } }`):
+  // that free name becomes a third parameter, which the adapter fills the same way.
+  let context = contextSource(fn.params[1], fn.body);
+  const outer = outerContext(container, m.module, fn, resolver);
+  if (outer) {
+    const pos = { start: fn.start, end: fn.start, range: [fn.start, fn.start] as [number, number] };
+    while (fn.params.length < 2) fn.params.push({ type: "Identifier", name: `unused${fn.params.length}`, ...pos });
+    fn.params.push({ type: "Identifier", name: outer, ...pos });
+    context = `${context}, ${contextSource({ type: "Identifier", name: outer, ...pos }, fn.body)}`;
+  }
+  return { node, context, dropped };
+}
+
+/**
+ * From 2.1.3xx call() computes its deferred tools with a local function of the tools
+ * (`deferredOf = (tools) => { …flags…; return tools.filter((t) => policy(t, …)) }`, then
+ * `deferred = deferredOf(all)`, again after a refresh). That function becomes the caller's policy:
+ * `(tools) => tools.filter(deferredByCaller)`.
+ */
+function policyFunction(fn: Node, deferred: string | undefined, all: string | undefined, at: (n: Node) => Place): void {
+  if (!deferred || !all) throw new LiftError("call() binds neither the defer policy nor its deferred and all tools");
+  let site: Node | null = null;
+  walk(fn.body, (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === deferred) site = n;
+  });
+  const init = (site as Node | null)?.init;
+  if (!init || init.type !== "CallExpression" || init.callee.type !== "Identifier" || init.arguments.length !== 1) {
+    throw new LiftError(`the defer policy is not bound and ${deferred} is not a local function of the tools`, site ? at(site) : undefined);
+  }
+  const name = init.callee.name;
+  let local: Node | null = null;
+  walk(fn.body, (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === name && /Function/.test(n.init?.type ?? "")) local = n.init;
+    if (n.type === "FunctionDeclaration" && n.id?.name === name) local = n;
+  });
+  const f = local as Node | null;
+  if (!f || f.params.length !== 1 || f.params[0].type !== "Identifier") throw new LiftError(`${name}, which computes the deferred tools, is not a local function of one parameter`, at(init));
+  const param = f.params[0].name;
+  let filters = false;
+  walk(f.body, (n) => {
+    if (n.type === "ReturnStatement" || f.body.type !== "BlockStatement") {
+      const ret = n.type === "ReturnStatement" ? n.argument : f.body;
+      if (ret?.type === "CallExpression" && ret.callee.type === "MemberExpression" && ret.callee.property.name === "filter") filters = true;
+    }
+  });
+  if (!filters) throw new LiftError(`${name}, which computes the deferred tools, does not return a filter of ${param}`, at(f));
+  const pos = { start: f.body.start, end: f.body.end, range: [f.body.start, f.body.end] as [number, number] };
+  const id = (n: string): Node => ({ type: "Identifier", name: n, ...pos });
+  const body: Node = {
+    type: "CallExpression",
+    callee: { type: "MemberExpression", object: id(param), property: id("filter"), computed: false, optional: false, ...pos },
+    arguments: [id(DEFERRED_BY_CALLER)],
+    optional: false,
+    ...pos,
+  };
+  f.body = f.type === "FunctionDeclaration" ? { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: body, ...pos }], ...pos } : body;
+  if (f.type !== "FunctionDeclaration") f.expression = true;
+}
+
+/** Remove `let x = hostCall(…)` declarators whose value is never read, until none is left. */
+function removeUnusedHostLocals(body: Node, reachesHost: (e: Node) => boolean, dropped: Array<{ name: string; at: Place }>, at: (n: Node) => Place): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    walk(body, (n) => {
+      if (changed || n.type !== "VariableDeclaration") return;
+      for (let i = 0; i < n.declarations.length; i++) {
+        const d = n.declarations[i];
+        if (d.id.type !== "Identifier" || !d.init || !reachesHost(d.init) || usedOutside(d.id.name, d, body)) continue;
+        dropped.push({ name: d.init.callee?.name ?? d.id.name, at: at(d) });
+        n.declarations.splice(i, 1);
+        changed = true;
+        return;
+      }
+    });
+    // A declaration left with no declarators is removed with it.
+    walk(body, (n) => {
+      for (const key of ["body", "consequent"]) {
+        const list = n[key];
+        if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (list[i]?.type === "VariableDeclaration" && list[i].declarations.length === 0) list.splice(i, 1);
+      }
+    });
+  }
+}
+
+/** Expressions a port names (a call building a message for the model), replaced where they stand. */
+function replacePortedExpressions(root: Node, ports: Port[], replaced: (port: string, at: Node) => void): void {
+  const expressionPorts = ports.filter((p) => p.anchor && p.replace && p.anchor.root.type === "CallExpression");
+  if (expressionPorts.length === 0) return;
+  const one = (c: Node): Node => {
+    if (c?.type !== "CallExpression") return c;
+    for (const p of expressionPorts) {
+      const b = matchNode(p.anchor!.root, c, new Map());
+      if (!b) continue;
+      replaced(p.name, c);
+      return { ...instantiate(p.replace!, b), start: c.start, end: c.end, range: [c.start, c.end] as [number, number] };
+    }
+    return c;
+  };
+  const visit = (n: Node) => {
+    if (!n || typeof n !== "object") return;
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) visit((v[i] = one(v[i])));
+      else if (v && typeof v === "object" && typeof v.type === "string") visit((n[key] = one(v)));
+    }
+  };
+  visit(root);
 }
 
 /** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
@@ -279,6 +487,16 @@ function removeStatement(body: Node, target: Node): void {
   });
 }
 
+/** The one free name of call() that is no module-level definition: the creating function's parameter. */
+function outerContext(container: Container, module: ModuleEntry, fn: Node, resolver: Resolver): string | null {
+  const names = freeReferences(fn)
+    .map((r) => r.name)
+    .filter((n) => !BUILTINS.has(n) && !ENVIRONMENT.has(n) && n !== DEFERRED_BY_CALLER && !resolver.resolve(module, n));
+  void container;
+  if (names.length !== 1) return null;
+  return names[0]!;
+}
+
 /** Source of the context argument for call()'s second parameter pattern. */
 function contextSource(param: Node | undefined, body: Node): string {
   if (!param) return "undefined";
@@ -295,6 +513,16 @@ function contextSource(param: Node | undefined, body: Node): string {
   }
   if (param.type === "Identifier") {
     const paths = memberPaths(param.name, body);
+    const patterns: Node[] = [];
+    walk(body, (n) => {
+      if (n.type === "VariableDeclarator" && n.id.type === "ObjectPattern" && n.init?.type === "Identifier" && n.init.name === param.name) patterns.push(n.id);
+    });
+    if (patterns.length > 0) {
+      // `let { tools, refreshTools } = context`: the pattern decides, member reads add to it.
+      const fromPattern = patterns.map((p) => contextSource(p, body).slice(2, -2)).filter(Boolean);
+      const fromPaths = paths.length > 0 ? objectFromPaths(paths.filter((p) => !fromPattern.some((f) => f.includes(JSON.stringify(p[0]) + ":")))).slice(2, -2) : "";
+      return `{ ${[...fromPattern, ...(fromPaths ? [fromPaths] : [])].join(", ")} }`;
+    }
     if (paths.length === 0) return onlyCalledOptionally(param.name, body) ? "undefined" : "emptyState()";
     return objectFromPaths(paths);
   }
@@ -336,18 +564,24 @@ function objectFromPaths(paths: string[][]): string {
   return render(root, null);
 }
 
-/** Every use of `name` is `name?.(…)` or `name?.x`: the client may leave it out, so the neutral value is undefined. */
+/**
+ * `name` is used as `name?.(…)` or `name?.x` and never called or read through without the `?.`
+ * (a bare test such as `!name` is fine): the client may leave it out, so the neutral value is undefined.
+ */
 function onlyCalledOptionally(name: string, body: Node): boolean {
-  let uses = 0;
   let optional = 0;
+  let plain = 0;
+  let tested = 0;
+  const is = (e: Node | null | undefined) => e?.type === "Identifier" && e.name === name;
   walk(body, (n) => {
-    if ((n.type === "CallExpression" || n.type === "MemberExpression") && n.optional) {
+    if (n.type === "CallExpression" || n.type === "MemberExpression") {
       const target = n.type === "CallExpression" ? n.callee : n.object;
-      if (target.type === "Identifier" && target.name === name) optional++;
+      if (is(target)) n.optional ? optional++ : plain++;
     }
-    if (n.type === "Identifier" && n.name === name) uses++;
+    // `refresh && …`, `!refresh`, `refresh ? … : …`: the code itself allows for its absence.
+    if ((n.type === "LogicalExpression" && is(n.left)) || (n.type === "UnaryExpression" && n.operator === "!" && is(n.argument)) || ((n.type === "ConditionalExpression" || n.type === "IfStatement") && is(n.test))) tested++;
   });
-  return uses > 0 && uses === optional;
+  return (optional > 0 && plain === 0) || tested > 0;
 }
 
 /**
@@ -355,8 +589,9 @@ function onlyCalledOptionally(name: string, body: Node): boolean {
  * any definition of the closure — a helper class's methods log too. Returns what was cut.
  */
 export function cutHostEffects(container: Container, def: { module: ModuleEntry; node: Node }, ports: Port[], resolver: Resolver, hostCache: Map<string, boolean>): string[] {
-  const locals = declaredNames(def.node);
   const cut: string[] = [];
+  replacePortedExpressions(def.node, ports, (name) => cut.push(`(${name})`));
+  const locals = declaredNames(def.node);
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
     if (!droppedByPort(e, ports) && !hostBound(container, def.module, e.callee.name, ports, resolver, hostCache)) return false;
@@ -378,7 +613,9 @@ function hostBound(container: Container, module: ModuleEntry, name: string, port
     const d = resolver.resolve(module, name);
     host = false;
     if (d) {
-      const cl = collectClosure(container, [{ module: d.module, node: d.node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
+      // A definition a port replaces is judged by its replacement.
+      const node = portFor(d.node, ports)?.node ?? d.node;
+      const cl = collectClosure(container, [{ module: d.module, node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
       host = cl.environment.length > 0 || cl.definitions.length >= HOST_LIMIT;
     }
     cache.set(key, host);

@@ -171,7 +171,7 @@ export class Resolver {
 }
 
 /** The neutral replacement for a definition that one of the ports recognises. */
-function portFor(node: Node, ports: Port[]): { name: string; node: Node } | null {
+export function portFor(node: Node, ports: Port[]): { name: string; node: Node } | null {
   for (const p of ports) {
     if (!p.anchor || !p.replace) continue;
     const b = matchNode(p.anchor.root, node, new Map());

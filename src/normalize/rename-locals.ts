@@ -41,6 +41,7 @@ export function renameLocals(statements: Node[], naming: LocalNaming): void {
     const program = { type: "Program", sourceType: "module", body: [stmt], range: [stmt.start, stmt.end], start: stmt.start, end: stmt.end };
     const sm = analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
     const receivers = iterationReceivers(stmt);
+    const keys = destructuredKeys(stmt);
     // Scopes in source order, so that names are handed out in reading order; names are applied as
     // they are chosen, so a callback over an already renamed `tools` can become `tool`.
     const scopes = [...sm.scopes].filter((s) => s.type !== "global" && s.type !== "module").sort((a, b) => start(a) - start(b));
@@ -52,7 +53,9 @@ export function renameLocals(statements: Node[], naming: LocalNaming): void {
         const first = v.identifiers[0] as unknown as Node;
         // A role may be bound at the declaration or at any use of the binding.
         const role = [first, ...v.references.map((r) => r.identifier as unknown as Node)].map((id) => naming.roles.get(id.start)).find(Boolean);
-        const name = take(role ?? singular(receivers.get(first)) ?? `v${++counter}`);
+        // Bindings we wrote ourselves (at no place of the source) are already named.
+        const own = first.start < 0 ? first.name : undefined;
+        const name = take(own ?? role ?? singular(receivers.get(first)) ?? keys.get(first) ?? `v${++counter}`);
         const renames: Array<[Node, string]> = [];
         for (const id of v.identifiers) renames.push([id as unknown as Node, name]);
         for (const ref of v.references) renames.push([ref.identifier as unknown as Node, name]);
@@ -80,6 +83,20 @@ function iterationReceivers(stmt: Node): Map<Node, Node> {
     if (n.type === "ForOfStatement" && n.left.type === "VariableDeclaration") {
       const id = n.left.declarations[0]?.id;
       if (id?.type === "Identifier") out.set(id, n.right);
+    }
+  });
+  return out;
+}
+
+/** Binding identifier → the property it is destructured from (`{ tools: t }` → tools), where that is a word. */
+function destructuredKeys(stmt: Node): Map<Node, string> {
+  const out = new Map<Node, string>();
+  walk(stmt, (n) => {
+    if (n.type !== "ObjectPattern") return;
+    for (const p of n.properties) {
+      if (p.type !== "Property" || p.computed || p.key.type !== "Identifier" || !/^[a-z][A-Za-z]{2,}$/.test(p.key.name)) continue;
+      const target = p.value.type === "AssignmentPattern" ? p.value.left : p.value;
+      if (target.type === "Identifier") out.set(target, p.key.name);
     }
   });
   return out;

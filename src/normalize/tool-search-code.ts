@@ -18,6 +18,7 @@ import { cutHostEffects, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js
 import { collectClosure, definitionKey, Resolver, type Closure, type Place, type Root } from "./closure.js";
 import { BUILTINS } from "./globals.js";
 import { LiftError } from "./lift-error.js";
+import { lineColumn } from "../locate/parse-module.js";
 import { renameLocals } from "./rename-locals.js";
 
 export { LiftError };
@@ -41,6 +42,9 @@ export const DEFAULT_MAX_RESULTS = 5;
 
 const FACTORY = "createReleaseSearch";
 const CALL_ROOT = "call";
+/** The scorer's arguments as call() computes them, in terms of the adapter's values. */
+const ARGUMENTS_ROOT = "scorerArguments";
+const SLOTS = ["query", "deferredTools", "allTools", "maxResults", "cache"] as const;
 const ADAPTER_NAMES = ["releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
 
 export interface Routines {
@@ -59,18 +63,22 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const fn = m.node;
   const paramIndex = (role: string) => fn.params.findIndex((p: Node) => p.type === "Identifier" && p.name === roles[role]);
   const [q, d, max] = [paramIndex("query"), paramIndex("deferredTools"), paramIndex("maxResults")];
-  // (query, deferredTools, allTools, maxResults), and from 2.1.2xx a fifth: the description cache
-  // that call() takes from its tool state by class — the adapter makes a fresh one of that class.
-  const cacheClass = fn.params.length === 5 && r.call?.match ? cacheClassOf(r.call.match.node, rootName) : null;
-  if (q !== 0 || d !== 1 || max !== 3 || !(fn.params.length === 4 || cacheClass)) {
-    throw new LiftError(`scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters); only (query, deferredTools, allTools, maxResults[, cache]) is lifted yet`);
-  }
+  // How call() feeds the scorer: (query, deferredTools, allTools, maxResults), from 2.1.2xx a fifth
+  // — the description cache that call() takes from its tool state by class, for which the adapter
+  // makes a fresh one of that class — and later other arguments computed from the tools.
   const ports = [...r.scorerSignature.ports, ...(r.callSignature?.ports ?? [])];
   const resolver = new Resolver(container);
+  const call = r.call?.match ? prepareCall(container, r.call, ports, resolver) : null;
+  const invocation = call ? scorerInvocation(r.call!, call.node, rootName, fn.params.length) : null;
+  const standard = q === 0 && d === 1 && max === 3 && fn.params.length === 4;
+  if (!standard && !invocation) {
+    throw new LiftError(`scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters) and its call() was not lifted; only (query, deferredTools, allTools, maxResults) is lifted without it`);
+  }
+  const cacheClass = invocation?.cacheClass ?? null;
 
   const roots: Root[] = [{ module: m.module, node: fn, name: rootName }];
-  const call = r.call?.match ? prepareCall(container, r.call, ports, resolver) : null;
   if (call) roots.push({ module: r.call!.match!.module, node: call.node, name: CALL_ROOT });
+  if (invocation?.argumentsNode) roots.push({ module: r.call!.match!.module, node: invocation.argumentsNode, name: ARGUMENTS_ROOT });
 
   const hostCache = new Map<string, boolean>();
   const closure = collectClosure(container, roots, ports, {
@@ -85,10 +93,11 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
 
   const rootKey = definitionKey(closure.definitions[0]!);
   const callKey = call ? definitionKey(closure.definitions[1]!) : null;
+  const argumentsKey = invocation?.argumentsNode ? definitionKey(closure.definitions[2]!) : null;
   const reserved = [...ADAPTER_NAMES, ...BUILTINS, DEFERRED_BY_CALLER];
 
   // The faithful copy: minified names, made unique across chunks.
-  const orig = assemble(closure, (def) => (definitionKey(def) === callKey ? "releaseCall" : def.name), reserved);
+  const orig = assemble(closure, (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name), reserved);
   const origScores = scoresVariant(orig.statements[0]!, `${orig.names.get(rootKey)!}$scores`);
 
   // The readable copy: role names for the routines, numbered helpers for the rest, readable locals.
@@ -99,6 +108,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
       const key = definitionKey(def);
       if (key === rootKey) return "searchToolsByKeywords";
       if (key === callKey) return "callToolSearch";
+      if (key === argumentsKey) return ARGUMENTS_ROOT;
       return def.kind === "function" ? `helper${++helper}` : `value${++helper}`;
     },
     reserved,
@@ -118,7 +128,12 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const callDef = callKey ? closure.definitions[1]! : null;
   const cacheKey = cacheClass && callDef ? callDef.references.get(cacheClass) ?? null : null;
   if (cacheClass && !cacheKey) throw new LiftError(`the scorer's cache class ${cacheClass} is not defined in the closure`);
-  const names = (a: typeof orig) => ({ search: a.names.get(rootKey)!, call: callKey ? a.names.get(callKey)! : null, cache: cacheKey ? a.names.get(cacheKey)! : null });
+  const names = (a: typeof orig) => ({
+    search: a.names.get(rootKey)!,
+    call: callKey ? a.names.get(callKey)! : null,
+    cache: cacheKey ? a.names.get(cacheKey)! : null,
+    arguments: argumentsKey ? a.names.get(argumentsKey)! : null,
+  });
   const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
   return {
@@ -140,11 +155,13 @@ export function scorerCode(container: Container, scorer: LocatedRoutine, scorerS
  * Every definition inside one factory, so each call starts from fresh state (memo caches and
  * module-level variables as the release starts them), as the contract's "same tools" demands.
  */
-function factory(statements: Node[], scores: Node, roots: { search: string; call: string | null; cache: string | null }): string {
+function factory(statements: Node[], scores: Node, roots: { search: string; call: string | null; cache: string | null; arguments: string | null }): string {
   const body = [...statements, scores].map((s) => generate(s as never)).join("\n\n");
   const indented = body.replace(/^(?=.)/gm, "  ");
   const call = (roots.call ? `, call: ${roots.call}` : "") + (roots.cache ? `, newCache: () => new ${roots.cache}()` : "");
-  return `function ${FACTORY}(${DEFERRED_BY_CALLER}) {\n${indented}\n\n  return { search: ${roots.search}, scores: ${scores.id.name}${call} };\n}\n\n`;
+  const params = SLOTS.join(", ");
+  const through = (fn: string) => (roots.arguments ? `(${params}) => ${fn}(...${roots.arguments}(${params}))` : fn);
+  return `function ${FACTORY}(${DEFERRED_BY_CALLER}) {\n${indented}\n\n  return { search: ${through(roots.search)}, scores: ${through(scores.id.name)}${call} };\n}\n\n`;
 }
 
 /**
@@ -236,6 +253,7 @@ function emptyState() {
       if (key === "length" || key === "size") return 0;
       if (["filter", "map", "flatMap", "slice", "concat"].includes(key)) return () => [];
       if (["some", "includes", "has"].includes(key)) return () => false;
+      if (["findIndex", "findLastIndex", "indexOf", "lastIndexOf"].includes(key)) return () => -1;
       if (key === "every") return () => true;
       // A state store keyed by class makes a fresh instance on first use.
       if (key === "get") return (k) => (typeof k === "function" ? new k() : undefined);
@@ -260,23 +278,115 @@ async function toolSearch(query, deferred, options = {}) {
 `;
 }
 
+interface ScorerInvocation {
+  /** The class of the description cache call() passes, if it passes one. */
+  cacheClass: string | null;
+  /**
+   * `function scorerArguments(query, deferredTools, allTools, maxResults, cache) { return [...] }`
+   * where call() passes more than those values as they are (null when it passes exactly them).
+   */
+  argumentsNode: Node | null;
+}
+
 /**
- * The class whose instance call() passes as the scorer's fifth argument:
- * `let cache = state.get(Cache); … await search(query, deferred, all, max, cache)`.
+ * The scorer's arguments as call() passes them: `search(query, deferred, all, …)`. Each argument is
+ * one of call()'s own values (its roles, or `state.get(Cache)`), or a module-level function of them
+ * (`toolsByName(all)`), which the closure then brings along.
  */
-function cacheClassOf(callNode: Node, scorerName: string): string | null {
-  let arg: string | null = null;
-  walk(callNode, (n) => {
-    if (n.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === scorerName && n.arguments.length === 5 && n.arguments[4].type === "Identifier") arg = n.arguments[4].name;
+function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: string, arity: number): ScorerInvocation {
+  const m = call.match!;
+  const roles = call.result.roles ?? {};
+  const callee = roles.searchTools ?? scorerName;
+  const fn = prepared.value ?? prepared;
+  const at = (n: Node) => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
+  const declarators = new Map<string, Node>();
+  walk(fn, (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier") declarators.set(n.id.name, n);
   });
-  if (!arg) return null;
-  let cls: string | null = null;
-  walk(callNode, (n) => {
-    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === arg && n.init?.type === "CallExpression" && n.init.callee.type === "MemberExpression" && n.init.callee.property.name === "get" && n.init.arguments.length === 1 && n.init.arguments[0].type === "Identifier") {
-      cls = n.init.arguments[0].name;
+  let site: Node | null = null;
+  walk(fn, (n) => {
+    if (site || n.type !== "CallExpression" || n.callee.type !== "Identifier" || n.callee.name !== callee) return;
+    if (n.arguments[1]?.type === "Identifier" && n.arguments[1].name === roles.deferredTools) site = n;
+  });
+  if (!site) throw new LiftError(`call() does not call the scorer ${callee} with its deferred tools`);
+  const args: Node[] = (site as Node).arguments;
+  if (args.length !== arity) throw new LiftError(`call() passes ${args.length} arguments to the scorer, which takes ${arity}`, at(site));
+  const slotOf = new Map<string, (typeof SLOTS)[number]>();
+  for (const slot of SLOTS) if (slot !== "cache" && roles[slot]) slotOf.set(roles[slot]!, slot);
+  let cacheClass: string | null = null;
+  let depth = 0;
+  const id = (name: string, like: Node): Node => ({ type: "Identifier", name, start: like.start, end: like.end, range: [like.start, like.end] });
+  const rewrite = (a: Node): Node => {
+    if (a.type === "Identifier") {
+      const slot = slotOf.get(a.name);
+      if (slot) return id(slot, a);
+      const init = declarators.get(a.name)?.init;
+      if (init?.type === "CallExpression" && init.callee.type === "MemberExpression" && init.callee.property.name === "get" && init.arguments.length === 1 && init.arguments[0].type === "Identifier") {
+        cacheClass = init.arguments[0].name;
+        return id("cache", a);
+      }
+    } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && !declared(fn, a.callee.name)) {
+      // A module-level function of call()'s values.
+      return { ...a, arguments: a.arguments.map(rewrite) };
+    } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && a.arguments.length === 1) {
+      // A local one-parameter arrow with an expression body (`pool = (tools) => held(visible(tools))`): inlined.
+      const f = declarators.get(a.callee.name)?.init;
+      if (f?.type === "ArrowFunctionExpression" && f.expression && f.params.length === 1 && f.params[0].type === "Identifier" && depth < 8) {
+        depth++;
+        const inlined = rewrite(substitute(f.body, f.params[0].name, a.arguments[0]));
+        depth--;
+        return inlined;
+      }
     }
+    throw new LiftError(`call() passes the scorer an argument this stage cannot classify: ${generate(a as never)}`, at(a));
+  };
+  const rewritten = args.map(rewrite);
+  const identity = rewritten.every((a, i) => a.type === "Identifier" && a.name === SLOTS[i]);
+  if (identity && (arity === 4 || (arity === 5 && cacheClass))) return { cacheClass, argumentsNode: null };
+  // Synthetic nodes sit at no place of the source, so that no role bound there names them.
+  const pos = { start: -1, end: -1, range: [-1, -1] as [number, number] };
+  const argumentsNode: Node = {
+    type: "FunctionDeclaration",
+    id: { type: "Identifier", name: ARGUMENTS_ROOT, ...pos },
+    params: SLOTS.map((slot) => ({ type: "Identifier", name: slot, ...pos })),
+    body: { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: { type: "ArrayExpression", elements: rewritten, ...pos }, ...pos }], ...pos },
+    generator: false,
+    async: false,
+    expression: false,
+    ...pos,
+  };
+  return { cacheClass, argumentsNode };
+}
+
+/** A copy of `body` with the identifier `name` replaced by `value` (a parameter of an arrow being inlined). */
+function substitute(body: Node, name: string, value: Node): Node {
+  const copy = structuredClone(body) as Node;
+  const visit = (n: Node): Node => {
+    if (n?.type === "Identifier" && n.name === name) return structuredClone(value) as Node;
+    if (!n || typeof n !== "object") return n;
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (k === "property" && n.type === "MemberExpression" && !n.computed) continue;
+      if (k === "key" && n.type === "Property" && !n.computed) continue;
+      if (Array.isArray(v)) n[k] = v.map((c) => (c && typeof c === "object" ? visit(c) : c));
+      else if (v && typeof v === "object" && typeof v.type === "string") n[k] = visit(v);
+    }
+    return n;
+  };
+  return visit(copy);
+}
+
+/** Whether `name` is declared anywhere inside `fn` (a parameter, a local, a local function). */
+function declared(fn: Node, name: string): boolean {
+  let found = false;
+  walk(fn, (n) => {
+    if (found) return;
+    if ((n.type === "VariableDeclarator" || n.type === "FunctionDeclaration") && n.id?.type === "Identifier" && n.id.name === name) found = true;
   });
-  return cls;
+  if (!found) walk({ type: "Program", body: fn.params ?? [], start: fn.start, end: fn.end } as Node, (n) => {
+    if (n.type === "Identifier" && n.name === name) found = true;
+  });
+  return found;
 }
 
 /** How the closure reached a definition: `call → x5e → uu → f` (names only, roots first). */
