@@ -17,7 +17,7 @@ import { instantiate, matchNode, walk, type Node } from "../locate/pattern.js";
 import type { Port } from "../locate/signature.js";
 import { collectClosure, freeReferences, portFor, Resolver, type Place } from "./closure.js";
 import { LiftError } from "./lift-error.js";
-import { foldUndefinedLocals } from "./fold-undefined.js";
+import { analyzeFunction, foldUndefinedLocals } from "./fold-undefined.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
 
 export const DEFERRED_BY_CALLER = "deferredByCaller";
@@ -90,6 +90,9 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     });
   });
 
+  // A module the client loads lazily and reads only through `?.` (`teleport?.state()`): the code
+  // allows for it to be absent, and in the neutral client it is.
+  for (const name of optionalModules(fn, m.module, resolver)) dropped.push({ name: `(no module ${name})`, at: at(fn) });
   // State a port set to "none" makes the code that needs it dead.
   for (const name of foldUndefinedLocals(fn)) dropped.push({ name: `(no ${name})`, at: at(fn) });
 
@@ -228,7 +231,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   pruneEmptyIfs(fn.body);
   // A local whose value nobody reads any more (the policy's inputs, once the policy is the caller's)
   // and whose initializer reaches the host goes too.
-  removeUnusedHostLocals(fn.body, (e) => hostCall(e), dropped, at);
+  removeUnusedHostLocals(fn, (e) => hostCall(e), dropped, at);
   // Local functions left unreferenced after the cut, and that reach the host, go too.
   for (const [name, decl] of localFunctions) {
     if (!reachesHost(name)) continue;
@@ -296,29 +299,133 @@ function policyFunction(fn: Node, deferred: string | undefined, all: string | un
   if (f.type !== "FunctionDeclaration") f.expression = true;
 }
 
-/** Remove `let x = hostCall(…)` declarators whose value is never read, until none is left. */
-function removeUnusedHostLocals(body: Node, reachesHost: (e: Node) => boolean, dropped: Array<{ name: string; at: Place }>, at: (n: Node) => Place): void {
-  for (let changed = true; changed; ) {
-    changed = false;
-    walk(body, (n) => {
-      if (changed || n.type !== "VariableDeclaration") return;
-      for (let i = 0; i < n.declarations.length; i++) {
-        const d = n.declarations[i];
-        if (d.id.type !== "Identifier" || !d.init || !reachesHost(d.init) || usedOutside(d.id.name, d, body)) continue;
-        dropped.push({ name: d.init.callee?.name ?? d.id.name, at: at(d) });
-        n.declarations.splice(i, 1);
-        changed = true;
-        return;
+/** Remove `let x = hostCall(…)` declarators whose value is never read (by scope), until none is left. */
+function removeUnusedHostLocals(fn: Node, reachesHost: (e: Node) => boolean, dropped: Array<{ name: string; at: Place }>, at: (n: Node) => Place): void {
+  for (let round = 0; round < 256; round++) {
+    let target: Node | null = null;
+    for (const scope of analyzeFunction(fn).scopes) {
+      for (const v of scope.variables) {
+        const def = v.defs[0];
+        if (v.defs.length !== 1 || def?.type !== "Variable") continue;
+        const d = def.node as unknown as Node;
+        if (d.id?.type !== "Identifier" || !d.init || v.references.some((r) => r.isRead()) || !reachesHost(d.init)) continue;
+        target = d;
+        break;
       }
+      if (target) break;
+    }
+    if (!target) return;
+    const d = target;
+    dropped.push({ name: d.init.callee?.name ?? d.id.name, at: at(d) });
+    walk(fn, (n) => {
+      if (n.type === "VariableDeclaration") n.declarations = n.declarations.filter((x: Node) => x !== d);
     });
     // A declaration left with no declarators is removed with it.
-    walk(body, (n) => {
+    walk(fn, (n) => {
       for (const key of ["body", "consequent"]) {
         const list = n[key];
         if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (list[i]?.type === "VariableDeclaration" && list[i].declarations.length === 0) list.splice(i, 1);
       }
     });
   }
+}
+
+/**
+ * `family(tool.name, configuredServers)` where a port made `family` answer a constant (`return
+ * undefined`): the call is that constant, so what was passed to it (the client's getters) is not
+ * brought along. Only calls whose arguments do nothing (names, literals, member reads) are folded.
+ */
+function inlinePortedConstants(root: Node, module: ModuleEntry, locals: Set<string>, ports: Port[], resolver: Resolver, folded: (name: string) => void): void {
+  const cache = new Map<string, Node | null>();
+  const constantOf = (name: string): Node | null => {
+    if (cache.has(name)) return cache.get(name)!;
+    let out: Node | null = null;
+    const d = resolver.resolve(module, name);
+    const port = d ? portFor(d.node, ports) : null;
+    const f = port?.node.type === "FunctionDeclaration" ? port.node : null;
+    const only = f && !f.async && f.body.body.length === 1 ? f.body.body[0] : null;
+    const v = only?.type === "ReturnStatement" ? only.argument : null;
+    if (v && ((v.type === "UnaryExpression" && v.operator === "void" && v.argument.type === "Literal") || (v.type === "Literal" && (typeof v.value === "boolean" || v.value === null)))) out = v;
+    cache.set(name, out);
+    return out;
+  };
+  const inert = (a: Node): boolean => a.type === "Identifier" || a.type === "Literal" || (a.type === "MemberExpression" && !a.computed && inert(a.object));
+  const one = (c: Node): Node => {
+    if (c?.type !== "CallExpression" || c.callee.type !== "Identifier" || locals.has(c.callee.name) || !c.arguments.every(inert)) return c;
+    const v = constantOf(c.callee.name);
+    if (!v) return c;
+    folded(c.callee.name);
+    return { ...structuredClone(v), start: c.start, end: c.end, range: [c.start, c.end] as [number, number] };
+  };
+  const visit = (n: Node) => {
+    if (!n || typeof n !== "object") return;
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) visit((v[i] = one(v[i])));
+      else if (v && typeof v === "object" && typeof v.type === "string") visit((n[key] = one(v)));
+    }
+  };
+  visit(root);
+}
+
+/**
+ * `if (replMode() && …) { … }` with no else: a branch that runs only when a check of the host's says
+ * yes. The neutral client's host says no to every such check, so the branch goes.
+ */
+function cutHostGatedBranches(root: Node, hostFn: (name: string) => boolean, cut: (name: string) => void): void {
+  const gate = (t: Node): string | null => {
+    if (t.type === "CallExpression" && t.callee.type === "Identifier" && hostFn(t.callee.name)) return t.callee.name;
+    if (t.type === "LogicalExpression" && t.operator === "&&") return gate(t.left) ?? gate(t.right);
+    return null;
+  };
+  walk(root, (n) => {
+    for (const key of ["body", "consequent"]) {
+      const list = n[key];
+      if (!Array.isArray(list)) continue;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const s = list[i];
+        const name = s?.type === "IfStatement" && !s.alternate ? gate(s.test) : null;
+        if (name) {
+          cut(`(${name}: off)`);
+          list.splice(i, 1);
+        }
+      }
+    }
+  });
+}
+
+/** Replace reads of module-level `x = import.meta.require(…)` / `require(…)` used only as `x?.…` by undefined. */
+function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): string[] {
+  const out: string[] = [];
+  const loaded = (init: Node | null | undefined) =>
+    init?.type === "CallExpression" &&
+    ((init.callee.type === "Identifier" && init.callee.name === "require") ||
+      (init.callee.type === "MemberExpression" && init.callee.object.type === "MetaProperty" && init.callee.property.name === "require"));
+  for (const { name } of freeReferences(fn)) {
+    const d = resolver.resolve(module, name);
+    if (!d || d.node.type !== "VariableDeclarator" || !loaded(d.node.init)) continue;
+    let optional = 0;
+    let other = 0;
+    walk(fn, (n) => {
+      if (n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name) n.optional ? optional++ : other++;
+      if (n.type === "Identifier" && n.name === name) other++;
+    });
+    // Each optional use also counted its identifier once.
+    if (optional === 0 || other !== optional) continue;
+    const visit = (n: Node) => {
+      if (!n || typeof n !== "object") return;
+      for (const key of Object.keys(n)) {
+        const v = n[key];
+        if (n.type === "MemberExpression" && key === "object" && v?.type === "Identifier" && v.name === name) {
+          n[key] = { type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: v.start, end: v.end }, start: v.start, end: v.end };
+        } else if (Array.isArray(v)) v.forEach(visit);
+        else if (v && typeof v === "object" && typeof v.type === "string") visit(v);
+      }
+    };
+    visit(fn);
+    out.push(name);
+  }
+  return out;
 }
 
 /** Expressions a port names (a call building a message for the model), replaced where they stand. */
@@ -524,6 +631,9 @@ function contextSource(param: Node | undefined, body: Node): string {
       return `{ ${[...fromPattern, ...(fromPaths ? [fromPaths] : [])].join(", ")} }`;
     }
     if (paths.length === 0) return onlyCalledOptionally(param.name, body) ? "undefined" : "emptyState()";
+    // `state.get(Cache)`, `timing.mark(…)`: only methods called on it — the empty state answers those
+    // (a store keyed by class makes a fresh instance), an object of empty leaves would not.
+    if (paths.every((p) => p.length === 1) && onlyMethodsCalled(param.name, body)) return "emptyState()";
     return objectFromPaths(paths);
   }
   return "emptyState()";
@@ -543,6 +653,20 @@ function memberPaths(name: string, body: Node): string[][] {
     if (cur.type === "Identifier" && cur.name === name) out.push(path);
   });
   return out;
+}
+
+/** Every use of `name` is `name.method(…)` or `name?.method(…)`. */
+function onlyMethodsCalled(name: string, body: Node): boolean {
+  let uses = 0;
+  let calls = 0;
+  let declared = 0;
+  walk(body, (n) => {
+    if (n.type === "Identifier" && n.name === name) uses++;
+    if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && n.callee.object.type === "Identifier" && n.callee.object.name === name) calls++;
+    // Its own binding in a destructuring pattern is not a use.
+    if (n.type === "ObjectPattern") for (const p of n.properties) if (p.value?.type === "Identifier" && p.value.name === name) declared++;
+  });
+  return calls > 0 && uses - declared === calls;
 }
 
 /** An object literal with `tools` leaves as the tools and every other leaf neutral. */
@@ -592,6 +716,8 @@ export function cutHostEffects(container: Container, def: { module: ModuleEntry;
   const cut: string[] = [];
   replacePortedExpressions(def.node, ports, (name) => cut.push(`(${name})`));
   const locals = declaredNames(def.node);
+  inlinePortedConstants(def.node, def.module, locals, ports, resolver, (name) => cut.push(name));
+  cutHostGatedBranches(def.node, (name) => !locals.has(name) && hostBound(container, def.module, name, ports, resolver, hostCache), (name) => cut.push(name));
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
     if (!droppedByPort(e, ports) && !hostBound(container, def.module, e.callee.name, ports, resolver, hostCache)) return false;

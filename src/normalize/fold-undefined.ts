@@ -5,7 +5,7 @@
  * Only what is certain is folded: a local declared once, never assigned again, and comparisons,
  * logic and conditionals whose outcome follows from `undefined` alone.
  */
-import { analyze } from "eslint-scope";
+import { analyze, type ScopeManager } from "eslint-scope";
 import { walk, type Node } from "../locate/pattern.js";
 
 const UNDEFINED = (at: Node): Node => ({ type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: at.start, end: at.end }, start: at.start, end: at.end });
@@ -39,9 +39,7 @@ export function foldUndefinedLocals(fn: Node): string[] {
  * arguments become that value.
  */
 function nextCandidate(fn: Node, done: Set<string>): { key: string; replace: Map<Node, Node> } | null {
-  const expression = { ...fn, type: fn.type === "FunctionDeclaration" ? "FunctionExpression" : fn.type };
-  const program = { type: "Program", sourceType: "module", body: [{ type: "ExpressionStatement", expression, start: fn.start, end: fn.end }], start: fn.start, end: fn.end, range: [fn.start, fn.end] };
-  const sm = analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
+  const sm = analyzeFunction(fn);
   // `for (let x of xs)` declares x without an initializer and writes it on every turn.
   const loopHeads = new Set<Node>();
   walk(fn, (n) => {
@@ -95,6 +93,13 @@ function nextCandidate(fn: Node, done: Set<string>): { key: string; replace: Map
     }
   }
   return null;
+}
+
+/** The scopes of a function's own code (its free names resolve to nothing). */
+export function analyzeFunction(fn: Node): ScopeManager {
+  const expression = { ...fn, type: fn.type === "FunctionDeclaration" ? "FunctionExpression" : fn.type };
+  const program = { type: "Program", sourceType: "module", body: [{ type: "ExpressionStatement", expression, start: fn.start, end: fn.end }], start: fn.start, end: fn.end, range: [fn.start, fn.end] };
+  return analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
 }
 
 /** Replace nodes (by identity) under root. */

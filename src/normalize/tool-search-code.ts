@@ -122,6 +122,11 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   };
   addRoles(r.scorer, r.scorerSignature);
   addRoles(r.call, r.callSignature);
+  // Scorer parameters without a role take the name of what call() passes them.
+  invocation?.slots.forEach((slot, i) => {
+    const p = fn.params[i];
+    if (slot && slot !== "cache" && p?.type === "Identifier" && !roleByOffset.has(p.start)) roleByOffset.set(p.start, slot);
+  });
   renameLocals(read.statements, { roles: roleByOffset, taken: new Set([...read.names.values(), ...reserved]) });
   const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
 
@@ -281,6 +286,8 @@ async function toolSearch(query, deferred, options = {}) {
 interface ScorerInvocation {
   /** The class of the description cache call() passes, if it passes one. */
   cacheClass: string | null;
+  /** For each scorer parameter, the call() value passed as it is (query, allTools, …), or null. */
+  slots: Array<string | null>;
   /**
    * `function scorerArguments(query, deferredTools, allTools, maxResults, cache) { return [...] }`
    * where call() passes more than those values as they are (null when it passes exactly them).
@@ -342,7 +349,8 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
   };
   const rewritten = args.map(rewrite);
   const identity = rewritten.every((a, i) => a.type === "Identifier" && a.name === SLOTS[i]);
-  if (identity && (arity === 4 || (arity === 5 && cacheClass))) return { cacheClass, argumentsNode: null };
+  const slots = rewritten.map((a) => (a.type === "Identifier" && (SLOTS as readonly string[]).includes(a.name) ? a.name : null));
+  if (identity && (arity === 4 || (arity === 5 && cacheClass))) return { cacheClass, slots, argumentsNode: null };
   // Synthetic nodes sit at no place of the source, so that no role bound there names them.
   const pos = { start: -1, end: -1, range: [-1, -1] as [number, number] };
   const argumentsNode: Node = {
@@ -355,7 +363,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
     expression: false,
     ...pos,
   };
-  return { cacheClass, argumentsNode };
+  return { cacheClass, slots, argumentsNode };
 }
 
 /** A copy of `body` with the identifier `name` replaced by `value` (a parameter of an arrow being inlined). */
