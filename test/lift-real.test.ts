@@ -44,6 +44,9 @@ const releases: Array<[string, string]> = [
   // The scorer takes six arguments (query, deferred, all, a list of all by name, max, cache) and yields
   // cooperatively; call() reads its context from create() and computes the deferred tools locally.
   ["@anthropic-ai/claude-code-linux-x64@2.1.300", "package/claude"],
+  // A per-session cache class, a call() that reads the session, the context room, hooks and MCP
+  // redials: each cut at a port of the call signature, the rest folded away with the state it needs.
+  ["@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude"],
 ];
 
 /** What every 2.1.x release does, whatever else it changed: `select:` picks the named tools, in order. */
@@ -74,9 +77,18 @@ describe.skipIf(skip)("lift on real releases", () => {
         // 2.1.19 selects one name (the single-select variant); lists come after it.
         if (!spec.endsWith("@2.1.19")) expect(await api.toolSearch("select:NotebookEdit,mcp__slack__send_message", truthTools)).toEqual(["NotebookEdit", "mcp__slack__send_message"]);
         expect(await api.searchTools("slack", truthTools)).toEqual(["mcp__slack__send_message"]);
+        // A plain keyword query goes through call() to the same scorer.
+        expect(await api.toolSearch("slack message", truthTools)).toEqual(["mcp__slack__send_message"]);
+        expect(await api.toolSearch("jupyter notebook", truthTools)).toEqual(["NotebookEdit"]);
       }
     });
   }
+
+  it("the three platform builds of 2.1.332 (other chunks, other minified names) give the same text", () => {
+    const linux = lift("@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude").readable;
+    expect(lift("@anthropic-ai/claude-code-darwin-arm64@2.1.332", "package/claude").readable).toBe(linux);
+    expect(lift("@anthropic-ai/claude-code-win32-x64@2.1.332", "package/claude.exe").readable).toBe(linux);
+  });
 
   it("2.1.111 and 2.1.112 share the routines: the lifted code is the same text", () => {
     const a = lift("@anthropic-ai/claude-code@2.1.111", "package/cli.js").readable;
