@@ -44,6 +44,9 @@ const releases: Array<[string, string]> = [
   // The scorer takes six arguments (query, deferred, all, a list of all by name, max, cache) and yields
   // cooperatively; call() reads its context from create() and computes the deferred tools locally.
   ["@anthropic-ai/claude-code-linux-x64@2.1.300", "package/claude"],
+  // call() asks the session which tools are held inline; 2.1.325 also measures the context room.
+  ["@anthropic-ai/claude-code-linux-x64@2.1.317", "package/claude"],
+  ["@anthropic-ai/claude-code-linux-x64@2.1.325", "package/claude"],
   // A per-session cache class, a call() that reads the session, the context room, hooks and MCP
   // redials: each cut at a port of the call signature, the rest folded away with the state it needs.
   ["@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude"],

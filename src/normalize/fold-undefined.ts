@@ -142,6 +142,8 @@ function fold(root: Node): void {
         return n;
       }
       case "LogicalExpression": {
+        // `(held && false) && check(…)`: whatever `held` is, the left side is falsy, so the right never runs.
+        if (n.operator === "&&" && n.left.type === "LogicalExpression" && n.left.operator === "&&" && known(n.left.right) && !truth(n.left.right)) return n.left;
         if (!known(n.left)) return n;
         if (n.operator === "&&") return truth(n.left) ? n.right : n.left;
         if (n.operator === "||") return truth(n.left) ? n.left : n.right;
