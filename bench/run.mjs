@@ -84,10 +84,9 @@ goals.push([`locate <= 1.5x grep (${(loc.ms / grepMarker.ms).toFixed(2)}x)`, loc
 goals.push([`locate >= 20x faster than naive (${(naive.ms / loc.ms).toFixed(1)}x)`, naive.ms >= 20 * loc.ms]);
 goals.push([`locate peak RSS <= 300 MB (${loc.rssMB.toFixed(0)} MB)`, loc.rssMB <= 300]);
 
-// lift (goal, on 2.1.332: <= 2x grep without verification, RSS <= 300 MB). 2.1.332's scorer is not
-// liftable yet, so this measures the newest release that is: linux-x64 2.1.124, the same kind of input.
-const liftSpec = "@anthropic-ai/claude-code-linux-x64@2.1.124";
-const liftFile = fetchMember(liftSpec, "package/claude");
+// lift (goal, on 2.1.332: <= 2x grep without verification, RSS <= 300 MB).
+const liftSpec = spec;
+const liftFile = file;
 const liftOut = join(cache, "bench-lifted");
 const liftFast = measure(null, [bin, "lift", liftFile, "--out", liftOut, "--no-verify"], { node: true, runs: 3 });
 const liftFull = measure(null, [bin, "lift", liftFile, "--out", liftOut], { node: true, runs: 1 });
@@ -100,7 +99,7 @@ goals.push([`lift peak RSS <= 300 MB (${Math.max(liftFast.rssMB, liftFull.rssMB)
 
 // track (goal: 20 cached releases, warm, <= 3 s; the cold per-release rate printed beside the lift figure).
 const trackSpecs = ["2.0.70", "2.0.76", "2.1.3", "2.1.7", "2.1.10", "2.1.14", "2.1.19", "2.1.64", "2.1.111", "2.1.112"].map((v) => [`@anthropic-ai/claude-code@${v}`, "package/cli.js"]);
-trackSpecs.push(["@anthropic-ai/claude-code-linux-x64@2.1.110", "package/claude"], [liftSpec, "package/claude"]);
+trackSpecs.push(["@anthropic-ai/claude-code-linux-x64@2.1.110", "package/claude"], ["@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"]);
 const trackInputs = [...trackSpecs.map(([spec, member]) => fetchMember(spec, member)), ...readdirSync(join(root, "samples/releases")).map((f) => join(root, "samples/releases", f))];
 const trackCache = join(cache, `bench-track-${process.pid}`);
 const trackOut = join(trackCache, "out");

@@ -4,7 +4,7 @@
  * in the sandbox, and write it — atomically — under <out>/<client>/<version>/<platform>/.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { openContainer } from "../container/open-container.js";
 import type { Container } from "../container/types.js";
@@ -15,6 +15,7 @@ import { VERSION } from "../version.js";
 import { defaultCorpus } from "./corpus.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
+import { sha256InBackground } from "./file-hash.js";
 import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import { toolSearchCode } from "./tool-search-code.js";
 import { verifyAgreement, type VerifyResult } from "./verify.js";
@@ -46,6 +47,15 @@ export async function liftInput(input: string, opts: LiftOptions): Promise<LiftR
 }
 
 async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
+  const inputHash = sha256InBackground(c.input);
+  try {
+    return await liftWith(c, opts, inputHash.result);
+  } finally {
+    inputHash.cancel();
+  }
+}
+
+async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<string>): Promise<LiftResult> {
   const info = releaseInfo(c);
   const all = loadSignatures(opts.signaturesDir);
   const scorerSignature = all.find((s) => s.id === "tool-search/scorer");
@@ -75,7 +85,7 @@ async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResul
     platform: info.platform,
     routine: "tool-search",
     signature,
-    input: { file: c.input, sha256: await sha256File(c.input) },
+    input: { file: c.input, sha256: await inputSha256 },
     modules: sources,
     generator: `searchlift ${VERSION}`,
   };
@@ -151,11 +161,6 @@ function sha256(b: Buffer): string {
   return createHash("sha256").update(b).digest("hex");
 }
 
-async function sha256File(path: string): Promise<string> {
-  const h = createHash("sha256");
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
-  return h.digest("hex");
-}
 
 /** Write every file to a temporary name beside it, then rename them all: no half-written module. */
 function writeAtomically(files: Array<[string, string]>): void {

@@ -39,12 +39,37 @@ function escape(name: string): string {
   return name.replace(/[$]/g, "\\$");
 }
 
+/** After this many lookups in one module, its candidate places are indexed in one pass. */
+const INDEX_AFTER = 6;
+// The same places as the per-name expressions, for every name at once (group 1 or 2 or 3: the name).
+const DECLARATION_PLACES = /function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|class\s+([A-Za-z_$][\w$]*)(?![\w$])|(?<![\w$.])([A-Za-z_$][\w$]*)\s*=(?![=>])/dg;
+const MEMBER_PLACES = /(?<![\w$.])([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)+\s*=(?![=>])/dg;
+
+/** name → offsets of its candidate places (the name's own offset, inside the match). */
+function indexPlaces(text: string, re: RegExp): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const m of text.matchAll(re)) {
+    const group = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3;
+    const name = m[group]!;
+    const at = m.indices![group]![0];
+    let list = out.get(name);
+    if (!list) out.set(name, (list = []));
+    list.push(at);
+  }
+  return out;
+}
+
 export class ModuleScope {
   readonly text: string;
   private readonly statements: StatementParser;
   private importMap: Map<string, ImportBinding> | null = null;
   private exportMap: Map<string, string> | null = null;
   private found = new Map<string, Definition | null>();
+  // Candidate places by name, for modules asked about many names: one pass over the text instead
+  // of one regular expression per name.
+  private lookups = 0;
+  private declarationIndex: Map<string, number[]> | null = null;
+  private memberIndex: Map<string, number[]> | null = null;
 
   constructor(
     readonly module: ModuleEntry,
@@ -69,15 +94,12 @@ export class ModuleScope {
    * prototypes, `memoize.Cache = …`), in source order. They are part of what `name` is.
    */
   memberAssignments(name: string): MemberAssignment[] {
-    const n = escape(name);
-    const re = new RegExp(`(?<![\\w$.])${n}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
     const out: MemberAssignment[] = [];
     const seen = new Set<Node>();
-    for (const m of this.text.matchAll(re)) {
-      const at = m.index!;
-      for (const s of this.statements.statementsCovering(at, at + m[0].length) ?? []) {
+    for (const [at, length] of this.memberPlaces(name)) {
+      for (const s of this.statements.statementsCovering(at, at + length) ?? []) {
         for (const a of topLevelAssignments(s)) {
-          if (seen.has(a) || a.start > at || a.end < at + m[0].length) continue;
+          if (seen.has(a) || a.start > at || a.end < at + length) continue;
           const path = memberPath(a.left, name);
           if (path) {
             seen.add(a);
@@ -125,14 +147,32 @@ export class ModuleScope {
     return this.importMap;
   }
 
-  private search(name: string): Definition | null {
+  /** [offset, length] of each place `name.a.b =` may be assigned. */
+  private memberPlaces(name: string): Array<[number, number]> {
+    if (this.memberIndex || ++this.lookups > INDEX_AFTER) {
+      this.memberIndex ??= indexPlaces(this.text, MEMBER_PLACES);
+      return (this.memberIndex.get(name) ?? []).map((at) => [at, name.length + 1]);
+    }
+    const re = new RegExp(`(?<![\\w$.])${escape(name)}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
+    return [...this.text.matchAll(re)].map((m) => [m.index!, m[0].length]);
+  }
+
+  /** [offset, length] of each place a declaration of `name` may begin. */
+  private declarationPlaces(name: string): Array<[number, number]> {
+    if (this.declarationIndex || ++this.lookups > INDEX_AFTER) {
+      this.declarationIndex ??= indexPlaces(this.text, DECLARATION_PLACES);
+      return (this.declarationIndex.get(name) ?? []).map((at) => [at, name.length]);
+    }
+    // `x=` but not `x==` or `x=>`, never `.x=`.
     const n = escape(name);
-    // Places where a declaration of `name` can begin; `x=` but not `x==` or `x=>`, never `.x=`.
     const re = new RegExp(`(?:function\\s*\\*?\\s*${n}\\s*\\(|class\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>]))`, "g");
+    return [...this.text.matchAll(re)].map((m) => [m.index!, m[0].length]);
+  }
+
+  private search(name: string): Definition | null {
     let assigned: Definition | null = null;
-    for (const m of this.text.matchAll(re)) {
-      const at = m.index!;
-      const stmts = this.statements.statementsCovering(at, at + m[0].length);
+    for (const [at, length] of this.declarationPlaces(name)) {
+      const stmts = this.statements.statementsCovering(at, at + length);
       if (!stmts) continue;
       for (const s of stmts) {
         const d = this.declaredIn(s, name);
