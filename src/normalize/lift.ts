@@ -12,13 +12,13 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { locateRoutines } from "../locate/locate.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
-import { defaultCorpus } from "./corpus.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
 import { sha256InBackground } from "./file-hash.js";
 import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import { toolSearchCode } from "./tool-search-code.js";
-import { verifyAgreement, type VerifyResult } from "./verify.js";
+import type { VerifyResult } from "./verify.js";
+import { verifyInOwnProcess } from "./verify-process.js";
 
 export interface LiftOptions {
   out: string;
@@ -102,10 +102,9 @@ async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<st
 
   let verified: LiftResult["verified"] = null;
   if (opts.verify) {
-    const cases = defaultCorpus(1, opts.cases ?? 2000);
     let v: VerifyResult;
     try {
-      v = await verifyAgreement(code.original, draft, cases);
+      v = await verifyInOwnProcess(code.original, draft, opts.cases ?? 2000);
     } catch (e) {
       throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, c.input);
     }
