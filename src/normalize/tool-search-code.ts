@@ -20,6 +20,7 @@ import { BUILTINS } from "./globals.js";
 import { LiftError } from "./lift-error.js";
 import { lineColumn } from "../locate/parse-module.js";
 import { renameLocals } from "./rename-locals.js";
+import { codeTag } from "./stable-name.js";
 
 export { LiftError };
 
@@ -101,7 +102,6 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const origScores = scoresVariant(orig.statements[0]!, `${orig.names.get(rootKey)!}$scores`);
 
   // The readable copy: role names for the routines, numbered helpers for the rest, readable locals.
-  let helper = 0;
   const read = assemble(
     closure,
     (def) => {
@@ -109,7 +109,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
       if (key === rootKey) return "searchToolsByKeywords";
       if (key === callKey) return "callToolSearch";
       if (key === argumentsKey) return ARGUMENTS_ROOT;
-      return def.kind === "function" ? `helper${++helper}` : `value${++helper}`;
+      return `${def.kind === "function" ? "helper" : def.kind === "class" ? "Helper" : "value"}_${codeTag(def.node)}`;
     },
     reserved,
   );
