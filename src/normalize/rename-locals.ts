@@ -5,8 +5,8 @@
  * Names come from the signature's roles first (by the position of the binding in the original
  * source), then from deterministic rules — a callback over `tools.map(…)` or a `for … of terms`
  * loop gets the singular, `tool` or `term` — and otherwise a numbered `vN`. Every name is unique
- * in its top-level statement and differs from every module-level name, so no renaming can capture
- * another binding; the same code always gets the same names, whatever the minifier called them.
+ * in the whole program, so no renaming can capture another binding; the same code always gets the
+ * same names, whatever the minifier called them.
  */
 import { analyze, type Scope } from "eslint-scope";
 import type { Node } from "../locate/pattern.js";
@@ -28,11 +28,9 @@ export interface LocalNaming {
 }
 
 export function renameLocals(statements: Node[], naming: LocalNaming): void {
-  const global = new Set([...naming.taken, ...BUILTINS, ...RESERVED]);
-  // Locals are unique within their top-level statement, which is all a local can be seen from (the
-  // rest of the program names module-level definitions only): a change in one function then leaves
-  // the names in every other one as they were.
-  let used = new Set(global);
+  // Every local name is unique in the whole program: besides capture, readers of the lifted code
+  // (the semantic view of diff) rely on one name meaning one binding.
+  const used = new Set([...naming.taken, ...BUILTINS, ...RESERVED]);
   let counter = 0;
   const take = (want: string): string => {
     let name = want;
@@ -42,8 +40,6 @@ export function renameLocals(statements: Node[], naming: LocalNaming): void {
   };
 
   for (const stmt of statements) {
-    used = new Set(global);
-    counter = 0;
     const program = { type: "Program", sourceType: "module", body: [stmt], range: [stmt.start, stmt.end], start: stmt.start, end: stmt.end };
     const sm = analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
     const receivers = iterationReceivers(stmt);
