@@ -2,7 +2,9 @@
 // Builds samples/releases/: our tool-search samples bundled as if they were successive releases of
 // one client, one file per version (a versions folder, like ~/.local/share/claude/versions).
 // 0.3.0 and 0.3.1 are the same code, once unminified and once with mangled names: a timeline must
-// not see a change there. Run after editing samples/tool-search/: node samples/build-releases.mjs
+// not see a change there. 0.8.0 is a release the lift must refuse: its scorer reads a weight from
+// the environment (samples/lift/env-weight.js), so a timeline shows how a refused release looks.
+// Run after editing samples/tool-search/: node samples/build-releases.mjs
 import { buildSync } from "esbuild";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -20,6 +22,7 @@ const releases = [
   ["0.5.0", "search-hint", true],
   ["0.6.0", "coarse-parts", true],
   ["0.7.0", "session-cache", true],
+  ["0.8.0", "../lift/env-weight", true],
 ];
 for (const [version, sample, mangle] of releases) {
   const r = buildSync({
@@ -31,7 +34,7 @@ for (const [version, sample, mangle] of releases) {
     write: false,
     logLevel: "silent",
     // Build information the way a client embeds it, so the lift reads client and version from the file.
-    banner: { js: `// searchlift sample release ${version}: samples/tool-search/${sample}.js${mangle ? ", names mangled" : ""}\nexport const BUILD = {PACKAGE_URL:"searchlift-sample",VERSION:"${version}"};` },
+    banner: { js: `// searchlift sample release ${version}: ${join("samples", "tool-search", `${sample}.js`).replace(/samples\/tool-search\/\.\.\//, "samples/")}${mangle ? ", names mangled" : ""}\nexport const BUILD = {PACKAGE_URL:"searchlift-sample",VERSION:"${version}"};` },
   });
   writeFileSync(join(out, version), r.outputFiles[0].text);
   console.log(`samples/releases/${version} ← ${sample}`);

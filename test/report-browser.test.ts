@@ -24,7 +24,7 @@ const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const VERSIONS = ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0"];
+const VERSIONS = ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0"];
 
 const skip = !existsSync(CHROMIUM) && !process.env.CI;
 if (skip) console.warn(`report-browser: skipped, ${CHROMIUM} is missing (apt-get install -y chromium); with CI set this test runs and fails instead`);
@@ -87,7 +87,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     expect(box!.width).toBeGreaterThan(100);
     expect(box!.height).toBeGreaterThan(100);
     const ticks = page.locator("svg.chart .release-tick");
-    expect(await ticks.count()).toBe(8);
+    expect(await ticks.count()).toBe(9);
     const xs: number[] = [];
     for (const [i, v] of VERSIONS.entries()) {
       expect(await ticks.nth(i).getAttribute("data-version")).toBe(v);
@@ -98,16 +98,16 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     expect(xs.every((x, i) => i === 0 || x > xs[i - 1]!)).toBe(true);
     // Weights as step lines, features as bands; the release that could not be lifted is marked.
     expect(await page.locator("svg.chart .lane.weight path.step").count()).toBeGreaterThan(5);
-    expect(await page.locator('svg.chart .lane.feature[data-feature="+required terms"] rect.band').count()).toBe(3); // 0.4.0, 0.5.0, 0.6.0
+    expect(await page.locator('svg.chart .lane.feature[data-feature="+required terms"] rect.band').count()).toBe(4); // 0.4.0 to 0.7.0
     expect(await page.locator("svg.chart rect.not-lifted").count()).toBe(1);
-    expect(await page.locator("svg.chart .change-line").count()).toBe(6);
+    expect(await page.locator("svg.chart .change-line").count()).toBe(7);
 
-    // The groups table: one row per group, 0.3.0 and 0.3.1 in one, 0.7.0 with its error.
+    // The groups table: one row per group, 0.3.0 and 0.3.1 in one, 0.8.0 with its error.
     const rows = page.locator("table.groups tbody tr");
-    expect(await rows.count()).toBe(7);
+    expect(await rows.count()).toBe(8);
     expect(await rows.nth(2).locator("td.span").innerText()).toContain("0.3.0 – 0.3.1");
-    expect(await rows.nth(6).getAttribute("class")).toContain("error");
-    expect(await rows.nth(6).locator("td.err").innerText()).toMatch(/cannot lift/);
+    expect(await rows.nth(7).getAttribute("class")).toContain("error");
+    expect(await rows.nth(7).locator("td.err").innerText()).toMatch(/cannot lift: the tool search reaches the host through process/);
     expect(await rows.nth(0).locator("td.signature").innerText()).toContain("tool-search/scorer@mcp-name-substring");
 
     // The change 0.3.x → 0.4.0: +required goes no → yes, and the code diff adds the `+term` handling.
@@ -152,7 +152,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     expect(await select.locator("td.after .score").count()).toBe(0);
 
     // The last change's far side was not lifted: said so, no diff, no behaviour.
-    const last = page.locator('section.change[data-to="0.7.0"]');
+    const last = page.locator('section.change[data-to="0.8.0"]');
     expect(await last.innerText()).toMatch(/not lifted[\s\S]*cannot lift/);
     expect(await last.locator("pre.diff").count()).toBe(0);
     expect(await last.locator("details.behaviour").count()).toBe(0);

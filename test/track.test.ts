@@ -30,13 +30,14 @@ describe("searchlift track", () => {
     const first = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify", "--json");
     expect(first.code, first.stderr).toBe(0);
     const t = JSON.parse(first.stdout);
-    expect(t.releases.map((r: { version: string }) => r.version)).toEqual(["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0"]);
+    expect(t.releases.map((r: { version: string }) => r.version)).toEqual(["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0"]);
     // One group per generation: the two builds of name-parts share one.
-    expect(t.groups.map((g: { first: string; last: string }) => `${g.first}-${g.last}`)).toEqual(["0.1.0-0.1.0", "0.2.0-0.2.0", "0.3.0-0.3.1", "0.4.0-0.4.0", "0.5.0-0.5.0", "0.6.0-0.6.0", "0.7.0-0.7.0"]);
+    expect(t.groups.map((g: { first: string; last: string }) => `${g.first}-${g.last}`)).toEqual(["0.1.0-0.1.0", "0.2.0-0.2.0", "0.3.0-0.3.1", "0.4.0-0.4.0", "0.5.0-0.5.0", "0.6.0-0.6.0", "0.7.0-0.7.0", "0.8.0-0.8.0"]);
     const hashes = t.groups.map((g: { routineHash: string | null }) => g.routineHash);
-    expect(new Set(hashes.slice(0, 6)).size).toBe(6);
-    expect(hashes[6]).toBeNull();
-    expect(t.groups[6].error).toMatch(/cannot lift/);
+    expect(new Set(hashes.slice(0, 7)).size).toBe(7);
+    // 0.8.0's scorer reads a weight from process.env (samples/lift/env-weight.js): refused, and why.
+    expect(hashes[7]).toBeNull();
+    expect(t.groups[7].error).toMatch(/cannot lift: the tool search reaches the host through process/);
     expect(t.releases[2]).toMatchObject({ version: "0.3.0", platform: "npm" });
     const md = readFileSync(join(out, "timeline.md"), "utf8");
     expect(md).toContain("| 0.3.0 – 0.3.1 (2) |");
@@ -45,8 +46,8 @@ describe("searchlift track", () => {
 
     // One change per group boundary, each with its behaviour.
     const changes = t.changes as Change[];
-    expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual(["0.1.0-0.2.0", "0.2.0-0.3.0", "0.3.1-0.4.0", "0.4.0-0.5.0", "0.5.0-0.6.0", "0.6.0-0.7.0"]);
-    for (const c of changes.slice(0, 5)) expect(c.behaviour?.queries).toBe(DEFAULT_QUERIES.length);
+    expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual(["0.1.0-0.2.0", "0.2.0-0.3.0", "0.3.1-0.4.0", "0.4.0-0.5.0", "0.5.0-0.6.0", "0.6.0-0.7.0", "0.7.0-0.8.0"]);
+    for (const c of changes.slice(0, 6)) expect(c.behaviour?.queries).toBe(DEFAULT_QUERIES.length);
     // 0.3.x → 0.4.0 (name-parts → required-terms) keeps every weight and adds `+term` and the fast
     // paths (a query equal to a name, an mcp__ prefix that matches): exactly those queries change.
     const r34 = changes[2]!.behaviour!;
@@ -64,30 +65,36 @@ describe("searchlift track", () => {
     // 0.1.0 → 0.2.0 (new MCPSearch weights) and 0.5.0 → 0.6.0 (coarse parts stacked on the parts) rescore keyword queries.
     expect(byQuery(changes[0]!.behaviour!, "create github issue")).toBeDefined();
     expect(byQuery(changes[4]!.behaviour!, "create github issue")).toBeDefined();
-    // 0.7.0 could not be lifted: nothing compared, and said why.
-    expect(changes[5]!.behaviour).toBeNull();
-    expect(changes[5]!.note).toMatch(/not lifted[\s\S]*0\.7\.0: cannot lift/);
+    // 0.6.0 → 0.7.0 (session-cache) is new code with the same scoring rules: a session cache, caps far
+    // above the catalog's queries, a case-sensitive exact name first, a select: fallback for
+    // NotebookRead, which no catalog query names. A change point with no query changed.
+    expect(changes[5]!.behaviour!.changed).toEqual([]);
+    expect(DEFAULT_QUERIES.some((q) => q.includes("NotebookRead"))).toBe(false);
+    // 0.8.0 could not be lifted: nothing compared, and said why.
+    expect(changes[6]!.behaviour).toBeNull();
+    expect(changes[6]!.note).toMatch(/not lifted[\s\S]*0\.8\.0: cannot lift/);
     // The Markdown: a count per change and the first changed queries, before → after.
     expect(md).toContain(`### 0.3.1 → 0.4.0\n\n${r34.changed.length} of ${DEFAULT_QUERIES.length} queries changed:`);
     const section = md.split("### 0.3.1 → 0.4.0\n")[1]!.split("\n### ")[0]!;
     const listed = [...section.matchAll(/^- `([^`]+)`: /gm)].map((m) => m[1]);
     expect(listed).toEqual(requiredTermsQueries().slice(0, 10));
     expect(section).toContain("- `NotebookEdit`: (none) → `NotebookEdit`\n"); // the exact-name fast path
-    expect(md).toMatch(/### 0\.6\.0 → 0\.7\.0\n\nBehaviour not compared: a side was not lifted/);
+    expect(md).toMatch(/### 0\.6\.0 → 0\.7\.0\n\nNo query changed \(0 of 120\)/);
+    expect(md).toMatch(/### 0\.7\.0 → 0\.8\.0\n\nBehaviour not compared: a side was not lifted/);
 
     // Warm: nothing lifted again, same timeline, the behaviour from the cache.
-    expect(readdirSync(join(cache, "behaviour"))).toHaveLength(5);
+    expect(readdirSync(join(cache, "behaviour"))).toHaveLength(6);
     const warm = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify");
     expect(warm.code).toBe(0);
-    expect(warm.stdout).toMatch(/8 releases \(0 lifted now/);
+    expect(warm.stdout).toMatch(/9 releases \(0 lifted now/);
     expect(JSON.parse(readFileSync(join(out, "timeline.json"), "utf8"))).toEqual(t);
 
     // Interrupted run: one release's result missing — only that one is lifted again.
     const dirs = readdirSync(cache).filter((d) => /^[0-9a-f]{64}$/.test(d));
-    expect(dirs).toHaveLength(8);
+    expect(dirs).toHaveLength(9);
     rmSync(join(cache, dirs[0]!), { recursive: true });
     const resumed = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify");
-    expect(resumed.stdout).toMatch(/8 releases \(1 lifted now/);
+    expect(resumed.stdout).toMatch(/9 releases \(1 lifted now/);
   });
 });
 

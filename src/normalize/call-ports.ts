@@ -266,6 +266,12 @@ function policyFunction(fn: Node, deferred: string | undefined, all: string | un
     if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === deferred) site = n;
   });
   const init = (site as Node | null)?.init;
+  // `deferred = all.filter((t) => …policy…)`: the filter's callback is the policy.
+  if (init?.type === "CallExpression" && init.callee.type === "MemberExpression" && init.callee.property.name === "filter" && init.callee.object.type === "Identifier" && init.callee.object.name === all && init.arguments.length === 1 && /Function/.test(init.arguments[0].type)) {
+    const a = init.arguments[0];
+    init.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: a.start, end: a.end, range: [a.start, a.end] };
+    return;
+  }
   if (!init || init.type !== "CallExpression" || init.callee.type !== "Identifier" || init.arguments.length !== 1) {
     throw new LiftError(`the defer policy is not bound and ${deferred} is not a local function of the tools`, site ? at(site) : undefined);
   }
@@ -639,11 +645,18 @@ function contextSource(param: Node | undefined, body: Node): string {
   return "emptyState()";
 }
 
-/** Dotted property chains read from `name` (`context.options.tools` → ["options", "tools"]). */
+/**
+ * Dotted property chains read from `name` (`context.options.tools` → ["options", "tools"]). A chain
+ * that call() itself assigns (`context.session ??= new Session()`) is the client's to leave unset.
+ */
 function memberPaths(name: string, body: Node): string[][] {
   const out: string[][] = [];
+  const assigned = new Set<Node>();
   walk(body, (n) => {
-    if (n.type !== "MemberExpression" || n.computed) return;
+    if (n.type === "AssignmentExpression" && n.left.type === "MemberExpression") assigned.add(n.left);
+  });
+  walk(body, (n) => {
+    if (n.type !== "MemberExpression" || n.computed || assigned.has(n)) return;
     const path: string[] = [];
     let cur = n;
     while (cur.type === "MemberExpression" && !cur.computed) {

@@ -328,8 +328,14 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
       const slot = slotOf.get(a.name);
       if (slot) return id(slot, a);
       const init = declarators.get(a.name)?.init;
+      // `state.get(Cache)`, or the client's own `context.session ??= new Session()`.
+      const made = init?.type === "AssignmentExpression" && init.operator === "??=" ? init.right : init;
       if (init?.type === "CallExpression" && init.callee.type === "MemberExpression" && init.callee.property.name === "get" && init.arguments.length === 1 && init.arguments[0].type === "Identifier") {
         cacheClass = init.arguments[0].name;
+        return id("cache", a);
+      }
+      if (made?.type === "NewExpression" && made.callee.type === "Identifier" && made.arguments.length === 0) {
+        cacheClass = made.callee.name;
         return id("cache", a);
       }
     } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && !declared(fn, a.callee.name)) {

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { liftInput } from "../normalize/lift.js";
@@ -21,7 +21,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), "searchlift-diff-test-"));
 
 function bundle(sample: string, minify = true): string {
   const out = buildSync({ entryPoints: [join(ROOT, "samples", "tool-search", `${sample}.js`)], bundle: true, format: "esm", minifyIdentifiers: minify, minifyWhitespace: minify, write: false, logLevel: "silent" });
-  const file = join(tmp(), `${sample}.js`);
+  const file = join(tmp(), `${basename(sample)}.js`);
   writeFileSync(file, out.outputFiles[0]!.text);
   return file;
 }
@@ -173,7 +173,8 @@ describe("searchlift diff on samples", () => {
   it("fails with one SearchliftError per cause", async () => {
     const good = bundle("search-hint");
     expect((await rejection(diffInputs(join(tmp(), "missing.js"), good))).exitCode).toBe(ExitCode.unreadable);
-    expect((await rejection(diffInputs(good, bundle("session-cache")))).exitCode).toBe(ExitCode.notLiftable);
+    // A scorer that reads a weight from process.env is refused.
+    expect((await rejection(diffInputs(good, bundle("../lift/env-weight")))).exitCode).toBe(ExitCode.notLiftable);
     const d = tmp();
     writeFileSync(join(d, "throws.mjs"), 'throw new Error("boom");\nexport { searchTools, scoreTools, toolSearch };\n');
     expect((await rejection(diffInputs(join(d, "throws.mjs"), good))).exitCode).toBe(ExitCode.brokenModule);
