@@ -18,6 +18,7 @@ import type { Port } from "../locate/signature.js";
 import { collectClosure, freeReferences, portFor, Resolver, type Place } from "./closure.js";
 import { LiftError } from "./lift-error.js";
 import { analyzeFunction, foldUndefinedLocals } from "./fold-undefined.js";
+import { rewriteTree } from "./rewrite.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
 
 export const DEFERRED_BY_CALLER = "deferredByCaller";
@@ -67,7 +68,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
       const b = matchNode(p.anchor.root, d, new Map());
       if (!b) continue;
       dropped.push({ name: `(${p.name})`, at: at(d) });
-      return { ...instantiate(p.replace, b), start: d.start, end: d.end, range: [d.start, d.end] };
+      return { ...instantiate(p.replace, b), start: d.start, end: d.end, range: [d.start, d.end] as [number, number] };
     }
     return null;
   };
@@ -78,16 +79,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
       if (Array.isArray(list)) for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
     }
     if (n.type !== "VariableDeclaration") return;
-    n.declarations = n.declarations.map((d: Node) => {
-      for (const p of ports) {
-        if (!p.anchor || !p.replace) continue;
-        const b = matchNode(p.anchor.root, d, new Map());
-        if (!b) continue;
-        dropped.push({ name: `(${p.name})`, at: at(d) });
-        return { ...instantiate(p.replace, b), start: d.start, end: d.end, range: [d.start, d.end] };
-      }
-      return d;
-    });
+    n.declarations = n.declarations.map((d: Node) => byPort(d) ?? d);
   });
 
   // A module the client loads lazily and reads only through `?.` (`teleport?.state()`): the code
@@ -190,22 +182,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     const answer = param >= 0 ? e.arguments[param] : ret.argument;
     return { ...structuredClone(answer), start: e.start, end: e.end, range: [e.start, e.end] };
   };
-  const replaceGuarded = (n: Node) => {
-    if (!n || typeof n !== "object") return;
-    for (const key of Object.keys(n)) {
-      const v = n[key];
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          v[i] = guardedConstant(v[i]) ?? v[i];
-          replaceGuarded(v[i]);
-        }
-      } else if (v && typeof v === "object" && typeof v.type === "string") {
-        n[key] = guardedConstant(v) ?? v;
-        replaceGuarded(n[key]);
-      }
-    }
-  };
-  replaceGuarded(fn.body);
+  rewriteTree(fn.body, (n) => guardedConstant(n) ?? n);
   // A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
   // every call discarded — was there for the effects just cut: it goes too, with its calls.
   for (const [name, decl] of localFunctions) {
@@ -327,12 +304,7 @@ function removeUnusedHostLocals(fn: Node, reachesHost: (e: Node) => boolean, dro
       if (n.type === "VariableDeclaration") n.declarations = n.declarations.filter((x: Node) => x !== d);
     });
     // A declaration left with no declarators is removed with it.
-    walk(fn, (n) => {
-      for (const key of ["body", "consequent"]) {
-        const list = n[key];
-        if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (list[i]?.type === "VariableDeclaration" && list[i].declarations.length === 0) list.splice(i, 1);
-      }
-    });
+    removeStatementsWhere(fn, (s) => s.type === "VariableDeclaration" && s.declarations.length === 0);
   }
 }
 
@@ -363,15 +335,7 @@ function inlinePortedConstants(root: Node, module: ModuleEntry, locals: Set<stri
     folded(c.callee.name);
     return { ...structuredClone(v), start: c.start, end: c.end, range: [c.start, c.end] as [number, number] };
   };
-  const visit = (n: Node) => {
-    if (!n || typeof n !== "object") return;
-    for (const key of Object.keys(n)) {
-      const v = n[key];
-      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) visit((v[i] = one(v[i])));
-      else if (v && typeof v === "object" && typeof v.type === "string") visit((n[key] = one(v)));
-    }
-  };
-  visit(root);
+  rewriteTree(root, one);
 }
 
 /**
@@ -384,19 +348,10 @@ function cutHostGatedBranches(root: Node, hostFn: (name: string) => boolean, cut
     if (t.type === "LogicalExpression" && t.operator === "&&") return gate(t.left) ?? gate(t.right);
     return null;
   };
-  walk(root, (n) => {
-    for (const key of ["body", "consequent"]) {
-      const list = n[key];
-      if (!Array.isArray(list)) continue;
-      for (let i = list.length - 1; i >= 0; i--) {
-        const s = list[i];
-        const name = s?.type === "IfStatement" && !s.alternate ? gate(s.test) : null;
-        if (name) {
-          cut(`(${name}: off)`);
-          list.splice(i, 1);
-        }
-      }
-    }
+  removeStatementsWhere(root, (s) => {
+    const name = s.type === "IfStatement" && !s.alternate ? gate(s.test) : null;
+    if (name) cut(`(${name}: off)`);
+    return !!name;
   });
 }
 
@@ -448,15 +403,7 @@ function replacePortedExpressions(root: Node, ports: Port[], replaced: (port: st
     }
     return c;
   };
-  const visit = (n: Node) => {
-    if (!n || typeof n !== "object") return;
-    for (const key of Object.keys(n)) {
-      const v = n[key];
-      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) visit((v[i] = one(v[i])));
-      else if (v && typeof v === "object" && typeof v.type === "string") visit((n[key] = one(v)));
-    }
-  };
-  visit(root);
+  rewriteTree(root, one);
 }
 
 /** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
@@ -576,14 +523,15 @@ function pruneEmptyIfs(root: Node): void {
     });
     return ok;
   };
+  removeStatementsWhere(root, (s) => s.type === "IfStatement" && empty(s.consequent) && empty(s.alternate) && pure(s.test));
+}
+
+/** Remove, from every statement list under root, the statements `drop` picks. */
+function removeStatementsWhere(root: Node, drop: (s: Node) => boolean): void {
   walk(root, (n) => {
     for (const key of ["body", "consequent"]) {
       const list = n[key];
-      if (!Array.isArray(list)) continue;
-      for (let i = list.length - 1; i >= 0; i--) {
-        const s = list[i];
-        if (s?.type === "IfStatement" && empty(s.consequent) && empty(s.alternate) && pure(s.test)) list.splice(i, 1);
-      }
+      if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (list[i] && drop(list[i])) list.splice(i, 1);
     }
   });
 }
