@@ -37,7 +37,14 @@ const IGNORED = new Set(["type", "start", "end", "loc", "range", "raw", "sourceF
  *   `@property <member>` matches one property or method of an object literal, e.g.
  *   `@property async call($INPUT, $$$) { $$$ }`.
  */
-export function compilePattern(source: string): Pattern {
+export function compilePattern(source: string, opts: { template?: boolean } = {}): Pattern {
+  const p = parsePattern(source);
+  // A pattern spells `void 0` or `!0` as the minifier does or as written: it is read as targets are.
+  // A template (a port's replacement) is code to emit, kept as written.
+  return opts.template ? p : { source: p.source, root: canonTree(p.root) };
+}
+
+function parsePattern(source: string): Pattern {
   const prop = /^\s*@property\s+([\s\S]*)$/.exec(source);
   if (prop) {
     const obj = tryParse(`({ ${prop[1]} \n})`);
@@ -98,6 +105,20 @@ function canon(n: Node): Node {
   return n;
 }
 
+/** A copy of a pattern tree with every node in canonical form (see canon). */
+function canonTree(n: Node): Node {
+  if (!n || typeof n !== "object") return n;
+  const c = canon(n);
+  if (c !== n) return c;
+  const out: Node = { ...n };
+  for (const k of Object.keys(n)) {
+    const v = n[k];
+    if (Array.isArray(v)) out[k] = v.map((x) => (x && typeof x === "object" ? canonTree(x) : x));
+    else if (v && typeof v === "object" && typeof v.type === "string") out[k] = canonTree(v);
+  }
+  return out;
+}
+
 /** Structural equality of two target subtrees (for a metavariable bound twice). */
 export function sameCode(a: Node | Node[] | null | undefined, b: Node | Node[] | null | undefined): boolean {
   if (a === b) return true;
@@ -142,8 +163,6 @@ export function matchNode(pat: Node, node: Node | null | undefined, env: Binding
     return new Map(env).set(meta, target);
   }
   const t = canon(node);
-  // A pattern spells `void 0`, `!0` as the minifier does or as written: both sides are read the same way.
-  pat = canon(pat);
   if (pat.type === "MemberExpression" && t.type === "MemberExpression") return matchMember(pat, t, env);
   if (pat.type !== t.type) return null;
   if (pat.type === "Literal") return literalEqual(pat, t) ? env : null;

@@ -98,9 +98,9 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>"): Signat
   const where = (what: string) => `${file}: ${what}`;
   if (typeof spec.id !== "string" || !/^[a-z0-9-]+\/[a-z0-9-]+$/.test(spec.id)) throw new SignatureError(where(`bad id ${JSON.stringify(spec.id)}`));
   if (!Array.isArray(spec.variants) || spec.variants.length === 0) throw new SignatureError(where("no variants"));
-  const compile = (src: string, what: string) => {
+  const compile = (src: string, what: string, template = false) => {
     try {
-      return compilePattern(src);
+      return compilePattern(src, { template });
     } catch (e) {
       throw new SignatureError(where(`${what}: ${(e as Error).message}`));
     }
@@ -122,7 +122,7 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>"): Signat
   const ports = (spec.ports ?? []).map((p): Port => {
     if (p.drop !== undefined) return { name: p.name, drop: compile(p.drop, `port ${p.name} drop`), kinds: p.kinds ?? {} };
     if (p.anchor === undefined || p.replace === undefined) throw new SignatureError(where(`port ${p.name} needs anchor and replace, or drop`));
-    return { name: p.name, anchor: compile(p.anchor, `port ${p.name} anchor`), replace: compile(p.replace, `port ${p.name} replace`), kinds: {} };
+    return { name: p.name, anchor: compile(p.anchor, `port ${p.name} anchor`), replace: compile(p.replace, `port ${p.name} replace`, true), kinds: {} };
   });
   return { id: spec.id, summary: spec.summary ?? "", markers: spec.markers ?? [], variants, roles: spec.roles ?? {}, ports, tests: spec.tests ?? {}, file };
 }
