@@ -1,7 +1,7 @@
 import type { Container, ModuleEntry } from "../container/types.js";
 import { indexByType, matchVariant, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
 import { lineColumn, parseModule } from "./parse-module.js";
-import { StatementParser } from "./partial-parse.js";
+import { sharedModuleText, type StatementParser } from "./partial-parse.js";
 import type { Node } from "./pattern.js";
 import { MarkerIndex } from "./prefilter.js";
 import { markerBytes, markerLabel, type Signature, type Variant } from "./signature.js";
@@ -49,7 +49,7 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
   const views = new Map<ModuleEntry, ModuleView>();
   const view = (m: ModuleEntry) => {
     let v = views.get(m);
-    if (!v) views.set(m, (v = new ModuleView(container.text(m))));
+    if (!v) views.set(m, (v = new ModuleView(sharedModuleText(container, m))));
     return v;
   };
 
@@ -101,8 +101,11 @@ class ModuleView {
   private whole: TypeIndex | null | undefined;
   private perStatement = new Map<Node, TypeIndex>();
 
-  constructor(readonly text: string) {
-    this.statements = new StatementParser(text);
+  readonly text: string;
+
+  constructor(shared: { text: string; parser: StatementParser }) {
+    this.text = shared.text;
+    this.statements = shared.parser;
   }
 
   /**

@@ -26,6 +26,24 @@ const OPTIONS: Options = {
 
 const MAX_TRIES = 40;
 
+/**
+ * One module's text and statement parser per container, shared by every stage that reads it:
+ * locate scans and parses a chunk, and the lift goes on from there instead of starting again.
+ * Parsed statements are shared too — callers copy a node before changing it.
+ */
+const shared = new WeakMap<object, Map<object, { text: string; parser: StatementParser }>>();
+
+export function sharedModuleText<M extends object>(container: { text(m: M): string }, module: M): { text: string; parser: StatementParser } {
+  let perContainer = shared.get(container);
+  if (!perContainer) shared.set(container, (perContainer = new Map()));
+  let entry = perContainer.get(module);
+  if (!entry) {
+    const text = container.text(module);
+    perContainer.set(module, (entry = { text, parser: new StatementParser(text) }));
+  }
+  return entry;
+}
+
 export class StatementParser {
   private scanner: StatementScanner | null = null;
   /** statement start → parsed statement, shared by every lookup in the module */

@@ -8,7 +8,7 @@
  * there are parsed and checked.
  */
 import type { Container, ModuleEntry } from "../container/types.js";
-import { StatementParser } from "../locate/partial-parse.js";
+import { sharedModuleText, StatementParser } from "../locate/partial-parse.js";
 import type { Node } from "../locate/pattern.js";
 
 export type DefinitionKind = "function" | "class" | "variable" | "assigned" | "member";
@@ -41,22 +41,32 @@ function escape(name: string): string {
 
 /** After this many lookups in one module, its candidate places are indexed in one pass. */
 const INDEX_AFTER = 6;
-// The same places as the per-name expressions, for every name at once (group 1 or 2 or 3: the name).
-const DECLARATION_PLACES = /function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|class\s+([A-Za-z_$][\w$]*)(?![\w$])|(?<![\w$.])([A-Za-z_$][\w$]*)\s*=(?![=>])/dg;
-const MEMBER_PLACES = /(?<![\w$.])([A-Za-z_$][\w$]*)(?:\.[A-Za-z_$][\w$]*)+\s*=(?![=>])/dg;
+// The same places as the per-name expressions, for every name at once, in one pass: `function x(`,
+// `class x`, `x=` (a declaration place) and `x.a.b=` (a member place: group 4 holds `.a.b`).
+const PLACES = /function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|class\s+([A-Za-z_$][\w$]*)(?![\w$])|(?<![\w$.])([A-Za-z_$][\w$]*)((?:\.[A-Za-z_$][\w$]*)*)\s*=(?![=>])/dg;
 
-/** name → offsets of its candidate places (the name's own offset, inside the match). */
-function indexPlaces(text: string, re: RegExp): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  for (const m of text.matchAll(re)) {
+interface PlaceIndex {
+  /** name → offsets of the name where a declaration of it may begin */
+  declarations: Map<string, number[]>;
+  /** name → offsets of the name where a property path of it may be assigned */
+  members: Map<string, number[]>;
+}
+
+function indexPlaces(text: string): PlaceIndex {
+  const declarations = new Map<string, number[]>();
+  const members = new Map<string, number[]>();
+  const add = (m: Map<string, number[]>, name: string, at: number) => {
+    const list = m.get(name);
+    if (list) list.push(at);
+    else m.set(name, [at]);
+  };
+  for (const m of text.matchAll(PLACES)) {
     const group = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 3;
-    const name = m[group]!;
     const at = m.indices![group]![0];
-    let list = out.get(name);
-    if (!list) out.set(name, (list = []));
-    list.push(at);
+    if (group === 3 && m[4]) add(members, m[3]!, at);
+    else add(declarations, m[group]!, at);
   }
-  return out;
+  return { declarations, members };
 }
 
 export class ModuleScope {
@@ -68,19 +78,21 @@ export class ModuleScope {
   // Candidate places by name, for modules asked about many names: one pass over the text instead
   // of one regular expression per name.
   private lookups = 0;
-  private declarationIndex: Map<string, number[]> | null = null;
-  private memberIndex: Map<string, number[]> | null = null;
+  private places: PlaceIndex | null = null;
 
   constructor(
     readonly module: ModuleEntry,
     text: string,
+    statements = new StatementParser(text),
   ) {
     this.text = text;
-    this.statements = new StatementParser(text);
+    this.statements = statements;
   }
 
+  /** The module's scope over the text and parsed statements every stage shares (see sharedModuleText). */
   static of(container: Container, module: ModuleEntry): ModuleScope {
-    return new ModuleScope(module, container.text(module));
+    const { text, parser } = sharedModuleText(container, module);
+    return new ModuleScope(module, text, parser);
   }
 
   /** The module-level definition of `name`, or null if this module does not define it. */
@@ -149,9 +161,9 @@ export class ModuleScope {
 
   /** [offset, length] of each place `name.a.b =` may be assigned. */
   private memberPlaces(name: string): Array<[number, number]> {
-    if (this.memberIndex || ++this.lookups > INDEX_AFTER) {
-      this.memberIndex ??= indexPlaces(this.text, MEMBER_PLACES);
-      return (this.memberIndex.get(name) ?? []).map((at) => [at, name.length + 1]);
+    if (this.places || ++this.lookups > INDEX_AFTER) {
+      this.places ??= indexPlaces(this.text);
+      return (this.places.members.get(name) ?? []).map((at) => [at, name.length + 1]);
     }
     const re = new RegExp(`(?<![\\w$.])${escape(name)}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
     return [...this.text.matchAll(re)].map((m) => [m.index!, m[0].length]);
@@ -159,9 +171,9 @@ export class ModuleScope {
 
   /** [offset, length] of each place a declaration of `name` may begin. */
   private declarationPlaces(name: string): Array<[number, number]> {
-    if (this.declarationIndex || ++this.lookups > INDEX_AFTER) {
-      this.declarationIndex ??= indexPlaces(this.text, DECLARATION_PLACES);
-      return (this.declarationIndex.get(name) ?? []).map((at) => [at, name.length]);
+    if (this.places || ++this.lookups > INDEX_AFTER) {
+      this.places ??= indexPlaces(this.text);
+      return (this.places.declarations.get(name) ?? []).map((at) => [at, name.length]);
     }
     // `x=` but not `x==` or `x=>`, never `.x=`.
     const n = escape(name);
