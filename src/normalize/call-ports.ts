@@ -362,9 +362,13 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
     init?.type === "CallExpression" &&
     ((init.callee.type === "Identifier" && init.callee.name === "require") ||
       (init.callee.type === "MemberExpression" && init.callee.object.type === "MetaProperty" && init.callee.property.name === "require"));
+  // Only names read through `?.` somewhere are candidates; the rest are not looked up at all.
+  const optionalObjects = new Set<string>();
+  walk(fn, (n) => {
+    if (n.type === "MemberExpression" && n.optional && n.object.type === "Identifier") optionalObjects.add(n.object.name);
+  });
   for (const { name } of freeReferences(fn)) {
-    const d = resolver.resolve(module, name);
-    if (!d || d.node.type !== "VariableDeclarator" || !loaded(d.node.init)) continue;
+    if (!optionalObjects.has(name)) continue;
     let optional = 0;
     let other = 0;
     walk(fn, (n) => {
@@ -373,6 +377,8 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
     });
     // Each optional use also counted its identifier once.
     if (optional === 0 || other !== optional) continue;
+    const d = resolver.resolve(module, name);
+    if (!d || d.node.type !== "VariableDeclarator" || !loaded(d.node.init)) continue;
     const visit = (n: Node) => {
       if (!n || typeof n !== "object") return;
       for (const key of Object.keys(n)) {
