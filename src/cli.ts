@@ -90,7 +90,9 @@ export function buildProgram(): Command {
         } catch (e) {
           if (!(e instanceof SearchliftError)) throw e;
           failure ??= e;
-          results.push({ input, error: oneLine(e.message), exitCode: e.exitCode });
+          // Which release it was, where that could be read before the lift failed.
+          const release = "release" in e ? (e as { release: { client: string; version: string; platform: string } }).release : null;
+          results.push({ input, ...(release ? { client: release.client, version: release.version, platform: release.platform } : {}), error: oneLine(e.message), exitCode: e.exitCode });
           if (!opts.json) process.stderr.write(`searchlift: ${e.file ?? input}: ${oneLine(e.message)}\n`);
         }
       }

@@ -38,6 +38,8 @@ describe("searchlift track", () => {
     // 0.8.0's scorer reads a weight from process.env (samples/lift/env-weight.js): refused, and why.
     expect(hashes[7]).toBeNull();
     expect(t.groups[7].error).toMatch(/cannot lift: the tool search reaches the host through process/);
+    // Refused, but still known: the version and platform come from the file, not from a lift.
+    expect(t.releases[8]).toMatchObject({ version: "0.8.0", platform: "npm", routineHash: null });
     expect(t.releases[2]).toMatchObject({ version: "0.3.0", platform: "npm" });
     const md = readFileSync(join(out, "timeline.md"), "utf8");
     expect(md).toContain("| 0.3.0 – 0.3.1 (2) |");

@@ -55,8 +55,26 @@ async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResul
   }
 }
 
+/** A lift that failed once the release was known: the error says which release it was. */
+export class LiftFailure extends SearchliftError {
+  constructor(
+    cause: SearchliftError,
+    readonly release: ReleaseInfo,
+  ) {
+    super(cause.message, cause.exitCode, cause.file);
+  }
+}
+
 async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<string>): Promise<LiftResult> {
   const info = releaseInfo(c);
+  try {
+    return await liftRelease(c, opts, inputSha256, info);
+  } catch (e) {
+    throw e instanceof SearchliftError && !(e instanceof LiftFailure) ? new LiftFailure(e, info) : e;
+  }
+}
+
+async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise<string>, info: ReleaseInfo): Promise<LiftResult> {
   const all = loadSignatures(opts.signaturesDir);
   const scorerSignature = all.find((s) => s.id === "tool-search/scorer");
   const callSignature = all.find((s) => s.id === "tool-search/call");

@@ -108,7 +108,7 @@ async function liftOne(input: string, key: string, cache: string, verify: boolea
   try {
     const res = JSON.parse(stdout).results[0];
     if (res.error) {
-      release = { input, version: versionGuess(input), platform: "unknown", routineHash: null, error: res.error, verified: null };
+      release = { input, version: res.version ?? versionGuess(input), platform: res.platform ?? "unknown", routineHash: null, error: res.error, verified: null };
     } else {
       const hash = createHash("sha256").update(liftedCode(readFileSync(res.module, "utf8"))).digest("hex");
       // Where the module will be once the folder is renamed into place.
