@@ -7,6 +7,7 @@
  */
 import { analyze, type ScopeManager } from "eslint-scope";
 import { walk, type Node } from "../locate/pattern.js";
+import { rewriteTree } from "./rewrite.js";
 
 const UNDEFINED = (at: Node): Node => ({ type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: at.start, end: at.end }, start: at.start, end: at.end });
 const BOOL = (value: boolean, at: Node): Node => ({ type: "Literal", value, raw: String(value), start: at.start, end: at.end });
@@ -104,15 +105,7 @@ export function analyzeFunction(fn: Node): ScopeManager {
 
 /** Replace nodes (by identity) under root. */
 function replaceNodes(root: Node, replace: Map<Node, Node>): void {
-  const visit = (n: Node) => {
-    if (!n || typeof n !== "object") return;
-    for (const k of Object.keys(n)) {
-      const v = n[k];
-      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) visit((v[i] = replace.get(v[i]) ?? v[i]));
-      else if (v && typeof v === "object" && typeof v.type === "string") visit((n[k] = replace.get(v) ?? v));
-    }
-  };
-  visit(root);
+  rewriteTree(root, (n) => replace.get(n) ?? n);
 }
 
 /** One bottom-up pass of folding over expressions and if statements. */
