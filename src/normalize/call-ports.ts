@@ -379,17 +379,11 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
     if (optional === 0 || other !== optional) continue;
     const d = resolver.resolve(module, name);
     if (!d || d.node.type !== "VariableDeclarator" || !loaded(d.node.init)) continue;
-    const visit = (n: Node) => {
-      if (!n || typeof n !== "object") return;
-      for (const key of Object.keys(n)) {
-        const v = n[key];
-        if (n.type === "MemberExpression" && key === "object" && v?.type === "Identifier" && v.name === name) {
-          n[key] = { type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: v.start, end: v.end }, start: v.start, end: v.end };
-        } else if (Array.isArray(v)) v.forEach(visit);
-        else if (v && typeof v === "object" && typeof v.type === "string") visit(v);
-      }
-    };
-    visit(fn);
+    rewriteTree(fn, (n) =>
+      n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name
+        ? { ...n, object: { type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: n.object.start, end: n.object.end }, start: n.object.start, end: n.object.end } }
+        : n,
+    );
     out.push(name);
   }
   return out;
@@ -413,7 +407,7 @@ function replacePortedExpressions(root: Node, ports: Port[], replaced: (port: st
 }
 
 /** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
-function declaredNames(fn: Node): Set<string> {
+export function declaredNames(fn: Node): Set<string> {
   const out = new Set<string>();
   const bind = (p: Node | null) => {
     if (!p) return;

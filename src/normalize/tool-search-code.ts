@@ -14,7 +14,7 @@ import type { LocatedRoutine } from "../locate/locate.js";
 import type { Signature } from "../locate/signature.js";
 import { walk, type Node } from "../locate/pattern.js";
 import { assemble } from "./assemble.js";
-import { cutHostEffects, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
+import { cutHostEffects, declaredNames, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
 import { collectClosure, definitionKey, Resolver, type Closure, type Place, type Root } from "./closure.js";
 import { BUILTINS } from "./globals.js";
 import { LiftError } from "./lift-error.js";
@@ -322,6 +322,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
   for (const slot of SLOTS) if (slot !== "cache" && roles[slot]) slotOf.set(roles[slot]!, slot);
   let cacheClass: string | null = null;
   let depth = 0;
+  const locals = declaredNames(fn);
   const id = (name: string, like: Node): Node => ({ type: "Identifier", name, start: like.start, end: like.end, range: [like.start, like.end] });
   const rewrite = (a: Node): Node => {
     if (a.type === "Identifier") {
@@ -338,7 +339,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
         cacheClass = made.callee.name;
         return id("cache", a);
       }
-    } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && !declared(fn, a.callee.name)) {
+    } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && !locals.has(a.callee.name)) {
       // A module-level function of call()'s values.
       return { ...a, arguments: a.arguments.map(rewrite) };
     } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && a.arguments.length === 1) {
@@ -388,19 +389,6 @@ function substitute(body: Node, name: string, value: Node): Node {
     return n;
   };
   return visit(copy);
-}
-
-/** Whether `name` is declared anywhere inside `fn` (a parameter, a local, a local function). */
-function declared(fn: Node, name: string): boolean {
-  let found = false;
-  walk(fn, (n) => {
-    if (found) return;
-    if ((n.type === "VariableDeclarator" || n.type === "FunctionDeclaration") && n.id?.type === "Identifier" && n.id.name === name) found = true;
-  });
-  if (!found) walk({ type: "Program", body: fn.params ?? [], start: fn.start, end: fn.end } as Node, (n) => {
-    if (n.type === "Identifier" && n.name === name) found = true;
-  });
-  return found;
 }
 
 /** How the closure reached a definition: `call → x5e → uu → f` (names only, roots first). */
