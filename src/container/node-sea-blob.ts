@@ -240,23 +240,7 @@ function decodeRaw(src: ByteSource, base: number, size: number): SeaBlob {
   if (probe.length === 0) throw new Failure("no script after the magic", 4);
   const nul = probe.indexOf(0);
   if (nul >= 0) throw new Failure(`NUL byte at blob offset ${4 + nul}: not a raw script`, 4);
-  return {
-    start: base,
-    end: base + size,
-    headerSize: 4,
-    versionGuess: SEA_HEADER_VERSIONS[4],
-    flags: 0,
-    disableExperimentalSeaWarning: false,
-    useSnapshot: false,
-    execArgvExtension: null,
-    mainFormat: null,
-    codePath: null,
-    main: { start: base + 4, end: base + size },
-    codeCache: null,
-    assets: [],
-    execArgv: [],
-    trailingPadding: 0,
-  };
+  return scriptOnlyBlob(base, size, 4);
 }
 
 /**
@@ -265,18 +249,23 @@ function decodeRaw(src: ByteSource, base: number, size: number): SeaBlob {
  * whose main range is the whole resource.
  */
 export function legacyCodeBlob(start: number, size: number): SeaBlob {
+  return scriptOnlyBlob(start, size, 0);
+}
+
+/** A blob that is a header of `headerSize` bytes (magic or nothing) and then the script: no flags, cache or assets. */
+function scriptOnlyBlob(start: number, size: number, headerSize: 0 | 4): SeaBlob {
   return {
     start,
     end: start + size,
-    headerSize: 0,
-    versionGuess: SEA_HEADER_VERSIONS[0],
+    headerSize,
+    versionGuess: SEA_HEADER_VERSIONS[headerSize],
     flags: 0,
     disableExperimentalSeaWarning: false,
     useSnapshot: false,
     execArgvExtension: null,
     mainFormat: null,
     codePath: null,
-    main: { start, end: start + size },
+    main: { start: start + headerSize, end: start + size },
     codeCache: null,
     assets: [],
     execArgv: [],
