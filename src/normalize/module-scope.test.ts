@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { declarationPlacesOf, indexPlaces, memberPlacesOf } from "./module-scope.js";
+
+/** Every identifier-like word of a text: the names to ask about. */
+const wordsOf = (text: string) => [...new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? [])];
+
+/** The one-pass index must find, for every name, exactly what the per-name expressions find. */
+function expectSameAsPerName(text: string) {
+  const index = indexPlaces(text);
+  for (const name of wordsOf(text)) {
+    const perName = declarationPlacesOf(text, name);
+    const indexed = index.declarations.get(name) ?? [];
+    expect(indexed.length, `${name} in ${JSON.stringify(text)}`).toBe(perName.length);
+    // The index points at the name itself, inside the place the expression matched.
+    indexed.forEach((at, i) => {
+      const [start, length] = perName[i]!;
+      expect(at >= start && at + name.length <= start + length, `${name}@${at} in ${JSON.stringify(text)}`).toBe(true);
+    });
+    expect(index.members.get(name) ?? [], `${name}. in ${JSON.stringify(text)}`).toEqual(memberPlacesOf(text, name).map(([at]) => at));
+  }
+}
+
+describe("place index", () => {
+  it("finds declarations and member assignments, and skips comparisons, arrows and property writes", () => {
+    const text = [
+      "var a=1,b =2;function f(x=3){return x==a||x===b||x!=a}",
+      "class K extends B{y=1}function*g (){}async function h(){}",
+      "o.p=4;q.r.s =5;t . u=6;v=>v;w>=1;z<=2;c+=1;d-=1;e=f=g;",
+      "className=1;x.function=2;xclass Q{}",
+      "a\u00a0=1;`s=${a}`;/=/;'k=1'",
+    ].join("\n");
+    const index = indexPlaces(text);
+    // Text-level candidates: `s=` in a template and `k=` in a string count too (the parser rules them out later).
+    expect([...index.declarations.keys()].sort()).toEqual(["K", "Q", "a", "b", "className", "e", "f", "g", "h", "k", "s", "u", "x", "y"]);
+    expect(index.members.get("o")).toEqual([text.indexOf("o.p=")]);
+    expect(index.members.get("q")).toEqual([text.indexOf("q.r.s")]);
+    expect(index.members.get("t")).toBeUndefined();
+    expectSameAsPerName(text);
+  });
+
+  it("agrees with the per-name expressions on random minified-looking text", () => {
+    const pieces = ["a", "b", "$c", "_d", "e1", ".", "=", "==", "===", "=>", " ", "\n", "(", ")", "{", "}", ";", ",", "function", "class", "*", "+", "!", "<", ">", "1", "x.y", "\u00a0", "'", "`"];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    for (let round = 0; round < 400; round++) {
+      let text = "";
+      const n = 5 + Math.floor(random() * 40);
+      for (let i = 0; i < n; i++) text += pieces[Math.floor(random() * pieces.length)];
+      expectSameAsPerName(text);
+    }
+  });
+});
