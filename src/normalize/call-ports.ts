@@ -20,10 +20,10 @@ import { LiftError } from "./lift-error.js";
 import { analyzeFunction, foldUndefinedLocals } from "./fold-undefined.js";
 import { rewriteTree } from "./rewrite.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
+import { HOST_LIMIT, HostReach } from "./host-reach.js";
+import { enclosingBindings } from "./enclosing-scope.js";
 
 export const DEFERRED_BY_CALLER = "deferredByCaller";
-/** Beyond this many definitions a callee is not a helper: it is the client. */
-const HOST_LIMIT = 400;
 
 export interface PreparedCall {
   /** The call() method (a Property), transformed. */
@@ -34,7 +34,7 @@ export interface PreparedCall {
   dropped: Array<{ name: string; at: Place }>;
 }
 
-export function prepareCall(container: Container, call: LocatedRoutine, ports: Port[], resolver = new Resolver(container)): PreparedCall {
+export function prepareCall(container: Container, call: LocatedRoutine, ports: Port[], resolver = new Resolver(container), host = new HostReach(ports, resolver)): PreparedCall {
   const m = call.match;
   if (!m) throw new LiftError(`call() was not found (${call.result.status})`);
   const node = structuredClone(m.node) as Node;
@@ -90,6 +90,8 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
 
   // Effects on the host.
   const locals = declaredNames(fn);
+  // Names bound by the function that creates the tool (its context) are neither call()'s nor module-level.
+  const enclosing = enclosingBindings(container, m.module, m.node);
   const hostCache = new Map<string, boolean>();
   const localFunctions = new Map<string, Node>();
   walk(fn.body, (n) => {
@@ -103,8 +105,8 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     const local = localFunctions.get(name);
     if (local) {
       // A local function reaches the host if a module-level name it uses does, or a local function it calls.
-      result = freeReferences(local).some((r) => (localFunctions.has(r.name) ? reachesHost(r.name, seen) : !locals.has(r.name) && moduleReachesHost(r.name)));
-    } else if (locals.has(name)) {
+      result = freeReferences(local).some((r) => (localFunctions.has(r.name) ? reachesHost(r.name, seen) : !locals.has(r.name) && !enclosing.has(r.name) && moduleReachesHost(r.name)));
+    } else if (locals.has(name) || enclosing.has(name)) {
       result = false;
     } else {
       result = moduleReachesHost(name);
@@ -112,8 +114,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     hostCache.set(name, result);
     return result;
   };
-  const moduleHost = new Map<string, boolean>();
-  const moduleReachesHost = (name: string) => hostBound(container, m.module, name, ports, resolver, moduleHost);
+  const moduleReachesHost = (name: string) => host.reachesFrom(m.module, name);
   const portDrops = (e: Node) => droppedByPort(e, ports);
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier") return false;
@@ -164,7 +165,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     // client the host's lookup finds nothing.
     const lookup = statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
     const lookedUp =
-      lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" && hostBound(container, d!.module, lookup.init.callee.name, ports, resolver, moduleHost)
+      lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" && host.reachesFrom(d!.module, lookup.init.callee.name)
         ? lookup.id.name
         : null;
     const first = lookedUp ? statements[1] : statements[0];
@@ -174,7 +175,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     const param = f.params.findIndex((p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name);
     if (!constant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
     // The test must hold when the host's check is off: `!check(…)`, or `!check(…) || …`.
-    const negatedHost = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier" && hostBound(container, d!.module, t.argument.callee.name, ports, resolver, moduleHost);
+    const negatedHost = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier" && host.reachesFrom(d!.module, t.argument.callee.name);
     const test = first.test.type === "LogicalExpression" && first.test.operator === "||" ? first.test.left : first.test;
     const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp && t.right.type === "UnaryExpression" && t.right.operator === "void";
     if (!(lookedUp ? none(test) : negatedHost(test))) return null;
@@ -220,7 +221,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   // (`create(context) { return { async call(input, options) { let { tools, … } = context; … } } }`):
   // that free name becomes a third parameter, which the adapter fills the same way.
   let context = contextSource(fn.params[1], fn.body);
-  const outer = outerContext(container, m.module, fn, resolver);
+  const outer = outerContext(m.module, fn, enclosing, resolver);
   if (outer) {
     const pos = { start: fn.start, end: fn.start, range: [fn.start, fn.start] as [number, number] };
     while (fn.params.length < 2) fn.params.push({ type: "Identifier", name: `unused${fn.params.length}`, ...pos });
@@ -548,14 +549,18 @@ function removeStatement(body: Node, target: Node): void {
   });
 }
 
-/** The one free name of call() that is no module-level definition: the creating function's parameter. */
-function outerContext(container: Container, module: ModuleEntry, fn: Node, resolver: Resolver): string | null {
-  const names = freeReferences(fn)
+/**
+ * The one free name of call() that is no module-level definition: the creating function's
+ * parameter. Names the enclosing code binds are asked first; only without one is every free name
+ * looked up at module level.
+ */
+function outerContext(module: ModuleEntry, fn: Node, enclosing: Set<string>, resolver: Resolver): string | null {
+  const free = freeReferences(fn)
     .map((r) => r.name)
-    .filter((n) => !BUILTINS.has(n) && !ENVIRONMENT.has(n) && n !== DEFERRED_BY_CALLER && !resolver.resolve(module, n));
-  void container;
-  if (names.length !== 1) return null;
-  return names[0]!;
+    .filter((n) => !BUILTINS.has(n) && !ENVIRONMENT.has(n) && n !== DEFERRED_BY_CALLER);
+  const bound = free.filter((n) => enclosing.has(n));
+  const names = bound.length ? bound : free.filter((n) => !resolver.resolve(module, n));
+  return names.length === 1 ? names[0]! : null;
 }
 
 /** Source of the context argument for call()'s second parameter pattern. */
@@ -673,41 +678,20 @@ function onlyCalledOptionally(name: string, body: Node): boolean {
  * Cut discarded calls to host-reaching functions (logging, telemetry, cache bookkeeping) out of
  * any definition of the closure — a helper class's methods log too. Returns what was cut.
  */
-export function cutHostEffects(container: Container, def: { module: ModuleEntry; node: Node }, ports: Port[], resolver: Resolver, hostCache: Map<string, boolean>): string[] {
+export function cutHostEffects(def: { module: ModuleEntry; node: Node }, ports: Port[], resolver: Resolver, host: HostReach): string[] {
   const cut: string[] = [];
   replacePortedExpressions(def.node, ports, (name) => cut.push(`(${name})`));
   const locals = declaredNames(def.node);
   inlinePortedConstants(def.node, def.module, locals, ports, resolver, (name) => cut.push(name));
-  cutHostGatedBranches(def.node, (name) => !locals.has(name) && hostBound(container, def.module, name, ports, resolver, hostCache), (name) => cut.push(name));
+  cutHostGatedBranches(def.node, (name) => !locals.has(name) && host.reachesFrom(def.module, name), (name) => cut.push(name));
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
-    if (!droppedByPort(e, ports) && !hostBound(container, def.module, e.callee.name, ports, resolver, hostCache)) return false;
+    if (!droppedByPort(e, ports) && !host.reachesFrom(def.module, e.callee.name)) return false;
     cut.push(e.callee.name);
     return true;
   };
   cutEffects(def.node, droppable);
   return cut;
-}
-
-/**
- * Whether module-level `name` (seen from `module`) reaches the host: its closure meets a host name,
- * or is so large it is the client rather than a helper. Cached per module and name.
- */
-function hostBound(container: Container, module: ModuleEntry, name: string, ports: Port[], resolver: Resolver, cache: Map<string, boolean>): boolean {
-  const key = `${module.path}#${name}`;
-  let host = cache.get(key);
-  if (host === undefined) {
-    const d = resolver.resolve(module, name);
-    host = false;
-    if (d) {
-      // A definition a port replaces is judged by its replacement.
-      const node = portFor(d.node, ports)?.node ?? d.node;
-      const cl = collectClosure(container, [{ module: d.module, node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
-      host = cl.environment.length > 0 || cl.definitions.length >= HOST_LIMIT;
-    }
-    cache.set(key, host);
-  }
-  return host;
 }
 
 /** A call a signature's drop port recognises (telemetry), with its kind constraints met. */

@@ -1,25 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { Container, ModuleEntry } from "../container/types.js";
+import { memoryContainer } from "../../test/helpers/memory-container.js";
+import type { Container } from "../container/types.js";
 import { parseModule } from "../locate/parse-module.js";
 import { walk, type Node } from "../locate/pattern.js";
 import { collectClosure } from "./closure.js";
 
-/** A container of in-memory ESM chunks, as a code-split Bun build lays them out. */
-function memory(files: Record<string, string>): Container {
-  let at = 0;
-  const modules: ModuleEntry[] = Object.entries(files).map(([path, text]) => {
-    const size = Buffer.byteLength(text);
-    const m: ModuleEntry = { path, kind: "js", loader: "js", moduleFormat: "esm", encoding: "utf8", size, bytecode: false, start: at, end: at + size };
-    at += size;
-    return m;
-  });
-  return {
-    input: "memory", file: "memory", format: "bun-elf", runtime: null, entry: modules[0]!.path, modules, notes: [],
-    read: (m) => Buffer.from(files[m.path]!),
-    text: (m) => files[m.path]!,
-    close: () => {},
-  };
-}
+const memory = memoryContainer;
 
 function rootOf(c: Container, path: string, name: string) {
   const m = c.modules.find((x) => x.path === path)!;

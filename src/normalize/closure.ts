@@ -155,6 +155,36 @@ export class Resolver {
     return s;
   }
 
+  /**
+   * What following `name` from `module` would cost: 0 if every module on the way is read and the
+   * answer is known, 1 if a statement may have to be parsed, 2 if a module must first be read.
+   */
+  cost(module: ModuleEntry, name: string, hops = 0): 0 | 1 | 2 {
+    const scope = this.scopes.get(module);
+    if (!scope) return 2;
+    if (hops > 32) return 0;
+    const imp = scope.importOf(name);
+    if (imp) {
+      const target = this.byPath.get(imp.from);
+      if (!target) return 0;
+      const targetScope = this.scopes.get(target);
+      if (!targetScope) return 2;
+      return this.cost(target, targetScope.exportedLocal(imp.imported) ?? imp.imported, hops + 1);
+    }
+    return scope.knows(name) ? 0 : 1;
+  }
+
+  /** The size of the module that following `name` from `module` would have to read first (0: none). */
+  targetSize(module: ModuleEntry, name: string, hops = 0): number {
+    const scope = this.scopes.get(module);
+    if (!scope) return module.size;
+    const imp = hops > 32 ? null : scope.importOf(name);
+    const target = imp && this.byPath.get(imp.from);
+    if (!imp || !target) return 0;
+    const targetScope = this.scopes.get(target);
+    return targetScope ? this.targetSize(target, targetScope.exportedLocal(imp.imported) ?? imp.imported, hops + 1) : target.size;
+  }
+
   /** Follow `name` from `module` to its definition. */
   resolve(module: ModuleEntry, name: string, hops = 0): Definition | null {
     if (hops > 32) return null;

@@ -15,6 +15,7 @@ import type { Signature } from "../locate/signature.js";
 import { walk, type Node } from "../locate/pattern.js";
 import { assemble } from "./assemble.js";
 import { cutHostEffects, declaredNames, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
+import { HostReach } from "./host-reach.js";
 import { collectClosure, definitionKey, Resolver, type Closure, type Place, type Root } from "./closure.js";
 import { BUILTINS } from "./globals.js";
 import { LiftError } from "./lift-error.js";
@@ -69,7 +70,8 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   // makes a fresh one of that class — and later other arguments computed from the tools.
   const ports = [...r.scorerSignature.ports, ...(r.callSignature?.ports ?? [])];
   const resolver = new Resolver(container);
-  const call = r.call?.match ? prepareCall(container, r.call, ports, resolver) : null;
+  const host = new HostReach(ports, resolver);
+  const call = r.call?.match ? prepareCall(container, r.call, ports, resolver, host) : null;
   const invocation = call ? scorerInvocation(r.call!, call.node, rootName, fn.params.length) : null;
   const standard = q === 0 && d === 1 && max === 3 && fn.params.length === 4;
   if (!standard && !invocation) {
@@ -81,11 +83,10 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   if (call) roots.push({ module: r.call!.match!.module, node: call.node, name: CALL_ROOT });
   if (invocation?.argumentsNode) roots.push({ module: r.call!.match!.module, node: invocation.argumentsNode, name: ARGUMENTS_ROOT });
 
-  const hostCache = new Map<string, boolean>();
   const closure = collectClosure(container, roots, ports, {
     provided: [DEFERRED_BY_CALLER],
     resolver,
-    transform: (def) => void cutHostEffects(container, def, ports, resolver, hostCache),
+    transform: (def) => void cutHostEffects(def, ports, resolver, host),
   });
   const env = closure.environment[0];
   if (env) throw new LiftError(`the tool search reaches the host through ${env.name} in ${pathTo(closure, env.in)}`, env.at);
