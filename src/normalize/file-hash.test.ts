@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { sha256InBackground } from "./file-hash.js";
+
+const dir = mkdtempSync(join(tmpdir(), "searchlift-hash-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("background sha256", () => {
+  it("hashes a file larger than its read buffer, to the byte", async () => {
+    // 9 MB and 7 bytes: two full 4 MB reads and a short one.
+    const data = Buffer.alloc(9 * 1024 * 1024 + 7);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 31 + (i >> 11)) & 0xff;
+    const file = join(dir, "big.bin");
+    writeFileSync(file, data);
+    expect(await sha256InBackground(file).result).toBe(createHash("sha256").update(data).digest("hex"));
+  });
+
+  it("rejects with the file's name when the file cannot be read", async () => {
+    const missing = join(dir, "missing.bin");
+    await expect(sha256InBackground(missing).result).rejects.toThrow(`cannot hash ${missing}`);
+  });
+});
