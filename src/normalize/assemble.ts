@@ -129,16 +129,34 @@ export function renameStatement(stmt: Node, from: string, to: string, free: (nam
 }
 
 /** Set new names on identifier nodes, turning `{ x }` into `{ x: y }` where needed. */
-export function applyRenames(root: Node, renames: Array<[Node, string]>): void {
+export function applyRenames(root: Node, renames: Array<[Node, string]>, shorthands?: Map<Node, Node[]>): void {
   if (!renames.length) return;
-  const targets = new Map(renames);
+  shorthands ??= shorthandProperties(root);
+  for (const [id] of renames) {
+    for (const p of shorthands.get(id) ?? []) {
+      if (!p.shorthand) continue;
+      p.shorthand = false;
+      // The key may be the value itself: it keeps the property's name.
+      p.key = { ...p.key };
+    }
+  }
+  for (const [id, name] of renames) id.name = name;
+}
+
+/**
+ * The shorthand properties (`{ x }`) under root, by their value node: found once for a statement
+ * whose bindings are renamed one at a time, instead of one walk of the statement per binding.
+ */
+export function shorthandProperties(root: Node): Map<Node, Node[]> {
+  const out = new Map<Node, Node[]>();
   walk(root, (n) => {
-    if (n.type === "Property" && n.shorthand && targets.has(n.value)) {
-      n.shorthand = false;
-      n.key = { ...n.key };
+    if (n.type === "Property" && n.shorthand) {
+      const list = out.get(n.value);
+      if (list) list.push(n);
+      else out.set(n.value, [n]);
     }
   });
-  for (const [id, name] of renames) id.name = name;
+  return out;
 }
 
 /**

@@ -41,15 +41,23 @@ export function foldUndefinedLocals(fn: Node): string[] {
  */
 function nextCandidate(fn: Node, done: Set<string>): { key: string; replace: Map<Node, Node> } | null {
   const sm = analyzeFunction(fn);
-  // `for (let x of xs)` declares x without an initializer and writes it on every turn.
-  const loopHeads = new Set<Node>();
-  walk(fn, (n) => {
-    if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") loopHeads.add(n.left);
-  });
+  // `for (let x of xs)` declares x without an initializer and writes it on every turn. (Found only
+  // when a declaration without initializer asks: a loop head never has one.)
+  let loopHeads: Set<Node> | null = null;
+  const isLoopHead = (declaration: Node) => {
+    if (!loopHeads) {
+      const heads = (loopHeads = new Set<Node>());
+      walk(fn, (n) => {
+        if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
+      });
+    }
+    return loopHeads.has(declaration);
+  };
   for (const scope of sm.scopes) {
     for (const v of scope.variables) {
-      if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable" || loopHeads.has(v.defs[0]!.parent as unknown as Node)) continue;
+      if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable") continue;
       const decl = v.defs[0]!.node as unknown as Node;
+      if (!decl.init && isLoopHead(v.defs[0]!.parent as unknown as Node)) continue;
       if (decl.id?.type !== "Identifier") continue;
       const key = `${v.name}@${decl.start}`;
       if (done.has(key)) continue;

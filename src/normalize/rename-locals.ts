@@ -11,7 +11,7 @@
 import { analyze, type Scope } from "eslint-scope";
 import type { Node } from "../locate/pattern.js";
 import { walk } from "../locate/pattern.js";
-import { applyRenames } from "./assemble.js";
+import { applyRenames, shorthandProperties } from "./assemble.js";
 import { BUILTINS } from "./globals.js";
 
 const RESERVED = new Set(
@@ -44,6 +44,7 @@ export function renameLocals(statements: Node[], naming: LocalNaming): void {
     const sm = analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
     const receivers = iterationReceivers(stmt);
     const keys = destructuredKeys(stmt);
+    const shorthands = shorthandProperties(stmt);
     // Scopes in source order, so that names are handed out in reading order; names are applied as
     // they are chosen, so a callback over an already renamed `tools` can become `tool`.
     const scopes = [...sm.scopes].filter((s) => s.type !== "global" && s.type !== "module").sort((a, b) => start(a) - start(b));
@@ -61,7 +62,7 @@ export function renameLocals(statements: Node[], naming: LocalNaming): void {
         const renames: Array<[Node, string]> = [];
         for (const id of v.identifiers) renames.push([id as unknown as Node, name]);
         for (const ref of v.references) renames.push([ref.identifier as unknown as Node, name]);
-        applyRenames(stmt, renames);
+        applyRenames(stmt, renames, shorthands);
       }
     }
   }
