@@ -51,15 +51,18 @@ export class HostReach {
     if (this.host.has(rootKey)) return true;
     if (this.pure.has(rootKey)) return false;
     const seen = new Set<string>([rootKey]);
-    // References still to follow: cheap ones first, in discovery order; those that need a module read are deferred.
+    // References still to follow, cheapest first, each in discovery order: those already resolved,
+    // those that need a statement parsed in a module already read, and those that need a module read.
+    const known: Array<[ModuleEntry, string]> = [];
     const ready: Array<[ModuleEntry, string]> = [];
     const deferred: Array<[ModuleEntry, string]> = [];
+    const queues = [known, ready, deferred];
     const expand = (d: Definition): boolean => {
       const e = this.expand(d);
       for (const name of e.names) {
         if (name === d.name) continue;
         if (ENVIRONMENT.has(name)) return true;
-        (this.resolver.cost(d.module, name) < 2 ? ready : deferred).push([d.module, name]);
+        queues[this.resolver.cost(d.module, name)]!.push([d.module, name]);
       }
       return false;
     };
@@ -83,7 +86,7 @@ export class HostReach {
     const explore = (): boolean => {
       if (expand(root)) return true;
       while (seen.size < this.limit) {
-        let next = ready.shift();
+        let next = known.shift() ?? ready.shift();
         if (!next) {
           if (!deferred.length) return false;
           // Prefer a reference whose module has been read meanwhile, then the one in the smallest module.
