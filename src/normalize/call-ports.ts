@@ -22,6 +22,7 @@ import { rewriteTree } from "./rewrite.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
 import { HOST_LIMIT, HostReach } from "./host-reach.js";
 import { enclosingBindings } from "./enclosing-scope.js";
+import { addBindingNames } from "./binding-names.js";
 
 export const DEFERRED_BY_CALLER = "deferredByCaller";
 
@@ -410,14 +411,7 @@ function replacePortedExpressions(root: Node, ports: Port[], replaced: (port: st
 /** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
 export function declaredNames(fn: Node): Set<string> {
   const out = new Set<string>();
-  const bind = (p: Node | null) => {
-    if (!p) return;
-    if (p.type === "Identifier") out.add(p.name);
-    else if (p.type === "ObjectPattern") p.properties.forEach((q: Node) => bind(q.type === "RestElement" ? q.argument : q.value));
-    else if (p.type === "ArrayPattern") p.elements.forEach(bind);
-    else if (p.type === "AssignmentPattern") bind(p.left);
-    else if (p.type === "RestElement") bind(p.argument);
-  };
+  const bind = (p: Node | null) => addBindingNames(p, out);
   walk(fn, (n) => {
     if (n.type === "VariableDeclarator") bind(n.id);
     if ((n.type === "FunctionDeclaration" || n.type === "ClassDeclaration") && n.id) out.add(n.id.name);

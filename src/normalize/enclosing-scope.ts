@@ -7,19 +7,13 @@
 import type { Container, ModuleEntry } from "../container/types.js";
 import { sharedModuleText } from "../locate/partial-parse.js";
 import type { Node } from "../locate/pattern.js";
+import { addBindingNames } from "./binding-names.js";
 
 export function enclosingBindings(container: Container, module: ModuleEntry, target: Node): Set<string> {
   const out = new Set<string>();
   const { parser } = sharedModuleText(container, module);
   const statements = parser.statementsCovering(target.start, target.end) ?? [];
-  const bind = (p: Node | null | undefined) => {
-    if (!p) return;
-    if (p.type === "Identifier") out.add(p.name);
-    else if (p.type === "ObjectPattern") p.properties.forEach((q: Node) => bind(q.type === "RestElement" ? q.argument : q.value));
-    else if (p.type === "ArrayPattern") p.elements.forEach(bind);
-    else if (p.type === "AssignmentPattern") bind(p.left);
-    else if (p.type === "RestElement") bind(p.argument);
-  };
+  const bind = (p: Node | null | undefined) => addBindingNames(p, out);
   const declareIn = (body: Node[]) => {
     for (const s of body) {
       if ((s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") && s.id) out.add(s.id.name);
