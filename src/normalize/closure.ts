@@ -156,47 +156,46 @@ export class Resolver {
   }
 
   /**
+   * Follow `name` from `module` through imports to the module that should define it. Without
+   * `load`, stop at the first module not read yet. null: the chain leads nowhere (an unknown
+   * chunk, or an import cycle).
+   */
+  private follow(module: ModuleEntry, name: string, load: boolean): { module: ModuleEntry; name: string; scope: ModuleScope | null } | null {
+    for (let hops = 0; ; hops++) {
+      const scope = load ? this.scope(module) : (this.scopes.get(module) ?? null);
+      if (!scope) return { module, name, scope };
+      if (hops > 32) return null;
+      const imp = scope.importOf(name);
+      if (!imp) return { module, name, scope };
+      const target = this.byPath.get(imp.from);
+      if (!target) return null;
+      const targetScope = load ? this.scope(target) : this.scopes.get(target);
+      module = target;
+      name = targetScope?.exportedLocal(imp.imported) ?? imp.imported;
+    }
+  }
+
+  /**
    * What following `name` from `module` would cost: 0 if every module on the way is read and the
    * answer is known, 1 if a statement may have to be parsed, 2 if a module must first be read.
    */
-  cost(module: ModuleEntry, name: string, hops = 0): 0 | 1 | 2 {
-    const scope = this.scopes.get(module);
-    if (!scope) return 2;
-    if (hops > 32) return 0;
-    const imp = scope.importOf(name);
-    if (imp) {
-      const target = this.byPath.get(imp.from);
-      if (!target) return 0;
-      const targetScope = this.scopes.get(target);
-      if (!targetScope) return 2;
-      return this.cost(target, targetScope.exportedLocal(imp.imported) ?? imp.imported, hops + 1);
-    }
-    return scope.knows(name) ? 0 : 1;
+  cost(module: ModuleEntry, name: string): 0 | 1 | 2 {
+    const end = this.follow(module, name, false);
+    if (!end) return 0;
+    if (!end.scope) return 2;
+    return end.scope.knows(end.name) ? 0 : 1;
   }
 
   /** The size of the module that following `name` from `module` would have to read first (0: none). */
-  targetSize(module: ModuleEntry, name: string, hops = 0): number {
-    const scope = this.scopes.get(module);
-    if (!scope) return module.size;
-    const imp = hops > 32 ? null : scope.importOf(name);
-    const target = imp && this.byPath.get(imp.from);
-    if (!imp || !target) return 0;
-    const targetScope = this.scopes.get(target);
-    return targetScope ? this.targetSize(target, targetScope.exportedLocal(imp.imported) ?? imp.imported, hops + 1) : target.size;
+  targetSize(module: ModuleEntry, name: string): number {
+    const end = this.follow(module, name, false);
+    return end && !end.scope ? end.module.size : 0;
   }
 
   /** Follow `name` from `module` to its definition. */
-  resolve(module: ModuleEntry, name: string, hops = 0): Definition | null {
-    if (hops > 32) return null;
-    const scope = this.scope(module);
-    const imp = scope.importOf(name);
-    if (imp) {
-      const target = this.byPath.get(imp.from);
-      if (!target) return null;
-      const local = this.scope(target).exportedLocal(imp.imported) ?? imp.imported;
-      return this.resolve(target, local, hops + 1);
-    }
-    return scope.definition(name);
+  resolve(module: ModuleEntry, name: string): Definition | null {
+    const end = this.follow(module, name, true);
+    return end ? end.scope!.definition(end.name) : null;
   }
 }
 
