@@ -47,6 +47,9 @@ class PatchedSource implements ByteSource {
     }
     return out;
   }
+  readInto(start: number, length: number): Buffer {
+    return this.read(start, length);
+  }
   close(): void {
     this.file.close();
   }

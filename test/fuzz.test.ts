@@ -611,6 +611,9 @@ class PatchedSource implements ByteSource {
     }
     return b;
   }
+  readInto(start: number, length: number): Buffer {
+    return this.read(start, length);
+  }
   close(): void {}
 }
 

@@ -19,12 +19,13 @@ import { parse } from "acorn";
 import { buildSync, version as esbuildVersion } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openContainer } from "../src/index.js";
-import type { Container, ModuleEntry } from "../src/index.js";
+import type { Container } from "../src/index.js";
 import { locate, type RoutineResult } from "../src/locate/locate.js";
 import { loadSignatures } from "../src/locate/signature.js";
 import { ExitCode } from "../src/errors.js";
 import { cacheDir } from "./helpers/cache.js";
 import { decodeMappings, identifierAt, LineIndex, type SourceMapV3 } from "./helpers/sourcemap.js";
+import { memoryContainer } from "./helpers/memory-container.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 const SAMPLES = join(REPO, "samples", "tool-search");
@@ -569,26 +570,8 @@ function checkAgainstTruth(sample: Sample, results: RoutineResult[], stages: Sta
 
 /** Several ESM files as one container (what a code-split npm package or an extracted folder is). */
 function filesContainer(files: string[]): Container {
-  const texts = files.map((f) => readFileSync(f, "utf8"));
-  let at = 0;
-  const modules: ModuleEntry[] = files.map((f, i) => {
-    const size = Buffer.byteLength(texts[i]!);
-    const m: ModuleEntry = { path: f, kind: "js", loader: "js", moduleFormat: "esm", encoding: "utf8", size, bytecode: false, start: at, end: at + size };
-    at += size;
-    return m;
-  });
-  return {
-    input: dirname(files[0]!),
-    file: dirname(files[0]!),
-    format: "plain-script",
-    runtime: null,
-    entry: files[0]!,
-    modules,
-    notes: [],
-    read: (m) => Buffer.from(texts[modules.indexOf(m)]!),
-    text: (m) => texts[modules.indexOf(m)]!,
-    close: () => {},
-  };
+  const c = memoryContainer(Object.fromEntries(files.map((f) => [f, readFileSync(f, "utf8")])));
+  return { ...c, input: dirname(files[0]!), file: dirname(files[0]!), format: "plain-script" };
 }
 
 /** The point of the split sample: the scorer and call() were found in different modules. */

@@ -47,6 +47,9 @@ class TrackingSource implements ByteSource {
     this.maxRead = Math.max(this.maxRead, length);
     return this.inner.read(start, length, what);
   }
+  readInto(start: number, length: number): Buffer {
+    return this.read(start, length);
+  }
   close() {}
 }
 

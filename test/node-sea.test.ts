@@ -137,6 +137,9 @@ class CountingSource implements ByteSource {
     this.maxRead = Math.max(this.maxRead, length);
     return this.inner.read(start, length, what);
   }
+  readInto(start: number, length: number): Buffer {
+    return this.read(start, length);
+  }
   close() {
     this.inner.close();
   }

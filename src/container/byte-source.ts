@@ -11,6 +11,8 @@ export interface ByteSource {
   readonly size: number;
   /** Bytes [start, start+length). Throws MalformedInput if the range is not inside the source. */
   read(start: number, length: number, what?: string): Buffer;
+  /** The same bytes, stored in `into` (at least `length` long) where a copy is needed: scans of a whole program reuse one buffer. */
+  readInto(start: number, length: number, into: Buffer): Buffer;
   close(): void;
 }
 
@@ -30,16 +32,19 @@ export class FileByteSource implements ByteSource {
   }
 
   read(start: number, length: number, what?: string): Buffer {
+    return this.readInto(start, length, Buffer.allocUnsafe(length), what);
+  }
+
+  readInto(start: number, length: number, buf: Buffer, what?: string): Buffer {
     checkRange(this, start, length, what);
     if (this.fd === null) throw new Error(`${this.path}: read after close`);
-    const buf = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
       const n = readSync(this.fd, buf, done, length - done, start + done);
       if (n === 0) throw new MalformedInput(this.path, `file shrank while reading at ${start + done}`);
       done += n;
     }
-    return buf;
+    return buf.subarray(0, length);
   }
 
   close(): void {
@@ -61,6 +66,9 @@ export class BufferByteSource implements ByteSource {
     checkRange(this, start, length, what);
     return this.buf.subarray(start, start + length);
   }
+  readInto(start: number, length: number): Buffer {
+    return this.read(start, length);
+  }
   close(): void {}
 }
 
@@ -79,6 +87,10 @@ export class SliceByteSource implements ByteSource {
   read(start: number, length: number, what?: string): Buffer {
     checkRange(this, start, length, what);
     return this.parent.read(this.base + start, length, what);
+  }
+  readInto(start: number, length: number, into: Buffer): Buffer {
+    checkRange(this, start, length);
+    return this.parent.readInto(this.base + start, length, into);
   }
   close(): void {}
 }

@@ -38,6 +38,7 @@ export function rangeContainer(src: ByteSource, fields: ContainerFields): Contai
     modules: fields.modules,
     notes: fields.notes ?? [],
     read: (m) => src.read(m.start, m.end - m.start, m.path),
+    readRange: (start, length, into) => src.readInto(start, length, into),
     text: (m) => decode(src.read(m.start, m.end - m.start, m.path), m.encoding),
     close: () => {
       src.close();

@@ -106,6 +106,9 @@ describe("peResources", () => {
           src2.close();
         }
       },
+      readInto(s: number, n: number) {
+        return this.read(s, n);
+      },
       close() {},
     };
     expect(() => peResources(view, pe)).toThrow(/loop/);

@@ -54,6 +54,11 @@ export interface Container {
   package?: { name: string; version: string };
   /** Raw contents bytes of a module, read lazily by position. */
   read(module: ModuleEntry): Buffer;
+  /**
+   * Bytes [start, start+length) of `file`, in `into` where the source is a file (else a view of
+   * memory): what scans several modules at once read, one window at a time, into one buffer.
+   */
+  readRange(start: number, length: number, into: Buffer): Buffer;
   /** Decoded text of a JS/text module (latin1, utf8 or utf16le as recorded). */
   text(module: ModuleEntry): string;
   close(): void;

@@ -46,6 +46,7 @@ export function locate(container: Container, signatures: Signature[]): RoutineRe
 
 export function locateRoutines(container: Container, signatures: Signature[]): LocatedRoutine[] {
   const markers = new MarkerIndex(container);
+  markers.prepare(signatures);
   const views = new Map<ModuleEntry, ModuleView>();
   const view = (m: ModuleEntry) => {
     let v = views.get(m);

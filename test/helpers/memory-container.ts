@@ -9,9 +9,11 @@ export function memoryContainer(files: Record<string, string>): Container {
     at += size;
     return m;
   });
+  const all = Buffer.concat(Object.values(files).map((t) => Buffer.from(t)));
   return {
     input: "memory", file: "memory", format: "bun-elf", runtime: null, entry: modules[0]!.path, modules, notes: [],
     read: (m) => Buffer.from(files[m.path]!),
+    readRange: (start, length) => all.subarray(start, start + length),
     text: (m) => files[m.path]!,
     close: () => {},
   };
