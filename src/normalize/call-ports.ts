@@ -129,7 +129,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   const hostCall = (e: Node) => {
     let found = false;
     walk(e, (n) => {
-      if (n.type === "CallExpression" && n.callee.type === "Identifier" && !locals.has(n.callee.name) && reachesHost(n.callee.name)) found = true;
+      if (!found && n.type === "CallExpression" && n.callee.type === "Identifier" && !locals.has(n.callee.name) && reachesHost(n.callee.name)) found = true;
     });
     return found;
   };
@@ -140,7 +140,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
       const v = n[key];
       // `mode(tools) ? [] : pending()`: a host check that answers with a constant when on is off in the
       // empty client.
-      const flagOn = (c: Node) => c.test.type === "CallExpression" && hostCall(c.test) && constant(c.consequent);
+      const flagOn = (c: Node) => c.test.type === "CallExpression" && constant(c.consequent) && hostCall(c.test);
       const fix = (c: Node) => (c?.type === "ConditionalExpression" && ((constant(c.alternate) && (hostCall(c.test) || hostCall(c.consequent))) || flagOn(c)) ? (dropped.push({ name: "(host branch)", at: at(c) }), c.alternate) : c);
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
@@ -158,28 +158,28 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   // `withReplNotice(result, …)` whose first step is `if (!replMode(tools)) return result`: the host's
   // choice made inside a helper — with the host's checks off, the empty client takes that answer.
   const guardedConstant = (e: Node): Node | null => {
-    if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name) || !reachesHost(e.callee.name)) return null;
+    // The helper's shape is checked first: asking whether it reaches the host can mean walking its closure.
+    if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name) || enclosing.has(e.callee.name)) return null;
     const d = resolver.resolve(m.module, e.callee.name);
     const f = d?.node.type === "FunctionDeclaration" ? d.node : d?.node.init;
     const statements: Node[] = f?.body?.type === "BlockStatement" ? f.body.body : [];
     // `let view = state(context); if (view === undefined) return tools`: with no state in the empty
     // client the host's lookup finds nothing.
     const lookup = statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
-    const lookedUp =
-      lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" && host.reachesFrom(d!.module, lookup.init.callee.name)
-        ? lookup.id.name
-        : null;
+    const lookedUp = lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" ? lookup : null;
     const first = lookedUp ? statements[1] : statements[0];
     if (first?.type !== "IfStatement" || first.alternate) return null;
     const ret = first.consequent.type === "BlockStatement" && first.consequent.body.length === 1 ? first.consequent.body[0] : first.consequent;
     if (ret?.type !== "ReturnStatement" || !ret.argument) return null;
     const param = f.params.findIndex((p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name);
     if (!constant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
-    // The test must hold when the host's check is off: `!check(…)`, or `!check(…) || …`.
-    const negatedHost = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier" && host.reachesFrom(d!.module, t.argument.callee.name);
+    // The test must hold when the host's check is off: `!check(…)`, or `!check(…) || …`; after a
+    // lookup, `view === undefined`.
     const test = first.test.type === "LogicalExpression" && first.test.operator === "||" ? first.test.left : first.test;
-    const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp && t.right.type === "UnaryExpression" && t.right.operator === "void";
-    if (!(lookedUp ? none(test) : negatedHost(test))) return null;
+    const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp.id.name && t.right.type === "UnaryExpression" && t.right.operator === "void";
+    const negated = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier";
+    const check = lookedUp ? (none(test) ? lookedUp.init.callee.name : null) : negated(test) ? test.argument.callee.name : null;
+    if (!check || !host.reachesFrom(d!.module, check) || !reachesHost(e.callee.name)) return null;
     dropped.push({ name: e.callee.name, at: at(e) });
     const answer = param >= 0 ? e.arguments[param] : ret.argument;
     return { ...structuredClone(answer), start: e.start, end: e.end, range: [e.start, e.end] };

@@ -23,8 +23,20 @@ const truth = (n: Node): boolean => (isUndefined(n) ? false : !!n.value);
 export function foldUndefinedLocals(fn: Node): string[] {
   const folded: string[] = [];
   fold(fn.body);
+  // `for (let x of xs)` declares x without an initializer and writes it on every turn. Folding only
+  // replaces expressions and removes statements, so the loop heads found once stay the ones there are.
+  let loopHeads: Set<Node> | null = null;
+  const isLoopHead = (declaration: Node) => {
+    if (!loopHeads) {
+      const heads = (loopHeads = new Set<Node>());
+      walk(fn, (n) => {
+        if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
+      });
+    }
+    return loopHeads.has(declaration);
+  };
   for (let round = 0; round < 64; round++) {
-    const found = nextCandidate(fn, new Set(folded));
+    const found = nextCandidate(fn, new Set(folded), isLoopHead);
     if (!found) break;
     folded.push(found.key);
     replaceNodes(fn, found.replace);
@@ -39,19 +51,18 @@ export function foldUndefinedLocals(fn: Node): string[] {
  * that value; or a local arrow `(…) => undefined` never written again — its calls with plain
  * arguments become that value.
  */
-function nextCandidate(fn: Node, done: Set<string>): { key: string; replace: Map<Node, Node> } | null {
+function nextCandidate(fn: Node, done: Set<string>, isLoopHead: (declaration: Node) => boolean): { key: string; replace: Map<Node, Node> } | null {
   const sm = analyzeFunction(fn);
-  // `for (let x of xs)` declares x without an initializer and writes it on every turn. (Found only
-  // when a declaration without initializer asks: a loop head never has one.)
-  let loopHeads: Set<Node> | null = null;
-  const isLoopHead = (declaration: Node) => {
-    if (!loopHeads) {
-      const heads = (loopHeads = new Set<Node>());
+  // Calls by their callee identifier, found in one walk when a function-valued local first asks.
+  let callOf: Map<Node, Node> | null = null;
+  const callsOf = (callees: Node[]): Node[] => {
+    if (!callOf) {
+      const calls = (callOf = new Map<Node, Node>());
       walk(fn, (n) => {
-        if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
+        if (n.type === "CallExpression") calls.set(n.callee, n);
       });
     }
-    return loopHeads.has(declaration);
+    return callees.flatMap((c) => callOf!.get(c) ?? []);
   };
   for (const scope of sm.scopes) {
     for (const v of scope.variables) {
@@ -72,10 +83,7 @@ function nextCandidate(fn: Node, done: Set<string>): { key: string; replace: Map
       // `let has = (tool, held) => held !== undefined && …`, called only as `has(tool, undefined)`:
       // inside it, `held` is undefined.
       if (/Function/.test(init.type) && reads.length > 0) {
-        const calls: Node[] = [];
-        walk(fn, (n) => {
-          if (n.type === "CallExpression" && reads.includes(n.callee)) calls.push(n);
-        });
+        const calls = callsOf(reads);
         if (calls.length === reads.length) {
           const fnScope = sm.acquire(init as never);
           for (let i = 0; i < init.params.length; i++) {
@@ -90,13 +98,10 @@ function nextCandidate(fn: Node, done: Set<string>): { key: string; replace: Map
         }
       }
       if (init.type === "ArrowFunctionExpression" && init.expression && (isUndefined(init.body) || isBool(init.body))) {
-        const ids = new Set(reads);
         const replace = new Map<Node, Node>();
-        walk(fn, (n) => {
-          if (n.type === "CallExpression" && !n.optional && ids.has(n.callee) && n.arguments.every((a: Node) => a.type === "Identifier" || a.type === "Literal")) {
-            replace.set(n, { ...structuredClone(init.body), start: n.start, end: n.end });
-          }
-        });
+        for (const n of callsOf(reads)) {
+          if (!n.optional && n.arguments.every((a: Node) => a.type === "Identifier" || a.type === "Literal")) replace.set(n, { ...structuredClone(init.body), start: n.start, end: n.end });
+        }
         if (replace.size > 0) return { key, replace };
       }
     }
