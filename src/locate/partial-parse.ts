@@ -65,14 +65,24 @@ export class StatementParser {
     return null;
   }
 
+  /** Whether `pos` is outside every bracket of its statement (see StatementScanner.atTopLevel). */
+  atTopLevel(pos: number): boolean {
+    return this.scan().atTopLevel(pos);
+  }
+
   /** Candidate starts, scanned at least past `pos` (the scan resumes where the last one stopped). */
   private startsUpTo(pos: number): number[] {
+    const scanner = this.scan();
+    scanner.scanTo(pos + 1);
+    return scanner.starts;
+  }
+
+  private scan(): StatementScanner {
     if (!this.scanner) {
       const m = CJS_WRAPPER.exec(this.text);
       this.scanner = new StatementScanner(this.text, m ? m[0].length : 0);
     }
-    this.scanner.scanTo(pos + 1);
-    return this.scanner.starts;
+    return this.scanner;
   }
 
   /** Statements from `start` until one ends at or after `to`. null if acorn rejects the text there. */

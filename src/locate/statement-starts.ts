@@ -66,6 +66,11 @@ export class StatementScanner {
   private prevWordEnd = -1; // end of the last identifier-like run, if prev was a word character
   /** Template literal nesting: depth at which each open `${` resumes its template. */
   private templates: number[] = [];
+  /**
+   * Where the scan left depth 0 and came back, alternately (ascending): a position is at the top
+   * level of its statement when an even number of these lie before it.
+   */
+  private readonly flips: number[] = [];
 
   constructor(
     private readonly text: string,
@@ -79,10 +84,28 @@ export class StatementScanner {
     return this.i >= this.text.length;
   }
 
+  /**
+   * Whether `pos` lies outside every bracket, brace and template expression of the statement
+   * around it (scans up to `pos` if needed). Declarations of module-level names sit there.
+   */
+  atTopLevel(pos: number): boolean {
+    this.scanTo(pos + 1);
+    const f = this.flips;
+    let lo = 0;
+    let hi = f.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (f[mid]! < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo % 2 === 0;
+  }
+
   /** Scan until position `until` (or the end), recording starts on the way. */
   scanTo(until: number): void {
     const text = this.text;
     const n = Math.min(text.length, until);
+    const flips = this.flips;
     let { i, depth, prev } = this;
     while (i < n) {
       const c = text.charCodeAt(i);
@@ -122,25 +145,25 @@ export class StatementScanner {
         // A template literal, or the `}` closing one of its `${`: skip its text to the end or the next `${`.
         if (resumesTemplate) {
           this.templates.pop();
-          depth--;
+          if (--depth === 0) flips.push(i);
         }
         const r = skipTemplate(text, i + 1);
-        i = r.end;
         if (r.openExpr) {
           this.templates.push(depth);
-          depth++;
+          if (depth++ === 0) flips.push(i);
           prev = C.LBRACE;
         } else prev = C.RPAREN;
+        i = r.end;
         continue;
       }
       if (c === C.LBRACE || c === C.LPAREN || c === C.LBRACKET) {
-        depth++;
+        if (depth++ === 0) flips.push(i);
         prev = c;
         i++;
         continue;
       }
       if (c === C.RBRACE || c === C.RPAREN || c === C.RBRACKET) {
-        depth--;
+        if (--depth === 0) flips.push(i);
         i++;
         prev = c;
         if (c === C.RBRACE && depth === 0) this.starts.push(i);

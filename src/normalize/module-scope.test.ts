@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { declarationPlacesOf, indexPlaces, memberPlacesOf } from "./module-scope.js";
+import { declarationPlacesOf, indexPlaces, memberPlacesOf, ModuleScope } from "./module-scope.js";
 
 /** Every identifier-like word of a text: the names to ask about. */
 const wordsOf = (text: string) => [...new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? [])];
@@ -48,5 +48,26 @@ describe("place index", () => {
       for (let i = 0; i < n; i++) text += pieces[Math.floor(random() * pieces.length)];
       expectSameAsPerName(text);
     }
+  });
+});
+
+describe("module-level definitions", () => {
+  const module = { path: "m.js", kind: "js", loader: "js", moduleFormat: "esm", encoding: "utf8", size: 0, bytecode: false, start: 0, end: 0 } as const;
+  const find = (text: string, name: string) => {
+    const d = new ModuleScope({ ...module, size: text.length, end: text.length }, text).definition(name);
+    return d && { kind: d.kind, at: d.node.start, type: d.node.type };
+  };
+
+  it("takes the top-level declaration, not the same short name assigned inside functions", () => {
+    const text = "function a(x){let n;n=x;return n}var b=(n=2)=>n;function n(q){return q}var c=n(1);";
+    expect(find(text, "n")).toEqual({ kind: "function", at: text.indexOf("function n"), type: "FunctionDeclaration" });
+    const v = "function a(){n=1}var x=1,n=f(),m=2;";
+    expect(find(v, "n")).toEqual({ kind: "variable", at: v.indexOf("n=f"), type: "VariableDeclarator" });
+  });
+
+  it("takes a lazy-init assignment when nothing declares the name with a value", () => {
+    const text = "function a(){n=5}var n,init=L(()=>{n=new Map});function L(f){return f}";
+    expect(find(text, "n")).toEqual({ kind: "assigned", at: text.indexOf("n=new"), type: "AssignmentExpression" });
+    expect(find("function a(){n=5}", "n")).toBe(null);
   });
 });

@@ -243,17 +243,26 @@ export class ModuleScope {
   }
 
   private search(name: string): Definition | null {
-    let assigned: Definition | null = null;
-    for (const [at, length] of this.declarationPlaces(name)) {
-      const stmts = this.statements.statementsCovering(at, at + length);
-      if (!stmts) continue;
-      for (const s of stmts) {
+    const places = this.declarationPlaces(name);
+    // A function, class or variable declaration names its binding at the top level of its
+    // statement: those places first, so that a short name assigned in a hundred function bodies
+    // does not have each of them parsed. The first such declaration is the one a search of every
+    // place in order would find (a place before it that sees it lies in the same statement).
+    for (const [at, length] of places) {
+      if (!this.statements.atTopLevel(at)) continue;
+      for (const s of this.statements.statementsCovering(at, at + length) ?? []) {
         const d = this.declaredIn(s, name);
         if (d && d.kind !== "assigned") return d;
-        if (d && !assigned) assigned = d;
       }
     }
-    return assigned;
+    // Otherwise the first assignment, in a lazy-init body or at the top level.
+    for (const [at, length] of places) {
+      for (const s of this.statements.statementsCovering(at, at + length) ?? []) {
+        const d = this.declaredIn(s, name);
+        if (d) return d;
+      }
+    }
+    return null;
   }
 
   /** A definition of `name` made by top-level statement `s` itself (not by code nested in a function). */
