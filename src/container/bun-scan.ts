@@ -12,10 +12,13 @@ export function scanFor(src: ByteSource, start: number, end: number, needle: Buf
   const lo = Math.max(0, start);
   const hi = Math.min(src.size, end);
   const step = CHUNK;
+  // One buffer for every window: a fresh megabyte per window costs its page faults again.
+  let window: Buffer | null = null;
   for (let pos = lo; pos < hi; pos += step) {
     const len = Math.min(step + needle.length - 1, hi - pos);
     if (len < needle.length) break;
-    const buf = src.read(pos, len, "scan window");
+    window ??= Buffer.allocUnsafe(Math.min(step + needle.length - 1, hi - lo));
+    const buf = src.readInto(pos, len, window);
     let i = buf.indexOf(needle);
     while (i >= 0) {
       // A hit in the overlap is found again by the next chunk; count it only once.
