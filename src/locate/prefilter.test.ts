@@ -32,6 +32,7 @@ function signature(markers: string[], variantMarkers: string[]): Signature {
     summary: "test",
     markers: markers.map((text) => ({ text })),
     variants: [{ name: "v", anchor: "function $F() { $$$ }", markers: variantMarkers.map((text) => ({ text })) }],
+    roles: {},
   });
 }
 

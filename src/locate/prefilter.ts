@@ -232,4 +232,4 @@ const FEW = 16;
 const SAMPLES = 4;
 /** Bytes searched for from the rarest on (Node switches to Boyer-Moore from 7). */
 const TAIL = 6;
-const SAMPLE = 64 << 10;
+const SAMPLE = 16 << 10;
