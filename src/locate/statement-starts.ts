@@ -52,6 +52,30 @@ function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 36 || c === 95 || c > 127;
 }
 
+const enum K {
+  OTHER,
+  SPACE,
+  WORD,
+  SLASH,
+  QUOTE,
+  BACKTICK,
+  OPEN,
+  CLOSE,
+  SEMI,
+}
+
+/** What each ASCII character starts, for the scan's dispatch (everything from 128 on is a word character). */
+const KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  KIND[c] = c <= C.SPACE ? K.SPACE : isWordChar(c) ? K.WORD : K.OTHER;
+}
+KIND[C.SLASH] = K.SLASH;
+KIND[C.DQUOTE] = KIND[C.SQUOTE] = K.QUOTE;
+KIND[C.BACKTICK] = K.BACKTICK;
+KIND[C.LBRACE] = KIND[C.LPAREN] = KIND[C.LBRACKET] = K.OPEN;
+KIND[C.RBRACE] = KIND[C.RPAREN] = KIND[C.RBRACKET] = K.CLOSE;
+KIND[C.SEMI] = K.SEMI;
+
 /**
  * Candidate statement starts at depth 0 of the text from `from` on (a CJS wrapper's body is
  * scanned from just inside its brace). Resumable: `scanTo` goes no further than asked, so a
@@ -71,6 +95,7 @@ export class StatementScanner {
    * level of its statement when an even number of these lie before it.
    */
   private readonly flips: number[] = [];
+  private jumps: Jumps | null = null;
 
   constructor(
     private readonly text: string,
@@ -106,87 +131,92 @@ export class StatementScanner {
     const text = this.text;
     const n = Math.min(text.length, until);
     const flips = this.flips;
+    const jumps = (this.jumps ??= jumpsIn(text));
     let { i, depth, prev } = this;
     while (i < n) {
       const c = text.charCodeAt(i);
-      if (c <= C.SPACE) {
-        i++;
-        continue;
-      }
-      if (c === C.SLASH) {
-        const d = text.charCodeAt(i + 1);
-        if (d === C.SLASH) {
-          const e = text.indexOf("\n", i);
-          i = e === -1 ? text.length : e + 1;
+      switch (c < 128 ? KIND[c] : K.WORD) {
+        case K.SPACE:
+          i++;
+          continue;
+        case K.WORD:
+          while (++i < text.length) {
+            const d = text.charCodeAt(i);
+            if (d < 128 && KIND[d] !== K.WORD) break;
+          }
+          prev = c;
+          this.prevWordEnd = i;
+          continue;
+        case K.SLASH: {
+          const d = text.charCodeAt(i + 1);
+          if (d === C.SLASH) {
+            const e = text.indexOf("\n", i);
+            i = e === -1 ? text.length : e + 1;
+            continue;
+          }
+          if (d === C.STAR) {
+            const e = text.indexOf("*/", i + 2);
+            i = e === -1 ? text.length : e + 2;
+            continue;
+          }
+          const regex = isWordChar(prev) ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, this.prevWordEnd - 12), this.prevWordEnd)) : REGEX_AFTER.has(prev);
+          if (regex) {
+            i = skipRegex(text, i);
+            prev = C.RPAREN; // a regex literal is an operand
+            continue;
+          }
+          prev = c;
+          i++;
           continue;
         }
-        if (d === C.STAR) {
-          const e = text.indexOf("*/", i + 2);
-          i = e === -1 ? text.length : e + 2;
+        case K.QUOTE:
+          i = skipString(text, i, c, jumps);
+          prev = C.RPAREN;
           continue;
-        }
-        const regex = isWordChar(prev) ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, this.prevWordEnd - 12), this.prevWordEnd)) : REGEX_AFTER.has(prev);
-        if (regex) {
-          i = skipRegex(text, i);
-          prev = C.RPAREN; // a regex literal is an operand
-          continue;
-        }
-        prev = c;
-        i++;
-        continue;
-      }
-      if (c === C.DQUOTE || c === C.SQUOTE) {
-        i = skipString(text, i, c);
-        prev = C.RPAREN;
-        continue;
-      }
-      const resumesTemplate = c === C.RBRACE && this.templates.length > 0 && this.templates[this.templates.length - 1] === depth - 1;
-      if (c === C.BACKTICK || resumesTemplate) {
-        // A template literal, or the `}` closing one of its `${`: skip its text to the end or the next `${`.
-        if (resumesTemplate) {
-          this.templates.pop();
-          if (--depth === 0) flips.push(i);
-        }
-        const r = skipTemplate(text, i + 1);
-        if (r.openExpr) {
-          this.templates.push(depth);
+        case K.OPEN:
           if (depth++ === 0) flips.push(i);
-          prev = C.LBRACE;
-        } else prev = C.RPAREN;
-        i = r.end;
-        continue;
+          prev = c;
+          i++;
+          continue;
+        case K.CLOSE: {
+          if (c === C.RBRACE && this.templates.length > 0 && this.templates[this.templates.length - 1] === depth - 1) {
+            // The `}` closing a template's `${`: skip the template's text to its end or the next `${`.
+            this.templates.pop();
+            if (--depth === 0) flips.push(i);
+            ({ i, depth, prev } = this.template(i, depth));
+            continue;
+          }
+          if (--depth === 0) flips.push(i);
+          i++;
+          prev = c;
+          if (c === C.RBRACE && depth === 0) this.starts.push(i);
+          continue;
+        }
+        case K.BACKTICK:
+          ({ i, depth, prev } = this.template(i, depth));
+          continue;
+        case K.SEMI:
+          i++;
+          prev = c;
+          if (depth === 0) this.starts.push(i);
+          continue;
+        default:
+          prev = c;
+          i++;
       }
-      if (c === C.LBRACE || c === C.LPAREN || c === C.LBRACKET) {
-        if (depth++ === 0) flips.push(i);
-        prev = c;
-        i++;
-        continue;
-      }
-      if (c === C.RBRACE || c === C.RPAREN || c === C.RBRACKET) {
-        if (--depth === 0) flips.push(i);
-        i++;
-        prev = c;
-        if (c === C.RBRACE && depth === 0) this.starts.push(i);
-        continue;
-      }
-      if (c === C.SEMI) {
-        i++;
-        prev = c;
-        if (depth === 0) this.starts.push(i);
-        continue;
-      }
-      if (isWordChar(c)) {
-        while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
-        prev = c;
-        this.prevWordEnd = i;
-        continue;
-      }
-      prev = c;
-      i++;
     }
     this.i = i;
     this.depth = depth;
     this.prev = prev;
+  }
+
+  /** A template literal's text from the backtick or `}` at `i`: to its end, or into its next `${`. */
+  private template(i: number, depth: number): { i: number; depth: number; prev: number } {
+    const r = skipTemplate(this.text, i + 1, (this.jumps ??= jumpsIn(this.text)));
+    if (!r.openExpr) return { i: r.end, depth, prev: C.RPAREN };
+    this.templates.push(depth);
+    if (depth === 0) this.flips.push(i);
+    return { i: r.end, depth: depth + 1, prev: C.LBRACE };
   }
 }
 
@@ -197,25 +227,67 @@ export function statementStarts(text: string, from = 0): number[] {
   return s.starts;
 }
 
-function skipString(text: string, i: number, quote: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === C.BACKSLASH) j++;
-    else if (c === quote) return j + 1;
-    else if (c === C.LF || c === C.CR) return j; // unterminated: stop at the line end
+/**
+ * The next position of one character at or after a position that only grows, as the scan does:
+ * indexOf runs again only once the scan has passed the last answer. Strings and templates are
+ * skipped by these jumps instead of character by character (the client's prompts are long).
+ */
+class NextOf {
+  private at = -2;
+  constructor(
+    private readonly text: string,
+    private readonly ch: string,
+  ) {}
+  from(j: number): number {
+    if (this.at !== -1 && this.at < j) this.at = this.text.indexOf(this.ch, j);
+    return this.at === -1 ? this.text.length : this.at;
   }
-  return text.length;
+}
+
+interface Jumps {
+  backslash: NextOf;
+  lf: NextOf;
+  cr: NextOf;
+  dquote: NextOf;
+  squote: NextOf;
+  backtick: NextOf;
+  dollar: NextOf;
+}
+
+function jumpsIn(text: string): Jumps {
+  const of = (ch: string) => new NextOf(text, ch);
+  return { backslash: of("\\"), lf: of("\n"), cr: of("\r"), dquote: of('"'), squote: of("'"), backtick: of("`"), dollar: of("$") };
+}
+
+function skipString(text: string, i: number, quote: number, k: Jumps): number {
+  const close = quote === C.DQUOTE ? k.dquote : k.squote;
+  for (let j = i + 1; ; ) {
+    const end = close.from(j);
+    const bs = k.backslash.from(j);
+    const line = Math.min(k.lf.from(j), k.cr.from(j));
+    const first = Math.min(end, bs, line);
+    if (first >= text.length) return text.length;
+    if (first === bs) {
+      j = bs + 2;
+      continue;
+    }
+    return first === end ? end + 1 : line; // unterminated: stop at the line end
+  }
 }
 
 /** From just after a backtick (or a `}` resuming a template): to just after the closing backtick, or after `${`. */
-function skipTemplate(text: string, j: number): { end: number; openExpr: boolean } {
-  for (; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === C.BACKSLASH) j++;
-    else if (c === C.BACKTICK) return { end: j + 1, openExpr: false };
-    else if (c === 36 && text.charCodeAt(j + 1) === C.LBRACE) return { end: j + 2, openExpr: true };
+function skipTemplate(text: string, j: number, k: Jumps): { end: number; openExpr: boolean } {
+  for (;;) {
+    const tick = k.backtick.from(j);
+    const bs = k.backslash.from(j);
+    const dollar = k.dollar.from(j);
+    const first = Math.min(tick, bs, dollar);
+    if (first >= text.length) return { end: text.length, openExpr: false };
+    if (first === bs) j = bs + 2;
+    else if (first === tick) return { end: tick + 1, openExpr: false };
+    else if (text.charCodeAt(dollar + 1) === C.LBRACE) return { end: dollar + 2, openExpr: true };
+    else j = dollar + 1;
   }
-  return { end: text.length, openExpr: false };
 }
 
 function skipRegex(text: string, i: number): number {

@@ -9,14 +9,14 @@ function expectSameAsPerName(text: string) {
   const index = indexPlaces(text);
   for (const name of wordsOf(text)) {
     const perName = declarationPlacesOf(text, name);
-    const indexed = index.declarations.get(name) ?? [];
+    const indexed = index.declarations(name);
     expect(indexed.length, `${name} in ${JSON.stringify(text)}`).toBe(perName.length);
     // The index points at the name itself, inside the place the expression matched.
     indexed.forEach((at, i) => {
       const [start, length] = perName[i]!;
       expect(at >= start && at + name.length <= start + length, `${name}@${at} in ${JSON.stringify(text)}`).toBe(true);
     });
-    expect(index.members.get(name) ?? [], `${name}. in ${JSON.stringify(text)}`).toEqual(memberPlacesOf(text, name).map(([at]) => at));
+    expect(index.members(name), `${name}. in ${JSON.stringify(text)}`).toEqual(memberPlacesOf(text, name).map(([at]) => at));
   }
 }
 
@@ -31,10 +31,12 @@ describe("place index", () => {
     ].join("\n");
     const index = indexPlaces(text);
     // Text-level candidates: `s=` in a template and `k=` in a string count too (the parser rules them out later).
-    expect([...index.declarations.keys()].sort()).toEqual(["K", "Q", "a", "b", "className", "e", "f", "g", "h", "k", "s", "u", "x", "y"]);
-    expect(index.members.get("o")).toEqual([text.indexOf("o.p=")]);
-    expect(index.members.get("q")).toEqual([text.indexOf("q.r.s")]);
-    expect(index.members.get("t")).toBeUndefined();
+    expect(wordsOf(text).filter((w) => index.declarations(w).length > 0).sort()).toEqual(["K", "Q", "a", "b", "className", "e", "f", "g", "h", "k", "s", "u", "x", "y"]);
+    expect(index.members("o")).toEqual([text.indexOf("o.p=")]);
+    expect(index.members("q")).toEqual([text.indexOf("q.r.s")]);
+    expect(index.members("t")).toEqual([]);
+    // A name that is only a prefix or a suffix of a declared one has no places of its own.
+    expect([index.declarations("las"), index.declarations("lassName"), index.declarations("class")]).toEqual([[], [], []]);
     expectSameAsPerName(text);
   });
 

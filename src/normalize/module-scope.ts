@@ -52,14 +52,12 @@ export function declarationPlacesOf(text: string, name: string): Array<[number, 
   return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
 }
 
-/** After this many lookups in one module, its candidate places are indexed in one pass. */
-const INDEX_AFTER = 6;
-
-interface PlaceIndex {
-  /** name → offsets of the name where a declaration of it may begin */
-  declarations: Map<string, number[]>;
-  /** name → offsets of the name where a property path of it may be assigned */
-  members: Map<string, number[]>;
+/** Candidate places by name, for every name of a module at once. */
+export interface PlaceIndex {
+  /** Offsets of `name` where a declaration of it may begin. */
+  declarations(name: string): number[];
+  /** Offsets of `name` where a property path of it may be assigned. */
+  members(name: string): number[];
 }
 
 const isIdentStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
@@ -77,12 +75,15 @@ const CLASS_NAME = /class\s+([A-Za-z_$][\w$]*)(?![\w$])/y;
  * speed, where one regular expression would be tried at every character of a six-megabyte chunk.
  */
 export function indexPlaces(text: string): PlaceIndex {
-  const declarations = new Map<string, number[]>();
-  const members = new Map<string, number[]>();
-  const add = (m: Map<string, number[]>, name: string, at: number) => {
-    const list = m.get(name);
+  // Places are filed under a number made from the name's characters and length, not under the
+  // name: a six-megabyte chunk has 60,000 of them, and a string each was half the cost. A lookup
+  // checks that the text at each place really is the name.
+  const declarations = new Map<number, number[]>();
+  const members = new Map<number, number[]>();
+  const add = (m: Map<number, number[]>, key: number, at: number) => {
+    const list = m.get(key);
     if (list) list.push(at);
-    else m.set(name, [at]);
+    else m.set(key, [at]);
   };
   for (let eq = text.indexOf("="); eq !== -1; eq = text.indexOf("=", eq + 1)) {
     const next = text.charCodeAt(eq + 1);
@@ -101,13 +102,13 @@ export function indexPlaces(text: string): PlaceIndex {
     if (start === end) continue;
     // Every segment of the path must be an identifier: `a.b.c`, not `.a`, `a..b` or `1.5`.
     let ok = true;
-    let dots = 0;
+    let firstEnd = -1;
     for (let i = start, segStart = true; i < end; i++) {
       const c = text.charCodeAt(i);
       if (c === 46) {
         if (segStart) ok = false;
         segStart = true;
-        dots++;
+        if (firstEnd < 0) firstEnd = i;
       } else if (segStart) {
         if (!isIdentStart(c)) ok = false;
         segStart = false;
@@ -115,18 +116,31 @@ export function indexPlaces(text: string): PlaceIndex {
       if (!ok) break;
     }
     if (!ok || text.charCodeAt(end - 1) === 46) continue;
-    if (dots === 0) add(declarations, text.slice(start, end), start);
-    else add(members, text.slice(start, text.indexOf(".", start)), start);
+    if (firstEnd < 0) add(declarations, keyOf(text, start, end), start);
+    else add(members, keyOf(text, start, firstEnd), start);
   }
   for (const [word, re] of [["function", FUNCTION_NAME], ["class", CLASS_NAME]] as const) {
     for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
       re.lastIndex = at;
       const m = re.exec(text);
-      if (m) add(declarations, m[1]!, at + m[0].indexOf(m[1]!, word.length));
+      if (!m) continue;
+      const nameAt = at + m[0].indexOf(m[1]!, word.length);
+      add(declarations, keyOf(text, nameAt, nameAt + m[1]!.length), nameAt);
     }
   }
-  for (const list of declarations.values()) if (list.length > 1) list.sort((a, b) => a - b);
-  return { declarations, members };
+  const lookup = (m: Map<number, number[]>, name: string, sorted: boolean) => {
+    const key = keyOf(name, 0, name.length);
+    const at = (m.get(key) ?? []).filter((p) => text.startsWith(name, p) && !isIdentPart(text.charCodeAt(p + name.length)));
+    return sorted ? at.sort((x, y) => x - y) : at;
+  };
+  return { declarations: (name) => lookup(declarations, name, true), members: (name) => lookup(members, name, false) };
+}
+
+/** A number for the characters [start, end) of `text`; equal names give equal numbers. */
+function keyOf(text: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
 }
 
 export class ModuleScope {
@@ -135,9 +149,8 @@ export class ModuleScope {
   private importMap: Map<string, ImportBinding> | null = null;
   private exportMap: Map<string, string> | null = null;
   private found = new Map<string, Definition | null>();
-  // Candidate places by name, for modules asked about many names: one pass over the text instead
-  // of one regular expression per name.
-  private lookups = 0;
+  // Candidate places by name: one pass over the text for every name asked about (a module is
+  // asked about dozens), instead of one regular expression per name.
   private places: PlaceIndex | null = null;
 
   constructor(
@@ -226,20 +239,14 @@ export class ModuleScope {
 
   /** [offset, length] of each place `name.a.b =` may be assigned. */
   private memberPlaces(name: string): Array<[number, number]> {
-    if (this.places || ++this.lookups > INDEX_AFTER) {
-      this.places ??= indexPlaces(this.text);
-      return (this.places.members.get(name) ?? []).map((at) => [at, name.length + 1]);
-    }
-    return memberPlacesOf(this.text, name);
+    this.places ??= indexPlaces(this.text);
+    return this.places.members(name).map((at) => [at, name.length + 1]);
   }
 
   /** [offset, length] of each place a declaration of `name` may begin. */
   private declarationPlaces(name: string): Array<[number, number]> {
-    if (this.places || ++this.lookups > INDEX_AFTER) {
-      this.places ??= indexPlaces(this.text);
-      return (this.places.declarations.get(name) ?? []).map((at) => [at, name.length]);
-    }
-    return declarationPlacesOf(this.text, name);
+    this.places ??= indexPlaces(this.text);
+    return this.places.declarations(name).map((at) => [at, name.length]);
   }
 
   private search(name: string): Definition | null {
