@@ -151,8 +151,8 @@ export function defaultSignatureDir(): string {
   return fileURLToPath(new URL("../../signatures", import.meta.url));
 }
 
-/** Every *.json under `dir`, compiled, sorted by id. */
-export function loadSignatures(dir = defaultSignatureDir()): Signature[] {
+/** Every *.json under `dir` (or only those with the given ids), compiled, sorted by id. */
+export function loadSignatures(dir = defaultSignatureDir(), ids?: string[]): Signature[] {
   const out: Signature[] = [];
   const visit = (d: string) => {
     for (const f of readdirSync(d).sort()) {
@@ -165,7 +165,8 @@ export function loadSignatures(dir = defaultSignatureDir()): Signature[] {
         } catch (e) {
           throw new SignatureError(`${relative(dir, p)}: ${(e as Error).message}`);
         }
-        out.push(compileSignature(spec, relative(dir, p)));
+        // Compiling parses every pattern: a caller that needs two signatures does not pay for all.
+        if (!ids || ids.includes(spec.id)) out.push(compileSignature(spec, relative(dir, p)));
       }
     }
   };

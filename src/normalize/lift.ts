@@ -75,7 +75,7 @@ async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<st
 }
 
 async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise<string>, info: ReleaseInfo): Promise<LiftResult> {
-  const all = loadSignatures(opts.signaturesDir);
+  const all = loadSignatures(opts.signaturesDir, ["tool-search/scorer", "tool-search/call"]);
   const scorerSignature = all.find((s) => s.id === "tool-search/scorer");
   const callSignature = all.find((s) => s.id === "tool-search/call");
   if (!scorerSignature || !callSignature) throw new SearchliftError("the tool-search signatures are missing", ExitCode.usage);
