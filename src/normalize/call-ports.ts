@@ -221,13 +221,14 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   // From 2.1.3xx call() reads the tool's context from the function that created it
   // (`create(context) { return { async call(input, options) { let { tools, … } = context; … } } }`):
   // that free name becomes a third parameter, which the adapter fills the same way.
-  let context = contextSource(fn.params[1], fn.body);
+  const facts = bodyFacts(fn.body);
+  let context = contextSource(fn.params[1], facts);
   const outer = outerContext(m.module, fn, enclosing, resolver);
   if (outer) {
     const pos = { start: fn.start, end: fn.start, range: [fn.start, fn.start] as [number, number] };
     while (fn.params.length < 2) fn.params.push({ type: "Identifier", name: `unused${fn.params.length}`, ...pos });
     fn.params.push({ type: "Identifier", name: outer, ...pos });
-    context = `${context}, ${contextSource({ type: "Identifier", name: outer, ...pos }, fn.body)}`;
+    context = `${context}, ${contextSource({ type: "Identifier", name: outer, ...pos }, facts)}`;
   }
   return { node, context, dropped };
 }
@@ -557,76 +558,101 @@ function outerContext(module: ModuleEntry, fn: Node, enclosing: Set<string>, res
   return names.length === 1 ? names[0]! : null;
 }
 
+/**
+ * What contextSource asks about call()'s body, for every name at once (two walks, not four per
+ * destructured property):
+ * - paths: dotted property chains read from a name (`context.options.tools` → ["options", "tools"]),
+ *   except a chain that call() itself assigns (`context.session ??= new Session()`, the client's to leave unset);
+ * - patterns: `let { tools, … } = name` destructurings of a name;
+ * - optional / plain: uses as `name?.(…)`, `name?.x` and as `name(…)`, `name.x`; tested: bare tests
+ *   (`name && …`, `!name`, `name ? … : …`);
+ * - ids: every identifier of that name; methodCalls: `name.method(…)`; declared: its own bindings in
+ *   destructuring patterns.
+ */
+interface BodyFacts {
+  paths: Map<string, string[][]>;
+  patterns: Map<string, Node[]>;
+  uses: Map<string, { optional: number; plain: number; tested: number; ids: number; methodCalls: number; declared: number }>;
+}
+
+function bodyFacts(body: Node): BodyFacts {
+  const facts: BodyFacts = { paths: new Map(), patterns: new Map(), uses: new Map() };
+  const use = (name: string) => {
+    let u = facts.uses.get(name);
+    if (!u) facts.uses.set(name, (u = { optional: 0, plain: 0, tested: 0, ids: 0, methodCalls: 0, declared: 0 }));
+    return u;
+  };
+  const push = <T>(m: Map<string, T[]>, name: string, v: T) => {
+    const list = m.get(name);
+    if (list) list.push(v);
+    else m.set(name, [v]);
+  };
+  const assigned = new Set<Node>();
+  walk(body, (n) => {
+    if (n.type === "AssignmentExpression" && n.left.type === "MemberExpression") assigned.add(n.left);
+  });
+  const id = (e: Node | null | undefined): string | null => (e?.type === "Identifier" ? e.name : null);
+  walk(body, (n) => {
+    if (n.type === "Identifier") use(n.name).ids++;
+    if (n.type === "MemberExpression" && !n.computed && !assigned.has(n)) {
+      const path: string[] = [];
+      let cur = n;
+      while (cur.type === "MemberExpression" && !cur.computed) {
+        path.unshift(cur.property.name);
+        cur = cur.object;
+      }
+      if (cur.type === "Identifier") push(facts.paths, cur.name, path);
+    }
+    if (n.type === "VariableDeclarator" && n.id.type === "ObjectPattern" && n.init?.type === "Identifier") push(facts.patterns, n.init.name, n.id);
+    if (n.type === "CallExpression" || n.type === "MemberExpression") {
+      const target = id(n.type === "CallExpression" ? n.callee : n.object);
+      if (target) {
+        if (n.optional) use(target).optional++;
+        else use(target).plain++;
+      }
+    }
+    if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && n.callee.object.type === "Identifier") use(n.callee.object.name).methodCalls++;
+    if (n.type === "ObjectPattern") for (const p of n.properties) if (p.value?.type === "Identifier") use(p.value.name).declared++;
+    // `refresh && …`, `!refresh`, `refresh ? … : …`: the code itself allows for its absence.
+    const tested =
+      n.type === "LogicalExpression" ? id(n.left) : n.type === "UnaryExpression" && n.operator === "!" ? id(n.argument) : n.type === "ConditionalExpression" || n.type === "IfStatement" ? id(n.test) : null;
+    if (tested) use(tested).tested++;
+  });
+  return facts;
+}
+
 /** Source of the context argument for call()'s second parameter pattern. */
-function contextSource(param: Node | undefined, body: Node): string {
+function contextSource(param: Node | undefined, facts: BodyFacts): string {
   if (!param) return "undefined";
-  if (param.type === "AssignmentPattern") return contextSource(param.left, body);
+  if (param.type === "AssignmentPattern") return contextSource(param.left, facts);
   if (param.type === "ObjectPattern") {
     const props = param.properties
       .filter((p: Node) => p.type === "Property" && !p.computed)
       .map((p: Node) => {
         const key = p.key.type === "Identifier" ? p.key.name : String(p.key.value);
-        const value = key === "tools" && (p.value.type === "Identifier" || p.value.type === "AssignmentPattern") ? "allTools" : contextSource(p.value, body);
+        const value = key === "tools" && (p.value.type === "Identifier" || p.value.type === "AssignmentPattern") ? "allTools" : contextSource(p.value, facts);
         return `${JSON.stringify(key)}: ${value}`;
       });
     return `{ ${props.join(", ")} }`;
   }
   if (param.type === "Identifier") {
-    const paths = memberPaths(param.name, body);
-    const patterns: Node[] = [];
-    walk(body, (n) => {
-      if (n.type === "VariableDeclarator" && n.id.type === "ObjectPattern" && n.init?.type === "Identifier" && n.init.name === param.name) patterns.push(n.id);
-    });
+    const paths = facts.paths.get(param.name) ?? [];
+    const patterns = facts.patterns.get(param.name) ?? [];
+    const u = facts.uses.get(param.name);
     if (patterns.length > 0) {
       // `let { tools, refreshTools } = context`: the pattern decides, member reads add to it.
-      const fromPattern = patterns.map((p) => contextSource(p, body).slice(2, -2)).filter(Boolean);
+      const fromPattern = patterns.map((p) => contextSource(p, facts).slice(2, -2)).filter(Boolean);
       const fromPaths = paths.length > 0 ? objectFromPaths(paths.filter((p) => !fromPattern.some((f) => f.includes(JSON.stringify(p[0]) + ":")))).slice(2, -2) : "";
       return `{ ${[...fromPattern, ...(fromPaths ? [fromPaths] : [])].join(", ")} }`;
     }
-    if (paths.length === 0) return onlyCalledOptionally(param.name, body) ? "undefined" : "emptyState()";
+    // Used only as `name?.(…)`/`name?.x`, or tested (`!name`): the client may leave it out.
+    if (paths.length === 0) return u && ((u.optional > 0 && u.plain === 0) || u.tested > 0) ? "undefined" : "emptyState()";
     // `state.get(Cache)`, `timing.mark(…)`: only methods called on it — the empty state answers those
     // (a store keyed by class makes a fresh instance), an object of empty leaves would not.
-    if (paths.every((p) => p.length === 1) && onlyMethodsCalled(param.name, body)) return "emptyState()";
+    if (paths.every((p) => p.length === 1) && u && u.methodCalls > 0 && u.ids - u.declared === u.methodCalls) return "emptyState()";
     return objectFromPaths(paths);
   }
   return "emptyState()";
-}
-
-/**
- * Dotted property chains read from `name` (`context.options.tools` → ["options", "tools"]). A chain
- * that call() itself assigns (`context.session ??= new Session()`) is the client's to leave unset.
- */
-function memberPaths(name: string, body: Node): string[][] {
-  const out: string[][] = [];
-  const assigned = new Set<Node>();
-  walk(body, (n) => {
-    if (n.type === "AssignmentExpression" && n.left.type === "MemberExpression") assigned.add(n.left);
-  });
-  walk(body, (n) => {
-    if (n.type !== "MemberExpression" || n.computed || assigned.has(n)) return;
-    const path: string[] = [];
-    let cur = n;
-    while (cur.type === "MemberExpression" && !cur.computed) {
-      path.unshift(cur.property.name);
-      cur = cur.object;
-    }
-    if (cur.type === "Identifier" && cur.name === name) out.push(path);
-  });
-  return out;
-}
-
-/** Every use of `name` is `name.method(…)` or `name?.method(…)`. */
-function onlyMethodsCalled(name: string, body: Node): boolean {
-  let uses = 0;
-  let calls = 0;
-  let declared = 0;
-  walk(body, (n) => {
-    if (n.type === "Identifier" && n.name === name) uses++;
-    if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && n.callee.object.type === "Identifier" && n.callee.object.name === name) calls++;
-    // Its own binding in a destructuring pattern is not a use.
-    if (n.type === "ObjectPattern") for (const p of n.properties) if (p.value?.type === "Identifier" && p.value.name === name) declared++;
-  });
-  return calls > 0 && uses - declared === calls;
 }
 
 /** An object literal with `tools` leaves as the tools and every other leaf neutral. */
@@ -646,26 +672,6 @@ function objectFromPaths(paths: string[][]): string {
     return `{ ${[...t].map(([k, sub]) => `${JSON.stringify(k)}: ${render(sub, k)}`).join(", ")} }`;
   };
   return render(root, null);
-}
-
-/**
- * `name` is used as `name?.(…)` or `name?.x` and never called or read through without the `?.`
- * (a bare test such as `!name` is fine): the client may leave it out, so the neutral value is undefined.
- */
-function onlyCalledOptionally(name: string, body: Node): boolean {
-  let optional = 0;
-  let plain = 0;
-  let tested = 0;
-  const is = (e: Node | null | undefined) => e?.type === "Identifier" && e.name === name;
-  walk(body, (n) => {
-    if (n.type === "CallExpression" || n.type === "MemberExpression") {
-      const target = n.type === "CallExpression" ? n.callee : n.object;
-      if (is(target)) n.optional ? optional++ : plain++;
-    }
-    // `refresh && …`, `!refresh`, `refresh ? … : …`: the code itself allows for its absence.
-    if ((n.type === "LogicalExpression" && is(n.left)) || (n.type === "UnaryExpression" && n.operator === "!" && is(n.argument)) || ((n.type === "ConditionalExpression" || n.type === "IfStatement") && is(n.test))) tested++;
-  });
-  return (optional > 0 && plain === 0) || tested > 0;
 }
 
 /**
