@@ -64,7 +64,7 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
       const markerSet = [...sig.markers, ...v.markers].map(markerBytes);
       for (const m of markers.candidates(sig, v)) {
         const mv = view(m);
-        for (const match of matchVariant(v, mv.indexAround(markerSet))) found.push({ module: m, text: mv.text, match });
+        for (const match of matchVariant(v, mv.indexAround(markerSet, (t) => markers.countIn(m, t)))) found.push({ module: m, text: mv.text, match });
       }
       if (found.length) break;
     }
@@ -113,9 +113,9 @@ class ModuleView {
    * A type index over the statements holding the rarest of `markerSet`. Falls back to the whole
    * module when a statement cannot be isolated.
    */
-  indexAround(markerSet: string[]): TypeIndex {
+  indexAround(markerSet: string[], known: (marker: string) => number | undefined): TypeIndex {
     const picked = new Set<Node>();
-    const rarest = this.rarest(markerSet);
+    const rarest = this.rarest(markerSet, known);
     if (rarest === null) return new Map();
     for (let at = this.text.indexOf(rarest); at !== -1; at = this.text.indexOf(rarest, at + rarest.length)) {
       const stmts = this.statements.statementsCovering(at, at + rarest.length);
@@ -135,13 +135,14 @@ class ModuleView {
     return index;
   }
 
-  private rarest(set: string[]): string | null {
+  /** The marker of the set that occurs least here; `known` gives the counts the prefilter has. */
+  private rarest(set: string[], known: (marker: string) => number | undefined): string | null {
     let best: string | null = null;
     let bestCount = Infinity;
     // Signature-specific markers come last in a set and are usually the rarest: count them first.
     for (const t of [...set].reverse()) {
-      let c = 0;
-      for (let at = this.text.indexOf(t); at !== -1 && c < bestCount; at = this.text.indexOf(t, at + t.length)) c++;
+      let c = known(t) ?? 0;
+      if (known(t) === undefined) for (let at = this.text.indexOf(t); at !== -1 && c < bestCount; at = this.text.indexOf(t, at + t.length)) c++;
       if (c === 0) return null; // this variant cannot match here
       if (c < bestCount) {
         best = t;

@@ -1,4 +1,5 @@
 import type { Container, ModuleEntry } from "../container/types.js";
+import { sharedModuleText } from "./partial-parse.js";
 import { markerBytes, type Signature, type Variant } from "./signature.js";
 
 /**
@@ -87,6 +88,15 @@ export class MarkerIndex {
     return this.js.filter((m) => keep.has(m));
   }
 
+  /**
+   * Occurrences of a marker in one module's text, if the marker has been searched through the whole
+   * program (and bytes and text agree on it, as in holds()).
+   */
+  countIn(m: ModuleEntry, text: string): number | undefined {
+    const everywhere = this.narrow.length > 0 && sameInText(m, text) ? this.scanned.get(text) : undefined;
+    return everywhere ? (everywhere.get(m) ?? 0) : undefined;
+  }
+
   /** Occurrences of a marker in the whole program. */
   count(text: string): number {
     if (this.narrow.length > 0 && !this.scanned.has(text)) this.scan([text]);
@@ -111,7 +121,11 @@ export class MarkerIndex {
     let seen = this.found.get(m);
     if (!seen) this.found.set(m, (seen = new Map()));
     let r = seen.get(text);
-    if (r === undefined) seen.set(text, (r = this.read(m).indexOf(this.needle(text, m)) !== -1));
+    if (r === undefined) {
+      // A module that may hold the routine is searched in its text, which locate reads next anyway.
+      r = sameInText(m, text) ? sharedModuleText(this.container, m).text.includes(text) : this.read(m).indexOf(this.needle(text, m)) !== -1;
+      seen.set(text, r);
+    }
     return r;
   }
 
@@ -222,6 +236,11 @@ export class MarkerIndex {
     if (!b) this.bytes.set(m, (b = this.container.read(m)));
     return b;
   }
+}
+
+/** Whether searching a module's text finds a marker where its bytes do: latin1 decodes byte for byte, UTF-8 keeps ASCII as it is. */
+function sameInText(m: ModuleEntry, text: string): boolean {
+  return m.encoding === "latin1" || (m.encoding === "utf8" && /^[\x00-\x7f]*$/.test(text));
 }
 
 /** Modules at most this far apart are read as one run (Bun leaves a NUL between two). */
