@@ -26,8 +26,6 @@ const OPTIONS: Options = {
 
 const MAX_TRIES = 40;
 
-const DECLARATION_START = /\s*(?:async\s+)?(?:function|class)(?![\w$])/y;
-
 /**
  * One module's text and statement parser per container, shared by every stage that reads it:
  * locate scans and parses a chunk, and the lift goes on from there instead of starting again.
@@ -65,18 +63,6 @@ export class StatementParser {
       if (got && got.length && got[0]!.start <= from && got[got.length - 1]!.end >= to) return got;
     }
     return null;
-  }
-
-  /**
-   * Whether `pos` lies in a function or class declaration: the nearest proposed start before it
-   * opens one (a declaration's closing brace would have proposed a later start).
-   */
-  inDeclaration(pos: number): boolean {
-    const starts = this.startsUpTo(pos);
-    const k = upperBound(starts, pos) - 1;
-    if (k < 0) return false;
-    DECLARATION_START.lastIndex = starts[k]!;
-    return DECLARATION_START.test(this.text);
   }
 
   /** Whether `pos` is outside every bracket of its statement (see StatementScanner.atTopLevel). */

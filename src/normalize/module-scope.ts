@@ -262,10 +262,8 @@ export class ModuleScope {
         if (d && d.kind !== "assigned") return d;
       }
     }
-    // Otherwise the first assignment, in a lazy-init body or at the top level. A place inside a
-    // function or class declaration is neither (and the declaration itself was tried above).
+    // Otherwise the first assignment, in a lazy-init body or at the top level.
     for (const [at, length] of places) {
-      if (this.statements.inDeclaration(at)) continue;
       for (const s of this.statements.statementsCovering(at, at + length) ?? []) {
         const d = this.declaredIn(s, name);
         if (d) return d;
