@@ -52,4 +52,17 @@ describe("signature validation", () => {
     expect(() => compileSignature({ ...base, markers: [{ regex: "select" }], variants: [{ name: "a", anchor: "f()" }] })).toThrow(SignatureError);
     expect(() => compileSignature({ ...base, variants: [] })).toThrow(SignatureError);
   });
+
+  it("compiled lazily, parses a variant's patterns when they are first used, and fails there", () => {
+    const spec = { id: "x/y", summary: "", markers: [], roles: {}, variants: [{ name: "a", anchor: "f($X)", has: ["$X.y"] }, { name: "b", anchor: "function (" }] };
+    const sig = compileSignature(spec, "<inline>", { lazy: true });
+    expect(sig.variants[0]!.anchors[0]!.root.type).toBe("CallExpression");
+    expect(sig.variants[0]!.has).toHaveLength(1);
+    expect(() => sig.variants[1]!.anchors).toThrow(/variant b anchor/);
+    expect(() => compileSignature(spec)).toThrow(/variant b anchor/);
+  });
+
+  it("loads only the signatures asked for, in id order", () => {
+    expect(loadSignatures(undefined, ["tool-search/scorer", "tool-search/call"]).map((s) => s.id)).toEqual(["tool-search/call", "tool-search/scorer"]);
+  });
 });
