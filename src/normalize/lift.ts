@@ -7,9 +7,10 @@ import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { openContainer } from "../container/open-container.js";
-import type { Container } from "../container/types.js";
+import type { Container, ModuleEntry } from "../container/types.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { locateRoutines } from "../locate/locate.js";
+import { sharedModuleText } from "../locate/partial-parse.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
 import { LiftError } from "./lift-error.js";
@@ -96,7 +97,9 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   }
   const signature = `tool-search/scorer@${scorer!.result.variant} + tool-search/call@${call!.result.variant}`;
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
-  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: sha256(c.read(m)) }));
+  // A latin1 module's text, already read, is its bytes one for one: hashed without reading it again.
+  const bytesOf = (m: ModuleEntry) => (m.encoding === "latin1" ? Buffer.from(sharedModuleText(c, m).text, "latin1") : c.read(m));
+  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: sha256(bytesOf(m)) }));
   const provenanceBase = {
     client: info.client,
     version: info.version,
