@@ -249,12 +249,14 @@ export function findAll(root: Node, pattern: Pattern, env: Bindings = new Map())
 /** Pre-order walk over every ESTree node. */
 export function walk(n: Node, visit: (n: Node) => void): void {
   visit(n);
-  for (const k of Object.keys(n)) {
-    if (IGNORED.has(k)) continue;
+  // for-in, not Object.keys: the same keys in the same order without an array per node (syntax
+  // nodes are plain objects or acorn's Node, neither with enumerable inherited keys).
+  for (const k in n) {
     const v = n[k];
+    if (typeof v !== "object" || v === null || IGNORED.has(k)) continue;
     if (Array.isArray(v)) {
       for (const c of v) if (c && typeof c.type === "string") walk(c, visit);
-    } else if (v && typeof v === "object" && typeof v.type === "string") {
+    } else if (typeof v.type === "string") {
       walk(v, visit);
     }
   }

@@ -136,7 +136,7 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   const constant = (e: Node) => ((e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0) || (e.type === "UnaryExpression" && e.operator === "void" && e.argument.type === "Literal") || (e.type === "Literal" && e.value === null);
   const replaceConditionals = (n: Node) => {
     if (!n || typeof n !== "object") return;
-    for (const key of Object.keys(n)) {
+    for (const key in n) {
       const v = n[key];
       // `mode(tools) ? [] : pending()`: a host check that answers with a constant when on is off in the
       // empty client.
@@ -426,7 +426,7 @@ export function declaredNames(fn: Node): Set<string> {
 function cutEffects(root: Node, droppable: (e: Node) => boolean): void {
   const visit = (n: Node) => {
     if (!n || typeof n !== "object") return;
-    for (const key of Object.keys(n)) {
+    for (const key in n) {
       const v = n[key];
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {

@@ -164,7 +164,7 @@ function fold(root: Node): void {
   };
   const visit = (n: Node): Node => {
     if (!n || typeof n !== "object") return n;
-    for (const k of Object.keys(n)) {
+    for (const k in n) {
       const v = n[k];
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {

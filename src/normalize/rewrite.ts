@@ -7,7 +7,7 @@ import type { Node } from "../locate/pattern.js";
 export function rewriteTree(root: Node, replace: (n: Node) => Node): void {
   const visit = (n: Node) => {
     if (!n || typeof n !== "object") return;
-    for (const key of Object.keys(n)) {
+    for (const key in n) {
       const v = n[key];
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === "object") visit((v[i] = replace(v[i])));
