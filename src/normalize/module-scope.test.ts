@@ -1,5 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { declarationPlacesOf, indexPlaces, memberPlacesOf, ModuleScope } from "./module-scope.js";
+import { memoryContainer } from "../../test/helpers/memory-container.js";
+import { indexPlaces, ModuleScope } from "./module-scope.js";
+
+// The specification of the index: one regular expression per name, as the places were first found.
+function escape(name: string): string {
+  return name.replace(/[$]/g, "\\$");
+}
+
+/** [offset, length] of each place in `text` where a property path of `name` may be assigned (`name.a.b =`). */
+function memberPlacesOf(text: string, name: string): Array<[number, number]> {
+  const re = new RegExp(`(?<![\\w$.])${escape(name)}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
+  return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
+}
+
+/** [offset, length] of each place in `text` where a declaration of `name` may begin: `function x(`, `class x`, `x=` (not `x==`, `x=>`, `.x=`). */
+function declarationPlacesOf(text: string, name: string): Array<[number, number]> {
+  const n = escape(name);
+  const re = new RegExp(`(?:function\\s*\\*?\\s*${n}\\s*\\(|class\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>]))`, "g");
+  return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
+}
 
 /** Every identifier-like word of a text: the names to ask about. */
 const wordsOf = (text: string) => [...new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? [])];
@@ -54,9 +73,9 @@ describe("place index", () => {
 });
 
 describe("module-level definitions", () => {
-  const module = { path: "m.js", kind: "js", loader: "js", moduleFormat: "esm", encoding: "utf8", size: 0, bytecode: false, start: 0, end: 0 } as const;
   const find = (text: string, name: string) => {
-    const d = new ModuleScope({ ...module, size: text.length, end: text.length }, text).definition(name);
+    const c = memoryContainer({ "m.js": text });
+    const d = ModuleScope.of(c, c.modules[0]!).definition(name);
     return d && { kind: d.kind, at: d.node.start, type: d.node.type };
   };
 

@@ -35,23 +35,6 @@ export interface ImportBinding {
   from: string;
 }
 
-function escape(name: string): string {
-  return name.replace(/[$]/g, "\\$");
-}
-
-/** [offset, length] of each place in `text` where a property path of `name` may be assigned (`name.a.b =`). */
-export function memberPlacesOf(text: string, name: string): Array<[number, number]> {
-  const re = new RegExp(`(?<![\\w$.])${escape(name)}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
-  return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
-}
-
-/** [offset, length] of each place in `text` where a declaration of `name` may begin: `function x(`, `class x`, `x=` (not `x==`, `x=>`, `.x=`). */
-export function declarationPlacesOf(text: string, name: string): Array<[number, number]> {
-  const n = escape(name);
-  const re = new RegExp(`(?:function\\s*\\*?\\s*${n}\\s*\\(|class\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>]))`, "g");
-  return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
-}
-
 /** Candidate places by name, for every name of a module at once. */
 export interface PlaceIndex {
   /** Offsets of `name` where a declaration of it may begin. */
@@ -69,7 +52,7 @@ const FUNCTION_NAME = /function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/y;
 const CLASS_NAME = /class\s+([A-Za-z_$][\w$]*)(?![\w$])/y;
 
 /**
- * The places the per-name expressions find, for every name at once: `function x(`, `class x`,
+ * The places of every name at once: `function x(`, `class x`,
  * `x=` (declaration places) and `x.a.b=` (member places), with `x=` not `x==`/`x=>`, never `.x=`.
  * Found from each `=` backwards and from each `function`/`class` forwards: indexOf runs at memchr
  * speed, where one regular expression would be tried at every character of a six-megabyte chunk.
