@@ -141,8 +141,11 @@ class ModuleView {
     let bestCount = Infinity;
     // Signature-specific markers come last in a set and are usually the rarest: count them first.
     for (const t of [...set].reverse()) {
-      let c = known(t) ?? 0;
-      if (known(t) === undefined) for (let at = this.text.indexOf(t); at !== -1 && c < bestCount; at = this.text.indexOf(t, at + t.length)) c++;
+      let c = known(t);
+      if (c === undefined) {
+        c = 0;
+        for (let at = this.text.indexOf(t); at !== -1 && c < bestCount; at = this.text.indexOf(t, at + t.length)) c++;
+      }
       if (c === 0) return null; // this variant cannot match here
       if (c < bestCount) {
         best = t;

@@ -185,7 +185,7 @@ export class StatementScanner {
             // The `}` closing a template's `${`: skip the template's text to its end or the next `${`.
             this.templates.pop();
             if (--depth === 0) flips.push(i);
-            ({ i, depth, prev } = this.template(i, depth));
+            ({ i, depth, prev } = this.template(i, depth, jumps));
             continue;
           }
           if (--depth === 0) flips.push(i);
@@ -195,7 +195,7 @@ export class StatementScanner {
           continue;
         }
         case K.BACKTICK:
-          ({ i, depth, prev } = this.template(i, depth));
+          ({ i, depth, prev } = this.template(i, depth, jumps));
           continue;
         case K.SEMI:
           i++;
@@ -213,8 +213,8 @@ export class StatementScanner {
   }
 
   /** A template literal's text from the backtick or `}` at `i`: to its end, or into its next `${`. */
-  private template(i: number, depth: number): { i: number; depth: number; prev: number } {
-    const r = skipTemplate(this.text, i + 1, (this.jumps ??= jumpsIn(this.text)));
+  private template(i: number, depth: number, jumps: Jumps): { i: number; depth: number; prev: number } {
+    const r = skipTemplate(this.text, i + 1, jumps);
     if (!r.openExpr) return { i: r.end, depth, prev: C.RPAREN };
     this.templates.push(depth);
     if (depth === 0) this.flips.push(i);
