@@ -57,7 +57,7 @@ function measure(cmd, args, { node = false, runs: n = runs } = {}) {
 }
 
 const bin = join(root, "bin", "searchlift.js");
-if (!existsSync(join(root, "dist", "cli.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+if (!existsSync(join(root, "dist", "cli", "main.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 
 const spec = "@anthropic-ai/claude-code-linux-x64@2.1.332";
 const file = fetchMember(spec, "package/claude");

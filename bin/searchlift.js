@@ -4,4 +4,4 @@
 // optimizing on the second core competes with the input's hash (measured by `npm run bench`).
 import { setFlagsFromString } from "node:v8";
 setFlagsFromString("--interrupt-budget=800000");
-import("../dist/cli.js").then((m) => m.main(process.argv));
+import("../dist/cli/main.js").then((m) => m.main(process.argv));

@@ -1,3 +1,3 @@
-export { openContainer } from "./container/open-container.js";
-export type { Container, ContainerFormat, ModuleEntry, ModuleKind, ModuleFormat, Encoding } from "./container/types.js";
+export { openContainer } from "./extract/open-container.js";
+export type { Container, ContainerFormat, ModuleEntry, ModuleKind, ModuleFormat, Encoding } from "./extract/types.js";
 export { SearchliftError, ExitCode } from "./errors.js";

@@ -12,12 +12,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileByteSource } from "../src/container/byte-source.js";
-import { readBun } from "../src/container/bun.js";
-import { readElf } from "../src/container/elf.js";
-import { readMacho } from "../src/container/macho.js";
-import { readPe } from "../src/container/pe.js";
-import type { Container, ModuleEntry } from "../src/container/types.js";
+import { FileByteSource } from "../src/extract/byte-source.js";
+import { readBun } from "../src/extract/bun.js";
+import { readElf } from "../src/extract/elf.js";
+import { readMacho } from "../src/extract/macho.js";
+import { readPe } from "../src/extract/pe.js";
+import type { Container, ModuleEntry } from "../src/extract/types.js";
 import { buildBun, fatMacho, SAMPLES, type BunBuild, type BuiltFixture } from "./helpers/bun-fixtures.js";
 
 const sample = (f: string) => readFileSync(join(SAMPLES, f));

@@ -8,12 +8,12 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MalformedInput } from "../src/errors.js";
-import { FileByteSource, checkRange, type ByteSource } from "../src/container/byte-source.js";
-import { readBun } from "../src/container/bun.js";
-import { readElf } from "../src/container/elf.js";
-import { readMacho } from "../src/container/macho.js";
-import { IMAGE_DIRECTORY_ENTRY_SECURITY, readPe } from "../src/container/pe.js";
-import type { Container } from "../src/container/types.js";
+import { FileByteSource, checkRange, type ByteSource } from "../src/extract/byte-source.js";
+import { readBun } from "../src/extract/bun.js";
+import { readElf } from "../src/extract/elf.js";
+import { readMacho } from "../src/extract/macho.js";
+import { IMAGE_DIRECTORY_ENTRY_SECURITY, readPe } from "../src/extract/pe.js";
+import type { Container } from "../src/extract/types.js";
 import { buildBun, REPO, SAMPLES } from "./helpers/bun-fixtures.js";
 import { npmPackMember } from "./helpers/cache.js";
 

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { noise } from "./helpers/noise.js";
-import { FileByteSource } from "../src/container/byte-source.js";
-import { carveScripts } from "../src/container/carve.js";
+import { FileByteSource } from "../src/extract/byte-source.js";
+import { carveScripts } from "../src/extract/carve.js";
 
 const dir = mkdtempSync(join(tmpdir(), "searchlift-carve-mem-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
-import { relativeOutputPath } from "../src/container/write-modules.js";
+import { relativeOutputPath } from "../src/extract/write-modules.js";
 
 const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
 

@@ -7,7 +7,7 @@
  * select lists by name or alias, looked up in deferred tools, then all tools.
  */
 import { describe, expect, it } from "vitest";
-import { diffInputs, type DiffResult } from "../src/track/diff.js";
+import { diffInputs, type DiffResult } from "../src/diff/diff.js";
 import { npmPackMember } from "./helpers/cache.js";
 
 const cli = (v: string) => npmPackMember(`@anthropic-ai/claude-code@${v}`, "package/cli.js");

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
-import { fetchReleases, hostPlatform } from "../src/track/fetch.js";
-import { downloadRelease, RELEASE_META } from "../src/track/release-cache.js";
-import { compareVersions, parseReleaseSpec, satisfies } from "../src/track/release-range.js";
+import { fetchReleases, hostPlatform } from "../src/fetch/fetch.js";
+import { downloadRelease, RELEASE_META } from "../src/fetch/release-cache.js";
+import { compareVersions, parseReleaseSpec, satisfies } from "../src/fetch/release-range.js";
 
 const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
 const PKG = "@anthropic-ai/claude-code";

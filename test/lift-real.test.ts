@@ -8,10 +8,10 @@ import { describe, expect, it } from "vitest";
 import { openContainer } from "../src/index.js";
 import { locateRoutines } from "../src/locate/locate.js";
 import { loadSignatures } from "../src/locate/signature.js";
-import { defaultCorpus } from "../src/normalize/corpus.js";
-import { impurities } from "../src/normalize/purity.js";
-import { toolSearchCode } from "../src/normalize/tool-search-code.js";
-import { verifyAgreement } from "../src/normalize/verify.js";
+import { defaultCorpus } from "../src/routines/tool-search/corpus.js";
+import { impurities } from "../src/lift/purity.js";
+import { toolSearchCode } from "../src/routines/tool-search/tool-search-code.js";
+import { verifyAgreement } from "../src/verify/verify.js";
 import { npmPackMember } from "./helpers/cache.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";

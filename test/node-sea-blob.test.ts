@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MalformedInput } from "../src/errors.js";
-import { BufferByteSource, type ByteSource } from "../src/container/byte-source.js";
-import { decodeSeaBlob, SEA_MAGIC, type SeaBlob } from "../src/container/node-sea-blob.js";
+import { BufferByteSource, type ByteSource } from "../src/extract/byte-source.js";
+import { decodeSeaBlob, SEA_MAGIC, type SeaBlob } from "../src/extract/node-sea-blob.js";
 import { nodeVersion, registryNode, SEA_APP, seaFixture, type SeaBuild } from "./helpers/sea-fixtures.js";
 
 const APP = join(SEA_APP, "app.js");

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { npmPack } from "./helpers/cache.js";
-import { openContainer } from "../src/container/open-container.js";
+import { openContainer } from "../src/extract/open-container.js";
 
 describe("npm .tgz streaming", () => {
   it("opens @anthropic-ai/claude-code-darwin-arm64@2.1.332 (package.json after a 383 MB member) without buffering the member", () => {

@@ -7,10 +7,10 @@ import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
 import { openContainer } from "../src/index.js";
 import type { Container, ModuleEntry } from "../src/index.js";
-import { readElf } from "../src/container/elf.js";
-import { readMacho } from "../src/container/macho.js";
-import { readPe } from "../src/container/pe.js";
-import { FileByteSource } from "../src/container/byte-source.js";
+import { readElf } from "../src/extract/elf.js";
+import { readMacho } from "../src/extract/macho.js";
+import { readPe } from "../src/extract/pe.js";
+import { FileByteSource } from "../src/extract/byte-source.js";
 import { npmPack, npmPackMember } from "./helpers/cache.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";

@@ -15,9 +15,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultCatalog } from "../src/track/catalogs.js";
+import { defaultCatalog } from "../src/routines/tool-search/catalogs.js";
 import { timelineChanges } from "../src/track/changes.js";
-import { timelineHtml } from "../src/track/report-html.js";
+import { timelineHtml } from "../src/report/report-html.js";
 import { buildTimeline, type Change, type Timeline } from "../src/track/timeline.js";
 
 const ROOT = join(import.meta.dirname, "..");

@@ -10,8 +10,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Behaviour, BehaviourChange } from "../src/track/behaviour.js";
-import { defaultCatalog, DEFAULT_QUERIES } from "../src/track/catalogs.js";
+import type { Behaviour, BehaviourChange } from "../src/diff/behaviour.js";
+import { defaultCatalog, DEFAULT_QUERIES } from "../src/routines/tool-search/catalogs.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline, compareVersions, timelineMarkdown, type Change, type Timeline } from "../src/track/timeline.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openContainer } from "../container/open-container.js";
+import { openContainer } from "../extract/open-container.js";
 import { locate } from "./locate.js";
 import { compileSignature, type SignatureSpec } from "./signature.js";
 

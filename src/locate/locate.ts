@@ -1,8 +1,8 @@
-import type { Container, ModuleEntry } from "../container/types.js";
+import type { Container, ModuleEntry } from "../extract/types.js";
 import { indexByType, matchVariant, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
-import { lineColumn, parseModule } from "./parse-module.js";
+import { lineColumn, parseModule } from "../ast/parse-module.js";
 import { sharedModuleText, type StatementParser } from "./partial-parse.js";
-import type { Node } from "./pattern.js";
+import type { Node } from "../ast/pattern.js";
 import { MarkerIndex } from "./prefilter.js";
 import { markerBytes, markerLabel, type Signature, type Variant } from "./signature.js";
 

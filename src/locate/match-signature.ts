@@ -1,4 +1,4 @@
-import { findAll, matchNode, walk, type Bindings, type Node, type Pattern } from "./pattern.js";
+import { findAll, matchNode, walk, type Bindings, type Node, type Pattern } from "../ast/pattern.js";
 import type { Signature, Variant } from "./signature.js";
 
 /** Nodes of a parsed module grouped by type, built once so every anchor looks only at its own kind. */

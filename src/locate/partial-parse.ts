@@ -7,7 +7,7 @@
  * earlier proposal is tried. Only when none works does the caller fall back to a full parse.
  */
 import { Parser, tokTypes, type Options } from "acorn";
-import type { Node } from "./pattern.js";
+import type { Node } from "../ast/pattern.js";
 import { StatementScanner } from "./statement-starts.js";
 
 /** A Bun CJS wrapper: the module's statements live inside this function body. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Container, Encoding, ModuleEntry } from "../container/types.js";
+import type { Container, Encoding, ModuleEntry } from "../extract/types.js";
 import { MarkerIndex } from "./prefilter.js";
 import { compileSignature, type Signature } from "./signature.js";
 

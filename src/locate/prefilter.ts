@@ -1,4 +1,4 @@
-import type { Container, ModuleEntry } from "../container/types.js";
+import type { Container, ModuleEntry } from "../extract/types.js";
 import { sharedModuleText } from "./partial-parse.js";
 import { markerBytes, type Signature, type Variant } from "./signature.js";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { indexByType, matchSignature, roleNames } from "./match-signature.js";
-import { parseModule } from "./parse-module.js";
+import { parseModule } from "../ast/parse-module.js";
 import { compileSignature, loadSignatures, SignatureError } from "./signature.js";
 
 const signatures = loadSignatures();

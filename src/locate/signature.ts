@@ -19,7 +19,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compilePattern, type Pattern } from "./pattern.js";
+import { compilePattern, type Pattern } from "../ast/pattern.js";
 
 export type Marker =
   | { string: string; max?: number } // a cooked string value, e.g. "mcp__"

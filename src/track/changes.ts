@@ -9,9 +9,9 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { behaviourDiff, importLifted, searchesMcpOnly, type Behaviour, type Searcher } from "./behaviour.js";
-import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "./catalogs.js";
-import { moduleSemantics } from "./semantics.js";
+import { behaviourDiff, importLifted, searchesMcpOnly, type Behaviour, type Searcher } from "../diff/behaviour.js";
+import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "../routines/tool-search/catalogs.js";
+import { moduleSemantics } from "../routines/tool-search/semantics.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
 
 export interface ChangeOptions {

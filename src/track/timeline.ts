@@ -3,7 +3,7 @@
  * is the same code. A change point is exactly where the routine's code changed; releases that
  * differ only in minified names have one routine hash and stay in one group.
  */
-import type { Behaviour } from "./behaviour.js";
+import type { Behaviour } from "../diff/behaviour.js";
 
 export interface Release {
   input: string;

@@ -15,9 +15,9 @@ import { availableParallelism, homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { liftedCode } from "../normalize/lift.js";
+import { liftedCode } from "../lift/lift.js";
 import { timelineChanges } from "./changes.js";
-import { timelineHtml } from "./report-html.js";
+import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
 
 export interface TrackOptions {

@@ -1,4 +1,4 @@
-import type { Container, ModuleEntry } from "../../src/container/types.js";
+import type { Container, ModuleEntry } from "../../src/extract/types.js";
 
 /** A container of in-memory ESM chunks, as a code-split Bun build lays them out. */
 export function memoryContainer(files: Record<string, string>): Container {

@@ -1,0 +1,117 @@
+/**
+ * `searchlift diff <A> <B>`: what changed in the tool search between two inputs. Each input is
+ * lifted (without verification) into a temporary folder — or used as is when it already is a
+ * lifted module — and compared three ways: the code (a unified diff without provenance), the
+ * semantics (weights and features read from the code), and the behaviour (a built-in catalog and
+ * queries run through both modules).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { behaviourDiff, importLifted, searchesMcpOnly, type Behaviour } from "./behaviour.js";
+import type { CatalogTool } from "../routines/tool-search/catalogs.js";
+import { codeDiff, type CodeDiff } from "./code-diff.js";
+import { moduleSemantics, semanticDiff, type SemanticRow } from "../routines/tool-search/semantics.js";
+
+export interface DiffOptions {
+  /** Keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed). */
+  out?: string;
+  catalog?: CatalogTool[];
+  queries?: readonly string[];
+}
+
+export interface DiffSide {
+  input: string;
+  version: string;
+  platform: string;
+}
+
+export interface DiffResult {
+  a: DiffSide;
+  b: DiffSide;
+  code: CodeDiff;
+  semantics: SemanticRow[];
+  behaviour: Behaviour;
+}
+
+export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): Promise<DiffResult> {
+  const base = opts.out ? resolve(opts.out) : mkdtempSync(join(tmpdir(), "searchlift-diff-"));
+  try {
+    const pa = await liftedModulePath(a, join(base, "a"));
+    const pb = await liftedModulePath(b, join(base, "b"));
+    const ta = readFileSync(pa, "utf8");
+    const tb = readFileSync(pb, "utf8");
+    const [ma, mb] = [await importLifted(pa), await importLifted(pb)];
+    const sa = semanticsOf(ta, pa);
+    const sb = semanticsOf(tb, pb);
+    const side = (input: string, m: typeof ma): DiffSide => ({ input, version: m.provenance?.version ?? "unknown", platform: m.provenance?.platform ?? "unknown" });
+    const sideA = side(a, ma);
+    const sideB = side(b, mb);
+    return {
+      a: sideA,
+      b: sideB,
+      code: codeDiff({ label: label(sideA), text: ta }, { label: label(sideB), text: tb }),
+      semantics: semanticDiff(sa, sb),
+      behaviour: await behaviourDiff({ module: ma, mcpOnly: searchesMcpOnly(sa), label: pa }, { module: mb, mcpOnly: searchesMcpOnly(sb), label: pb }, { ...(opts.catalog ? { catalog: opts.catalog } : {}), ...(opts.queries ? { queries: opts.queries } : {}) }),
+    };
+  } finally {
+    if (!opts.out) rmSync(base, { recursive: true, force: true });
+  }
+}
+
+function label(s: DiffSide): string {
+  return `${s.version} (${s.platform})`;
+}
+
+function semanticsOf(text: string, path: string) {
+  try {
+    return moduleSemantics(text);
+  } catch (e) {
+    throw new SearchliftError(`cannot read the lifted module: ${(e as Error).message}`, ExitCode.brokenModule, path);
+  }
+}
+
+/** A lifted module as is (a tool-search.mjs, or a folder holding one), else the input lifted into `out`. */
+export async function liftedModulePath(input: string, out: string): Promise<string> {
+  if (!existsSync(input)) throw new SearchliftError("no such file or folder", ExitCode.unreadable, input);
+  const st = statSync(input);
+  if (st.isDirectory() && existsSync(join(input, "tool-search.mjs"))) return join(input, "tool-search.mjs");
+  if (st.isFile() && input.endsWith(".mjs") && isLiftedModule(input)) return input;
+  const { liftInput } = await import("../lift/lift.js");
+  const r = await liftInput(input, { out, verify: false });
+  return r.module;
+}
+
+/** A module exporting the contract's functions (lifted modules are small; a bundle is not one). */
+function isLiftedModule(path: string): boolean {
+  if (statSync(path).size > 4 << 20) return false;
+  const text = readFileSync(path, "utf8");
+  return /\bexport\s*(?:\{[^}]*\bsearchTools\b|(?:async\s+)?function\s+searchTools\b|(?:const|let|var)\s+searchTools\b)/.test(text);
+}
+
+/** The human-readable report: code, semantics, behaviour. */
+export function formatDiff(r: DiffResult): string {
+  const out: string[] = [];
+  out.push(`a: ${r.a.input} (${label(r.a)})`, `b: ${r.b.input} (${label(r.b)})`, "");
+  out.push("== code ==");
+  out.push(r.code.changed ? r.code.diff.trimEnd() : "no code change", "");
+
+  const changed = r.semantics.filter((s) => s.changed).length;
+  out.push(`== semantics: ${changed === 0 ? "unchanged" : `${changed} changed`} ==`);
+  const w = Math.max(...r.semantics.map((s) => s.feature.length), 7);
+  const v = Math.max(...r.semantics.map((s) => s.before.length), r.a.version.length, 6);
+  out.push(`  ${"".padEnd(w)}  ${r.a.version.padEnd(v)}  ${r.b.version}`);
+  for (const s of r.semantics) out.push(`${s.changed ? "* " : "  "}${s.feature.padEnd(w)}  ${s.before.padEnd(v)}  ${s.after}`);
+  out.push("");
+
+  const n = r.behaviour.changed.length;
+  const reordered = r.behaviour.changed.filter((c) => c.before.map((x) => x.name).join() !== c.after.map((x) => x.name).join()).length;
+  out.push(`== behaviour: ${n} of ${r.behaviour.queries} queries changed${n ? ` (${reordered} in their results, ${n - reordered} in scores only)` : ""} ==`);
+  const fmt = (xs: Array<{ name: string; score: number | null }>) => (xs.length ? xs.map((x) => (x.score === null ? x.name : `${x.name} ${x.score}`)).join(", ") : "(none)");
+  for (const c of r.behaviour.changed) {
+    out.push(`${JSON.stringify(c.query)}`, `  before: ${fmt(c.before)}`, `  after:  ${fmt(c.after)}`);
+  }
+  if (n === 0) out.push("no behaviour change");
+  return out.join("\n") + "\n";
+}

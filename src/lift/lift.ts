@@ -1,0 +1,233 @@
+/**
+ * `searchlift lift`: locate the tool search in an input, lift it into the contract's module
+ * (../shared/docs/scorer-module-contract.md), check it is pure, verify it against the original code
+ * in the sandbox, and write it — atomically — under <out>/<client>/<version>/<platform>/.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { openContainer } from "../extract/open-container.js";
+import type { Container, ModuleEntry } from "../extract/types.js";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { locateRoutines } from "../locate/locate.js";
+import { sharedModuleText } from "../locate/partial-parse.js";
+import { loadSignatures } from "../locate/signature.js";
+import { VERSION } from "../version.js";
+import { LiftError } from "./lift-error.js";
+import { impurities } from "./purity.js";
+import { sha256InBackground } from "./file-hash.js";
+import { releaseInfo, type ReleaseInfo } from "./release-info.js";
+import { toolSearchCode } from "../routines/tool-search/tool-search-code.js";
+import type { VerifyResult } from "../verify/verify.js";
+import { verifyInOwnProcess } from "../verify/verify-process.js";
+
+export interface LiftOptions {
+  out: string;
+  verify: boolean;
+  /** Corpus size for verification (the contract's promise is checked on at least 2,000). */
+  cases?: number;
+  signaturesDir?: string;
+}
+
+export interface LiftResult extends ReleaseInfo {
+  input: string;
+  module: string;
+  declarations: string;
+  verified: { cases: number; agreed: number } | null;
+  signature: string;
+  dropped: string[];
+}
+
+export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
+  const c = openContainer(input);
+  try {
+    return await liftContainer(c, opts);
+  } finally {
+    c.close();
+  }
+}
+
+async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
+  const inputHash = sha256InBackground(c.input);
+  try {
+    return await liftWith(c, opts, inputHash.result);
+  } finally {
+    inputHash.cancel();
+  }
+}
+
+/** A lift that failed once the release was known: the error says which release it was. */
+export class LiftFailure extends SearchliftError {
+  constructor(
+    cause: SearchliftError,
+    readonly release: ReleaseInfo,
+  ) {
+    super(cause.message, cause.exitCode, cause.file);
+  }
+}
+
+async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<string>): Promise<LiftResult> {
+  const info = releaseInfo(c);
+  try {
+    return await liftRelease(c, opts, inputSha256, info);
+  } catch (e) {
+    throw e instanceof SearchliftError && !(e instanceof LiftFailure) ? new LiftFailure(e, info) : e;
+  }
+}
+
+async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise<string>, info: ReleaseInfo): Promise<LiftResult> {
+  const all = loadSignatures(opts.signaturesDir, ["tool-search/scorer", "tool-search/call"]);
+  const scorerSignature = all.find((s) => s.id === "tool-search/scorer");
+  const callSignature = all.find((s) => s.id === "tool-search/call");
+  if (!scorerSignature || !callSignature) throw new SearchliftError("the tool-search signatures are missing", ExitCode.usage);
+  const [scorer, call] = locateRoutines(c, [scorerSignature, callSignature]);
+  const notLiftable = (message: string) => new SearchliftError(`cannot lift: ${message}`, ExitCode.notLiftable, c.input);
+  if (scorer!.result.status !== "found") throw notLiftable(`tool-search/scorer is ${scorer!.result.status}`);
+  let code;
+  try {
+    // Without call(), the scorer alone is still lifted first: what stops it is the more useful message.
+    if (call!.result.status !== "found") {
+      toolSearchCode(c, { scorer: scorer!, scorerSignature });
+      throw notLiftable(`tool-search/call is ${call!.result.status}`);
+    }
+    code = toolSearchCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
+  } catch (e) {
+    if (e instanceof LiftError) throw notLiftable(e.message);
+    throw e;
+  }
+  const signature = `tool-search/scorer@${scorer!.result.variant} + tool-search/call@${call!.result.variant}`;
+  const used = [...new Set(code.closure.definitions.map((d) => d.module))];
+  // A latin1 module's text, already read, is its bytes one for one: hashed without reading it again.
+  const bytesOf = (m: ModuleEntry) => (m.encoding === "latin1" ? Buffer.from(sharedModuleText(c, m).text, "latin1") : c.read(m));
+  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: sha256(bytesOf(m)) }));
+  const provenanceBase = {
+    client: info.client,
+    version: info.version,
+    platform: info.platform,
+    routine: "tool-search",
+    signature,
+    input: { file: c.input, sha256: await inputSha256 },
+    modules: sources,
+    generator: `searchlift ${VERSION}`,
+  };
+
+  const compose = (verified: unknown) =>
+    header(provenanceBase, verified) + code.readable + PROVENANCE_MARK + `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { searchTools, scoreTools, toolSearch, defaults, provenance };\n`;
+
+  const draft = compose("pending");
+  const impure = impurities(draft);
+  if (impure.length) {
+    const first = impure[0]!;
+    throw new SearchliftError(`cannot lift: the emitted module uses ${first.what} at ${first.line}:${first.column}`, ExitCode.notLiftable, c.input);
+  }
+
+  let verified: LiftResult["verified"] = null;
+  if (opts.verify) {
+    let v: VerifyResult;
+    try {
+      v = await verifyInOwnProcess(code.original, draft, opts.cases ?? 2000);
+    } catch (e) {
+      throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, c.input);
+    }
+    if (v.firstDisagreement) {
+      const d = v.firstDisagreement;
+      throw new SearchliftError(
+        `verification failed: ${v.agreed}/${v.cases} cases agree; smallest failing case for ${d.fn}: ${JSON.stringify(d.case)} → original ${JSON.stringify(d.original)}, lifted ${JSON.stringify(d.emitted)}`,
+        ExitCode.disagreement,
+        c.input,
+      );
+    }
+    verified = { cases: v.cases, agreed: v.agreed };
+  }
+  const text = compose(verified ?? "skipped (--no-verify)");
+
+  const dir = resolve(opts.out, info.client, info.version, info.platform);
+  const module = join(dir, "tool-search.mjs");
+  const declarations = join(dir, "tool-search.d.ts");
+  writeAtomically([
+    [module, text],
+    [declarations, DECLARATIONS],
+  ]);
+  return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`) };
+}
+
+const PROVENANCE_MARK = "\nconst provenance = ";
+
+/**
+ * The code of a lifted module without what describes its origin (the header comments, the
+ * provenance object): what two releases share when only minified names changed.
+ */
+export function liftedCode(moduleText: string): string {
+  const start = moduleText.search(/^(?!\/\/)(?=\S)/m);
+  const end = moduleText.indexOf(PROVENANCE_MARK);
+  return moduleText.slice(Math.max(0, start), end < 0 ? undefined : end).trimEnd() + "\n";
+}
+
+function header(p: { client: string; version: string; platform: string; signature: string; input: { file: string; sha256: string }; modules: Array<{ name: string }> }, verified: unknown): string {
+  const v = typeof verified === "object" && verified ? `agrees with the original on ${(verified as { agreed: number }).agreed}/${(verified as { cases: number }).cases} corpus cases` : String(verified);
+  return [
+    `// ${p.client} ${p.version} (${p.platform}) — tool search, lifted by searchlift ${VERSION}.`,
+    `// Matched ${p.signature} in ${p.input.file} (sha256 ${p.input.sha256}).`,
+    `// From: ${p.modules.map((m) => m.name).join(", ")}.`,
+    `// Verified: ${v}.`,
+    `// The release's own code with readable names, pure: no imports, no host objects. Contract:`,
+    `// searchTools / scoreTools / toolSearch(query, deferred, { loaded, maxResults }), defaults, provenance.`,
+    "",
+    "",
+  ].join("\n");
+}
+
+function sha256(b: Buffer): string {
+  return createHash("sha256").update(b).digest("hex");
+}
+
+
+/** Write every file to a temporary name beside it, then rename them all: no half-written module. */
+function writeAtomically(files: Array<[string, string]>): void {
+  const tmp = files.map(([path]) => `${path}.tmp-${process.pid}`);
+  try {
+    for (let i = 0; i < files.length; i++) {
+      mkdirSync(dirname(files[i]![0]), { recursive: true });
+      writeFileSync(tmp[i]!, files[i]![1]);
+    }
+    for (let i = 0; i < files.length; i++) renameSync(tmp[i]!, files[i]![0]);
+  } catch (e) {
+    for (const t of tmp) rmSync(t, { force: true });
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
+  }
+}
+
+/** The contract's types, beside every emitted module. */
+const DECLARATIONS = `// Types of a lifted tool-search module (searchlift scorer-module contract).
+export interface Tool {
+  name: string;
+  description?: string;
+  searchHint?: string;
+  isMcp?: boolean;
+  mcpInfo?: { serverName: string; toolName?: string };
+  aliases?: string[];
+}
+
+export interface SearchOptions {
+  loaded?: Tool[];
+  maxResults?: number;
+}
+
+export function searchTools(query: string, deferred: Tool[], options?: SearchOptions): Promise<string[]>;
+export function scoreTools(query: string, deferred: Tool[], options?: SearchOptions): Promise<Array<{ name: string; score: number }>>;
+export function toolSearch(query: string, deferred: Tool[], options?: SearchOptions): Promise<string[]>;
+
+export const defaults: { maxResults: number };
+
+export const provenance: {
+  client: string;
+  version: string;
+  platform: string;
+  routine: "tool-search";
+  signature: string;
+  input: { file: string; sha256: string };
+  modules: Array<{ name: string; start: number; end: number; sha256: string }>;
+  generator: string;
+  verified: { cases: number; agreed: number } | string;
+};
+`;

@@ -1,0 +1,37 @@
+/**
+ * The static check every emitted module passes before it is written: its free identifiers are
+ * ECMAScript built-ins only, and it has no imports, dynamic import or import.meta — so it cannot
+ * reach a host, whatever it is imported into.
+ */
+import { parse } from "acorn";
+import { analyze } from "eslint-scope";
+import { lineColumn } from "../ast/parse-module.js";
+import { walk, type Node } from "../ast/pattern.js";
+import { BUILTINS } from "./globals.js";
+
+export interface Impurity {
+  what: string;
+  line: number;
+  column: number;
+}
+
+export function impurities(moduleText: string): Impurity[] {
+  // Without acorn's locations (they cost on every node): a place is worked out only for what is reported.
+  const ast = parse(moduleText, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
+  const out: Impurity[] = [];
+  const at = (n: Node) => lineColumn(moduleText, n.start);
+  walk(ast, (n) => {
+    if (n.type === "ImportDeclaration" || n.type === "ImportExpression") out.push({ what: "import", ...at(n) });
+    if (n.type === "MetaProperty") out.push({ what: "import.meta", ...at(n) });
+    if ((n.type === "ExportNamedDeclaration" || n.type === "ExportAllDeclaration") && n.source) out.push({ what: "re-export", ...at(n) });
+  });
+  const sm = analyze(ast as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
+  const seen = new Set<string>();
+  for (const ref of sm.globalScope!.through) {
+    const id = ref.identifier as unknown as Node;
+    if (BUILTINS.has(id.name) || seen.has(id.name)) continue;
+    seen.add(id.name);
+    out.push({ what: id.name, ...at(id) });
+  }
+  return out;
+}

@@ -1,0 +1,286 @@
+/**
+ * `timeline.html`: the timeline as one self-contained page (inline CSS and SVG, no script, no
+ * network — its Content-Security-Policy allows nothing else). Three parts: the groups table, the
+ * chart of weights and features per release (chart-svg.ts), and each change point (group i → group
+ * i+1) with the semantic rows that changed, the queries whose results changed (the behaviour
+ * track computed, timeline.changes) and the code diff of the two groups' first lifted modules.
+ * Everything taken from the timeline or the modules is escaped.
+ */
+import { readFileSync } from "node:fs";
+import { timelineChart, type ChartColumn } from "./chart-svg.js";
+import { codeDiff } from "../diff/code-diff.js";
+import { esc } from "./html.js";
+import { moduleSemantics, semanticDiff, type Semantics } from "../routines/tool-search/semantics.js";
+import type { Ranked } from "../diff/behaviour.js";
+import { groupMembers, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
+
+export interface HtmlOptions {
+  /** Reads a lifted module (default: from disk). */
+  read?: (path: string) => string;
+  title?: string;
+}
+
+interface Lifted {
+  text: string;
+  semantics: Semantics | null;
+  problem?: string;
+}
+
+export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
+  const read = opts.read ?? ((p: string) => readFileSync(p, "utf8"));
+  const lifted = new Map<string, Lifted | null>();
+  const load = (r: Release | undefined): Lifted | null => {
+    if (!r?.module) return null;
+    if (!lifted.has(r.module)) {
+      let text: string;
+      try {
+        text = read(r.module);
+      } catch (e) {
+        lifted.set(r.module, { text: "", semantics: null, problem: `cannot read the lifted module: ${(e as Error).message}` });
+        return lifted.get(r.module)!;
+      }
+      try {
+        lifted.set(r.module, { text, semantics: moduleSemantics(text) });
+      } catch (e) {
+        lifted.set(r.module, { text, semantics: null, problem: `cannot read weights and features: ${(e as Error).message}` });
+      }
+    }
+    return lifted.get(r.module)!;
+  };
+
+  const members = groupMembers(t);
+  const groupIndex = new Map(members.flatMap((rs, i) => rs.map((r) => [r, i] as const)));
+  const groupOf = (r: Release) => groupIndex.get(r) ?? -1;
+  const firstLifted = (i: number) => members[i]!.find((r) => r.module);
+
+  const columns: ChartColumn[] = t.releases.map((r) => {
+    const l = load(r);
+    const error = r.error ?? l?.problem ?? (r.module ? undefined : "no lifted module");
+    return { version: r.version, group: groupOf(r), semantics: l?.semantics ?? null, ...(error ? { error } : {}) };
+  });
+
+  const notLifted = t.releases.filter((r) => r.routineHash === null).length;
+  const title = opts.title ?? "Tool search timeline";
+  const summary = [`${t.releases.length} releases`, `${t.groups.length} groups`, `${Math.max(0, t.groups.length - 1)} change points`, ...(notLifted ? [`${notLifted} not lifted`] : [])].join(" · ");
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header>
+<h1>${esc(title)}</h1>
+<p class="summary">${esc(summary)}</p>
+<nav><a href="#groups">groups</a> <a href="#chart">weights &amp; features</a> <a href="#changes">changes</a></nav>
+</header>
+<main>
+<section id="groups">
+<h2>Groups</h2>
+<p class="note">Consecutive releases whose lifted routine is the same code (sha256 of the lifted module without its origin).</p>
+${groupsTable(t, members)}
+</section>
+<section id="chart">
+<h2>Weights and features per release</h2>
+<p class="note">Each lane is a scoring weight (a step line on one scale, labelled where its value changes) or a matching feature (a band where the release has it). Dashed lines are change points; hatched columns are releases that could not be lifted.</p>
+<div class="chart-wrap">
+${timelineChart(columns)}
+</div>
+</section>
+<section id="changes">
+<h2>Changes</h2>
+${t.groups.length < 2 ? `<p class="note">One group: the routine did not change.</p>` : t.groups.slice(1).map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeAt(t, k))).join("\n")}
+</section>
+</main>
+</body>
+</html>
+`;
+}
+
+function span(g: Group): string {
+  return g.first === g.last ? g.first : `${g.first} – ${g.last}`;
+}
+
+function groupsTable(t: Timeline, members: Release[][]): string {
+  const rows = t.groups.map((g, i) => {
+    const rel = members[i]!;
+    const verified = rel.length > 0 && rel.every((r) => r.verified) ? [...new Set(rel.map((r) => `${r.verified!.agreed}/${r.verified!.cases}`))].join(", ") : g.error ? "—" : "not verified";
+    const count = g.releases.length > 1 ? ` <span class="count">(${g.releases.length})</span>` : "";
+    const list = g.releases.length > 1 ? `<div class="releases">${esc(g.releases.join(", "))}</div>` : "";
+    const platforms = [...new Set(rel.map((r) => r.platform))].join(", ");
+    const anchor = i > 0 ? ` <a class="to-change" href="#change-${i}" title="what changed">Δ</a>` : "";
+    return `<tr class="${g.error ? "error" : ""}" id="group-${i}">
+<td class="num">${i + 1}</td>
+<td class="span">${esc(span(g))}${count}${anchor}${list}</td>
+<td class="platform">${esc(platforms)}</td>
+<td class="hash">${g.routineHash ? `<code title="${esc(g.routineHash)}">${esc(g.routineHash.slice(0, 12))}</code>` : "—"}</td>
+<td class="signature">${g.signature ? esc(g.signature).replace(/ \+ /g, "<br>+ ") : "—"}</td>
+<td class="verified">${esc(verified)}</td>
+<td class="err">${g.error ? esc(g.error) : ""}</td>
+</tr>`;
+  });
+  return `<table class="groups">
+<thead><tr><th>#</th><th>releases</th><th>platform</th><th>routine</th><th>signature / variant</th><th>verified</th><th>error</th></tr></thead>
+<tbody>
+${rows.join("\n")}
+</tbody>
+</table>`;
+}
+
+/** The behaviour of change k (group k → k+1), when track computed it for these two groups. */
+function changeAt(t: Timeline, k: number): Change | undefined {
+  const c = t.changes?.[k];
+  return c && c.from === t.groups[k]!.last && c.to === t.groups[k + 1]!.first ? c : undefined;
+}
+
+function change(from: Group, to: Group, index: number, a: Release | undefined, b: Release | undefined, load: (r: Release | undefined) => Lifted | null, c: Change | undefined): string {
+  const head = `<h3><span class="from">${esc(span(from))}</span> → <span class="to">${esc(span(to))}</span></h3>`;
+  const attrs = `class="change" id="change-${index}" data-from="${esc(from.last)}" data-to="${esc(to.first)}"`;
+  const la = load(a);
+  const lb = load(b);
+  const missing = [
+    [from, a, la],
+    [to, b, lb],
+  ].filter(([, r, l]) => !r || !l || (l as Lifted).problem) as Array<[Group, Release | undefined, Lifted | null]>;
+  if (missing.length > 0 || !a || !b || !la || !lb) {
+    const why = missing.map(([g, , l]) => `<li>${esc(span(g))}: ${esc(g.error ?? l?.problem ?? "no lifted module")}</li>`).join("");
+    return `<section ${attrs}>\n${head}\n<p class="note">No code, semantic or behaviour diff: a side was not lifted.</p>\n<ul class="why">${why}</ul>\n</section>`;
+  }
+  const rows = la.semantics && lb.semantics ? semanticDiff(la.semantics, lb.semantics).filter((r) => r.changed) : [];
+  const sem = rows.length
+    ? `<table class="semantics">
+<thead><tr><th>weight / feature</th><th>${esc(a.version)}</th><th>${esc(b.version)}</th></tr></thead>
+<tbody>
+${rows.map((r) => `<tr class="sem-changed" data-feature="${esc(r.feature)}"><td>${esc(r.feature)}</td><td class="before">${esc(r.before)}</td><td class="after">${esc(r.after)}</td></tr>`).join("\n")}
+</tbody>
+</table>`
+    : `<p class="note">No weight or feature changed (the code did).</p>`;
+  const code = codeDiff({ label: `${a.version} (${a.platform})`, text: la.text }, { label: `${b.version} (${b.platform})`, text: lb.text });
+  const lines = code.diff.split("\n");
+  const added = lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
+  const removed = lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
+  const diff = code.changed
+    ? `<details class="code-diff">
+<summary>code diff ${esc(a.version)} → ${esc(b.version)} <span class="add">+${added}</span> <span class="del">−${removed}</span></summary>
+<pre class="diff">${lines.map(diffLine).join("")}</pre>
+</details>`
+    : `<p class="note">No code change.</p>`;
+  return `<section ${attrs}>\n${head}\n${sem}\n${behaviour(c, a.version, b.version)}\n${diff}\n</section>`;
+}
+
+/** The queries whose results or scores changed, before and after, in a collapsed section. */
+function behaviour(c: Change | undefined, va: string, vb: string): string {
+  if (!c) return "";
+  const b = c.behaviour;
+  if (!b) return `<p class="note behaviour-none">Behaviour not compared: ${esc(c.note ?? "no lifted module")}</p>`;
+  if (b.changed.length === 0) return `<p class="note behaviour-none" data-queries="${b.queries}">No query's results or scores changed (${b.queries} queries over the catalog).</p>`;
+  const reordered = b.changed.filter((q) => names(q.before) !== names(q.after)).length;
+  const rows = b.changed.map((q) => {
+    const inBefore = new Set(q.before.map((x) => x.name));
+    const inAfter = new Set(q.after.map((x) => x.name));
+    return `<tr class="query-changed" data-query="${esc(q.query)}"><td class="query"><code>${esc(q.query)}</code></td><td class="before">${results(q.before, inAfter, "gone")}</td><td class="after">${results(q.after, inBefore, "new")}</td></tr>`;
+  });
+  return `<details class="behaviour" data-changed="${b.changed.length}" data-queries="${b.queries}">
+<summary>behaviour: ${b.changed.length} of ${b.queries} queries changed <span class="count">(${reordered} in their results, ${b.changed.length - reordered} in scores only)</span></summary>
+<table class="behaviour">
+<thead><tr><th>query</th><th>${esc(va)}</th><th>${esc(vb)}</th></tr></thead>
+<tbody>
+${rows.join("\n")}
+</tbody>
+</table>
+</details>`;
+}
+
+function names(xs: Ranked[]): string {
+  return JSON.stringify(xs.map((x) => x.name));
+}
+
+/** Ranked results; a name absent from the other side is marked (`gone` before, `new` after). */
+function results(xs: Ranked[], other: Set<string>, mark: string): string {
+  if (xs.length === 0) return `<span class="none">(none)</span>`;
+  const li = xs.map((x) => `<li${other.has(x.name) ? "" : ` class="${mark}"`}><code class="name">${esc(x.name)}</code>${x.score === null ? "" : ` <span class="score">${esc(x.score)}</span>`}</li>`);
+  return `<ol class="results">${li.join("")}</ol>`;
+}
+
+function diffLine(l: string): string {
+  // The patch's "=====" rule and trailing newline say nothing.
+  if (l === "" || /^={5,}$/.test(l)) return "";
+  const cls = l.startsWith("+++") || l.startsWith("---") ? "file" : l.startsWith("@@") ? "hunk" : l.startsWith("+") ? "add" : l.startsWith("-") ? "del" : l.startsWith("\\") ? "meta" : "ctx";
+  return `<span class="${cls}">${esc(l)}</span>`;
+}
+
+const CSS = `
+:root { --fg: #1f2328; --muted: #656d76; --line: #d0d7de; --bg: #ffffff; --soft: #f6f8fa; --accent: #0969da; --add: #1a7f37; --add-bg: #dafbe1; --del: #cf222e; --del-bg: #ffebe9; --band: #2da44e; --valued: #8250df; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: var(--fg); background: var(--bg); }
+header, main { max-width: 1180px; margin: 0 auto; padding: 0 24px; }
+header { padding-top: 20px; border-bottom: 1px solid var(--line); padding-bottom: 12px; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 17px; margin: 28px 0 6px; }
+h3 { font-size: 15px; margin: 22px 0 8px; }
+.summary { margin: 0; color: var(--muted); }
+nav { margin-top: 6px; }
+nav a { margin-right: 14px; }
+a { color: var(--accent); text-decoration: none; }
+a:hover { text-decoration: underline; }
+.note { color: var(--muted); margin: 4px 0 10px; font-size: 13px; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; }
+th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: var(--soft); font-weight: 600; }
+td.num { color: var(--muted); width: 2em; }
+td.span { white-space: nowrap; font-weight: 600; }
+.count { color: var(--muted); font-weight: 400; }
+.releases { color: var(--muted); font-weight: 400; font-size: 12px; }
+.to-change { font-weight: 400; margin-left: 4px; }
+code, pre, td.hash { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
+td.signature { font-size: 12px; white-space: nowrap; }
+td.verified, td.platform { white-space: nowrap; }
+tr.error td { background: #fff8f7; }
+td.err { color: var(--del); }
+.chart-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; padding: 6px 0; }
+svg.chart { display: block; font-family: inherit; }
+svg .group-bg { fill: transparent; }
+svg .group-bg.odd { fill: #f3f6fa; }
+svg .version { font-size: 12px; font-weight: 600; fill: var(--fg); }
+svg .release-tick { stroke: #e3e7eb; stroke-width: 1; }
+svg .change-line { stroke: var(--accent); stroke-width: 1.5; stroke-dasharray: 4 3; }
+svg .section { font-size: 12px; font-weight: 700; fill: var(--muted); text-transform: uppercase; letter-spacing: .05em; }
+svg .lane-label { font-size: 12px; fill: var(--fg); }
+svg .baseline { stroke: #eaeef2; stroke-width: 1; }
+svg .step { fill: none; stroke: var(--accent); stroke-width: 2; }
+svg .point { fill: var(--accent); }
+svg .value { font-size: 10px; fill: var(--fg); font-weight: 600; }
+svg .band { fill: var(--band); opacity: .75; }
+svg .band.valued { fill: var(--valued); opacity: .22; }
+svg .band-value { font-size: 10px; fill: #3b2a66; }
+svg .hatch-bg { fill: #fbeff0; }
+svg .hatch-line { stroke: #e5a5ab; stroke-width: 2; }
+svg .not-lifted-label { font-size: 10px; fill: var(--del); font-weight: 600; }
+section.change { border: 1px solid var(--line); border-radius: 6px; padding: 4px 14px 12px; margin: 14px 0; }
+section.change h3 { margin-top: 10px; }
+table.semantics { width: auto; min-width: 60%; margin-bottom: 8px; }
+table.semantics td.before { color: var(--del); background: var(--del-bg); }
+table.semantics td.after { color: var(--add); background: var(--add-bg); }
+details summary { cursor: pointer; color: var(--accent); margin: 6px 0; }
+summary .add { color: var(--add); } summary .del { color: var(--del); }
+pre.diff { margin: 0; padding: 8px 0; background: var(--soft); border-radius: 6px; overflow-x: auto; line-height: 1.45; }
+pre.diff span { display: block; padding: 0 10px; white-space: pre; }
+pre.diff .add { background: var(--add-bg); color: #116329; }
+pre.diff .del { background: var(--del-bg); color: #82071e; }
+pre.diff .hunk { color: var(--valued); background: #f3efff; }
+pre.diff .file { color: var(--muted); }
+ul.why { color: var(--del); margin: 0; }
+table.behaviour { margin: 4px 0 8px; }
+table.behaviour td.query { white-space: nowrap; }
+table.behaviour td.before, table.behaviour td.after { width: 42%; }
+ol.results { margin: 0; padding-left: 1.6em; }
+ol.results li { margin: 0; }
+ol.results .score { color: var(--muted); font-variant-numeric: tabular-nums; }
+td.before li.gone code { color: var(--del); background: var(--del-bg); }
+td.after li.new code { color: var(--add); background: var(--add-bg); }
+span.none { color: var(--muted); }
+`;

@@ -1,0 +1,710 @@
+/**
+ * The tool's call() made liftable: the client's environment is cut at ports.
+ *
+ * - Effects: a call whose value is thrown away (a statement, or a discarded element of a comma
+ *   sequence) to a function that reaches the host — logging, telemetry, cache invalidation — is
+ *   dropped; so is a local function that only exists to do such effects.
+ * - The defer policy: `allTools.filter(policy)` becomes `allTools.filter(deferredByCaller)`, the
+ *   contract's own list of deferred tools (the release's policy reads feature flags).
+ * - The context argument: built from call()'s own destructuring pattern — the tools where it reads
+ *   `tools`, `undefined` where it only calls optionally (`refresh?.()`), and an empty client state
+ *   everywhere else (no MCP servers, nothing pending).
+ */
+import type { Container, ModuleEntry } from "../../extract/types.js";
+import type { LocatedRoutine } from "../../locate/locate.js";
+import { lineColumn } from "../../ast/parse-module.js";
+import { instantiate, matchNode, walk, type Node } from "../../ast/pattern.js";
+import type { Port } from "../../locate/signature.js";
+import { collectClosure, freeReferences, portFor, Resolver, type Place } from "../../lift/closure.js";
+import { LiftError } from "../../lift/lift-error.js";
+import { analyzeFunction, foldUndefinedLocals } from "../../lift/fold-undefined.js";
+import { rewriteTree } from "../../ast/rewrite.js";
+import { BUILTINS, ENVIRONMENT } from "../../lift/globals.js";
+import { HOST_LIMIT, HostReach } from "../../lift/host-reach.js";
+import { enclosingBindings } from "../../lift/enclosing-scope.js";
+import { addBindingNames } from "../../lift/binding-names.js";
+
+export const DEFERRED_BY_CALLER = "deferredByCaller";
+
+export interface PreparedCall {
+  /** The call() method (a Property), transformed. */
+  node: Node;
+  /** JavaScript source of the context argument, in terms of `allTools` and `emptyState()`. */
+  context: string;
+  /** What was cut, for the provenance. */
+  dropped: Array<{ name: string; at: Place }>;
+}
+
+export function prepareCall(container: Container, call: LocatedRoutine, ports: Port[], resolver = new Resolver(container), host = new HostReach(ports, resolver)): PreparedCall {
+  const m = call.match;
+  if (!m) throw new LiftError(`call() was not found (${call.result.status})`);
+  const node = structuredClone(m.node) as Node;
+  const fn = node.value;
+  const at = (n: Node): Place => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
+
+  const dropped: PreparedCall["dropped"] = [];
+
+  // The defer policy.
+  const policy = m.bindings.get("POLICY");
+  if (policy && !Array.isArray(policy)) {
+    let replaced = false;
+    // The matched filter, and — where the policy is a named function — every other `.filter(policy)`
+    // in call() (later releases filter again after refreshing the tools).
+    const same = (a: Node) => a.start === policy.start || (policy.type === "Identifier" && a.type === "Identifier" && a.name === policy.name);
+    walk(fn, (n) => {
+      if (n.type === "CallExpression" && n.arguments.length === 1 && same(n.arguments[0]) && n.callee.property?.name === "filter") {
+        n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: n.arguments[0].start, end: n.arguments[0].end, range: [n.arguments[0].start, n.arguments[0].end] };
+        replaced = true;
+      }
+    });
+    if (!replaced) throw new LiftError("the defer policy's filter was not found in call()", at(policy));
+  } else {
+    policyFunction(fn, call.result.roles?.deferredTools, call.result.roles?.allTools, at);
+  }
+
+  // Local definitions that a port recognises (call() keeps some of the client's machinery inline).
+  const byPort = (d: Node): Node | null => {
+    for (const p of ports) {
+      if (!p.anchor || !p.replace) continue;
+      const b = matchNode(p.anchor.root, d, new Map());
+      if (!b) continue;
+      dropped.push({ name: `(${p.name})`, at: at(d) });
+      return { ...instantiate(p.replace, b), start: d.start, end: d.end, range: [d.start, d.end] as [number, number] };
+    }
+    return null;
+  };
+  replacePortedExpressions(fn.body, ports, (name, c) => dropped.push({ name: `(${name})`, at: at(c) }));
+  walk(fn.body, (n) => {
+    for (const key of ["body", "consequent"]) {
+      const list = n[key];
+      if (Array.isArray(list)) for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
+    }
+    if (n.type !== "VariableDeclaration") return;
+    n.declarations = n.declarations.map((d: Node) => byPort(d) ?? d);
+  });
+
+  // A module the client loads lazily and reads only through `?.` (`teleport?.state()`): the code
+  // allows for it to be absent, and in the neutral client it is.
+  for (const name of optionalModules(fn, m.module, resolver)) dropped.push({ name: `(no module ${name})`, at: at(fn) });
+  // State a port set to "none" makes the code that needs it dead.
+  for (const name of foldUndefinedLocals(fn)) dropped.push({ name: `(no ${name})`, at: at(fn) });
+
+  // Effects on the host.
+  const locals = declaredNames(fn);
+  // Names bound by the function that creates the tool (its context) are neither call()'s nor module-level.
+  const enclosing = enclosingBindings(container, m.module, m.node);
+  const hostCache = new Map<string, boolean>();
+  const localFunctions = new Map<string, Node>();
+  walk(fn.body, (n) => {
+    if (n.type === "FunctionDeclaration" && n.id) localFunctions.set(n.id.name, n);
+  });
+  const reachesHost = (name: string, seen = new Set<string>()): boolean => {
+    if (hostCache.has(name)) return hostCache.get(name)!;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    let result: boolean;
+    const local = localFunctions.get(name);
+    if (local) {
+      // A local function reaches the host if a module-level name it uses does, or a local function it calls.
+      result = freeReferences(local).some((r) => (localFunctions.has(r.name) ? reachesHost(r.name, seen) : !locals.has(r.name) && !enclosing.has(r.name) && moduleReachesHost(r.name)));
+    } else if (locals.has(name) || enclosing.has(name)) {
+      result = false;
+    } else {
+      result = moduleReachesHost(name);
+    }
+    hostCache.set(name, result);
+    return result;
+  };
+  const moduleReachesHost = (name: string) => host.reachesFrom(m.module, name);
+  const portDrops = (e: Node) => droppedByPort(e, ports);
+  const droppable = (e: Node): boolean => {
+    if (e.type !== "CallExpression" || e.callee.type !== "Identifier") return false;
+    if (!portDrops(e) && !reachesHost(e.callee.name)) return false;
+    dropped.push({ name: e.callee.name, at: at(e) });
+    return true;
+  };
+  cutEffects(fn.body, droppable);
+  // `flag() ? failedServers(…) : []`: where the host decides between extra information and a
+  // constant, the empty client takes the constant.
+  const hostCall = (e: Node) => {
+    let found = false;
+    walk(e, (n) => {
+      if (!found && n.type === "CallExpression" && n.callee.type === "Identifier" && !locals.has(n.callee.name) && reachesHost(n.callee.name)) found = true;
+    });
+    return found;
+  };
+  const constant = (e: Node) => ((e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0) || (e.type === "UnaryExpression" && e.operator === "void" && e.argument.type === "Literal") || (e.type === "Literal" && e.value === null);
+  const replaceConditionals = (n: Node) => {
+    if (!n || typeof n !== "object") return;
+    for (const key in n) {
+      const v = n[key];
+      // `mode(tools) ? [] : pending()`: a host check that answers with a constant when on is off in the
+      // empty client.
+      const flagOn = (c: Node) => c.test.type === "CallExpression" && constant(c.consequent) && hostCall(c.test);
+      const fix = (c: Node) => (c?.type === "ConditionalExpression" && ((constant(c.alternate) && (hostCall(c.test) || hostCall(c.consequent))) || flagOn(c)) ? (dropped.push({ name: "(host branch)", at: at(c) }), c.alternate) : c);
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          v[i] = fix(v[i]);
+          replaceConditionals(v[i]);
+        }
+      } else if (v && typeof v === "object" && typeof v.type === "string") {
+        n[key] = fix(v);
+        replaceConditionals(n[key]);
+      }
+    }
+  };
+  replaceConditionals(fn.body);
+  // `failedServers(clients)` whose own first step is `if (!flag()) return []`, or
+  // `withReplNotice(result, …)` whose first step is `if (!replMode(tools)) return result`: the host's
+  // choice made inside a helper — with the host's checks off, the empty client takes that answer.
+  const guardedConstant = (e: Node): Node | null => {
+    // The helper's shape is checked first: asking whether it reaches the host can mean walking its closure.
+    if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name) || enclosing.has(e.callee.name)) return null;
+    const d = resolver.resolve(m.module, e.callee.name);
+    const f = d?.node.type === "FunctionDeclaration" ? d.node : d?.node.init;
+    const statements: Node[] = f?.body?.type === "BlockStatement" ? f.body.body : [];
+    // `let view = state(context); if (view === undefined) return tools`: with no state in the empty
+    // client the host's lookup finds nothing.
+    const lookup = statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
+    const lookedUp = lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" ? lookup : null;
+    const first = lookedUp ? statements[1] : statements[0];
+    if (first?.type !== "IfStatement" || first.alternate) return null;
+    const ret = first.consequent.type === "BlockStatement" && first.consequent.body.length === 1 ? first.consequent.body[0] : first.consequent;
+    if (ret?.type !== "ReturnStatement" || !ret.argument) return null;
+    const param = f.params.findIndex((p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name);
+    if (!constant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
+    // The test must hold when the host's check is off: `!check(…)`, or `!check(…) || …`; after a
+    // lookup, `view === undefined`.
+    const test = first.test.type === "LogicalExpression" && first.test.operator === "||" ? first.test.left : first.test;
+    const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp.id.name && t.right.type === "UnaryExpression" && t.right.operator === "void";
+    const negated = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier";
+    const check = lookedUp ? (none(test) ? lookedUp.init.callee.name : null) : negated(test) ? test.argument.callee.name : null;
+    if (!check || !host.reachesFrom(d!.module, check) || !reachesHost(e.callee.name)) return null;
+    dropped.push({ name: e.callee.name, at: at(e) });
+    const answer = param >= 0 ? e.arguments[param] : ret.argument;
+    return { ...structuredClone(answer), start: e.start, end: e.end, range: [e.start, e.end] };
+  };
+  rewriteTree(fn.body, (n) => guardedConstant(n) ?? n);
+  // A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
+  // every call discarded — was there for the effects just cut: it goes too, with its calls.
+  for (const [name, decl] of localFunctions) {
+    if (!effectOnly(decl, fn.body)) continue;
+    cutEffects(fn.body, (e) => e.type === "CallExpression" && e.callee.type === "Identifier" && e.callee.name === name);
+    if (!usedOutside(name, decl, fn.body)) {
+      removeStatement(fn.body, decl);
+      localFunctions.delete(name);
+      hostCache.set(name, false);
+    }
+  }
+  // Where a local function meets the host: the first module-level name on the way, and its route.
+  const hostRoute = (name: string): string => {
+    const local = localFunctions.get(name);
+    const via = local ? freeReferences(local).find((r) => !locals.has(r.name) && moduleReachesHost(r.name))?.name : undefined;
+    if (!via) return "";
+    const d = resolver.resolve(m.module, via);
+    if (!d) return ` through ${via}`;
+    const cl = collectClosure(container, [{ module: d.module, node: d.node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
+    const env = cl.environment[0];
+    return env ? ` through ${via} (${env.in.slice(env.in.lastIndexOf("#") + 1)} uses ${env.name})` : ` through ${via} (a closure of ${HOST_LIMIT}+ definitions)`;
+  };
+  pruneEmptyIfs(fn.body);
+  // A local whose value nobody reads any more (the policy's inputs, once the policy is the caller's)
+  // and whose initializer reaches the host goes too.
+  removeUnusedHostLocals(fn, (e) => hostCall(e), dropped, at);
+  // Local functions left unreferenced after the cut, and that reach the host, go too.
+  for (const [name, decl] of localFunctions) {
+    if (!reachesHost(name)) continue;
+    if (usedOutside(name, decl, fn.body)) throw new LiftError(`call() uses ${name}, which reaches the host${hostRoute(name)}, for its value`, at(decl));
+    removeStatement(fn.body, decl);
+  }
+
+  // From 2.1.3xx call() reads the tool's context from the function that created it
+  // (`create(context) { return { async call(input, options) { let { tools, … } = context; … } } }`):
+  // that free name becomes a third parameter, which the adapter fills the same way.
+  const facts = bodyFacts(fn.body);
+  let context = contextSource(fn.params[1], facts);
+  const outer = outerContext(m.module, fn, enclosing, resolver);
+  if (outer) {
+    const pos = { start: fn.start, end: fn.start, range: [fn.start, fn.start] as [number, number] };
+    while (fn.params.length < 2) fn.params.push({ type: "Identifier", name: `unused${fn.params.length}`, ...pos });
+    fn.params.push({ type: "Identifier", name: outer, ...pos });
+    context = `${context}, ${contextSource({ type: "Identifier", name: outer, ...pos }, facts)}`;
+  }
+  return { node, context, dropped };
+}
+
+/**
+ * From 2.1.3xx call() computes its deferred tools with a local function of the tools
+ * (`deferredOf = (tools) => { …flags…; return tools.filter((t) => policy(t, …)) }`, then
+ * `deferred = deferredOf(all)`, again after a refresh). That function becomes the caller's policy:
+ * `(tools) => tools.filter(deferredByCaller)`.
+ */
+function policyFunction(fn: Node, deferred: string | undefined, all: string | undefined, at: (n: Node) => Place): void {
+  if (!deferred || !all) throw new LiftError("call() binds neither the defer policy nor its deferred and all tools");
+  let site: Node | null = null;
+  walk(fn.body, (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === deferred) site = n;
+  });
+  const init = (site as Node | null)?.init;
+  // `deferred = all.filter((t) => …policy…)`: the filter's callback is the policy.
+  if (init?.type === "CallExpression" && init.callee.type === "MemberExpression" && init.callee.property.name === "filter" && init.callee.object.type === "Identifier" && init.callee.object.name === all && init.arguments.length === 1 && /Function/.test(init.arguments[0].type)) {
+    const a = init.arguments[0];
+    init.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: a.start, end: a.end, range: [a.start, a.end] };
+    return;
+  }
+  if (!init || init.type !== "CallExpression" || init.callee.type !== "Identifier" || init.arguments.length !== 1) {
+    throw new LiftError(`the defer policy is not bound and ${deferred} is not a local function of the tools`, site ? at(site) : undefined);
+  }
+  const name = init.callee.name;
+  let local: Node | null = null;
+  walk(fn.body, (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === name && /Function/.test(n.init?.type ?? "")) local = n.init;
+    if (n.type === "FunctionDeclaration" && n.id?.name === name) local = n;
+  });
+  const f = local as Node | null;
+  if (!f || f.params.length !== 1 || f.params[0].type !== "Identifier") throw new LiftError(`${name}, which computes the deferred tools, is not a local function of one parameter`, at(init));
+  const param = f.params[0].name;
+  let filters = false;
+  walk(f.body, (n) => {
+    if (n.type === "ReturnStatement" || f.body.type !== "BlockStatement") {
+      const ret = n.type === "ReturnStatement" ? n.argument : f.body;
+      if (ret?.type === "CallExpression" && ret.callee.type === "MemberExpression" && ret.callee.property.name === "filter") filters = true;
+    }
+  });
+  if (!filters) throw new LiftError(`${name}, which computes the deferred tools, does not return a filter of ${param}`, at(f));
+  const pos = { start: f.body.start, end: f.body.end, range: [f.body.start, f.body.end] as [number, number] };
+  const id = (n: string): Node => ({ type: "Identifier", name: n, ...pos });
+  const body: Node = {
+    type: "CallExpression",
+    callee: { type: "MemberExpression", object: id(param), property: id("filter"), computed: false, optional: false, ...pos },
+    arguments: [id(DEFERRED_BY_CALLER)],
+    optional: false,
+    ...pos,
+  };
+  f.body = f.type === "FunctionDeclaration" ? { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: body, ...pos }], ...pos } : body;
+  if (f.type !== "FunctionDeclaration") f.expression = true;
+}
+
+/** Remove `let x = hostCall(…)` declarators whose value is never read (by scope), until none is left. */
+function removeUnusedHostLocals(fn: Node, reachesHost: (e: Node) => boolean, dropped: Array<{ name: string; at: Place }>, at: (n: Node) => Place): void {
+  for (let round = 0; round < 256; round++) {
+    let target: Node | null = null;
+    for (const scope of analyzeFunction(fn).scopes) {
+      for (const v of scope.variables) {
+        const def = v.defs[0];
+        if (v.defs.length !== 1 || def?.type !== "Variable") continue;
+        const d = def.node as unknown as Node;
+        if (d.id?.type !== "Identifier" || !d.init || v.references.some((r) => r.isRead()) || !reachesHost(d.init)) continue;
+        target = d;
+        break;
+      }
+      if (target) break;
+    }
+    if (!target) return;
+    const d = target;
+    dropped.push({ name: d.init.callee?.name ?? d.id.name, at: at(d) });
+    walk(fn, (n) => {
+      if (n.type === "VariableDeclaration") n.declarations = n.declarations.filter((x: Node) => x !== d);
+    });
+    // A declaration left with no declarators is removed with it.
+    removeStatementsWhere(fn, (s) => s.type === "VariableDeclaration" && s.declarations.length === 0);
+  }
+}
+
+/**
+ * `family(tool.name, configuredServers)` where a port made `family` answer a constant (`return
+ * undefined`): the call is that constant, so what was passed to it (the client's getters) is not
+ * brought along. Only calls whose arguments do nothing (names, literals, member reads) are folded.
+ */
+function inlinePortedConstants(root: Node, module: ModuleEntry, locals: Set<string>, ports: Port[], resolver: Resolver, folded: (name: string) => void): void {
+  const cache = new Map<string, Node | null>();
+  const constantOf = (name: string): Node | null => {
+    if (cache.has(name)) return cache.get(name)!;
+    let out: Node | null = null;
+    const d = resolver.resolve(module, name);
+    const port = d ? portFor(d.node, ports) : null;
+    const f = port?.node.type === "FunctionDeclaration" ? port.node : null;
+    const only = f && !f.async && f.body.body.length === 1 ? f.body.body[0] : null;
+    const v = only?.type === "ReturnStatement" ? only.argument : null;
+    if (v && ((v.type === "UnaryExpression" && v.operator === "void" && v.argument.type === "Literal") || (v.type === "Literal" && (typeof v.value === "boolean" || v.value === null)))) out = v;
+    cache.set(name, out);
+    return out;
+  };
+  const inert = (a: Node): boolean => a.type === "Identifier" || a.type === "Literal" || (a.type === "MemberExpression" && !a.computed && inert(a.object));
+  const one = (c: Node): Node => {
+    if (c?.type !== "CallExpression" || c.callee.type !== "Identifier" || locals.has(c.callee.name) || !c.arguments.every(inert)) return c;
+    const v = constantOf(c.callee.name);
+    if (!v) return c;
+    folded(c.callee.name);
+    return { ...structuredClone(v), start: c.start, end: c.end, range: [c.start, c.end] as [number, number] };
+  };
+  rewriteTree(root, one);
+}
+
+/**
+ * `if (replMode() && …) { … }` with no else: a branch that runs only when a check of the host's says
+ * yes. The neutral client's host says no to every such check, so the branch goes.
+ */
+function cutHostGatedBranches(root: Node, hostFn: (name: string) => boolean, cut: (name: string) => void): void {
+  const gate = (t: Node): string | null => {
+    if (t.type === "CallExpression" && t.callee.type === "Identifier" && hostFn(t.callee.name)) return t.callee.name;
+    if (t.type === "LogicalExpression" && t.operator === "&&") return gate(t.left) ?? gate(t.right);
+    return null;
+  };
+  removeStatementsWhere(root, (s) => {
+    const name = s.type === "IfStatement" && !s.alternate ? gate(s.test) : null;
+    if (name) cut(`(${name}: off)`);
+    return !!name;
+  });
+}
+
+/** Replace reads of module-level `x = import.meta.require(…)` / `require(…)` used only as `x?.…` by undefined. */
+function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): string[] {
+  const out: string[] = [];
+  const loaded = (init: Node | null | undefined) =>
+    init?.type === "CallExpression" &&
+    ((init.callee.type === "Identifier" && init.callee.name === "require") ||
+      (init.callee.type === "MemberExpression" && init.callee.object.type === "MetaProperty" && init.callee.property.name === "require"));
+  // Only names read through `?.` somewhere are candidates; the rest are not looked up at all.
+  const optionalObjects = new Set<string>();
+  walk(fn, (n) => {
+    if (n.type === "MemberExpression" && n.optional && n.object.type === "Identifier") optionalObjects.add(n.object.name);
+  });
+  for (const { name } of freeReferences(fn)) {
+    if (!optionalObjects.has(name)) continue;
+    let optional = 0;
+    let other = 0;
+    walk(fn, (n) => {
+      if (n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name) n.optional ? optional++ : other++;
+      if (n.type === "Identifier" && n.name === name) other++;
+    });
+    // Each optional use also counted its identifier once.
+    if (optional === 0 || other !== optional) continue;
+    const d = resolver.resolve(module, name);
+    if (!d || d.node.type !== "VariableDeclarator" || !loaded(d.node.init)) continue;
+    rewriteTree(fn, (n) =>
+      n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name
+        ? { ...n, object: { type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: n.object.start, end: n.object.end }, start: n.object.start, end: n.object.end } }
+        : n,
+    );
+    out.push(name);
+  }
+  return out;
+}
+
+/** Expressions a port names (a call building a message for the model), replaced where they stand. */
+function replacePortedExpressions(root: Node, ports: Port[], replaced: (port: string, at: Node) => void): void {
+  const expressionPorts = ports.filter((p) => p.anchor && p.replace && p.anchor.root.type === "CallExpression");
+  if (expressionPorts.length === 0) return;
+  const one = (c: Node): Node => {
+    if (c?.type !== "CallExpression") return c;
+    for (const p of expressionPorts) {
+      const b = matchNode(p.anchor!.root, c, new Map());
+      if (!b) continue;
+      replaced(p.name, c);
+      return { ...instantiate(p.replace!, b), start: c.start, end: c.end, range: [c.start, c.end] as [number, number] };
+    }
+    return c;
+  };
+  rewriteTree(root, one);
+}
+
+/** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
+export function declaredNames(fn: Node): Set<string> {
+  const out = new Set<string>();
+  const bind = (p: Node | null) => addBindingNames(p, out);
+  walk(fn, (n) => {
+    if (n.type === "VariableDeclarator") bind(n.id);
+    if ((n.type === "FunctionDeclaration" || n.type === "ClassDeclaration") && n.id) out.add(n.id.name);
+    if (n.type.includes("Function")) n.params.forEach(bind);
+    if (n.type === "CatchClause") bind(n.param);
+  });
+  return out;
+}
+
+/** Remove discarded host calls: whole expression statements, and discarded elements of sequences. */
+function cutEffects(root: Node, droppable: (e: Node) => boolean): void {
+  const visit = (n: Node) => {
+    if (!n || typeof n !== "object") return;
+    for (const key in n) {
+      const v = n[key];
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const s = v[i];
+          if (s?.type === "ExpressionStatement") {
+            const kept = keepOf(s.expression, true, droppable);
+            if (kept === null) {
+              v.splice(i--, 1);
+              continue;
+            }
+            s.expression = kept;
+          }
+          visit(s);
+        }
+      } else if (v && typeof v === "object" && typeof v.type === "string") {
+        if (v.type === "ExpressionStatement") {
+          const kept = keepOf(v.expression, true, droppable);
+          if (kept === null) n[key] = { type: "EmptyStatement", start: v.start, end: v.end, range: v.range };
+          else v.expression = kept;
+        } else if (v.type === "SequenceExpression") {
+          n[key] = keepOf(v, false, droppable);
+        }
+        visit(n[key]);
+      }
+    }
+  };
+  visit(root);
+}
+
+/** What remains of an expression once discarded host calls are removed (null: nothing). */
+function keepOf(e: Node, discarded: boolean, droppable: (e: Node) => boolean): Node | null {
+  if (e.type === "SequenceExpression") {
+    const last = e.expressions.length - 1;
+    const kept = e.expressions.filter((x: Node, i: number) => !((discarded || i < last) && droppable(x)));
+    if (kept.length === 0) return null;
+    return kept.length === 1 ? kept[0] : { ...e, expressions: kept };
+  }
+  // `await sleep(…)` as a statement waits on the host and yields nothing: the same as a discarded call.
+  if (discarded && e.type === "AwaitExpression" && droppable(e.argument)) return null;
+  return discarded && droppable(e) ? null : e;
+}
+
+/** Whether `name` is mentioned in `body` anywhere but its own declaration. */
+function usedOutside(name: string, decl: Node, body: Node): boolean {
+  let used = false;
+  walk(body, (n) => {
+    if (n.type === "Identifier" && n.name === name && n !== decl.id) used = true;
+  });
+  return used;
+}
+
+/**
+ * A local function whose work nobody reads: it returns nothing, assigns nothing outside itself,
+ * and every call of it stands as a statement or a discarded element of a sequence.
+ */
+function effectOnly(decl: Node, body: Node): boolean {
+  let returns = false;
+  const own = declaredNames(decl);
+  let assignsOut = false;
+  walk(decl.body, (n) => {
+    if (n.type === "ReturnStatement" && n.argument) returns = true;
+    const target = n.type === "AssignmentExpression" ? n.left : n.type === "UpdateExpression" ? n.argument : null;
+    if (target && !(target.type === "Identifier" && own.has(target.name))) assignsOut = true;
+  });
+  if (returns || assignsOut) return false;
+  const name = decl.id.name;
+  let calls = 0;
+  let discarded = 0;
+  walk(body, (n) => {
+    if (n.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === name) calls++;
+    const expressions = n.type === "ExpressionStatement" ? [n.expression] : [];
+    for (const e of expressions) {
+      const parts = e.type === "SequenceExpression" ? e.expressions : [e];
+      for (const p of parts) if (p.type === "CallExpression" && p.callee.type === "Identifier" && p.callee.name === name) discarded++;
+    }
+    if (n.type === "SequenceExpression") {
+      for (const p of n.expressions.slice(0, -1)) if (p.type === "CallExpression" && p.callee.type === "Identifier" && p.callee.name === name) discarded++;
+    }
+  });
+  return calls > 0 && calls <= discarded;
+}
+
+/** `if (x.length > 0) ; else ;` left behind by a cut: gone when the test itself does nothing. */
+function pruneEmptyIfs(root: Node): void {
+  const empty = (s: Node | null) => !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
+  const pure = (e: Node) => {
+    let ok = true;
+    walk(e, (n) => {
+      if (/^(Call|New|Assignment|Update|Await|Yield|TaggedTemplate)Expression$/.test(n.type) || (n.type === "UnaryExpression" && n.operator === "delete")) ok = false;
+    });
+    return ok;
+  };
+  removeStatementsWhere(root, (s) => s.type === "IfStatement" && empty(s.consequent) && empty(s.alternate) && pure(s.test));
+}
+
+/** Remove, from every statement list under root, the statements `drop` picks. */
+function removeStatementsWhere(root: Node, drop: (s: Node) => boolean): void {
+  walk(root, (n) => {
+    for (const key of ["body", "consequent"]) {
+      const list = n[key];
+      if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (list[i] && drop(list[i])) list.splice(i, 1);
+    }
+  });
+}
+
+function removeStatement(body: Node, target: Node): void {
+  walk(body, (n) => {
+    for (const key of ["body", "consequent"]) {
+      const list = n[key];
+      if (Array.isArray(list)) {
+        const i = list.indexOf(target);
+        if (i >= 0) list.splice(i, 1);
+      }
+    }
+  });
+}
+
+/**
+ * The one free name of call() that is no module-level definition: the creating function's
+ * parameter. Names the enclosing code binds are asked first; only without one is every free name
+ * looked up at module level.
+ */
+function outerContext(module: ModuleEntry, fn: Node, enclosing: Set<string>, resolver: Resolver): string | null {
+  const free = freeReferences(fn)
+    .map((r) => r.name)
+    .filter((n) => !BUILTINS.has(n) && !ENVIRONMENT.has(n) && n !== DEFERRED_BY_CALLER);
+  const bound = free.filter((n) => enclosing.has(n));
+  const names = bound.length ? bound : free.filter((n) => !resolver.resolve(module, n));
+  return names.length === 1 ? names[0]! : null;
+}
+
+/**
+ * What contextSource asks about call()'s body, for every name at once (two walks, not four per
+ * destructured property):
+ * - paths: dotted property chains read from a name (`context.options.tools` → ["options", "tools"]),
+ *   except a chain that call() itself assigns (`context.session ??= new Session()`, the client's to leave unset);
+ * - patterns: `let { tools, … } = name` destructurings of a name;
+ * - optional / plain: uses as `name?.(…)`, `name?.x` and as `name(…)`, `name.x`; tested: bare tests
+ *   (`name && …`, `!name`, `name ? … : …`);
+ * - ids: every identifier of that name; methodCalls: `name.method(…)`; declared: its own bindings in
+ *   destructuring patterns.
+ */
+interface BodyFacts {
+  paths: Map<string, string[][]>;
+  patterns: Map<string, Node[]>;
+  uses: Map<string, { optional: number; plain: number; tested: number; ids: number; methodCalls: number; declared: number }>;
+}
+
+function bodyFacts(body: Node): BodyFacts {
+  const facts: BodyFacts = { paths: new Map(), patterns: new Map(), uses: new Map() };
+  const use = (name: string) => {
+    let u = facts.uses.get(name);
+    if (!u) facts.uses.set(name, (u = { optional: 0, plain: 0, tested: 0, ids: 0, methodCalls: 0, declared: 0 }));
+    return u;
+  };
+  const push = <T>(m: Map<string, T[]>, name: string, v: T) => {
+    const list = m.get(name);
+    if (list) list.push(v);
+    else m.set(name, [v]);
+  };
+  const assigned = new Set<Node>();
+  walk(body, (n) => {
+    if (n.type === "AssignmentExpression" && n.left.type === "MemberExpression") assigned.add(n.left);
+  });
+  const id = (e: Node | null | undefined): string | null => (e?.type === "Identifier" ? e.name : null);
+  walk(body, (n) => {
+    if (n.type === "Identifier") use(n.name).ids++;
+    if (n.type === "MemberExpression" && !n.computed && !assigned.has(n)) {
+      const path: string[] = [];
+      let cur = n;
+      while (cur.type === "MemberExpression" && !cur.computed) {
+        path.unshift(cur.property.name);
+        cur = cur.object;
+      }
+      if (cur.type === "Identifier") push(facts.paths, cur.name, path);
+    }
+    if (n.type === "VariableDeclarator" && n.id.type === "ObjectPattern" && n.init?.type === "Identifier") push(facts.patterns, n.init.name, n.id);
+    if (n.type === "CallExpression" || n.type === "MemberExpression") {
+      const target = id(n.type === "CallExpression" ? n.callee : n.object);
+      if (target) {
+        if (n.optional) use(target).optional++;
+        else use(target).plain++;
+      }
+    }
+    if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && n.callee.object.type === "Identifier") use(n.callee.object.name).methodCalls++;
+    if (n.type === "ObjectPattern") for (const p of n.properties) if (p.value?.type === "Identifier") use(p.value.name).declared++;
+    // `refresh && …`, `!refresh`, `refresh ? … : …`: the code itself allows for its absence.
+    const tested =
+      n.type === "LogicalExpression" ? id(n.left) : n.type === "UnaryExpression" && n.operator === "!" ? id(n.argument) : n.type === "ConditionalExpression" || n.type === "IfStatement" ? id(n.test) : null;
+    if (tested) use(tested).tested++;
+  });
+  return facts;
+}
+
+/** Source of the context argument for call()'s second parameter pattern. */
+function contextSource(param: Node | undefined, facts: BodyFacts): string {
+  if (!param) return "undefined";
+  if (param.type === "AssignmentPattern") return contextSource(param.left, facts);
+  if (param.type === "ObjectPattern") {
+    const props = param.properties
+      .filter((p: Node) => p.type === "Property" && !p.computed)
+      .map((p: Node) => {
+        const key = p.key.type === "Identifier" ? p.key.name : String(p.key.value);
+        const value = key === "tools" && (p.value.type === "Identifier" || p.value.type === "AssignmentPattern") ? "allTools" : contextSource(p.value, facts);
+        return `${JSON.stringify(key)}: ${value}`;
+      });
+    return `{ ${props.join(", ")} }`;
+  }
+  if (param.type === "Identifier") {
+    const paths = facts.paths.get(param.name) ?? [];
+    const patterns = facts.patterns.get(param.name) ?? [];
+    const u = facts.uses.get(param.name);
+    if (patterns.length > 0) {
+      // `let { tools, refreshTools } = context`: the pattern decides, member reads add to it.
+      const fromPattern = patterns.map((p) => contextSource(p, facts).slice(2, -2)).filter(Boolean);
+      const fromPaths = paths.length > 0 ? objectFromPaths(paths.filter((p) => !fromPattern.some((f) => f.includes(JSON.stringify(p[0]) + ":")))).slice(2, -2) : "";
+      return `{ ${[...fromPattern, ...(fromPaths ? [fromPaths] : [])].join(", ")} }`;
+    }
+    // Used only as `name?.(…)`/`name?.x`, or tested (`!name`): the client may leave it out.
+    if (paths.length === 0) return u && ((u.optional > 0 && u.plain === 0) || u.tested > 0) ? "undefined" : "emptyState()";
+    // `state.get(Cache)`, `timing.mark(…)`: only methods called on it — the empty state answers those
+    // (a store keyed by class makes a fresh instance), an object of empty leaves would not.
+    if (paths.every((p) => p.length === 1) && u && u.methodCalls > 0 && u.ids - u.declared === u.methodCalls) return "emptyState()";
+    return objectFromPaths(paths);
+  }
+  return "emptyState()";
+}
+
+/** An object literal with `tools` leaves as the tools and every other leaf neutral. */
+function objectFromPaths(paths: string[][]): string {
+  type Trie = Map<string, Trie>;
+  const root: Trie = new Map();
+  for (const p of paths) {
+    let t = root;
+    for (const key of p) {
+      if (!t.has(key)) t.set(key, new Map());
+      t = t.get(key)!;
+    }
+  }
+  const render = (t: Trie, key: string | null): string => {
+    if (key === "tools") return "allTools";
+    if (t.size === 0) return "emptyState()";
+    return `{ ${[...t].map(([k, sub]) => `${JSON.stringify(k)}: ${render(sub, k)}`).join(", ")} }`;
+  };
+  return render(root, null);
+}
+
+/**
+ * Cut discarded calls to host-reaching functions (logging, telemetry, cache bookkeeping) out of
+ * any definition of the closure — a helper class's methods log too. Returns what was cut.
+ */
+export function cutHostEffects(def: { module: ModuleEntry; node: Node }, ports: Port[], resolver: Resolver, host: HostReach): string[] {
+  const cut: string[] = [];
+  replacePortedExpressions(def.node, ports, (name) => cut.push(`(${name})`));
+  const locals = declaredNames(def.node);
+  inlinePortedConstants(def.node, def.module, locals, ports, resolver, (name) => cut.push(name));
+  cutHostGatedBranches(def.node, (name) => !locals.has(name) && host.reachesFrom(def.module, name), (name) => cut.push(name));
+  const droppable = (e: Node): boolean => {
+    if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
+    if (!droppedByPort(e, ports) && !host.reachesFrom(def.module, e.callee.name)) return false;
+    cut.push(e.callee.name);
+    return true;
+  };
+  cutEffects(def.node, droppable);
+  return cut;
+}
+
+/** A call a signature's drop port recognises (telemetry), with its kind constraints met. */
+function droppedByPort(e: Node, ports: Port[]): boolean {
+  return ports.some((p) => {
+    if (!p.drop) return false;
+    const b = matchNode(p.drop.root, e, new Map());
+    return (
+      !!b &&
+      Object.entries(p.kinds).every(([meta, kind]) => {
+        const v = b.get(meta);
+        return !!v && !Array.isArray(v) && (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression");
+      })
+    );
+  });
+}

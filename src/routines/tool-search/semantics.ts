@@ -1,0 +1,461 @@
+/**
+ * The semantic view of `searchlift diff`: the scoring weights and matching features of a lifted
+ * tool-search module, read structurally from its code (acorn over the module text) — never from a
+ * table of releases. A rule is an `if (<test>) score += <weight>` in the release's code; the test
+ * says which rule it is (`parts.includes(term)`, `coarseParts.some(…)`, `full.includes(term)`, a
+ * word-boundary RegExp over the searchHint or the description, …) and the weight may depend on
+ * `isMcp`. Features are shapes: `startsWith("+")`, `startsWith("mcp__")` guarding a prefix filter,
+ * `split(",")` on the `select:` match, numeric caps on the query, its words and the select list.
+ */
+import { parse } from "acorn";
+import type { Node } from "../../ast/pattern.js";
+
+/** One row per weight or feature, in a fixed order; weights absent are "—", features absent "no". */
+export type Semantics = Array<{ feature: string; value: string }>;
+
+export interface SemanticRow {
+  feature: string;
+  before: string;
+  after: string;
+  changed: boolean;
+}
+
+/** The factory the lift wraps the release's code in; the adapter after it is the same in every module. */
+const FACTORY = "createReleaseSearch";
+
+const WEIGHTS: Array<[key: string, label: string]> = [
+  ["name-equal", "weight: name equals term (first generation)"],
+  ["name-contains", "weight: name contains term (first generation)"],
+  ["server-exact", "weight: server name equals term"],
+  ["server-substring", "weight: server name contains term"],
+  ["action-exact", "weight: action word equals term"],
+  ["action-substring", "weight: action word contains term"],
+  ["part-exact:mcp", "weight: exact part (MCP)"],
+  ["part-exact:builtin", "weight: exact part (built-in)"],
+  ["part-substring:mcp", "weight: substring part (MCP)"],
+  ["part-substring:builtin", "weight: substring part (built-in)"],
+  ["coarse-exact:mcp", "weight: coarse part exact (MCP)"],
+  ["coarse-exact:builtin", "weight: coarse part exact (built-in)"],
+  ["coarse-substring:mcp", "weight: coarse part substring (MCP)"],
+  ["coarse-substring:builtin", "weight: coarse part substring (built-in)"],
+  ["fullname-fallback", "weight: full-name fallback"],
+  ["hint-word", "weight: searchHint word"],
+  ["description", "weight: description match"],
+];
+
+const FEATURES = [
+  "searches",
+  "select: lookup",
+  "select: comma list",
+  "select: by alias",
+  "+required terms",
+  "mcp__ prefix fast path",
+  "exact-name fast path",
+  "exact-name fast path: loaded tools too",
+  "select: loaded tools too",
+  "searchHint",
+  "coarse parts",
+  "word-boundary description match",
+  "query cap (characters)",
+  "query cap (words)",
+  "select: cap (names)",
+  "searchHint cap (characters)",
+  "default max results",
+] as const;
+
+type Feature = (typeof FEATURES)[number];
+
+export function semanticDiff(a: Semantics, b: Semantics): SemanticRow[] {
+  const before = new Map(a.map((r) => [r.feature, r.value]));
+  const after = new Map(b.map((r) => [r.feature, r.value]));
+  const order = [...new Set([...a.map((r) => r.feature), ...b.map((r) => r.feature)])];
+  return order.map((feature) => {
+    const absent = feature.startsWith("weight:") ? "—" : "no";
+    const x = before.get(feature) ?? absent;
+    const y = after.get(feature) ?? absent;
+    return { feature, before: x, after: y, changed: x !== y };
+  });
+}
+
+/** The weights and features of one lifted module's text. */
+export function moduleSemantics(text: string): Semantics {
+  const program = parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+  const ctx = new Context(text, program);
+  const root = ctx.factory ?? program;
+
+  const weights = new Map<string, Set<number>>();
+  const other = new Map<string, Set<number>>();
+  let descriptionKind: "word" | "substring" | null = null;
+  const add = (m: Map<string, Set<number>>, key: string, n: number) => {
+    if (!m.has(key)) m.set(key, new Set());
+    m.get(key)!.add(n);
+  };
+
+  walk(root, (n) => {
+    if (n.type !== "IfStatement") return;
+    const rule = scoreRule(n.consequent, (x) => ctx.number(x));
+    if (!rule) return;
+    const c = ctx.classify(n.test, rule.target);
+    if (c.descriptionKind) descriptionKind ??= c.descriptionKind;
+    if (!c.key) {
+      for (const w of rule.weights) add(other, `weight: other rule if (${oneLine(text.slice(n.test.start, n.test.end))})${w.mcp === undefined ? "" : w.mcp ? " (MCP)" : " (built-in)"}`, w.n);
+      return;
+    }
+    const split = ["part-exact", "part-substring", "coarse-exact", "coarse-substring"].includes(c.key);
+    for (const w of rule.weights) {
+      if (!split) add(weights, c.key, w.n);
+      else if (w.mcp === undefined) {
+        add(weights, `${c.key}:mcp`, w.n);
+        add(weights, `${c.key}:builtin`, w.n);
+      } else add(weights, `${c.key}:${w.mcp ? "mcp" : "builtin"}`, w.n);
+    }
+  });
+
+  const features = new Map<Feature, string>();
+  const yes = (f: Feature, v: boolean) => features.set(f, v ? "yes" : "no");
+  const resultKeys = new Set<string>();
+  let selectRegex = false;
+  let selectList = false;
+  let aliases = false;
+  let required = false;
+  let prefixFastPath = false;
+  let exactFastPath = false;
+  let exactLoadedToo = false;
+  let selectLoadedToo = false;
+  let hint = false;
+  let coarse = false;
+  let boundaryRegExp = false;
+  const caps: Partial<Record<"chars" | "words" | "select" | "hint", Set<number>>> = {};
+  const addCap = (kind: keyof typeof caps, n: number) => (caps[kind] ??= new Set()).add(n);
+  let defaultMax: number | undefined;
+
+  walk(root, (n) => {
+    if (n.type === "Property" && !n.computed) {
+      const k = propName(n.key);
+      if (k) resultKeys.add(k);
+      if (k === "max_results" && n.value.type === "AssignmentPattern") defaultMax ??= ctx.number(n.value.right);
+    }
+    if (n.type === "Literal" && n.regex && /^\^select:/i.test(n.regex.pattern)) selectRegex = true;
+    if (n.type === "MemberExpression" && !n.computed) {
+      const p = n.property.name;
+      if (p === "aliases") aliases = true;
+      if (p === "searchHint") hint = true;
+      if (p === "coarseParts") coarse = true;
+    }
+    if (n.type === "NewExpression" && n.callee.type === "Identifier" && n.callee.name === "RegExp" && n.arguments[0]) {
+      if (/\\\\b/.test(text.slice(n.arguments[0].start, n.arguments[0].end))) boundaryRegExp = true;
+    }
+    if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && !n.callee.computed) {
+      const method = n.callee.property.name;
+      const arg0 = n.arguments[0];
+      if (method === "split" && arg0?.type === "Literal" && arg0.value === "," && ctx.origins(n.callee.object).has("select")) selectList = true;
+      if (method === "startsWith" && arg0?.type === "Literal" && arg0.value === "+") required = true;
+      if ((method === "slice" || method === "substring") && n.arguments.length === 2 && ctx.number(arg0) === 0) {
+        const cap = ctx.number(n.arguments[1]);
+        const kind = cap === undefined ? undefined : capKind(ctx.origins(n.callee.object));
+        if (kind) addCap(kind, cap!);
+      }
+    }
+    if (n.type === "BinaryExpression" && [">", ">=", "<", "<="].includes(n.operator)) {
+      for (const [side, other] of [[n.left, n.right], [n.right, n.left]] as Array<[Node, Node]>) {
+        if (side.type !== "MemberExpression" || side.computed || side.property.name !== "length") continue;
+        const cap = ctx.number(other);
+        // Small numbers compared with lengths are shapes ("mcp__".length, "+x"), not caps.
+        if (cap === undefined || cap < 16) continue;
+        const kind = capKind(ctx.origins(side.object));
+        if (kind) addCap(kind, n.operator === ">=" || n.operator === "<" ? cap - 1 : cap);
+      }
+    }
+    if (n.type === "IfStatement" && hasCall(n.test, (c) => isMethod(c, "startsWith") && c.arguments[0]?.type === "Literal" && c.arguments[0].value === "mcp__")) {
+      if (hasCall(n.consequent, (c) => isMethod(c, "startsWith") && c.arguments[0] !== undefined && c.arguments[0].type !== "Literal")) prefixFastPath = true;
+    }
+    // `lookup(deferred, key) ?? lookup(all, key)`: a second place to look.
+    if (n.type === "LogicalExpression" && (n.operator === "??" || n.operator === "||") && ctx.isNameLookup(n.left) && ctx.isNameLookup(n.right)) {
+      if (isLoweredLookup(n.left) || isLoweredLookup(n.right)) exactLoadedToo = true;
+      else if (ctx.origins(n.left).has("select")) selectLoadedToo = true;
+    }
+    if ((n.type === "ArrowFunctionExpression" || n.type === "FunctionExpression") && n.params.length === 1) {
+      const body = n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0].type === "ReturnStatement" ? n.body.body[0].argument : n.body;
+      if (body?.type === "BinaryExpression" && body.operator === "===" && (isLoweredName(body.left) || isLoweredName(body.right))) exactFastPath = true;
+    }
+  });
+  if (defaultMax === undefined) defaultMax = ctx.defaultsMaxResults();
+
+  features.set("searches", resultKeys.has("total_mcp_tools") ? "MCP tools" : resultKeys.has("total_deferred_tools") ? "deferred tools" : "—");
+  yes("select: lookup", selectRegex);
+  yes("select: comma list", selectList);
+  yes("select: by alias", selectRegex && aliases);
+  yes("+required terms", required);
+  yes("mcp__ prefix fast path", prefixFastPath);
+  yes("exact-name fast path", exactFastPath);
+  yes("exact-name fast path: loaded tools too", exactFastPath && exactLoadedToo);
+  yes("select: loaded tools too", selectRegex && selectLoadedToo);
+  yes("searchHint", hint);
+  yes("coarse parts", coarse);
+  yes("word-boundary description match", descriptionKind ? descriptionKind === "word" : boundaryRegExp);
+  const capValue = (s: Set<number> | undefined) => (s ? [...s].sort((x, y) => x - y).join(" / ") : "no");
+  features.set("query cap (characters)", capValue(caps.chars));
+  features.set("query cap (words)", capValue(caps.words));
+  features.set("select: cap (names)", capValue(caps.select));
+  features.set("searchHint cap (characters)", capValue(caps.hint));
+  features.set("default max results", defaultMax === undefined ? "—" : String(defaultMax));
+
+  const value = (s: Set<number>) => [...s].join(" / ");
+  const rows: Semantics = [];
+  for (const [key, label] of WEIGHTS) rows.push({ feature: label, value: weights.has(key) ? value(weights.get(key)!) : "—" });
+  for (const [label, s] of [...other].sort(([x], [y]) => x.localeCompare(y))) rows.push({ feature: label, value: value(s) });
+  for (const f of FEATURES) rows.push({ feature: f, value: features.get(f) ?? "no" });
+  return rows;
+}
+
+interface Weight {
+  n: number;
+  /** true: MCP tools only; false: built-ins only; undefined: both. */
+  mcp?: boolean;
+}
+
+/** `score += N` or `score += x.isMcp ? A : B` (alone, or alone in a block). */
+function scoreRule(s: Node, number: (n: Node) => number | undefined): { target: string; weights: Weight[] } | null {
+  if (s.type === "BlockStatement" && s.body.length === 1) s = s.body[0];
+  if (s.type !== "ExpressionStatement") return null;
+  const e = s.expression;
+  if (e.type !== "AssignmentExpression" || e.operator !== "+=" || e.left.type !== "Identifier") return null;
+  const r = e.right;
+  const n = number(r);
+  if (n !== undefined) return { target: e.left.name, weights: [{ n }] };
+  if (r.type === "ConditionalExpression") {
+    const mcp = number(r.consequent);
+    const builtin = number(r.alternate);
+    if (mcp === undefined || builtin === undefined) return null;
+    let isMcp = false;
+    walk(r.test, (n) => {
+      if ((n.type === "Identifier" && /mcp/i.test(n.name)) || (n.type === "MemberExpression" && !n.computed && /mcp/i.test(n.property.name))) isMcp = true;
+    });
+    if (!isMcp) return null;
+    return { target: e.left.name, weights: [{ n: mcp, mcp: true }, { n: builtin, mcp: false }] };
+  }
+  return null;
+}
+
+type Origin = "select" | "split-comma" | "split-words" | "hint" | "await" | "query" | "name";
+
+function capKind(o: Set<Origin>): "chars" | "words" | "select" | "hint" | undefined {
+  if (o.has("split-comma") || o.has("select")) return "select";
+  if (o.has("split-words")) return "words";
+  if (o.has("hint")) return "hint";
+  if (o.has("query")) return "chars";
+  return undefined;
+}
+
+class Context {
+  readonly inits = new Map<string, Node[]>();
+  readonly functions = new Map<string, Node>();
+  /** A parameter's name → the function it belongs to and its position (lifted names are unique). */
+  readonly params = new Map<string, { fn: string; index: number }>();
+  readonly calls = new Map<string, Node[]>();
+  readonly factory: Node | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly program: Node,
+  ) {
+    let factory: Node | undefined;
+    walk(program, (n) => {
+      if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.init) {
+        if (!this.inits.has(n.id.name)) this.inits.set(n.id.name, []);
+        this.inits.get(n.id.name)!.push(n.init);
+      }
+      // A for-of variable comes from what it iterates.
+      if (n.type === "ForOfStatement" && n.left.type === "VariableDeclaration" && n.left.declarations[0]?.id.type === "Identifier") {
+        const name = n.left.declarations[0].id.name;
+        if (!this.inits.has(name)) this.inits.set(name, []);
+        this.inits.get(name)!.push(n.right);
+      }
+      if (n.type === "CallExpression" && n.callee.type === "Identifier") {
+        if (!this.calls.has(n.callee.name)) this.calls.set(n.callee.name, []);
+        this.calls.get(n.callee.name)!.push(n);
+      }
+      if (n.type === "FunctionDeclaration" && n.id) {
+        n.params.forEach((p: Node, index: number) => {
+          const id = p.type === "AssignmentPattern" ? p.left : p;
+          if (id.type === "Identifier") this.params.set(id.name, { fn: n.id.name, index });
+        });
+        this.functions.set(n.id.name, n);
+        if (n.id.name === FACTORY) factory = n;
+      }
+    });
+    this.factory = factory;
+  }
+
+  /** A number literal, or a constant bound to one. */
+  number(n: Node | undefined): number | undefined {
+    if (!n) return undefined;
+    if (n.type === "Literal" && typeof n.value === "number") return n.value;
+    if (n.type === "Identifier") {
+      const inits = this.inits.get(n.name);
+      if (inits?.length === 1 && inits[0]!.type === "Literal" && typeof inits[0]!.value === "number") return inits[0]!.value as number;
+    }
+    return undefined;
+  }
+
+  /** What a value is made from: the select match, a split on commas or whitespace, a searchHint, an awaited call (the description), the query. */
+  origins(n: Node, seen = new Set<string>(), depth = 0): Set<Origin> {
+    const out = new Set<Origin>();
+    walk(n, (m) => {
+      if (m.type === "CallExpression" && isMethod(m, "split")) {
+        const a = m.arguments[0];
+        if (a?.type === "Literal" && a.value === ",") out.add("split-comma");
+        if (a?.type === "Literal" && (a.regex ? /\\s/.test(a.regex.pattern) : a.value === " ")) out.add("split-words");
+      }
+      if (m.type === "Literal" && m.regex && /^\^select:/i.test(m.regex.pattern)) out.add("select");
+      if (m.type === "MemberExpression" && !m.computed && m.property.name === "searchHint") out.add("hint");
+      if (m.type === "MemberExpression" && !m.computed && m.property.name === "name") out.add("name");
+      if (m.type === "AwaitExpression") out.add("await");
+      if (m.type === "Identifier" && /^query\d*$/.test(m.name)) out.add("query");
+      if (m.type === "MemberExpression" && !m.computed && m.property.name === "query") out.add("query");
+      if (m.type === "Identifier" && depth < 8 && !seen.has(m.name)) {
+        seen.add(m.name);
+        for (const init of this.inits.get(m.name) ?? []) for (const o of this.origins(init, seen, depth + 1)) out.add(o);
+        // A parameter of a named function: what its callers pass.
+        const param = this.params.get(m.name);
+        if (param) for (const call of this.calls.get(param.fn) ?? []) if (call.arguments[param.index]) for (const o of this.origins(call.arguments[param.index], seen, depth + 1)) out.add(o);
+      }
+    }, true);
+    return out;
+  }
+
+  /** Which rule an if-test is; `score === 0 &&` guards (the fallback's) are set aside. */
+  classify(test: Node, target: string): { key?: string; descriptionKind?: "word" | "substring" } {
+    const operands = conjuncts(test).filter(
+      (t) => !(t.type === "BinaryExpression" && t.operator === "===" && ((t.left.type === "Identifier" && t.left.name === target) || (t.right.type === "Identifier" && t.right.name === target))),
+    );
+    const props = new Set<string>();
+    for (const o of operands) walk(o, (m) => m.type === "MemberExpression" && !m.computed && props.add(m.property.name));
+    const direct = (prop: string, method: string) => operands.some((o) => hasCall(o, (c) => isMethod(c, method) && c.callee.object.type === "MemberExpression" && !c.callee.object.computed && c.callee.object.property.name === prop));
+    const eq = (prop: string) => operands.some((o) => { let hit = false; walk(o, (m) => { if (m.type === "BinaryExpression" && m.operator === "===" && [m.left, m.right].some((s: Node) => s.type === "MemberExpression" && !s.computed && s.property.name === prop)) hit = true; }); return hit; });
+    for (const prop of ["coarseParts", "parts"]) {
+      if (!props.has(prop)) continue;
+      const base = prop === "parts" ? "part" : "coarse";
+      if (direct(prop, "includes")) return { key: `${base}-exact` };
+      if (direct(prop, "some")) return { key: `${base}-substring` };
+      return {};
+    }
+    if (props.has("server")) return eq("server") ? { key: "server-exact" } : direct("server", "includes") ? { key: "server-substring" } : {};
+    if (props.has("actions")) return direct("actions", "includes") ? { key: "action-exact" } : direct("actions", "some") ? { key: "action-substring" } : {};
+    if (props.has("full")) return { key: "fullname-fallback" };
+
+    // Matches on a string: what the string is made from says which.
+    const subjects: Array<{ id: Node; how: "regex" | "includes" | "equals" }> = [];
+    for (const o of operands)
+      walk(o, (m) => {
+        if (m.type === "CallExpression") {
+          if (isMethod(m, "test") && m.arguments[0]?.type === "Identifier") subjects.push({ id: m.arguments[0], how: "regex" });
+          else if (isMethod(m, "includes") && m.callee.object.type === "Identifier") subjects.push({ id: m.callee.object, how: "includes" });
+          else if (m.callee.type === "Identifier" && this.functionMakesBoundaryRegExp(m.callee.name)) {
+            for (const a of m.arguments) if (a.type === "Identifier") subjects.push({ id: a, how: "regex" });
+          }
+        }
+        if (m.type === "BinaryExpression" && m.operator === "===") for (const s of [m.left, m.right]) if (s.type === "Identifier") subjects.push({ id: s, how: "equals" });
+      });
+    // The term itself (made from the query) is not what it is matched against.
+    const classified = subjects.map((s) => ({ ...s, o: this.origins(s.id) })).filter((s) => !s.o.has("query"));
+    const h = classified.find((s) => s.o.has("hint"));
+    if (h) return { key: "hint-word" };
+    const d = classified.find((s) => s.o.has("await"));
+    if (d) return { key: "description", descriptionKind: d.how === "includes" ? "substring" : "word" };
+    const named = classified.filter((s) => s.o.has("name"));
+    if (named.some((s) => s.how === "equals")) return { key: "name-equal" };
+    if (named.some((s) => s.how === "includes")) return { key: "name-contains" };
+    return {};
+  }
+
+  /** `tools.find((t) => … t.name …)`, or a call of a function that does one. */
+  isNameLookup(n: Node): boolean {
+    if (isMethod(n, "find")) return mentionsName(n.arguments[0]);
+    if (n.type === "CallExpression" && n.callee.type === "Identifier") {
+      const f = this.functions.get(n.callee.name);
+      return !!f && hasCall(f, (c) => isMethod(c, "find"));
+    }
+    return false;
+  }
+
+  private functionMakesBoundaryRegExp(name: string): boolean {
+    const f = this.functions.get(name);
+    if (!f) return false;
+    let hit = false;
+    walk(f, (n) => {
+      if (n.type === "NewExpression" && n.callee.type === "Identifier" && n.callee.name === "RegExp" && n.arguments[0] && /\\\\b/.test(this.text.slice(n.arguments[0].start, n.arguments[0].end))) hit = true;
+    });
+    return hit;
+  }
+
+  /** The adapter's `defaults = { maxResults: N }`, when the release's own default is not a destructuring default. */
+  defaultsMaxResults(): number | undefined {
+    for (const init of this.inits.get("defaults") ?? []) {
+      if (init.type !== "ObjectExpression") continue;
+      for (const p of init.properties) if (p.type === "Property" && propName(p.key) === "maxResults") return this.number(p.value);
+    }
+    return undefined;
+  }
+}
+
+function conjuncts(n: Node): Node[] {
+  return n.type === "LogicalExpression" && n.operator === "&&" ? [...conjuncts(n.left), ...conjuncts(n.right)] : [n];
+}
+
+function isMethod(c: Node, name: string): boolean {
+  return c.type === "CallExpression" && c.callee.type === "MemberExpression" && !c.callee.computed && c.callee.property.name === name;
+}
+
+function hasCall(n: Node, pred: (c: Node) => boolean): boolean {
+  let hit = false;
+  walk(n, (m) => {
+    if (m.type === "CallExpression" && pred(m)) hit = true;
+  });
+  return hit;
+}
+
+function mentionsName(n: Node | undefined): boolean {
+  if (!n) return false;
+  let hit = false;
+  walk(n, (m) => {
+    if (m.type === "MemberExpression" && !m.computed && m.property.name === "name") hit = true;
+  });
+  return hit;
+}
+
+/** `tools.find((t) => t.name.toLowerCase() === q)` */
+function isLoweredLookup(n: Node): boolean {
+  if (!isMethod(n, "find")) return false;
+  let hit = false;
+  walk(n.arguments[0] ?? n, (m) => {
+    if (m.type === "BinaryExpression" && m.operator === "===" && (isLoweredName(m.left) || isLoweredName(m.right))) hit = true;
+  });
+  return hit;
+}
+
+/** `x.name.toLowerCase()` */
+function isLoweredName(n: Node): boolean {
+  return isMethod(n, "toLowerCase") && n.callee.object.type === "MemberExpression" && !n.callee.object.computed && n.callee.object.property.name === "name";
+}
+
+function propName(k: Node): string | undefined {
+  return k.type === "Identifier" ? k.name : k.type === "Literal" && typeof k.value === "string" ? k.value : undefined;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").slice(0, 80);
+}
+
+/** Every node under n (n first). With `skipKeys`, identifiers that are property names or object keys are not visited. */
+function walk(n: Node, visit: (n: Node) => void, skipKeys = false): void {
+  visit(n);
+  for (const k of Object.keys(n)) {
+    if (k === "type" || k === "start" || k === "end" || k === "loc" || k === "range") continue;
+    if (skipKeys && ((n.type === "MemberExpression" && !n.computed && k === "property") || (n.type === "Property" && !n.computed && k === "key"))) continue;
+    const v = n[k];
+    if (Array.isArray(v)) {
+      for (const c of v) if (c && typeof c.type === "string") walk(c, visit, skipKeys);
+    } else if (v && typeof v === "object" && typeof v.type === "string") walk(v, visit, skipKeys);
+  }
+}

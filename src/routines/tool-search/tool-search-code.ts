@@ -1,0 +1,404 @@
+/**
+ * A release's tool search as code: the closure of its scorer (and, where it can be lifted, of the
+ * tool's call()) assembled twice — once with the minified names, as a faithful copy of the original
+ * to run in the sandbox, once with readable names for the emitted module — behind the same thin
+ * adapter from the contract's `Tool` to the objects the release expects, so that the two can be
+ * compared call for call.
+ *
+ * Covered: scorer generations whose function takes (query, deferredTools, allTools, maxResults),
+ * and call() where its environment can be cut at the ports of call-ports.ts.
+ */
+import { generate } from "astring";
+import type { Container } from "../../extract/types.js";
+import type { LocatedRoutine } from "../../locate/locate.js";
+import type { Signature } from "../../locate/signature.js";
+import { walk, type Node } from "../../ast/pattern.js";
+import { assemble } from "../../lift/assemble.js";
+import { cutHostEffects, declaredNames, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
+import { HostReach } from "../../lift/host-reach.js";
+import { collectClosure, definitionKey, Resolver, type Closure, type Place, type Root } from "../../lift/closure.js";
+import { BUILTINS } from "../../lift/globals.js";
+import { LiftError } from "../../lift/lift-error.js";
+import { lineColumn } from "../../ast/parse-module.js";
+import { renameLocals } from "../../lift/rename-locals.js";
+import { codeTag } from "../../lift/stable-name.js";
+
+export { LiftError };
+
+export interface ToolSearchCode {
+  /** A classic script setting `globalThis.__searchlift = { searchTools, scoreTools[, toolSearch] }` over the original code. */
+  original: string;
+  /** The same, with readable names, as the body of an ES module (no exports of provenance yet). */
+  readable: string;
+  closure: Closure;
+  /** Definition key → readable name. */
+  names: Map<string, string>;
+  /** Whether toolSearch (call()) is included. */
+  toolSearch: boolean;
+  /** Host calls cut out of call(). */
+  dropped: Array<{ name: string; at: Place }>;
+}
+
+/** The release's default for max_results: the call signature accepts only a literal 5 there. */
+export const DEFAULT_MAX_RESULTS = 5;
+
+const FACTORY = "createReleaseSearch";
+const CALL_ROOT = "call";
+/** The scorer's arguments as call() computes them, in terms of the adapter's values. */
+const ARGUMENTS_ROOT = "scorerArguments";
+const SLOTS = ["query", "deferredTools", "allTools", "maxResults", "cache"] as const;
+const ADAPTER_NAMES = ["releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
+
+export interface Routines {
+  scorer: LocatedRoutine;
+  scorerSignature: Signature;
+  call?: LocatedRoutine;
+  callSignature?: Signature;
+}
+
+export function toolSearchCode(container: Container, r: Routines): ToolSearchCode {
+  const m = r.scorer.match;
+  if (!m) throw new LiftError(`the scorer was not found (${r.scorer.result.status})`);
+  const roles = r.scorer.result.roles ?? {};
+  const rootName = roles.searchTools;
+  if (!rootName) throw new LiftError("the scorer's own name is not bound");
+  const fn = m.node;
+  const paramIndex = (role: string) => fn.params.findIndex((p: Node) => p.type === "Identifier" && p.name === roles[role]);
+  const [q, d, max] = [paramIndex("query"), paramIndex("deferredTools"), paramIndex("maxResults")];
+  // How call() feeds the scorer: (query, deferredTools, allTools, maxResults), from 2.1.2xx a fifth
+  // — the description cache that call() takes from its tool state by class, for which the adapter
+  // makes a fresh one of that class — and later other arguments computed from the tools.
+  const ports = [...r.scorerSignature.ports, ...(r.callSignature?.ports ?? [])];
+  const resolver = new Resolver(container);
+  const host = new HostReach(ports, resolver);
+  const call = r.call?.match ? prepareCall(container, r.call, ports, resolver, host) : null;
+  const invocation = call ? scorerInvocation(r.call!, call.node, rootName, fn.params.length) : null;
+  const standard = q === 0 && d === 1 && max === 3 && fn.params.length === 4;
+  if (!standard && !invocation) {
+    throw new LiftError(`scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters) and its call() was not lifted; only (query, deferredTools, allTools, maxResults) is lifted without it`);
+  }
+  const cacheClass = invocation?.cacheClass ?? null;
+
+  const roots: Root[] = [{ module: m.module, node: fn, name: rootName }];
+  if (call) roots.push({ module: r.call!.match!.module, node: call.node, name: CALL_ROOT });
+  if (invocation?.argumentsNode) roots.push({ module: r.call!.match!.module, node: invocation.argumentsNode, name: ARGUMENTS_ROOT });
+
+  const closure = collectClosure(container, roots, ports, {
+    provided: [DEFERRED_BY_CALLER],
+    resolver,
+    transform: (def) => void cutHostEffects(def, ports, resolver, host),
+  });
+  const env = closure.environment[0];
+  if (env) throw new LiftError(`the tool search reaches the host through ${env.name} in ${pathTo(closure, env.in)}`, env.at);
+  const unresolved = closure.unresolved[0];
+  if (unresolved) throw new LiftError(`cannot classify ${unresolved.name} in ${unresolved.in}`, unresolved.at);
+
+  const rootKey = definitionKey(closure.definitions[0]!);
+  const callKey = call ? definitionKey(closure.definitions[1]!) : null;
+  const argumentsKey = invocation?.argumentsNode ? definitionKey(closure.definitions[2]!) : null;
+  const reserved = [...ADAPTER_NAMES, ...BUILTINS, DEFERRED_BY_CALLER];
+
+  // The faithful copy: minified names, made unique across chunks.
+  const orig = assemble(closure, (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name), reserved);
+  const origScores = scoresVariant(orig.statements[0]!, `${orig.names.get(rootKey)!}$scores`);
+
+  // The readable copy: role names for the routines, numbered helpers for the rest, readable locals.
+  const read = assemble(
+    closure,
+    (def) => {
+      const key = definitionKey(def);
+      if (key === rootKey) return "searchToolsByKeywords";
+      if (key === callKey) return "callToolSearch";
+      if (key === argumentsKey) return ARGUMENTS_ROOT;
+      return `${def.kind === "function" ? "helper" : def.kind === "class" ? "Helper" : "value"}_${codeTag(def.node)}`;
+    },
+    reserved,
+  );
+  const roleByOffset = new Map<number, string>();
+  const addRoles = (loc: LocatedRoutine | undefined, sig: Signature | undefined) => {
+    for (const [meta, role] of Object.entries(sig?.roles ?? {})) {
+      const b = loc?.match?.bindings.get(meta);
+      if (b && !Array.isArray(b) && b.type === "Identifier" && !roleByOffset.has(b.start)) roleByOffset.set(b.start, role);
+    }
+  };
+  addRoles(r.scorer, r.scorerSignature);
+  addRoles(r.call, r.callSignature);
+  // Scorer parameters without a role take the name of what call() passes them.
+  invocation?.slots.forEach((slot, i) => {
+    const p = fn.params[i];
+    if (slot && slot !== "cache" && p?.type === "Identifier" && !roleByOffset.has(p.start)) roleByOffset.set(p.start, slot);
+  });
+  renameLocals(read.statements, { roles: roleByOffset, taken: new Set([...read.names.values(), ...reserved]) });
+  const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
+
+  const callDef = callKey ? closure.definitions[1]! : null;
+  const cacheKey = cacheClass && callDef ? callDef.references.get(cacheClass) ?? null : null;
+  if (cacheClass && !cacheKey) throw new LiftError(`the scorer's cache class ${cacheClass} is not defined in the closure`);
+  const names = (a: typeof orig) => ({
+    search: a.names.get(rootKey)!,
+    call: callKey ? a.names.get(callKey)! : null,
+    cache: cacheKey ? a.names.get(cacheKey)! : null,
+    arguments: argumentsKey ? a.names.get(argumentsKey)! : null,
+  });
+  const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
+  const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
+  return {
+    original: factory(orig.statements, origScores, names(orig)) + adapter + `globalThis.__searchlift = { ${exported} };\n`,
+    readable: factory(read.statements, readScores, names(read)) + adapter,
+    closure,
+    names: read.names,
+    toolSearch: !!call,
+    dropped: call?.dropped ?? [],
+  };
+}
+
+/** The scorer only (searchTools and scoreTools). */
+export function scorerCode(container: Container, scorer: LocatedRoutine, scorerSignature: Signature): ToolSearchCode {
+  return toolSearchCode(container, { scorer, scorerSignature });
+}
+
+/**
+ * Every definition inside one factory, so each call starts from fresh state (memo caches and
+ * module-level variables as the release starts them), as the contract's "same tools" demands.
+ */
+function factory(statements: Node[], scores: Node, roots: { search: string; call: string | null; cache: string | null; arguments: string | null }): string {
+  const body = [...statements, scores].map((s) => generate(s as never)).join("\n\n");
+  const indented = body.replace(/^(?=.)/gm, "  ");
+  const call = (roots.call ? `, call: ${roots.call}` : "") + (roots.cache ? `, newCache: () => new ${roots.cache}()` : "");
+  const params = SLOTS.join(", ");
+  const through = (fn: string) => (roots.arguments ? `(${params}) => ${fn}(...${roots.arguments}(${params}))` : fn);
+  return `function ${FACTORY}(${DEFERRED_BY_CALLER}) {\n${indented}\n\n  return { search: ${through(roots.search)}, scores: ${through(scores.id.name)}${call} };\n}\n\n`;
+}
+
+/**
+ * The scorer without what happens before and after scoring: the fast paths that return early
+ * (exact name, mcp__ prefix) are dropped, and the final filter/sort/slice/map chain is cut off so
+ * the function returns every scored `{ name, score }` in input order.
+ */
+export function scoresVariant(fn: Node, name: string): Node {
+  const copy = structuredClone(fn) as Node;
+  copy.id = { ...copy.id, name };
+  const body: Node[] = copy.body.body;
+  const last = body[body.length - 1];
+  const chain = last?.type === "ReturnStatement" ? tailReceiver(last.argument) : null;
+  if (!chain) throw new LiftError("the scorer does not end with the filter/sort/slice/map chain");
+  last.argument = chain;
+  copy.body.body = body.filter((s, i) => i === body.length - 1 || !(s.type === "IfStatement" && returnsEarly(s)));
+  return copy;
+}
+
+/** X in `return X.filter(…).sort(…).slice(…).map(…)`. */
+function tailReceiver(e: Node): Node | null {
+  const steps = ["map", "slice", "sort", "filter"];
+  let cur = e;
+  for (const step of steps) {
+    if (cur?.type !== "CallExpression" || cur.callee.type !== "MemberExpression" || cur.callee.property.name !== step) return null;
+    cur = cur.callee.object;
+  }
+  return cur;
+}
+
+/** An if statement holding a `return` of the function itself (not of a nested function). */
+function returnsEarly(s: Node): boolean {
+  let found = false;
+  const visit = (n: Node) => {
+    if (!n || typeof n.type !== "string" || found) return;
+    if (n.type === "ReturnStatement") found = true;
+    if (n.type.includes("Function")) return;
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      else if (v && typeof v === "object" && k !== "range") visit(v);
+    }
+  };
+  visit(s);
+  return found;
+}
+
+/** The contract side, the same text on both sides of the comparison. */
+const ADAPTER = `/** A contract Tool as the release sees a tool: its description is what prompt() returns. */
+function releaseTool(tool) {
+  const seen = { name: tool.name, isMcp: tool.isMcp ?? tool.name.startsWith("mcp__"), prompt: async () => tool.description ?? "" };
+  if (tool.searchHint !== undefined) seen.searchHint = tool.searchHint;
+  // The client always knows both names; a contract Tool may give only the server's.
+  if (tool.mcpInfo !== undefined) seen.mcpInfo = tool.mcpInfo.toolName === undefined ? { ...tool.mcpInfo, toolName: tool.name.replace(/^mcp__[^_]*(?:_(?!_)[^_]*)*__/, "") } : tool.mcpInfo;
+  if (tool.aliases !== undefined) seen.aliases = tool.aliases;
+  return seen;
+}
+
+const defaults = { maxResults: ${DEFAULT_MAX_RESULTS} };
+
+async function searchTools(query, deferred, options = {}) {
+  const release = ${FACTORY}();
+  const searched = deferred.map(releaseTool);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  return release.search(query, searched, allTools, options.maxResults ?? defaults.maxResults, ...(release.newCache ? [release.newCache()] : []));
+}
+
+async function scoreTools(query, deferred, options = {}) {
+  const release = ${FACTORY}();
+  const searched = deferred.map(releaseTool);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  const scored = await release.scores(query, searched, allTools, options.maxResults ?? defaults.maxResults, ...(release.newCache ? [release.newCache()] : []));
+  // Tools left out before scoring (a missing +required term) score 0; the rest keep their order.
+  let next = 0;
+  return deferred.map((tool) => (scored[next]?.name === tool.name ? scored[next++] : { name: tool.name, score: 0 }));
+}
+`;
+
+/** toolSearch: call() with the contract's deferred list as its policy and a neutral client around it. */
+function toolSearchAdapter(context: string): string {
+  return `
+/** The client's state with nothing in it: no MCP servers, nothing pending, empty lists everywhere. */
+function emptyState() {
+  return new Proxy(function () {}, {
+    get(target, key) {
+      if (key === Symbol.iterator) return function* () {};
+      if (key === Symbol.toPrimitive) return () => "";
+      if (key === "then") return undefined;
+      if (key === "length" || key === "size") return 0;
+      if (["filter", "map", "flatMap", "slice", "concat"].includes(key)) return () => [];
+      if (["some", "includes", "has"].includes(key)) return () => false;
+      if (["findIndex", "findLastIndex", "indexOf", "lastIndexOf"].includes(key)) return () => -1;
+      if (key === "every") return () => true;
+      // A state store keyed by class makes a fresh instance on first use.
+      if (key === "get") return (k) => (typeof k === "function" ? new k() : undefined);
+      if (["find", "forEach"].includes(key)) return () => undefined;
+      return emptyState();
+    },
+    apply() {
+      return emptyState();
+    },
+  });
+}
+
+async function toolSearch(query, deferred, options = {}) {
+  const searched = deferred.map(releaseTool);
+  const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
+  const release = ${FACTORY}((tool) => searched.includes(tool));
+  const input = { query };
+  if (options.maxResults !== undefined) input.max_results = options.maxResults;
+  const result = await release.call(input, ${context});
+  return result.data.matches;
+}
+`;
+}
+
+interface ScorerInvocation {
+  /** The class of the description cache call() passes, if it passes one. */
+  cacheClass: string | null;
+  /** For each scorer parameter, the call() value passed as it is (query, allTools, …), or null. */
+  slots: Array<string | null>;
+  /**
+   * `function scorerArguments(query, deferredTools, allTools, maxResults, cache) { return [...] }`
+   * where call() passes more than those values as they are (null when it passes exactly them).
+   */
+  argumentsNode: Node | null;
+}
+
+/**
+ * The scorer's arguments as call() passes them: `search(query, deferred, all, …)`. Each argument is
+ * one of call()'s own values (its roles, or `state.get(Cache)`), or a module-level function of them
+ * (`toolsByName(all)`), which the closure then brings along.
+ */
+function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: string, arity: number): ScorerInvocation {
+  const m = call.match!;
+  const roles = call.result.roles ?? {};
+  const callee = roles.searchTools ?? scorerName;
+  const fn = prepared.value ?? prepared;
+  const at = (n: Node) => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
+  const declarators = new Map<string, Node>();
+  walk(fn, (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier") declarators.set(n.id.name, n);
+  });
+  let site: Node | null = null;
+  walk(fn, (n) => {
+    if (site || n.type !== "CallExpression" || n.callee.type !== "Identifier" || n.callee.name !== callee) return;
+    if (n.arguments[1]?.type === "Identifier" && n.arguments[1].name === roles.deferredTools) site = n;
+  });
+  if (!site) throw new LiftError(`call() does not call the scorer ${callee} with its deferred tools`);
+  const args: Node[] = (site as Node).arguments;
+  if (args.length !== arity) throw new LiftError(`call() passes ${args.length} arguments to the scorer, which takes ${arity}`, at(site));
+  const slotOf = new Map<string, (typeof SLOTS)[number]>();
+  for (const slot of SLOTS) if (slot !== "cache" && roles[slot]) slotOf.set(roles[slot]!, slot);
+  let cacheClass: string | null = null;
+  let depth = 0;
+  const locals = declaredNames(fn);
+  const id = (name: string, like: Node): Node => ({ type: "Identifier", name, start: like.start, end: like.end, range: [like.start, like.end] });
+  const rewrite = (a: Node): Node => {
+    if (a.type === "Identifier") {
+      const slot = slotOf.get(a.name);
+      if (slot) return id(slot, a);
+      const init = declarators.get(a.name)?.init;
+      // `state.get(Cache)`, or the client's own `context.session ??= new Session()`.
+      const made = init?.type === "AssignmentExpression" && init.operator === "??=" ? init.right : init;
+      if (init?.type === "CallExpression" && init.callee.type === "MemberExpression" && init.callee.property.name === "get" && init.arguments.length === 1 && init.arguments[0].type === "Identifier") {
+        cacheClass = init.arguments[0].name;
+        return id("cache", a);
+      }
+      if (made?.type === "NewExpression" && made.callee.type === "Identifier" && made.arguments.length === 0) {
+        cacheClass = made.callee.name;
+        return id("cache", a);
+      }
+    } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && !locals.has(a.callee.name)) {
+      // A module-level function of call()'s values.
+      return { ...a, arguments: a.arguments.map(rewrite) };
+    } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && a.arguments.length === 1) {
+      // A local one-parameter arrow with an expression body (`pool = (tools) => held(visible(tools))`): inlined.
+      const f = declarators.get(a.callee.name)?.init;
+      if (f?.type === "ArrowFunctionExpression" && f.expression && f.params.length === 1 && f.params[0].type === "Identifier" && depth < 8) {
+        depth++;
+        const inlined = rewrite(substitute(f.body, f.params[0].name, a.arguments[0]));
+        depth--;
+        return inlined;
+      }
+    }
+    throw new LiftError(`call() passes the scorer an argument this stage cannot classify: ${generate(a as never)}`, at(a));
+  };
+  const rewritten = args.map(rewrite);
+  const identity = rewritten.every((a, i) => a.type === "Identifier" && a.name === SLOTS[i]);
+  const slots = rewritten.map((a) => (a.type === "Identifier" && (SLOTS as readonly string[]).includes(a.name) ? a.name : null));
+  if (identity && (arity === 4 || (arity === 5 && cacheClass))) return { cacheClass, slots, argumentsNode: null };
+  // Synthetic nodes sit at no place of the source, so that no role bound there names them.
+  const pos = { start: -1, end: -1, range: [-1, -1] as [number, number] };
+  const argumentsNode: Node = {
+    type: "FunctionDeclaration",
+    id: { type: "Identifier", name: ARGUMENTS_ROOT, ...pos },
+    params: SLOTS.map((slot) => ({ type: "Identifier", name: slot, ...pos })),
+    body: { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: { type: "ArrayExpression", elements: rewritten, ...pos }, ...pos }], ...pos },
+    generator: false,
+    async: false,
+    expression: false,
+    ...pos,
+  };
+  return { cacheClass, slots, argumentsNode };
+}
+
+/** A copy of `body` with the identifier `name` replaced by `value` (a parameter of an arrow being inlined). */
+function substitute(body: Node, name: string, value: Node): Node {
+  const copy = structuredClone(body) as Node;
+  const visit = (n: Node): Node => {
+    if (n?.type === "Identifier" && n.name === name) return structuredClone(value) as Node;
+    if (!n || typeof n !== "object") return n;
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (k === "property" && n.type === "MemberExpression" && !n.computed) continue;
+      if (k === "key" && n.type === "Property" && !n.computed) continue;
+      if (Array.isArray(v)) n[k] = v.map((c) => (c && typeof c === "object" ? visit(c) : c));
+      else if (v && typeof v === "object" && typeof v.type === "string") n[k] = visit(v);
+    }
+    return n;
+  };
+  return visit(copy);
+}
+
+/** How the closure reached a definition: `call → x5e → uu → f` (names only, roots first). */
+function pathTo(closure: Closure, key: string): string {
+  const parent = new Map<string, string>();
+  for (const d of closure.definitions) {
+    for (const k of d.references.values()) if (k && !parent.has(k) && k !== definitionKey(d)) parent.set(k, definitionKey(d));
+  }
+  const chain = [key];
+  for (let k = parent.get(key); k && chain.length < 40 && !chain.includes(k); k = parent.get(k)) chain.unshift(k);
+  return chain.map((k) => k.slice(k.lastIndexOf("#") + 1)).join(" → ") + ` (${key.slice(0, key.lastIndexOf("#"))})`;
+}

@@ -1,0 +1,441 @@
+/**
+ * Does an emitted tool-search module behave exactly like the original code it was lifted from?
+ *
+ * Both sides run in the sandbox (one child per side, all calls of a batch in one request): the original as a
+ * classic script that sets `globalThis.__searchlift = { searchTools, scoreTools, toolSearch }`, the emitted module
+ * turned into such a script by rewriting its `export` statements (it has no imports, by contract). Every case is
+ * passed to each function on both sides and the results compared as JSON values (deep equality; an error on
+ * both sides agrees, whatever the messages). The first disagreement is shrunk, greedily, to a small case that
+ * still disagrees: fewer tools, a shorter query, fewer tool fields.
+ */
+import { parse } from "acorn";
+import type { CorpusCase, Tool } from "../routines/tool-search/corpus.js";
+import { runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
+
+export type ContractFn = "searchTools" | "scoreTools" | "toolSearch";
+export const CONTRACT_FNS: readonly ContractFn[] = ["searchTools", "scoreTools", "toolSearch"];
+
+/** One call's inputs; a CorpusCase is one. */
+export interface VerifyCase {
+  query: string;
+  deferred: Tool[];
+  loaded?: Tool[];
+  maxResults?: number;
+  kind?: CorpusCase["kind"];
+}
+
+export interface VerifyOptions {
+  /** Functions compared, in this order. Default: all three of the contract. */
+  fns?: readonly ContractFn[];
+  /** Sandbox limits for each child. Defaults here: wall clock 10 min, heap 512 MB, 5 s per call, 3 restarts. */
+  sandbox?: SandboxOptions;
+  /** `emitted` is an ES module (default) or already a classic script like `original`. */
+  emittedFormat?: "module" | "script";
+  /** Children per side, each with a slice of the cases. Default 1. */
+  parallel?: number;
+  /** Cases sent to the children at a time (a fresh pair of children per batch). Default 500. */
+  batchCases?: number;
+  /** Shrink the first disagreement (default true), within these bounds. */
+  shrink?: boolean;
+  maxShrinkRounds?: number;
+  maxShrinkCandidates?: number;
+  shrinkTimeMs?: number;
+}
+
+export interface Disagreement {
+  case: VerifyCase;
+  fn: ContractFn;
+  original: CallResult;
+  emitted: CallResult;
+}
+
+export interface FirstDisagreement extends Disagreement {
+  /** Index of the case in the input. */
+  index: number;
+  /** The case as given, before shrinking, and its results. */
+  unshrunk: Disagreement;
+  /** Shrinking steps taken (each a smaller case that still disagreed) and rounds run. */
+  shrinkSteps: number;
+  shrinkRounds: number;
+}
+
+export interface VerifyResult {
+  cases: number;
+  /** Cases on which every compared function agreed. */
+  agreed: number;
+  /** Calls (case × function) compared, and those that failed on both sides (agreeing, but say nothing). */
+  calls: number;
+  bothErrored: number;
+  /** Disagreeing calls per function. */
+  disagreements: Record<ContractFn, number>;
+  firstDisagreement?: FirstDisagreement;
+  durationMs: { run: number; shrink: number };
+}
+
+/** A script or module that cannot even be evaluated is not a disagreement: it is refused. */
+export class VerifySetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "VerifySetupError";
+  }
+}
+
+const VERIFY_SANDBOX: SandboxOptions = { timeoutMs: 600_000, memoryMb: 512, callTimeoutMs: 5_000, restarts: 3 };
+
+export async function verifyAgreement(
+  original: string,
+  emitted: string,
+  cases: readonly VerifyCase[],
+  opts: VerifyOptions = {},
+): Promise<VerifyResult> {
+  const fns = opts.fns ?? CONTRACT_FNS;
+  if (fns.length === 0) throw new RangeError("no functions to compare");
+  const emittedScript = opts.emittedFormat === "script" ? emitted : moduleToScript(emitted);
+  const sandbox = { ...VERIFY_SANDBOX, ...opts.sandbox };
+  const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
+  const t0 = performance.now();
+
+  // Cases go to the children in batches: a request, its results and the child's heap stay a few
+  // megabytes instead of the whole corpus at once (a 400 MB release is lifted in 300 MB).
+  const batch = Math.max(1, Math.floor(opts.batchCases ?? 500));
+  const disagreements = Object.fromEntries(CONTRACT_FNS.map((f) => [f, 0])) as Record<ContractFn, number>;
+  let agreed = 0;
+  let bothErrored = 0;
+  let callCount = 0;
+  let first: { index: number; fn: ContractFn; original: CallResult; emitted: CallResult } | undefined;
+  for (let from = 0; from < cases.length; from += batch) {
+    const slice = cases.slice(from, from + batch);
+    const calls: SandboxCall[] = [];
+    for (const c of slice) {
+      const args = callArgs(c);
+      for (const fn of fns) calls.push({ fn, args });
+    }
+    callCount += calls.length;
+    const [ro, re] = await Promise.all([
+      runSide("original", original, calls, sandbox, parallel),
+      runSide("emitted", emittedScript, calls, sandbox, parallel),
+    ]);
+    for (let i = 0; i < slice.length; i++) {
+      let all = true;
+      for (let j = 0; j < fns.length; j++) {
+        const a = ro[i * fns.length + j]!;
+        const b = re[i * fns.length + j]!;
+        if (!a.ok && !b.ok) bothErrored++;
+        if (!resultsAgree(a, b)) {
+          all = false;
+          disagreements[fns[j]!]++;
+          first ??= { index: from + i, fn: fns[j]!, original: a, emitted: b };
+        }
+      }
+      if (all) agreed++;
+    }
+  }
+  const tRun = performance.now() - t0;
+
+  let firstDisagreement: FirstDisagreement | undefined;
+  if (first !== undefined) {
+    const unshrunk: Disagreement = { case: cases[first.index]!, fn: first.fn, original: first.original, emitted: first.emitted };
+    const s = opts.shrink === false ? { ...unshrunk, steps: 0, rounds: 0 } : await shrinkDisagreement(original, emittedScript, unshrunk, sandbox, opts);
+    firstDisagreement = {
+      case: s.case,
+      fn: s.fn,
+      original: s.original,
+      emitted: s.emitted,
+      index: first.index,
+      unshrunk,
+      shrinkSteps: s.steps,
+      shrinkRounds: s.rounds,
+    };
+  }
+  return {
+    cases: cases.length,
+    agreed,
+    calls: callCount,
+    bothErrored,
+    disagreements,
+    ...(firstDisagreement !== undefined ? { firstDisagreement } : {}),
+    durationMs: { run: tRun, shrink: performance.now() - t0 - tRun },
+  };
+}
+
+/** The contract's arguments for one case: (query, deferred, { loaded, maxResults? }). */
+export function callArgs(c: VerifyCase): unknown[] {
+  const options: { loaded: Tool[]; maxResults?: number } = { loaded: c.loaded ?? [] };
+  if (c.maxResults !== undefined) options.maxResults = c.maxResults;
+  return [c.query, c.deferred, options];
+}
+
+/** Equal as JSON values: both errors, or both values and deeply equal (object key order aside). */
+export function resultsAgree(a: CallResult, b: CallResult): boolean {
+  if (!a.ok || !b.ok) return !a.ok && !b.ok;
+  return jsonEqual(a.value, b.value);
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], bb[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ob = b as Record<string, unknown>;
+  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(ob, k) || !jsonEqual((a as Record<string, unknown>)[k], ob[k])) return false;
+  return true;
+}
+
+async function runSide(side: string, script: string, calls: SandboxCall[], sandbox: SandboxOptions, parallel: number): Promise<CallResult[]> {
+  const n = Math.min(parallel, Math.max(1, calls.length));
+  const size = Math.ceil(calls.length / n);
+  const slices: SandboxCall[][] = [];
+  for (let i = 0; i < n; i++) slices.push(calls.slice(i * size, (i + 1) * size));
+  const outs = await Promise.all(slices.map((s) => runInSandbox(script, s, sandbox)));
+  for (const o of outs) {
+    if (o.scriptError !== undefined) throw new VerifySetupError(`the ${side} script cannot be evaluated: ${o.scriptError}`);
+  }
+  return outs.flatMap((o) => o.results);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Module → script
+
+/** Turn an import-free ES module into a classic script that assigns its exports to `globalThis.__searchlift`
+ *  (as getters, so live bindings stay live). The module body runs in a strict function, as in a module. */
+export function moduleToScript(source: string): string {
+  let ast;
+  try {
+    ast = parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch (e) {
+    throw new VerifySetupError(`the emitted module does not parse: ${(e as Error).message}`);
+  }
+  const edits: Array<{ start: number; end: number; text: string }> = [];
+  const exported = new Map<string, string>(); // exported name -> local name
+  for (const node of ast.body) {
+    switch (node.type) {
+      case "ImportDeclaration":
+        throw new VerifySetupError(`the emitted module imports "${String(node.source.value)}"; the contract forbids imports`);
+      case "ExportAllDeclaration":
+        throw new VerifySetupError(`the emitted module re-exports "${String(node.source.value)}"; the contract forbids imports`);
+      case "ExportNamedDeclaration": {
+        if (node.source) throw new VerifySetupError(`the emitted module re-exports "${String(node.source.value)}"; the contract forbids imports`);
+        if (node.declaration) {
+          edits.push({ start: node.start, end: node.declaration.start, text: "" });
+          const d = node.declaration;
+          if (d.type === "VariableDeclaration") for (const decl of d.declarations) for (const n of patternNames(decl.id)) exported.set(n, n);
+          else exported.set(d.id.name, d.id.name);
+        } else {
+          edits.push({ start: node.start, end: node.end, text: "" });
+          for (const s of node.specifiers) {
+            const local = s.local.type === "Identifier" ? s.local.name : String(s.local.value);
+            const name = s.exported.type === "Identifier" ? s.exported.name : String(s.exported.value);
+            exported.set(name, local);
+          }
+        }
+        break;
+      }
+      case "ExportDefaultDeclaration": {
+        const d = node.declaration;
+        if ((d.type === "FunctionDeclaration" || d.type === "ClassDeclaration") && d.id) {
+          edits.push({ start: node.start, end: d.start, text: "" });
+          exported.set("default", d.id.name);
+        } else {
+          edits.push({ start: node.start, end: d.start, text: "const __searchlift_default = " });
+          edits.push({ start: node.end, end: node.end, text: ";" });
+          exported.set("default", "__searchlift_default");
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  // Top-level await is legal in a module only; keep it legal by running the body in an async function.
+  const hasAwait = containsTopLevelAwait(ast.body);
+  let body = source;
+  for (const e of [...edits].sort((a, b) => b.start - a.start)) body = body.slice(0, e.start) + e.text + body.slice(e.end);
+  const getters = [...exported].map(([name, local]) => `get ${JSON.stringify(name)}() { return ${local}; }`).join(",\n  ");
+  const api = `globalThis.__searchlift = {\n  ${getters}\n};`;
+  return hasAwait
+    ? `(async function () {\n"use strict";\n${body}\n;${api}\n})();\n`
+    : `(function () {\n"use strict";\n${body}\n;${api}\n})();\n`;
+}
+
+function patternNames(p: import("acorn").Pattern): string[] {
+  switch (p.type) {
+    case "Identifier":
+      return [p.name];
+    case "ObjectPattern":
+      return p.properties.flatMap((q) => (q.type === "RestElement" ? patternNames(q.argument) : patternNames(q.value)));
+    case "ArrayPattern":
+      return p.elements.flatMap((q) => (q ? patternNames(q) : []));
+    case "RestElement":
+      return patternNames(p.argument);
+    case "AssignmentPattern":
+      return patternNames(p.left);
+    default:
+      return [];
+  }
+}
+
+/** An `await` outside any function, found by a walk that does not enter functions. */
+function containsTopLevelAwait(node: unknown): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (Array.isArray(node)) return node.some(containsTopLevelAwait);
+  const n = node as { type?: string };
+  if (n.type === "AwaitExpression") return true;
+  if (n.type === "ForOfStatement" && (n as { await?: boolean }).await) return true;
+  if (n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression") return false;
+  for (const [k, v] of Object.entries(n)) {
+    if (k === "type" || k === "start" || k === "end" || k === "loc" || k === "range") continue;
+    if (typeof v === "object" && containsTopLevelAwait(v)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shrinking
+
+/** Smaller variants of a case, biggest reductions first. */
+export function shrinkCandidates(c: VerifyCase): VerifyCase[] {
+  const out: VerifyCase[] = [];
+  const loaded = c.loaded ?? [];
+  const withDeferred = (deferred: Tool[]) => ({ ...c, deferred });
+  const withLoaded = (l: Tool[]) => ({ ...c, loaded: l });
+  // Tools: keep a single deferred tool, drop loaded tools, then remove chunks (halves … singles).
+  if (c.deferred.length > 1) for (const t of c.deferred) out.push(withDeferred([t]));
+  if (loaded.length > 0) out.push(withLoaded([]));
+  for (const [list, make] of [
+    [c.deferred, withDeferred],
+    [loaded, withLoaded],
+  ] as const) {
+    for (const chunk of chunkSizes(list.length)) {
+      for (let i = 0; i < list.length; i += chunk) {
+        if (chunk === list.length && list === loaded) continue; // already: loaded = []
+        out.push(make([...list.slice(0, i), ...list.slice(i + chunk)]));
+      }
+    }
+  }
+  if (c.maxResults !== undefined) {
+    const { maxResults: _m, ...rest } = c;
+    out.push(rest);
+  }
+  // Query: drop whitespace-separated tokens, comma-separated entries, then chunks of characters.
+  for (const q of shorterQueries(c.query)) out.push({ ...c, query: q });
+  // Tool fields, once there are few tools left.
+  if (c.deferred.length + loaded.length <= 8) {
+    const fieldVariants = (t: Tool): Tool[] => {
+      const v: Tool[] = [];
+      for (const k of ["description", "searchHint", "aliases", "mcpInfo", "isMcp"] as const) {
+        if (t[k] !== undefined) {
+          const { [k]: _drop, ...rest } = t;
+          v.push(rest);
+        }
+      }
+      for (const k of ["description", "searchHint"] as const) {
+        const s = t[k];
+        if (s !== undefined && s.length > 1) for (const shorter of shorterText(s)) v.push({ ...t, [k]: shorter });
+      }
+      if (t.aliases && t.aliases.length > 1) t.aliases.forEach((_, i) => v.push({ ...t, aliases: t.aliases!.filter((_a, j) => j !== i) }));
+      if (t.mcpInfo?.toolName !== undefined) v.push({ ...t, mcpInfo: { serverName: t.mcpInfo.serverName } });
+      return v;
+    };
+    c.deferred.forEach((t, i) => {
+      for (const v of fieldVariants(t)) out.push(withDeferred(c.deferred.map((x, j) => (j === i ? v : x))));
+    });
+    loaded.forEach((t, i) => {
+      for (const v of fieldVariants(t)) out.push(withLoaded(loaded.map((x, j) => (j === i ? v : x))));
+    });
+  }
+  return out;
+}
+
+function chunkSizes(n: number): number[] {
+  const sizes: number[] = [];
+  for (let k = Math.ceil(n / 2); k >= 1; k = k === 1 ? 0 : Math.ceil(k / 2)) if (!sizes.includes(k)) sizes.push(k);
+  return sizes;
+}
+
+function shorterQueries(q: string): string[] {
+  const out = new Set<string>();
+  const tokens = q.split(/(\s+)/); // keep separators at odd indices
+  const words = tokens.filter((_, i) => i % 2 === 0);
+  if (words.filter((w) => w !== "").length > 1) {
+    // Remove chunks of words (with the separator before them).
+    const n = words.length;
+    for (const chunk of chunkSizes(n)) {
+      if (n / chunk > 64) continue;
+      for (let i = 0; i < n; i += chunk) {
+        const kept: string[] = [];
+        for (let w = 0; w < n; w++) {
+          if (w >= i && w < i + chunk) continue;
+          if (kept.length > 0) kept.push(tokens[2 * w - 1] ?? " ");
+          kept.push(words[w]!);
+        }
+        out.add(kept.join(""));
+      }
+    }
+  }
+  const m = /^(\s*select:\s*)(.*)$/is.exec(q);
+  if (m && m[2]!.includes(",")) {
+    const entries = m[2]!.split(",");
+    for (const chunk of chunkSizes(entries.length)) {
+      if (entries.length / chunk > 64) continue;
+      for (let i = 0; i < entries.length; i += chunk) out.add(m[1]! + [...entries.slice(0, i), ...entries.slice(i + chunk)].join(","));
+    }
+  }
+  for (const s of shorterText(q)) out.add(s);
+  out.delete(q);
+  return [...out];
+}
+
+/** Remove chunks of characters (code points), halves first, at most 64 candidates per chunk size. */
+function shorterText(s: string): string[] {
+  const cps = [...s];
+  const out: string[] = [];
+  for (const chunk of chunkSizes(cps.length)) {
+    if (cps.length / chunk > 64) continue;
+    for (let i = 0; i < cps.length; i += chunk) out.push([...cps.slice(0, i), ...cps.slice(i + chunk)].join(""));
+  }
+  return out;
+}
+
+async function shrinkDisagreement(
+  original: string,
+  emittedScript: string,
+  start: Disagreement,
+  sandbox: SandboxOptions,
+  opts: VerifyOptions,
+): Promise<Disagreement & { steps: number; rounds: number }> {
+  const maxRounds = opts.maxShrinkRounds ?? 200;
+  const maxCandidates = opts.maxShrinkCandidates ?? 600;
+  const deadline = performance.now() + (opts.shrinkTimeMs ?? 120_000);
+  let cur = start;
+  let steps = 0;
+  let rounds = 0;
+  const seen = new Set<string>([JSON.stringify(start.case)]);
+  while (rounds < maxRounds && performance.now() < deadline) {
+    // A case already tried agreed then and agrees now: results depend on the case only.
+    const cands: VerifyCase[] = [];
+    for (const c of shrinkCandidates(cur.case)) {
+      if (cands.length >= maxCandidates) break;
+      const k = JSON.stringify(c);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      cands.push(c);
+    }
+    if (cands.length === 0) break;
+    rounds++;
+    const calls = cands.map((c) => ({ fn: cur.fn, args: callArgs(c) }));
+    const [ro, re] = await Promise.all([runInSandbox(original, calls, sandbox), runInSandbox(emittedScript, calls, sandbox)]);
+    const i = cands.findIndex((_, k) => !resultsAgree(ro.results[k]!, re.results[k]!));
+    if (i < 0) break;
+    cur = { case: cands[i]!, fn: cur.fn, original: ro.results[i]!, emitted: re.results[i]! };
+    steps++;
+  }
+  return { ...cur, steps, rounds };
+}
