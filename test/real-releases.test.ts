@@ -1,7 +1,7 @@
 /**
  * Real Claude Code releases from the npm registry (downloaded once into the cache outside the
  * repository; nothing from them is committed). The expected figures are facts about those files,
- * established independently of this code (see ../shared/docs/container-formats.md §1.6).
+ * established independently of this code (see docs/container-formats.md §1.6).
  */
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
