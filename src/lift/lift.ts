@@ -1,11 +1,11 @@
 /**
  * `searchlift lift`: locate the tool search in an input, lift it into the contract's module
- * (../shared/docs/scorer-module-contract.md), check it is pure, verify it against the original code
+ * (docs/scorer-module-contract.md), check it is pure, verify it against the original code
  * in the sandbox, and write it — atomically — under <out>/<client>/<version>/<platform>/.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { openContainer } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { ExitCode, SearchliftError } from "../errors.js";
@@ -48,7 +48,7 @@ export async function liftInput(input: string, opts: LiftOptions): Promise<LiftR
 }
 
 async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
-  const inputHash = sha256InBackground(c.input);
+  const inputHash = sha256InBackground(hashedFile(c));
   try {
     return await liftWith(c, opts, inputHash.result);
   } finally {
@@ -106,7 +106,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     platform: info.platform,
     routine: "tool-search",
     signature,
-    input: { file: c.input, sha256: await inputSha256 },
+    input: { file: inputName(c), sha256: await inputSha256 },
     modules: sources,
     generator: `searchlift ${VERSION}`,
   };
@@ -149,6 +149,17 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     [declarations, DECLARATIONS],
   ]);
   return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`) };
+}
+
+/** The file that identifies the release: the input itself, or for a package folder the program in it. */
+function hashedFile(c: Container): string {
+  return statSync(c.input).isDirectory() ? c.file : c.input;
+}
+
+/** The input by name, never by absolute path (which would carry a home folder or a user name into the module). */
+function inputName(c: Container): string {
+  const file = hashedFile(c);
+  return file === c.input ? basename(c.input) : `${basename(c.input)}/${relative(c.input, file).split(sep).join("/")}`;
 }
 
 const PROVENANCE_MARK = "\nconst provenance = ";
