@@ -168,6 +168,8 @@ describe("behaviour per change", () => {
 describe("timeline", () => {
   it("orders versions numerically and keeps an unliftable release apart", () => {
     expect(["2.1.10", "2.1.9", "2.0.70", "2.1.100"].sort(compareVersions)).toEqual(["2.0.70", "2.1.9", "2.1.10", "2.1.100"]);
+    // npm's precedence (semver §11): a prerelease comes before its release, numeric identifiers by number.
+    expect(["2.1.0", "2.1.0-beta.10", "2.1.0-beta.2", "2.0.9"].sort(compareVersions)).toEqual(["2.0.9", "2.1.0-beta.2", "2.1.0-beta.10", "2.1.0"]);
     const t = buildTimeline([
       { input: "b", version: "1.0.1", platform: "npm", routineHash: "x", verified: null },
       { input: "a", version: "1.0.0", platform: "npm", routineHash: "x", verified: null },

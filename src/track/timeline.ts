@@ -4,6 +4,7 @@
  * differ only in minified names have one routine hash and stay in one group.
  */
 import type { Behaviour } from "../diff/behaviour.js";
+import { compareVersions } from "../fetch/release-range.js";
 
 export interface Release {
   input: string;
@@ -37,6 +38,8 @@ export interface Change {
   note?: string;
 }
 
+export { compareVersions };
+
 export interface Timeline {
   releases: Release[];
   groups: Group[];
@@ -44,23 +47,6 @@ export interface Timeline {
   changes?: Change[];
 }
 
-/** Dotted versions compared number by number (2.1.9 < 2.1.10); pre-release tags after the release. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.+-]/);
-  const pb = b.split(/[.+-]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i];
-    const y = pb[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    const nx = /^\d+$/.test(x) ? Number(x) : NaN;
-    const ny = /^\d+$/.test(y) ? Number(y) : NaN;
-    if (!Number.isNaN(nx) && !Number.isNaN(ny)) {
-      if (nx !== ny) return nx - ny;
-    } else if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
 
 export function buildTimeline(releases: Release[]): Timeline {
   const sorted = [...releases].sort((a, b) => compareVersions(a.version, b.version) || a.platform.localeCompare(b.platform));
