@@ -107,3 +107,28 @@ describe("relativeOutputPath", () => {
     expect(relativeOutputPath("..")).toBe("module");
   });
 });
+
+describe("numeric options", () => {
+  it("a value that is not a whole number of at least 1 is refused before any work, exit 2 with commander's reason", () => {
+    for (const args of [
+      ["lift", "missing.js", "--cases", "1.5"],
+      ["lift", "missing.js", "--cases", "0"],
+      ["lift", "missing.js", "--cases", "1e3"],
+      ["track", "missing", "--jobs", "abc"],
+      ["track", "missing", "--jobs", "0"],
+      ["track", "missing", "--jobs", "-2"],
+    ]) {
+      const r = run(...args);
+      expect(r.code, args.join(" ")).toBe(ExitCode.usage);
+      expect(r.stderr, args.join(" ")).toMatch(/^error: option '--(cases|jobs) <n>' argument '.*' is invalid\. expected a whole number of at least 1\.\n$/);
+    }
+  });
+
+  it("--cases below the contract's 2,000 runs, with a note that the lift is then not verified to the contract", () => {
+    const out = tmp();
+    const r = run("lift", join(import.meta.dirname, "..", "samples", "releases", "0.3.0"), "--cases", "40", "--out", out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/--cases 40 is below the contract's 2000/);
+    expect(r.stdout).toMatch(/verified: 40\/40 cases agree/);
+  });
+});
