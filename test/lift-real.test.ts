@@ -75,7 +75,7 @@ describe.skipIf(skip)("lift on real releases", () => {
       expect(v.bothErrored).toBeLessThan(v.calls / 20);
       // And both sides must be right, not only alike (they share every cut): known answers.
       if (!spec.includes("@2.0.")) {
-        const api = new Function(`${code.readable}\nreturn { toolSearch, searchTools };`)();
+        const api = new Function(`${code.readable}\nreturn { toolSearch, searchTools, scoreTools };`)();
         expect(await api.toolSearch("select:NotebookEdit", truthTools)).toEqual(["NotebookEdit"]);
         // 2.1.19 selects one name (the single-select variant); lists come after it.
         if (!spec.endsWith("@2.1.19")) expect(await api.toolSearch("select:NotebookEdit,mcp__slack__send_message", truthTools)).toEqual(["NotebookEdit", "mcp__slack__send_message"]);
@@ -83,6 +83,17 @@ describe.skipIf(skip)("lift on real releases", () => {
         // A plain keyword query goes through call() to the same scorer.
         expect(await api.toolSearch("slack message", truthTools)).toEqual(["mcp__slack__send_message"]);
         expect(await api.toolSearch("jupyter notebook", truthTools)).toEqual(["NotebookEdit"]);
+        // Two deferred tools share a name and only the second has the +required term, in its searchHint
+        // (descriptions are looked up by name): the score is the second's, matched by position (2.1.300
+        // and later drop the first before scoring).
+        if (code.readable.includes('startsWith("+")') && code.readable.includes("searchHint")) {
+          const twins = [
+            { name: "mcp__x__dup", description: "Nothing to see" },
+            { name: "mcp__x__dup", description: "Nothing to see", searchHint: "alpha channel" },
+          ];
+          const scores = await api.scoreTools("+alpha", twins);
+          expect(scores.map((r: { score: number }) => r.score > 0)).toEqual([false, true]);
+        }
       }
     });
   }

@@ -327,8 +327,7 @@ function mcpTool(rng: Rng, server: string, words: string[], hintWords: string[])
   const info = rng.next();
   if (noPrefix || info < 0.4) tool.mcpInfo = { serverName: server, toolName };
   else if (info < 0.5) tool.mcpInfo = { serverName: rng.chance(0.5) ? server.toUpperCase() : cap(server), toolName: rng.chance(0.5) ? toolName.toLowerCase() : cap(toolName) };
-  else if (info < 0.55) tool.mcpInfo = { serverName: server };
-  else if (info < 0.6) tool.mcpInfo = { serverName: rng.pick(SERVERS), toolName: mcpToolName(rng) };
+  else if (info < 0.55) tool.mcpInfo = { serverName: rng.pick(SERVERS), toolName: mcpToolName(rng) };
   if (rng.chance(0.02)) tool.aliases = [`${server}_${toolName}`];
   return tool;
 }
@@ -375,6 +374,13 @@ function catalog(rng: Rng): Catalog {
   }
   // A tool both deferred and loaded.
   if (deferred.length > 0 && rng.chance(0.1)) loaded.push({ ...rng.pick(deferred) });
+  // An mcpInfo without toolName, in a few catalogs only: releases that read it throw, skip the tool or miss
+  // it in select:, and most cases must still return values.
+  const withInfo = deferred.filter((t) => t.mcpInfo?.toolName !== undefined);
+  if (withInfo.length > 0 && rng.chance(0.02)) {
+    const i = deferred.indexOf(rng.pick(withInfo));
+    deferred[i] = { ...deferred[i]!, mcpInfo: { serverName: deferred[i]!.mcpInfo!.serverName } };
+  }
   return { deferred, loaded, words, hintWords };
 }
 

@@ -184,7 +184,27 @@ export function scoresVariant(fn: Node, name: string): Node {
   if (!chain) throw new LiftError("the scorer does not end with the filter/sort/slice/map chain");
   last.argument = chain;
   copy.body.body = body.filter((s, i) => i === body.length - 1 || !(s.type === "IfStatement" && returnsEarly(s)));
+  if (!carryScoredTool(copy)) throw new LiftError("the scorer's result objects ({ name: tool.name, score }) were not found");
   return copy;
+}
+
+/**
+ * Add `tool: t` to each `{ name: t.name, score }` the scorer builds, so that scoreTools matches a score to
+ * its tool by identity (two deferred tools may share a name, and a `+required` term may keep either).
+ */
+function carryScoredTool(scorer: Node): boolean {
+  let found = false;
+  walk(scorer, (n) => {
+    if (n.type !== "ObjectExpression") return;
+    const key = (p: Node) => (p.type === "Property" && !p.computed ? (p.key.name ?? p.key.value) : undefined);
+    const name = n.properties.find((p: Node) => key(p) === "name");
+    const hasScore = n.properties.some((p: Node) => key(p) === "score");
+    const owner = name?.value.type === "MemberExpression" && !name.value.computed && name.value.property.name === "name" ? name.value.object : null;
+    if (!hasScore || owner?.type !== "Identifier") return;
+    n.properties.push({ type: "Property", kind: "init", method: false, shorthand: false, computed: false, key: { type: "Identifier", name: "tool" }, value: { type: "Identifier", name: owner.name } });
+    found = true;
+  });
+  return found;
 }
 
 /** X in `return X.filter(…).sort(…).slice(…).map(…)`. */
@@ -220,8 +240,8 @@ const ADAPTER = `/** A contract Tool as the release sees a tool: its description
 function releaseTool(tool) {
   const seen = { name: tool.name, isMcp: tool.isMcp ?? tool.name.startsWith("mcp__"), prompt: async () => tool.description ?? "" };
   if (tool.searchHint !== undefined) seen.searchHint = tool.searchHint;
-  // The client always knows both names; a contract Tool may give only the server's.
-  if (tool.mcpInfo !== undefined) seen.mcpInfo = tool.mcpInfo.toolName === undefined ? { ...tool.mcpInfo, toolName: tool.name.replace(/^mcp__[^_]*(?:_(?!_)[^_]*)*__/, "") } : tool.mcpInfo;
+  // Passed as given: a release's answer to an mcpInfo without toolName is part of its behaviour.
+  if (tool.mcpInfo !== undefined) seen.mcpInfo = tool.mcpInfo;
   if (tool.aliases !== undefined) seen.aliases = tool.aliases;
   return seen;
 }
@@ -240,9 +260,9 @@ async function scoreTools(query, deferred, options = {}) {
   const searched = deferred.map(releaseTool);
   const allTools = [...searched, ...(options.loaded ?? []).map(releaseTool)];
   const scored = await release.scores(query, searched, allTools, options.maxResults ?? defaults.maxResults, ...(release.newCache ? [release.newCache()] : []));
-  // Tools left out before scoring (a missing +required term) score 0; the rest keep their order.
-  let next = 0;
-  return deferred.map((tool) => (scored[next]?.name === tool.name ? scored[next++] : { name: tool.name, score: 0 }));
+  // Tools left out before scoring (a missing +required term) score 0. Scores go back by position, never by name.
+  const scores = new Map(scored.map((result) => [result.tool, result.score]));
+  return searched.map((tool) => ({ name: tool.name, score: scores.get(tool) ?? 0 }));
 }
 `;
 
