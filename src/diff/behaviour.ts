@@ -49,8 +49,9 @@ export interface ModuleAnswers {
   provenance?: { version?: string; platform?: string };
 }
 
-/** Limits of the child that runs one module: every query of the view, each call within 5 s of CPU. */
-export const BEHAVIOUR_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 5_000 };
+/** Limits of the child that runs one module: every query of the view (about 1 s for a release), each call
+ *  within 5 s of CPU, the module's evaluation (which only defines functions) within 10 s. */
+export const BEHAVIOUR_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 5_000, scriptTimeoutMs: 10_000 };
 
 /**
  * A lifted module's text checked and made into a sandbox script. Refused (brokenModule) when it does not
@@ -94,9 +95,17 @@ function harness(mcpOnly: boolean, catalog: CatalogTool[]): string {
   Object.defineProperty(api, ${JSON.stringify(MISSING)}, { get: function () {
     return ${JSON.stringify(CONTRACT)}.filter(function (k) { return typeof api[k] !== "function"; });
   } });
-  var deferred = parse(deferredText), options = parse(optionsText);
+  var deferred = parse(deferredText), options = parse(optionsText), busy = false, failed = false;
   Object.defineProperty(api, ${JSON.stringify(ASK)}, { value: function (fn, query) {
-    return api[fn](query, deferred, options);
+    // Only the first failure is reported: after one, or after a call that never finished (stopped by its
+    // time limit), the rest fail at once instead of each using up its own time limit.
+    if (busy || failed) throw new Error("not run: an earlier call failed or did not finish");
+    busy = true;
+    var result;
+    try { result = api[fn](query, deferred, options); } catch (e) { busy = false; failed = true; throw e; }
+    return Promise.resolve(result).then(
+      function (v) { busy = false; return v; },
+      function (e) { busy = false; failed = true; throw e; });
   } });
 })(${JSON.stringify(JSON.stringify(deferred))}, ${JSON.stringify(JSON.stringify(options))});\n`;
 }
