@@ -6,16 +6,19 @@
  * answered before (the view as it was, kept below as the reference), on the lifted sample releases.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { moduleAnswers, sandboxScript, searchesMcpOnly, type Ranked } from "../src/diff/behaviour.js";
 import { ExitCode, SearchliftError } from "../src/errors.js";
 import { liftInput } from "../src/lift/lift.js";
 import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "../src/routines/tool-search/catalogs.js";
 import { moduleSemantics } from "../src/routines/tool-search/semantics.js";
+import { timelineChanges } from "../src/track/changes.js";
+import { buildTimeline } from "../src/track/timeline.js";
 import { moduleToScript } from "../src/verify/verify.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -135,6 +138,38 @@ describe("the sandbox holds what the static check lets through", () => {
     );
     const seen = await moduleAnswers({ script: probe, mcpOnly: false, label: "probe" }, defaultCatalog(), ["x"]);
     expect(seen.answers).toEqual([[]]);
+  });
+});
+
+describe("track's behaviour view", () => {
+  it("runs a change point's modules in the sandbox: the payload fails there, the change gets a note", async () => {
+    const marker = join(dir, "marker-track");
+    const t = buildTimeline([
+      { input: "a", version: "1.0.0", platform: "npm", routineHash: "a".repeat(64), verified: null, module: good() },
+      { input: "b", version: "1.0.1", platform: "npm", routineHash: "b".repeat(64), verified: null, module: hiddenPayload("track-evil.mjs", marker) },
+    ]);
+    const [c] = await timelineChanges(t, { queries: ["notebook", "slack"] });
+    expect(c!.behaviour).toBeNull();
+    expect(c!.note).toMatch(/track-evil\.mjs/);
+    expect(c!.note).toMatch(/failed on query "notebook": TypeError/);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("searchlift's own code", () => {
+  it("imports modules by literal names only: no path from an input reaches import()", () => {
+    const files = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    expect(files.length).toBeGreaterThan(20);
+    const dynamic: string[] = [];
+    for (const f of files) {
+      const source = ts.createSourceFile(f, readFileSync(join(ROOT, "src", f), "utf8"), ts.ScriptTarget.Latest, true);
+      const visit = (n: ts.Node): void => {
+        if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && !(n.arguments[0] && ts.isStringLiteral(n.arguments[0]))) dynamic.push(`${f}: ${n.getText()}`);
+        ts.forEachChild(n, visit);
+      };
+      visit(source);
+    }
+    expect(dynamic).toEqual([]);
   });
 });
 
