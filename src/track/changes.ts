@@ -31,14 +31,21 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
   const queries = opts.queries ?? DEFAULT_QUERIES;
   const corpus = sha256(JSON.stringify({ catalog, queries }));
   const dir = opts.cache ? join(opts.cache, "behaviour") : null;
-  // A group's module is the later side of one change and the earlier of the next: run once.
+  // A group's module is the later side of one change and the earlier of the next: run once. A run is read
+  // later (the next change's starts early), so its failure is marked handled here and reported when awaited.
   const runs = new Map<string, Promise<ModuleAnswers>>();
   const answers = (path: string) => {
-    if (!runs.has(path)) runs.set(path, loadSearcher(path).then((s) => moduleAnswers(s, catalog, queries)));
-    return runs.get(path)!;
+    let run = runs.get(path);
+    if (!run) {
+      run = loadSearcher(path).then((s) => moduleAnswers(s, catalog, queries));
+      run.catch(() => {});
+      runs.set(path, run);
+    }
+    return run;
   };
 
   const changes: Change[] = [];
+  const todo: Array<{ at: number; a: string; b: string; file: string | null }> = [];
   for (let i = 1; i < t.groups.length; i++) {
     const [g0, g1] = [t.groups[i - 1]!, t.groups[i]!];
     const base = { from: g0.last, to: g1.first };
@@ -51,18 +58,25 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     }
     const file = dir ? join(dir, `${sha256(JSON.stringify([CACHE_FORMAT, g0.routineHash, g1.routineHash, corpus]))}.json`) : null;
     const cached = file ? readCached(file) : null;
-    if (cached) {
-      changes.push({ ...base, behaviour: cached });
-      continue;
+    changes.push({ ...base, behaviour: cached });
+    if (!cached) todo.push({ at: changes.length - 1, a: a.module!, b: b.module!, file });
+  }
+  for (let k = 0; k < todo.length; k++) {
+    const { at, a, b, file } = todo[k]!;
+    // The next change's modules start while this change's run: two sandbox children at a time, not one.
+    const next = todo[k + 1];
+    if (next) {
+      answers(next.a);
+      answers(next.b);
     }
+    const change = changes[at]!;
     try {
-      const [ra, rb] = await Promise.all([answers(a.module!), answers(b.module!)]);
-      const behaviour = compareAnswers(queries, ra.answers, rb.answers);
-      if (file) writeCached(file, behaviour);
-      changes.push({ ...base, behaviour });
+      const [ra, rb] = await Promise.all([answers(a), answers(b)]);
+      change.behaviour = compareAnswers(queries, ra.answers, rb.answers);
+      if (file) writeCached(file, change.behaviour);
     } catch (e) {
       if (!(e instanceof SearchliftError)) throw e;
-      changes.push({ ...base, behaviour: null, note: `${e.message}${e.file ? ` (${e.file})` : ""}` });
+      change.note = `${e.message}${e.file ? ` (${e.file})` : ""}`;
     }
   }
   return changes;
