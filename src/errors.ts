@@ -28,7 +28,8 @@ export const ExitCode = {
   npmFailed: 12,
   /** fetch: a downloaded tarball's sha512 differs from the registry's dist.integrity. */
   integrity: 13,
-  /** diff: a lifted module cannot be imported, lacks the contract's exports, or throws when called. */
+  /** diff: a lifted module is refused by the static check, or in the sandbox throws when evaluated, lacks the
+   *  contract's exports, or throws or times out when called. */
   brokenModule: 14,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

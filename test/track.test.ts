@@ -145,7 +145,7 @@ describe("behaviour per change", () => {
     // Without the cache a missing module is a note, not a failed track.
     const [missing] = await timelineChanges(t);
     expect(missing!.behaviour).toBeNull();
-    expect(missing!.note).toMatch(/cannot import the lifted module/);
+    expect(missing!.note).toMatch(/cannot read the lifted module: ENOENT/);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -3,15 +3,17 @@
  * lifted (without verification) into a temporary folder — or used as is when it already is a
  * lifted module — and compared three ways: the code (a unified diff without provenance), the
  * semantics (weights and features read from the code), and the behaviour (a built-in catalog and
- * queries run through both modules).
+ * queries run through both modules, each in a sandbox child: behaviour.ts). No module is imported
+ * into this process.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { behaviourDiff, importLifted, searchesMcpOnly, type Behaviour } from "./behaviour.js";
-import type { CatalogTool } from "../routines/tool-search/catalogs.js";
+import { compareAnswers, moduleAnswers, sandboxScript, searchesMcpOnly, type Behaviour, type ModuleAnswers, type Searcher } from "./behaviour.js";
+import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "../routines/tool-search/catalogs.js";
 import { codeDiff, type CodeDiff } from "./code-diff.js";
+import { assertSandboxable } from "../verify/sandbox.js";
 import { moduleSemantics, semanticDiff, type SemanticRow } from "../routines/tool-search/semantics.js";
 
 export interface DiffOptions {
@@ -37,23 +39,32 @@ export interface DiffResult {
 
 export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): Promise<DiffResult> {
   const base = opts.out ? resolve(opts.out) : mkdtempSync(join(tmpdir(), "searchlift-diff-"));
+  // The sandbox's one-time check of the permission model runs while this process lifts, reads and checks the
+  // modules; the runs below await the same check, and report its failure.
+  assertSandboxable().catch(() => {});
   try {
     const pa = await liftedModulePath(a, join(base, "a"));
     const pb = await liftedModulePath(b, join(base, "b"));
     const ta = readFileSync(pa, "utf8");
     const tb = readFileSync(pb, "utf8");
-    const [ma, mb] = [await importLifted(pa), await importLifted(pb)];
+    // Both checked before either runs: a module refused statically never reaches the sandbox.
+    const [xa, xb] = [sandboxScript(ta, pa), sandboxScript(tb, pb)];
     const sa = semanticsOf(ta, pa);
     const sb = semanticsOf(tb, pb);
-    const side = (input: string, m: typeof ma): DiffSide => ({ input, version: m.provenance?.version ?? "unknown", platform: m.provenance?.platform ?? "unknown" });
-    const sideA = side(a, ma);
-    const sideB = side(b, mb);
+    const catalog = opts.catalog ?? defaultCatalog();
+    const queries = opts.queries ?? DEFAULT_QUERIES;
+    const searcher = (script: string, s: typeof sa, label: string): Searcher => ({ script, mcpOnly: searchesMcpOnly(s), label });
+    // One sandbox child per module, both at once; the provenance comes back with the answers.
+    const [ra, rb] = await Promise.all([moduleAnswers(searcher(xa, sa, pa), catalog, queries), moduleAnswers(searcher(xb, sb, pb), catalog, queries)]);
+    const side = (input: string, r: ModuleAnswers): DiffSide => ({ input, version: r.provenance?.version ?? "unknown", platform: r.provenance?.platform ?? "unknown" });
+    const sideA = side(a, ra);
+    const sideB = side(b, rb);
     return {
       a: sideA,
       b: sideB,
       code: codeDiff({ label: label(sideA), text: ta }, { label: label(sideB), text: tb }),
       semantics: semanticDiff(sa, sb),
-      behaviour: await behaviourDiff({ module: ma, mcpOnly: searchesMcpOnly(sa), label: pa }, { module: mb, mcpOnly: searchesMcpOnly(sb), label: pb }, { ...(opts.catalog ? { catalog: opts.catalog } : {}), ...(opts.queries ? { queries: opts.queries } : {}) }),
+      behaviour: compareAnswers(queries, ra.answers, rb.answers),
     };
   } finally {
     if (!opts.out) rmSync(base, { recursive: true, force: true });

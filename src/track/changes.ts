@@ -1,15 +1,16 @@
 /**
  * The behaviour of each change point of a timeline: the behaviour view of `searchlift diff`
- * (behaviourDiff in behaviour.ts, the same comparison) between the first lifted module of group
- * i-1 and that of group i — adjacent groups only. The modules are imported into this process, as
- * diff imports them. Each result is cached under `<cache>/behaviour/` by the two routines' hashes
- * and the corpus (the same code answers the same way), so a warm rerun imports no module.
+ * (moduleAnswers and compareAnswers in behaviour.ts, the same comparison) between the first lifted module of group
+ * i-1 and that of group i — adjacent groups only. Each module runs in a sandbox child, as diff runs
+ * it (never in this process), once for both of its change points. Each result is cached under
+ * `<cache>/behaviour/` by the two routines' hashes and the corpus (the same code answers the same
+ * way), so a warm rerun runs no module.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { behaviourDiff, importLifted, searchesMcpOnly, type Behaviour, type Searcher } from "../diff/behaviour.js";
+import { compareAnswers, moduleAnswers, sandboxScript, searchesMcpOnly, type Behaviour, type ModuleAnswers, type Searcher } from "../diff/behaviour.js";
 import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "../routines/tool-search/catalogs.js";
 import { moduleSemantics } from "../routines/tool-search/semantics.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
@@ -21,7 +22,7 @@ export interface ChangeOptions {
   queries?: readonly string[];
 }
 
-/** Part of every cache key: raise it when behaviourDiff would answer differently for the same two modules. */
+/** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules. */
 const CACHE_FORMAT = 1;
 
 export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Promise<Change[]> {
@@ -30,14 +31,21 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
   const queries = opts.queries ?? DEFAULT_QUERIES;
   const corpus = sha256(JSON.stringify({ catalog, queries }));
   const dir = opts.cache ? join(opts.cache, "behaviour") : null;
-  // A group's module is the later side of one change and the earlier of the next: imported once.
-  const searchers = new Map<string, Promise<Searcher>>();
-  const searcher = (path: string) => {
-    if (!searchers.has(path)) searchers.set(path, loadSearcher(path));
-    return searchers.get(path)!;
+  // A group's module is the later side of one change and the earlier of the next: run once. A run is read
+  // later (the next change's starts early), so its failure is marked handled here and reported when awaited.
+  const runs = new Map<string, Promise<ModuleAnswers>>();
+  const answers = (path: string) => {
+    let run = runs.get(path);
+    if (!run) {
+      run = loadSearcher(path).then((s) => moduleAnswers(s, catalog, queries));
+      run.catch(() => {});
+      runs.set(path, run);
+    }
+    return run;
   };
 
   const changes: Change[] = [];
+  const todo: Array<{ at: number; a: string; b: string; file: string | null }> = [];
   for (let i = 1; i < t.groups.length; i++) {
     const [g0, g1] = [t.groups[i - 1]!, t.groups[i]!];
     const base = { from: g0.last, to: g1.first };
@@ -50,17 +58,25 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     }
     const file = dir ? join(dir, `${sha256(JSON.stringify([CACHE_FORMAT, g0.routineHash, g1.routineHash, corpus]))}.json`) : null;
     const cached = file ? readCached(file) : null;
-    if (cached) {
-      changes.push({ ...base, behaviour: cached });
-      continue;
+    changes.push({ ...base, behaviour: cached });
+    if (!cached) todo.push({ at: changes.length - 1, a: a.module!, b: b.module!, file });
+  }
+  for (let k = 0; k < todo.length; k++) {
+    const { at, a, b, file } = todo[k]!;
+    // The next change's modules start while this change's run: two sandbox children at a time, not one.
+    const next = todo[k + 1];
+    if (next) {
+      answers(next.a);
+      answers(next.b);
     }
+    const change = changes[at]!;
     try {
-      const behaviour = await behaviourDiff(await searcher(a.module!), await searcher(b.module!), { catalog, queries });
-      if (file) writeCached(file, behaviour);
-      changes.push({ ...base, behaviour });
+      const [ra, rb] = await Promise.all([answers(a), answers(b)]);
+      change.behaviour = compareAnswers(queries, ra.answers, rb.answers);
+      if (file) writeCached(file, change.behaviour);
     } catch (e) {
       if (!(e instanceof SearchliftError)) throw e;
-      changes.push({ ...base, behaviour: null, note: `${e.message}${e.file ? ` (${e.file})` : ""}` });
+      change.note = `${e.message}${e.file ? ` (${e.file})` : ""}`;
     }
   }
   return changes;
@@ -71,16 +87,22 @@ function lifted(rs: Release[]): Release | undefined {
   return rs.find((r) => r.routineHash && r.module);
 }
 
-/** A lifted module as diff runs it: imported, and told whether it searches MCP tools only. */
+/** A lifted module as diff runs it: checked, made a sandbox script, and told whether it searches MCP tools only. */
 async function loadSearcher(path: string): Promise<Searcher> {
-  const module = await importLifted(path);
+  let text;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new SearchliftError(`cannot read the lifted module: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.brokenModule, path);
+  }
+  const script = sandboxScript(text, path);
   let semantics;
   try {
-    semantics = moduleSemantics(readFileSync(path, "utf8"));
+    semantics = moduleSemantics(text);
   } catch (e) {
     throw new SearchliftError(`cannot read the lifted module: ${(e as Error).message}`, ExitCode.brokenModule, path);
   }
-  return { module, mcpOnly: searchesMcpOnly(semantics), label: path };
+  return { script, mcpOnly: searchesMcpOnly(semantics), label: path };
 }
 
 function span(g: Group): string {
