@@ -6,7 +6,7 @@
  */
 import { closeSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ExitCode, SearchliftError } from "./errors.js";
 import { quoted } from "./safe-text.js";
 
@@ -26,13 +26,24 @@ export function pathInside(root: string, ...parts: string[]): string {
 }
 
 /**
- * Create `dir` (and its parents) and check that its real path is still inside `root`'s: a symlinked
- * folder on the way must not carry the output elsewhere.
+ * Create `dir` (and its parents) below `root`, one folder at a time, checking each one's real path is
+ * still inside `root`'s before going into it: a symlinked folder on the way must not carry the output
+ * (or even an empty folder) elsewhere.
  */
 export function makeDirInside(root: string, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  if (!isInside(realpathSync(root), realpathSync(dir))) {
-    throw new SearchliftError(`refusing to write outside the output folder: ${quoted(dir)} leads elsewhere (a symlink)`, ExitCode.output, root);
+  mkdirSync(root, { recursive: true });
+  const realRoot = realpathSync(root);
+  let at = resolve(root);
+  for (const part of relative(at, resolve(dir)).split(sep).filter(Boolean)) {
+    at = join(at, part);
+    try {
+      mkdirSync(at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    if (!isInside(realRoot, realpathSync(at))) {
+      throw new SearchliftError(`refusing to write outside the output folder: ${quoted(at)} leads elsewhere (a symlink)`, ExitCode.output, root);
+    }
   }
 }
 

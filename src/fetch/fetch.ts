@@ -85,7 +85,7 @@ export interface FetchResult {
 /**
  * Fetch the releases `spec` names (`latest` or another dist-tag, a version, `2.1.100-2.1.112`, `>=2.1.100 <2.1.113`).
  * A version named exactly must exist for the platform; a range takes the versions that do, reporting the rest as
- * skipped. An exact version found in the cache needs no network at all.
+ * skipped. A cached release is still checked against the registry's integrity, so fetch always asks the registry.
  */
 export async function fetchReleases(spec: string, opts: FetchOptions = {}): Promise<FetchResult> {
   checkPlatform(opts.platform);
@@ -97,17 +97,17 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
     opts.warn?.(`skipped ${skipped.length} version${skipped.length > 1 ? "s" : ""} of ${spec}: ${shown.join(", ")}${skipped.length > shown.length ? ", …" : ""}`);
   }
 
+  // The registry's integrity of every release, cached or not (one npm view per package): a cached tarball is
+  // checked against it, so editing the cache's recorded integrity along with the tarball is noticed.
+  const integrity = await registryIntegrity(plan, parsed.kind !== "range");
+
   // What the cache already holds, verified.
   const found = new Map<ReleaseId, FetchedRelease>();
   for (const id of plan) {
-    const hit = await lookupCached(cache, id);
+    const hit = await lookupCached(cache, id, integrity.get(key(id))!);
     if (hit.status === "hit") found.set(id, { ...hit.release, cached: true });
     else if (hit.status === "corrupt") opts.warn?.(`cached ${id.version} (${id.platform}) is corrupt (${hit.why}); fetching it again`);
   }
-
-  // The registry's integrity of the rest: one npm view per package.
-  const missing = plan.filter((id) => !found.has(id));
-  const integrity = await registryIntegrity(missing, parsed.kind !== "range");
 
   const releases: FetchedRelease[] = [];
   for (const [i, id] of plan.entries()) {

@@ -4,7 +4,7 @@
  * in the sandbox, and write it — atomically — under <out>/<client>/<version>/<platform>/.
  */
 import { createHash } from "node:crypto";
-import { renameSync, rmSync } from "node:fs";
+import { renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { openContainer } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
@@ -49,7 +49,8 @@ export async function liftInput(input: string, opts: LiftOptions): Promise<LiftR
 }
 
 async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
-  const inputHash = sha256InBackground(c.input);
+  // A package folder has no bytes of its own: its program file stands for it.
+  const inputHash = sha256InBackground(statSync(c.input).isDirectory() ? c.file : c.input);
   try {
     return await liftWith(c, opts, inputHash.result);
   } finally {
