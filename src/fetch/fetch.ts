@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { terminalSafe as safe } from "../safe-text.js";
 import { NpmError, npmView } from "./npm-client.js";
 import { defaultCacheDir, downloadRelease, lookupCached, releaseDir, tarballName, type CachedRelease, type ReleaseId } from "./release-cache.js";
 import { compareVersions, parseReleaseSpec, satisfies, type ReleaseSpec } from "./release-range.js";
@@ -294,10 +295,11 @@ export async function listReleases(opts: { platform?: string; spec?: string } = 
   return { packages: Object.fromEntries(platforms.map((p) => [p, packageFor(p)])), distTags, versions: rows };
 }
 
+/** The human listing; versions and tags come from the registry and are made terminal-safe. */
 export function formatListing(l: ReleaseListing): string {
   const lines = [`${"version".padEnd(10)} ${"era".padEnd(7)} platforms`];
-  for (const r of l.versions) lines.push(`${r.version.padEnd(10)} ${r.era.padEnd(7)} ${r.platforms.join(" ") || "(no build)"}`);
-  const tags = Object.entries(l.distTags).map(([t, v]) => `${t}: ${v}`);
+  for (const r of l.versions) lines.push(`${safe(r.version).padEnd(10)} ${r.era.padEnd(7)} ${r.platforms.join(" ") || "(no build)"}`);
+  const tags = Object.entries(l.distTags).map(([t, v]) => `${safe(t)}: ${safe(String(v))}`);
   if (tags.length) lines.push(`dist-tags: ${tags.join(", ")}`);
   return lines.join("\n") + "\n";
 }
