@@ -64,10 +64,12 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(human.stdout).toBe(`2.0.70 npm ${tarball} (cached)\n`);
   });
 
-  it("an exact version already cached needs no npm at all", () => {
+  it("a cached version is still checked against the registry: without npm, fetch fails (12) and the cache is kept", () => {
+    const before = contents(cache);
     const r = run(["fetch", "2.0.70", "--cache", cache, "--json"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).releases[0].cached).toBe(true);
+    expect(r.code, r.stderr).toBe(ExitCode.npmFailed);
+    expect(r.stderr).toMatch(/cannot run \/nonexistent\/npm/);
+    expect(contents(cache)).toEqual(before);
   });
 
   it("a corrupted cached tarball is detected and fetched again", async () => {

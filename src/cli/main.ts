@@ -5,6 +5,7 @@ import { writeModules } from "../extract/write-modules.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import type { RoutineResult } from "../locate/locate.js";
 import { VERSION } from "../version.js";
+import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { positiveInteger } from "./options.js";
 
 /** The corpus size the module contract's promise is checked on. */
@@ -34,7 +35,7 @@ export function buildProgram(): Command {
         const l = listing(c);
         if (opts.out) {
           const { written, bytes } = writeModules(c, opts.out, !!opts.force);
-          if (!opts.list && !opts.json) process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${opts.out}\n`);
+          if (!opts.list && !opts.json) process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${safe(opts.out)}\n`);
         }
         if (opts.json) process.stdout.write(JSON.stringify(l, null, 2) + "\n");
         else if (opts.list || !opts.out) process.stdout.write(formatListing(l));
@@ -89,15 +90,15 @@ export function buildProgram(): Command {
           results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped });
           if (!opts.json) {
             const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";
-            process.stdout.write(`${input}: ${r.client} ${r.version} ${r.platform} → ${r.module} (${r.signature}; ${v})\n`);
+            process.stdout.write(`${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})\n`);
           }
         } catch (e) {
           if (!(e instanceof SearchliftError)) throw e;
           failure ??= e;
           // Which release it was, where that could be read before the lift failed.
           const release = "release" in e ? (e as { release: { client: string; version: string; platform: string } }).release : null;
-          results.push({ input, ...(release ? { client: release.client, version: release.version, platform: release.platform } : {}), error: oneLine(e.message), exitCode: e.exitCode });
-          if (!opts.json) process.stderr.write(`searchlift: ${e.file ?? input}: ${oneLine(e.message)}\n`);
+          results.push({ input, ...(release ? { client: release.client, version: release.version, platform: release.platform } : {}), error: e.message.replace(/\s*\n\s*/g, " ").trim(), exitCode: e.exitCode });
+          if (!opts.json) process.stderr.write(`searchlift: ${safe(e.file ?? input)}: ${messageLine(e.message)}\n`);
         }
       }
       if (opts.json) process.stdout.write(JSON.stringify({ results }, null, 2) + "\n");
@@ -123,7 +124,7 @@ export function buildProgram(): Command {
       else if (inputs.length === 1 && statSync(inputs[0]!, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(inputs[0]!, "package.json"))) {
         inputs = listReleases(inputs[0]!);
       }
-      if (note) process.stderr.write(`note: ${note}\n`);
+      if (note) process.stderr.write(`note: ${messageLine(note)}\n`);
       const tty = process.stderr.isTTY && !opts.json;
       const r = await track(inputs, {
         out: opts.out,
@@ -136,8 +137,8 @@ export function buildProgram(): Command {
       if (opts.json) process.stdout.write(JSON.stringify(r.timeline, null, 2) + "\n");
       else {
         process.stdout.write(`${r.timeline.releases.length} releases (${r.lifted} lifted now, the rest cached), ${r.timeline.groups.length} groups:\n`);
-        for (const g of r.timeline.groups) process.stdout.write(`  ${g.first === g.last ? g.first : `${g.first} – ${g.last}`}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${g.error})`}\n`);
-        process.stdout.write(`wrote ${r.files.json}, ${r.files.markdown} and ${r.files.html}\n`);
+        for (const g of r.timeline.groups) process.stdout.write(`  ${safe(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${messageLine(g.error ?? "?")})`}\n`);
+        process.stdout.write(`wrote ${safe(r.files.json)}, ${safe(r.files.markdown)} and ${safe(r.files.html)}\n`);
       }
     });
 
@@ -163,12 +164,12 @@ export function buildProgram(): Command {
         ...(opts.platform ? { platform: opts.platform } : {}),
         ...(opts.cache ? { cache: opts.cache } : {}),
         dryRun: !!opts.dryRun,
-        ...(tty ? { progress: (m: string) => process.stderr.write(`${m}\n`) } : {}),
-        ...(opts.json ? {} : { warn: (m: string) => process.stderr.write(`searchlift: ${oneLine(m)}\n`) }),
+        ...(tty ? { progress: (m: string) => process.stderr.write(`${messageLine(m)}\n`) } : {}),
+        ...(opts.json ? {} : { warn: (m: string) => process.stderr.write(`searchlift: ${messageLine(m)}\n`) }),
       });
       const releases = r.releases.map((x) => ({ version: x.version, platform: x.platform, package: x.package, tarball: x.tarball, integrity: x.integrity, cached: x.cached }));
       if (opts.json) process.stdout.write(JSON.stringify({ releases, ...(r.skipped.length ? { skipped: r.skipped } : {}) }, null, 2) + "\n");
-      else for (const x of releases) process.stdout.write(`${x.version} ${x.platform} ${x.tarball}${x.cached ? " (cached)" : opts.dryRun ? " (not fetched: --dry-run)" : ""}\n`);
+      else for (const x of releases) process.stdout.write(`${safe(x.version)} ${x.platform} ${safe(x.tarball)}${x.cached ? " (cached)" : opts.dryRun ? " (not fetched: --dry-run)" : ""}\n`);
     });
 
   program
@@ -202,19 +203,20 @@ async function selectSignatures(dir: string | undefined, ids: string[] | undefin
   return all.filter((s) => ids.includes(s.id));
 }
 
+/** Module paths, role names and warnings come from the input: each is made terminal-safe. */
 function formatLocate(input: string, results: RoutineResult[]): string {
-  const lines = [`input: ${input}`];
+  const lines = [`input: ${safe(input)}`];
   for (const r of results) {
     if (r.status === "found") {
-      lines.push(`${r.id}: found, variant ${r.variant}`, `  ${r.module}:${r.line}:${r.column}  bytes ${r.start}-${r.end}`);
-      for (const [role, name] of Object.entries(r.roles ?? {})) lines.push(`  ${role.padEnd(16)} ${name}`);
+      lines.push(`${r.id}: found, variant ${r.variant}`, `  ${safe(r.module ?? "")}:${r.line}:${r.column}  bytes ${r.start}-${r.end}`);
+      for (const [role, name] of Object.entries(r.roles ?? {})) lines.push(`  ${role.padEnd(16)} ${safe(name)}`);
     } else if (r.status === "ambiguous") {
       lines.push(`${r.id}: ambiguous, ${r.candidates!.length} candidates`);
-      for (const c of r.candidates!) lines.push(`  ${c.module}:${c.line}:${c.column}  variant ${c.variant}`);
+      for (const c of r.candidates!) lines.push(`  ${safe(c.module)}:${c.line}:${c.column}  variant ${c.variant}`);
     } else {
       lines.push(`${r.id}: absent`);
     }
-    for (const w of r.warnings ?? []) lines.push(`  warning: ${w}`);
+    for (const w of r.warnings ?? []) lines.push(`  warning: ${messageLine(w)}`);
   }
   return lines.join("\n") + "\n";
 }
@@ -237,15 +239,12 @@ function report(e: unknown): number {
     return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (e instanceof SearchliftError) {
-    process.stderr.write(`searchlift: ${e.file ? e.file + ": " : ""}${oneLine(e.message)}\n`);
+    process.stderr.write(`searchlift: ${e.file ? safe(e.file) + ": " : ""}${messageLine(e.message)}\n`);
     return e.exitCode;
   }
   const err = e as Error;
-  process.stderr.write(`searchlift: internal error: ${oneLine(err?.message ?? String(e))}\n`);
+  process.stderr.write(`searchlift: internal error: ${messageLine(err?.message ?? String(e))}\n`);
   if (process.env.SEARCHLIFT_DEBUG) process.stderr.write(`${err?.stack}\n`);
   return ExitCode.internal;
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, " ").trim();
-}

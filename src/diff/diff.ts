@@ -6,6 +6,7 @@
  * queries run through both modules, each in a sandbox child: behaviour.ts). No module is imported
  * into this process.
  */
+import { terminalSafe as safe } from "../safe-text.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -104,24 +105,25 @@ function isLiftedModule(path: string): boolean {
 /** The human-readable report: code, semantics, behaviour. */
 export function formatDiff(r: DiffResult): string {
   const out: string[] = [];
-  out.push(`a: ${r.a.input} (${label(r.a)})`, `b: ${r.b.input} (${label(r.b)})`, "");
+  out.push(`a: ${safe(r.a.input)} (${safe(label(r.a))})`, `b: ${safe(r.b.input)} (${safe(label(r.b))})`, "");
   out.push("== code ==");
-  out.push(r.code.changed ? r.code.diff.trimEnd() : "no code change", "");
+  // The diff's lines are our own; what they quote (lifted code, module names) is escaped line by line.
+  out.push(r.code.changed ? r.code.diff.trimEnd().split("\n").map(safe).join("\n") : "no code change", "");
 
   const changed = r.semantics.filter((s) => s.changed).length;
   out.push(`== semantics: ${changed === 0 ? "unchanged" : `${changed} changed`} ==`);
   const w = Math.max(...r.semantics.map((s) => s.feature.length), 7);
-  const v = Math.max(...r.semantics.map((s) => s.before.length), r.a.version.length, 6);
-  out.push(`  ${"".padEnd(w)}  ${r.a.version.padEnd(v)}  ${r.b.version}`);
-  for (const s of r.semantics) out.push(`${s.changed ? "* " : "  "}${s.feature.padEnd(w)}  ${s.before.padEnd(v)}  ${s.after}`);
+  const v = Math.max(...r.semantics.map((s) => safe(s.before).length), safe(r.a.version).length, 6);
+  out.push(`  ${"".padEnd(w)}  ${safe(r.a.version).padEnd(v)}  ${safe(r.b.version)}`);
+  for (const s of r.semantics) out.push(`${s.changed ? "* " : "  "}${s.feature.padEnd(w)}  ${safe(s.before).padEnd(v)}  ${safe(s.after)}`);
   out.push("");
 
   const n = r.behaviour.changed.length;
   const reordered = r.behaviour.changed.filter((c) => c.before.map((x) => x.name).join() !== c.after.map((x) => x.name).join()).length;
   out.push(`== behaviour: ${n} of ${r.behaviour.queries} queries changed${n ? ` (${reordered} in their results, ${n - reordered} in scores only)` : ""} ==`);
-  const fmt = (xs: Array<{ name: string; score: number | null }>) => (xs.length ? xs.map((x) => (x.score === null ? x.name : `${x.name} ${x.score}`)).join(", ") : "(none)");
+  const fmt = (xs: Array<{ name: string; score: number | null }>) => (xs.length ? xs.map((x) => (x.score === null ? safe(x.name) : `${safe(x.name)} ${x.score}`)).join(", ") : "(none)");
   for (const c of r.behaviour.changed) {
-    out.push(`${JSON.stringify(c.query)}`, `  before: ${fmt(c.before)}`, `  after:  ${fmt(c.after)}`);
+    out.push(safe(JSON.stringify(c.query)), `  before: ${fmt(c.before)}`, `  after:  ${fmt(c.after)}`);
   }
   if (n === 0) out.push("no behaviour change");
   return out.join("\n") + "\n";

@@ -1,3 +1,4 @@
+import { terminalSafe as safe } from "../safe-text.js";
 import type { Container, ModuleEntry } from "./types.js";
 
 /** The `extract --list --json` document: one object, stable field order. */
@@ -35,19 +36,20 @@ export function listing(c: Container): Listing {
 }
 
 /** A human-readable table of the listing. */
+/** The human listing; every name read from the input (paths, entry, runtime, notes) is made terminal-safe. */
 export function formatListing(l: Listing): string {
   const head = [
-    `input:   ${l.input}`,
+    `input:   ${safe(l.input)}`,
     `format:  ${l.format}`,
-    `runtime: ${l.runtime ?? "(not found)"}`,
-    `entry:   ${l.entry ?? "(none)"}`,
+    `runtime: ${l.runtime ? safe(l.runtime) : "(not found)"}`,
+    `entry:   ${l.entry ? safe(l.entry) : "(none)"}`,
     `modules: ${l.modules.length}`,
-    ...l.notes.map((n) => `note:    ${n}`),
+    ...l.notes.map((n) => `note:    ${safe(n)}`),
     "",
   ];
   const cols = ["path", "kind", "loader", "format", "encoding", "size", "bytecode", "start", "end"];
   const rows = l.modules.map((m) => [
-    m.path,
+    safe(m.path),
     m.kind,
     m.loader,
     m.moduleFormat,

@@ -1,7 +1,8 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { basename, join, posix } from "node:path";
+import { isInside } from "../safe-write.js";
 import type { ReadEntry } from "tar";
 import { ExitCode, MalformedInput, SearchliftError, UnrecognizedInput } from "../errors.js";
 import { isTextHead, looksLikeProgram, parseProgram, stripBom } from "./plain-script.js";
@@ -218,10 +219,12 @@ function openDirectory(dir: string, openFile: OpenFile): Container {
   if (!existsSync(manifestPath)) {
     if (isFile(join(dir, "index.js"))) {
       const m: Manifest = { name: basename(dir), version: "" };
+      checkInsidePackage(dir, m, "index.js");
       return finish(openFile(join(dir, "index.js"), dir), dir, m, "index.js", "default index.js", new Map());
     }
     throw unrecognized(dir, "not an npm package: no package.json / no JavaScript");
   }
+  checkInsidePackage(dir, { name: "", version: "" }, "package.json");
   const size = statSync(manifestPath).size;
   if (size > MAX_MANIFEST) throw malformed(dir, `package.json is ${size} bytes; refusing more than ${MAX_MANIFEST}`);
   const m = parseManifest(dir, readFileSync(manifestPath));
@@ -234,10 +237,23 @@ function openDirectory(dir: string, openFile: OpenFile): Container {
     if (deps.size > 0) throw wrapperError(dir, m, deps, member, "is missing");
     throw unrecognized(dir, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
   }
+  checkInsidePackage(dir, m, member);
   if (deps.size > 0 && statSync(file).size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
     throw wrapperError(dir, m, deps, member, "is a placeholder");
   }
   return finish(openFile(file, dir), dir, m, member, field, deps);
+}
+
+/**
+ * A package's files are the package's: a member that is (or lies under) a symlink leading out of the
+ * folder would make us read, and report as the package, some other file of the machine.
+ */
+function checkInsidePackage(dir: string, m: Manifest, member: string): void {
+  const root = realpathSync(dir);
+  const real = realpathSync(join(dir, ...member.split("/")));
+  if (real === root || !isInside(root, real)) {
+    throw malformed(dir, `${label(m)}: its ${member} leads outside the package folder (a symlink to ${real})`);
+  }
 }
 
 function isFile(path: string): boolean {
@@ -304,16 +320,30 @@ function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "
   }
 }
 
-const ROOT_MANIFEST = /^[^/]+\/package\.json$/;
+/** A tar entry's path inside the package: npm drops the first component (`package/`, whatever it is named). */
+function packagePath(path: string): string | null {
+  const slash = path.indexOf("/");
+  return slash > 0 && slash < path.length - 1 ? path.slice(slash + 1) : null;
+}
 
-function openTarball(input: string, openFile: OpenFile): Container {
-  // Pass 1: package.json (it may follow a 400 MB member, so this can read the whole archive).
-  let root: string | null = null;
-  let manifestBytes: Buffer | null = null;
+/** The last entry of each package path: npm unpacks entries in order, so a later copy replaces an earlier one. */
+interface ArchiveIndex {
+  manifest: Buffer | null;
+  last: Map<string, { index: number; type: string }>;
+}
+
+/** Pass 1, the whole archive: the last package.json (it may follow a 400 MB member) and where each path last occurs. */
+function indexTarball(input: string): ArchiveIndex {
+  const last = new Map<string, { index: number; type: string }>();
+  let manifest: Buffer | null = null;
+  let index = -1;
   streamTar(input, (entry, path) => {
-    if (!ROOT_MANIFEST.test(path) || entry.type !== "File") return "skip";
+    index++;
+    const rel = packagePath(path);
+    if (rel === null || entry.type === "Directory") return "skip";
+    last.set(rel, { index, type: entry.type });
+    if (rel !== "package.json" || entry.type !== "File") return "skip";
     if (entry.size > MAX_MANIFEST) throw malformed(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
-    root = path.slice(0, path.indexOf("/"));
     const chunks: Buffer[] = [];
     let got = 0;
     entry.on("data", (c: Buffer) => {
@@ -321,37 +351,41 @@ function openTarball(input: string, openFile: OpenFile): Container {
       if (got <= MAX_MANIFEST) chunks.push(c);
     });
     entry.on("end", () => {
-      manifestBytes = Buffer.concat(chunks);
+      manifest = Buffer.concat(chunks);
     });
     return "take";
-  }, () => manifestBytes !== null);
-  if (manifestBytes === null || root === null) throw unrecognized(input, "not an npm package: no package.json in the archive");
-  const m = parseManifest(input, manifestBytes);
+  }, () => false);
+  return { manifest, last };
+}
+
+function openTarball(input: string, openFile: OpenFile): Container {
+  const archive = indexTarball(input);
+  if (archive.manifest === null) throw unrecognized(input, "not an npm package: no package.json in the archive");
+  const m = parseManifest(input, archive.manifest);
   const program = chooseProgram(input, m);
   const { field } = program;
-  let member = program.member;
   const deps = platformPackages(m);
-  const wanted = new Set(program.candidates.map((c) => `${root}/${c}`));
+  // Of several candidate names (a `main` without extension), the first the archive holds, in Node's order.
+  const member = program.candidates.find((c) => archive.last.has(c)) ?? program.member;
+  const wanted = archive.last.get(member);
+  if (wanted && wanted.type !== "File" && wanted.type !== "OldFile" && wanted.type !== "ContiguousFile") {
+    throw unrecognized(input, `${label(m)}: its program ${member} is a ${wanted.type}, not a file`);
+  }
 
-  // Pass 2: stream only the chosen member into a private temporary directory. With several
-  // candidate names (a `main` without extension), the first one the archive holds is taken.
+  // Pass 2: stream only the chosen member's last copy (the one npm installs) into a private temporary directory.
   const dir = mkdtempSync(join(tmpdir(), "searchlift-npm-"));
   const drop = () => rmSync(dir, { recursive: true, force: true });
   try {
-    let file = "";
+    // The member keeps its own name so readers that look at the extension see the real one.
+    const file = join(dir, posix.basename(member));
     let found: { size: number; written: number; done: boolean } | null = null;
     let writeError: NodeJS.ErrnoException | null = null;
     let fd: number | null = null;
+    let index = -1;
     try {
-      streamTar(input, (entry, path) => {
-        if (found !== null || !wanted.has(path)) return "skip";
-        if (entry.type === "Directory") return "skip"; // `main: "lib"` naming a folder: its index.js follows
-        member = path.slice(root!.length + 1);
-        if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
-          throw unrecognized(input, `${label(m)}: its program ${member} is a ${entry.type}, not a file`);
-        }
-        // The member keeps its own name so readers that look at the extension see the real one.
-        file = join(dir, posix.basename(member));
+      streamTar(input, (entry) => {
+        index++;
+        if (found !== null || wanted === undefined || index !== wanted.index) return "skip";
         const out = openSync(file, "wx", 0o600);
         fd = out;
         const state = { size: entry.size, written: 0, done: false };

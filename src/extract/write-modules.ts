@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { listing } from "./listing.js";
@@ -32,9 +32,11 @@ export function writeModules(c: Container, outDir: string, force: boolean): { wr
     throw new SearchliftError(`output folder exists (use --force to replace it)`, ExitCode.output, outDir);
   }
   const parent = dirname(target);
-  const tmp = join(parent, `.${basename(target)}.tmp-${process.pid}-${Date.now()}`);
+  let tmp: string;
   try {
-    mkdirSync(tmp, { recursive: true });
+    mkdirSync(parent, { recursive: true });
+    // A fresh folder of our own (mkdtemp): a folder or symlink planted at a predictable name is never written through.
+    tmp = mkdtempSync(join(parent, `.${basename(target)}.tmp-`));
   } catch (e) {
     throw new SearchliftError(`cannot create output folder: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, outDir);
   }

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { terminalSafe as safe } from "../safe-text.js";
 import { NpmError, npmView } from "./npm-client.js";
 import { defaultCacheDir, downloadRelease, lookupCached, releaseDir, tarballName, type CachedRelease, type ReleaseId } from "./release-cache.js";
 import { compareVersions, parseReleaseSpec, satisfies, type ReleaseSpec } from "./release-range.js";
@@ -85,7 +86,7 @@ export interface FetchResult {
 /**
  * Fetch the releases `spec` names (`latest` or another dist-tag, a version, `2.1.100-2.1.112`, `>=2.1.100 <2.1.113`).
  * A version named exactly must exist for the platform; a range takes the versions that do, reporting the rest as
- * skipped. An exact version found in the cache needs no network at all.
+ * skipped. A cached release is still checked against the registry's integrity, so fetch always asks the registry.
  */
 export async function fetchReleases(spec: string, opts: FetchOptions = {}): Promise<FetchResult> {
   checkPlatform(opts.platform);
@@ -97,17 +98,17 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
     opts.warn?.(`skipped ${skipped.length} version${skipped.length > 1 ? "s" : ""} of ${spec}: ${shown.join(", ")}${skipped.length > shown.length ? ", …" : ""}`);
   }
 
+  // The registry's integrity of every release, cached or not (one npm view per package): a cached tarball is
+  // checked against it, so editing the cache's recorded integrity along with the tarball is noticed.
+  const integrity = await registryIntegrity(plan, parsed.kind !== "range");
+
   // What the cache already holds, verified.
   const found = new Map<ReleaseId, FetchedRelease>();
   for (const id of plan) {
-    const hit = await lookupCached(cache, id);
+    const hit = await lookupCached(cache, id, integrity.get(key(id))!);
     if (hit.status === "hit") found.set(id, { ...hit.release, cached: true });
     else if (hit.status === "corrupt") opts.warn?.(`cached ${id.version} (${id.platform}) is corrupt (${hit.why}); fetching it again`);
   }
-
-  // The registry's integrity of the rest: one npm view per package.
-  const missing = plan.filter((id) => !found.has(id));
-  const integrity = await registryIntegrity(missing, parsed.kind !== "range");
 
   const releases: FetchedRelease[] = [];
   for (const [i, id] of plan.entries()) {
@@ -294,10 +295,11 @@ export async function listReleases(opts: { platform?: string; spec?: string } = 
   return { packages: Object.fromEntries(platforms.map((p) => [p, packageFor(p)])), distTags, versions: rows };
 }
 
+/** The human listing; versions and tags come from the registry and are made terminal-safe. */
 export function formatListing(l: ReleaseListing): string {
   const lines = [`${"version".padEnd(10)} ${"era".padEnd(7)} platforms`];
-  for (const r of l.versions) lines.push(`${r.version.padEnd(10)} ${r.era.padEnd(7)} ${r.platforms.join(" ") || "(no build)"}`);
-  const tags = Object.entries(l.distTags).map(([t, v]) => `${t}: ${v}`);
+  for (const r of l.versions) lines.push(`${safe(r.version).padEnd(10)} ${r.era.padEnd(7)} ${r.platforms.join(" ") || "(no build)"}`);
+  const tags = Object.entries(l.distTags).map(([t, v]) => `${safe(t)}: ${safe(String(v))}`);
   if (tags.length) lines.push(`dist-tags: ${tags.join(", ")}`);
   return lines.join("\n") + "\n";
 }

@@ -3,13 +3,16 @@
  * tarball, the registry's integrity). A release is downloaded into a temporary folder inside the cache, its
  * hash checked against the registry's `dist.integrity`, and only then renamed into place, so the cache never
  * holds a partial or unverified tarball. A cached tarball is hashed again on every use; one that no longer
- * matches its recorded integrity is reported as corrupt (and fetched again by the caller).
+ * matches the registry's integrity (asked again on every use: a recorded copy can be edited along with the
+ * tarball) or its recorded one is reported as corrupt (and fetched again by the caller).
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { isPlatform, isVersion } from "../lift/release-info.js";
+import { quoted } from "../safe-text.js";
 import { npmPack } from "./npm-client.js";
 
 export const RELEASE_META = "release.json";
@@ -33,7 +36,10 @@ export function defaultCacheDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "searchlift", "releases");
 }
 
+/** `<cache>/<version>/<platform>`; both parts come from the registry or the user and must be folder-safe. */
 export function releaseDir(cache: string, version: string, platform: string): string {
+  if (!isVersion(version) || version === "unknown") throw new SearchliftError(`refusing version ${quoted(version)}: not a semver version`, ExitCode.malformed);
+  if (!isPlatform(platform)) throw new SearchliftError(`refusing platform ${quoted(platform)}: not a known platform`, ExitCode.malformed);
   return join(cache, version, platform);
 }
 
@@ -79,8 +85,11 @@ export async function checkIntegrity(file: string, sri: string): Promise<{ ok: b
 
 export type CacheLookup = { status: "hit"; release: CachedRelease } | { status: "missing" } | { status: "corrupt"; why: string };
 
-/** The cached release, verified by hashing its tarball against the integrity recorded when it was fetched. */
-export async function lookupCached(cache: string, id: ReleaseId): Promise<CacheLookup> {
+/**
+ * The cached release, verified by hashing its tarball against the registry's integrity `registry` (what
+ * decides) and the one recorded when it was fetched.
+ */
+export async function lookupCached(cache: string, id: ReleaseId, registry: string): Promise<CacheLookup> {
   const dir = releaseDir(cache, id.version, id.platform);
   const metaFile = join(dir, RELEASE_META);
   if (!existsSync(dir)) return { status: "missing" };
@@ -93,11 +102,13 @@ export async function lookupCached(cache: string, id: ReleaseId): Promise<CacheL
   if (meta.version !== id.version || meta.platform !== id.platform || meta.package !== id.package || typeof meta.integrity !== "string" || typeof meta.tarball !== "string") {
     return { status: "corrupt", why: `${RELEASE_META} does not describe ${id.package}@${id.version}` };
   }
+  // The recorded name is only ever the one we gave: anything else would read a file outside the release's folder.
+  if (meta.tarball !== tarballName(id.package, id.version)) return { status: "corrupt", why: `${RELEASE_META} names another tarball` };
   const tarball = join(dir, meta.tarball);
   if (!existsSync(tarball)) return { status: "corrupt", why: `${meta.tarball} is missing` };
-  const { ok } = await checkIntegrity(tarball, meta.integrity);
-  if (!ok) return { status: "corrupt", why: `${meta.tarball} no longer matches its integrity` };
-  return { status: "hit", release: { ...id, tarball, integrity: meta.integrity } };
+  const { ok } = await checkIntegrity(tarball, registry);
+  if (!ok) return { status: "corrupt", why: `${meta.tarball} does not match the registry's integrity` };
+  return { status: "hit", release: { ...id, tarball, integrity: registry } };
 }
 
 /**

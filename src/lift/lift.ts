@@ -4,8 +4,8 @@
  * in the sandbox, and write it — atomically — under <out>/<client>/<version>/<platform>/.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { renameSync, rmSync, statSync } from "node:fs";
+import { basename, join, relative, sep } from "node:path";
 import { openContainer } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { ExitCode, SearchliftError } from "../errors.js";
@@ -13,6 +13,7 @@ import { locateRoutines } from "../locate/locate.js";
 import { sharedModuleText } from "../locate/partial-parse.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
+import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
 import { sha256InBackground } from "./file-hash.js";
@@ -141,10 +142,11 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   }
   const text = compose(verified ?? "skipped (--no-verify)");
 
-  const dir = resolve(opts.out, info.client, info.version, info.platform);
+  // The parts were checked by releaseInfo; the resolved folder is checked again here.
+  const dir = pathInside(opts.out, info.client, info.version, info.platform);
   const module = join(dir, "tool-search.mjs");
   const declarations = join(dir, "tool-search.d.ts");
-  writeAtomically([
+  writeAtomically(opts.out, dir, [
     [module, text],
     [declarations, DECLARATIONS],
   ]);
@@ -193,17 +195,19 @@ function sha256(b: Buffer): string {
 }
 
 
-/** Write every file to a temporary name beside it, then rename them all: no half-written module. */
-function writeAtomically(files: Array<[string, string]>): void {
-  const tmp = files.map(([path]) => `${path}.tmp-${process.pid}`);
+/**
+ * Write every file of `dir` (inside `out`) to a new temporary name beside it, then rename them all: no
+ * half-written module, and no symlink followed at a temporary or final name.
+ */
+function writeAtomically(out: string, dir: string, files: Array<[string, string]>): void {
+  const tmp: string[] = [];
   try {
-    for (let i = 0; i < files.length; i++) {
-      mkdirSync(dirname(files[i]![0]), { recursive: true });
-      writeFileSync(tmp[i]!, files[i]![1]);
-    }
-    for (let i = 0; i < files.length; i++) renameSync(tmp[i]!, files[i]![0]);
+    makeDirInside(out, dir);
+    for (const [path, text] of files) tmp.push(writeTemporary(path, text));
+    files.forEach(([path], i) => renameSync(tmp[i]!, path));
   } catch (e) {
     for (const t of tmp) rmSync(t, { force: true });
+    if (e instanceof SearchliftError) throw e;
     throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
   }
 }

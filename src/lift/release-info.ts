@@ -11,6 +11,8 @@ import { readElf } from "../extract/elf.js";
 import { readMacho } from "../extract/macho.js";
 import { readPe } from "../extract/pe.js";
 import type { Container } from "../extract/types.js";
+import { MalformedInput } from "../errors.js";
+import { quoted } from "../safe-text.js";
 
 export interface ReleaseInfo {
   client: string;
@@ -19,16 +21,49 @@ export interface ReleaseInfo {
 }
 
 const BUILD_INFO = /PACKAGE_URL:"([^"]{1,200})"[^}]{0,600}?VERSION:"([^"]{1,64})"/;
-const VERSION_NAME = /^\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/;
+
+/*
+ * Client, version and platform become folder names (<out>/<client>/<version>/<platform>/), and all
+ * three come from the input: each must match a strict pattern or the input is refused (exit 5).
+ */
+/** An npm package name without its scope; `.` and `..` cannot match (the first character is alphanumeric). */
+const CLIENT = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** A semver version (npm's own form). */
+const VERSION = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?$/;
+const OSES = ["linux", "darwin", "win32"];
+/** Node's process.arch values a client may be built for, plus `unknown` for a machine type we do not name. */
+const ARCHES = ["x64", "arm64", "ia32", "arm", "ppc64", "s390x", "riscv64", "loong64", "unknown"];
+/** Every platform name: `<os>-<arch>` (linux also `-musl`), `npm` for a plain script, `unknown`. */
+export const PLATFORMS: ReadonlySet<string> = new Set([
+  "npm",
+  "unknown",
+  ...OSES.flatMap((os) => ARCHES.flatMap((arch) => (os === "linux" ? [`${os}-${arch}`, `${os}-${arch}-musl`] : [`${os}-${arch}`]))),
+]);
+/** What releaseInfo says when the input does not tell: accepted as a path part. */
+const UNKNOWN = "unknown";
+
+export const isClientName = (s: string) => CLIENT.test(s);
+export const isVersion = (s: string) => VERSION.test(s) || s === UNKNOWN;
+export const isPlatform = (s: string) => PLATFORMS.has(s);
 
 export function releaseInfo(c: Container): ReleaseInfo {
   const embedded = embeddedBuildInfo(c);
   const pkg = c.package;
   const clientPackage = pkg?.name ?? embedded?.package ?? null;
-  const client = clientPackage ? clientName(clientPackage) : "unknown";
-  const version = pkg?.version ?? embedded?.version ?? (VERSION_NAME.test(basename(c.input)) ? basename(c.input) : "unknown");
+  const client = clientPackage ? clientName(clientPackage) : UNKNOWN;
+  const name = basename(c.input);
+  const version = pkg?.version || embedded?.version || (VERSION.test(name) ? name : UNKNOWN);
   const suffix = pkg && clientPackage ? platformSuffix(pkg.name) : null;
-  return { client, version, platform: suffix ?? executablePlatform(c) ?? "npm" };
+  return checkedReleaseInfo(c.input, { client, version, platform: suffix ?? executablePlatform(c) ?? "npm" });
+}
+
+/** `info` when each part is a safe folder name; else the input is refused with the value shown escaped. */
+export function checkedReleaseInfo(input: string, info: ReleaseInfo): ReleaseInfo {
+  const refuse = (what: string, value: string, rule: string) => new MalformedInput(input, `refusing ${what} ${quoted(value)}: ${rule}`);
+  if (!isClientName(info.client)) throw refuse("client name", info.client, "not a plain package name ([a-z0-9._-], at most 64)");
+  if (!isVersion(info.version)) throw refuse("version", info.version, "not a semver version (1.2.3, 1.2.3-beta.1)");
+  if (!isPlatform(info.platform)) throw refuse("platform", info.platform, `not a known platform (npm, linux-x64, darwin-arm64, …)`);
+  return info;
 }
 
 /** `@anthropic-ai/claude-code-linux-x64` → `claude-code`. */
@@ -54,6 +89,9 @@ function embeddedBuildInfo(c: Container): { package: string; version: string } |
   return null;
 }
 
+/** ELF e_machine → Node's arch name. */
+const ELF_MACHINES: Record<number, string> = { 62: "x64", 183: "arm64", 3: "ia32", 40: "arm", 21: "ppc64", 22: "s390x", 243: "riscv64", 258: "loong64" };
+
 function executablePlatform(c: Container): string | null {
   const os = c.format.endsWith("-elf") ? "linux" : c.format.endsWith("-macho") ? "darwin" : c.format.endsWith("-pe") ? "win32" : null;
   if (!os) return null;
@@ -61,7 +99,7 @@ function executablePlatform(c: Container): string | null {
   try {
     if (os === "linux") {
       const elf = readElf(src);
-      const arch = elf.machine === 62 ? "x64" : elf.machine === 183 ? "arm64" : `machine${elf.machine}`;
+      const arch = ELF_MACHINES[elf.machine] ?? "unknown";
       const interp = elf.segments.find((s) => s.type === 3 && s.filesz > 0 && s.filesz < 4096);
       const musl = interp ? src.read(interp.offset, interp.filesz, "ELF interpreter").toString("latin1").includes("musl") : false;
       return `linux-${arch}${musl ? "-musl" : ""}`;

@@ -7,8 +7,9 @@
  * way), so a warm rerun runs no module.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../safe-write.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { compareAnswers, moduleAnswers, sandboxScript, searchesMcpOnly, type Behaviour, type ModuleAnswers, type Searcher } from "../diff/behaviour.js";
 import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "../routines/tool-search/catalogs.js";
@@ -124,7 +125,5 @@ function readCached(file: string): Behaviour | null {
 
 function writeCached(file: string, b: Behaviour): void {
   mkdirSync(join(file, ".."), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(b));
-  renameSync(tmp, file);
+  writeFileAtomic(file, JSON.stringify(b));
 }

@@ -5,6 +5,7 @@
  */
 import type { Behaviour } from "../diff/behaviour.js";
 import { compareVersions } from "../fetch/release-range.js";
+import { markdownCode as code, markdownText as text } from "../safe-text.js";
 
 export interface Release {
   input: string;
@@ -82,18 +83,18 @@ export function groupMembers(t: Timeline): Release[][] {
   return members;
 }
 
+/** timeline.md: every text from the releases (versions, errors, names) is escaped for Markdown. */
 export function timelineMarkdown(t: Timeline): string {
   const lines = ["# Tool search timeline", "", `${t.releases.length} releases, ${t.groups.length} groups.`, "", "| releases | routine | signature | verified |", "|---|---|---|---|"];
   for (const g of t.groups) {
-    const span = g.first === g.last ? g.first : `${g.first} – ${g.last} (${g.releases.length})`;
+    const span = g.first === g.last ? text(g.first) : `${text(g.first)} – ${text(g.last)} (${g.releases.length})`;
     const rel = t.releases.filter((r) => g.releases.includes(r.version));
     const verified = rel.every((r) => r.verified) ? rel.map((r) => `${r.verified!.agreed}/${r.verified!.cases}`).filter((v, i, a) => a.indexOf(v) === i).join(", ") : g.error ? "—" : "not verified";
-    const cell = (v: string) => v.replace(/\|/g, "\\|");
-    lines.push(`| ${span} | ${cell(g.routineHash ? g.routineHash.slice(0, 12) : `not lifted: ${g.error ?? "?"}`)} | ${cell(g.signature ?? "—")} | ${verified} |`);
+    lines.push(`| ${span} | ${text(g.routineHash ? g.routineHash.slice(0, 12) : `not lifted: ${g.error ?? "?"}`)} | ${text(g.signature ?? "—")} | ${text(verified)} |`);
   }
   if (t.changes?.length) {
     lines.push("", "## Changes", "", "What the catalog's queries get from each group's first lifted module against the group before (the behaviour view of `searchlift diff`; all of it in timeline.json).");
-    for (const c of t.changes) lines.push("", `### ${c.from} → ${c.to}`, "", ...behaviourMarkdown(c));
+    for (const c of t.changes) lines.push("", `### ${text(c.from)} → ${text(c.to)}`, "", ...behaviourMarkdown(c));
   }
   return lines.join("\n") + "\n";
 }
@@ -103,18 +104,11 @@ export const MARKDOWN_QUERIES = 10;
 
 function behaviourMarkdown(c: Change): string[] {
   const b = c.behaviour;
-  if (!b) return [`Behaviour not compared: ${c.note ?? "no lifted module"}.`];
+  if (!b) return [`Behaviour not compared: ${text(c.note ?? "no lifted module")}.`];
   if (b.changed.length === 0) return [`No query changed (0 of ${b.queries}).`];
   const results = (xs: Array<{ name: string; score: number | null }>) => (xs.length ? xs.map((x) => (x.score === null ? code(x.name) : `${code(x.name)} ${x.score}`)).join(", ") : "(none)");
   const out = [`${b.changed.length} of ${b.queries} queries changed:`, ""];
   for (const q of b.changed.slice(0, MARKDOWN_QUERIES)) out.push(`- ${code(q.query)}: ${results(q.before)} → ${results(q.after)}`);
   if (b.changed.length > MARKDOWN_QUERIES) out.push(`- … and ${b.changed.length - MARKDOWN_QUERIES} more`);
   return out;
-}
-
-/** A Markdown code span that survives backticks in the text. */
-function code(s: string): string {
-  const ticks = "`".repeat(Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
-  const pad = s.startsWith("`") || s.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${s}${pad}${ticks}`;
 }

@@ -10,12 +10,14 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { liftedCode } from "../lift/lift.js";
+import { isPlatform, isVersion } from "../lift/release-info.js";
+import { isInside, writeFileAtomic } from "../safe-write.js";
 import { timelineChanges } from "./changes.js";
 import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
@@ -100,9 +102,8 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
 /** Lift one release in a child process; the result (or the error) is cached under its key. */
 async function liftOne(input: string, key: string, cache: string, verify: boolean): Promise<Release> {
   const dir = join(cache, key);
-  const tmp = `${dir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+  // A fresh folder of our own: nothing planted at a predictable name is written through.
+  const tmp = mkdtempSync(`${dir}.tmp-`);
   const { stdout, code } = await run(process.execPath, [BIN, "lift", input, "--out", join(tmp, "lifted"), "--json", ...(verify ? [] : ["--no-verify"])]);
   let release: Release;
   try {
@@ -110,11 +111,13 @@ async function liftOne(input: string, key: string, cache: string, verify: boolea
     if (res.error) {
       release = { input, version: res.version ?? versionGuess(input), platform: res.platform ?? "unknown", routineHash: null, error: res.error, verified: null };
     } else {
+      if (!isInside(tmp, res.module)) throw new Error("the lifted module is outside the cache");
       const hash = createHash("sha256").update(liftedCode(readFileSync(res.module, "utf8"))).digest("hex");
       // Where the module will be once the folder is renamed into place.
       const module = join(dir, relative(tmp, res.module));
       release = { input, version: res.version, platform: res.platform, routineHash: hash, signature: res.signature, verified: res.verified === "skipped" ? null : res.verified, module };
     }
+    if (!isVersion(release.version) || !isPlatform(release.platform)) throw new Error("not a release version or platform");
   } catch {
     release = { input, version: versionGuess(input), platform: "unknown", routineHash: null, error: `lift failed (exit ${code})`, verified: null };
   }
@@ -131,6 +134,9 @@ function readCached(cache: string, key: string, verify: boolean): Release | null
     const r = JSON.parse(readFileSync(file, "utf8")) as Release & { verifiedRun: boolean };
     // A lift cached without verification does not answer a run that asks for it.
     if (verify && !r.verifiedRun && !r.error) return null;
+    // An entry whose version or module path would not have been written by liftOne is lifted again.
+    if (typeof r.version !== "string" || !isVersion(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform)) return null;
+    if (r.module !== undefined && (typeof r.module !== "string" || !isInside(join(cache, key), r.module))) return null;
     const { verifiedRun: _, ...release } = r;
     return release;
   } catch {
@@ -158,15 +164,14 @@ function safeJson(text: string): Record<string, string> {
   }
 }
 
+/** A release that could not be lifted is named by its file when that is a version (a versions folder). */
 function versionGuess(input: string): string {
   const b = basename(input);
-  return /^\d+\.\d+\.\d+/.test(b) ? b : "unknown";
+  return isVersion(b) ? b : "unknown";
 }
 
 function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  writeFileAtomic(path, text);
 }
 
 function run(cmd: string, args: string[]): Promise<{ stdout: string; code: number | null }> {
