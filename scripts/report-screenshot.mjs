@@ -4,7 +4,7 @@
 // playwright-core (no browser download, no network), the top of the page saved as a PNG.
 //   npm run build && node scripts/report-screenshot.mjs [docs/track-report.png]
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,8 +14,9 @@ const ROOT = resolve(import.meta.dirname, "..");
 const target = resolve(process.argv[2] ?? join(ROOT, "docs", "track-report.png"));
 const tmp = mkdtempSync(join(tmpdir(), "searchlift-report-shot-"));
 try {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", join(ROOT, "samples", "releases"), "--out", join(tmp, "out"), "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`track failed (${r.status}): ${r.stderr}`);
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", ...readdirSync(join(ROOT, "samples", "releases")).map((f) => join(ROOT, "samples", "releases", f)), join(ROOT, "samples", "refused", "0.8.0"), "--out", join(tmp, "out"), "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8" });
+  // 17: the refused sample release is not lifted, which the page shows.
+  if (r.status !== 17) throw new Error(`track failed (${r.status}): ${r.stderr}`);
   const context = await chromium.launchPersistentContext(join(tmp, "profile"), {
     executablePath: "/usr/bin/chromium",
     headless: true,

@@ -31,6 +31,8 @@ export const ExitCode = {
   /** diff: a lifted module is refused by the static check, or in the sandbox throws when evaluated, lacks the
    *  contract's exports, or throws or times out when called. */
   brokenModule: 14,
+  /** track: some inputs were not lifted (the timeline is still written; stderr says how many and which). */
+  trackIncomplete: 17,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -6,17 +6,20 @@
  * samples/build-releases.mjs) shows up, and two builds of the same code change no query.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Behaviour, BehaviourChange } from "../src/diff/behaviour.js";
+import { ExitCode } from "../src/errors.js";
 import { defaultCatalog, DEFAULT_QUERIES } from "../src/routines/tool-search/catalogs.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline, compareVersions, timelineMarkdown, type Change, type Timeline } from "../src/track/timeline.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
+/** The sample releases and one the lift must refuse (samples/lift/env-weight.js bundled as 0.8.0). */
+const INPUTS = [...readdirSync(RELEASES).map((f) => join(RELEASES, f)), join(ROOT, "samples", "refused", "0.8.0")];
 
 function run(...args: string[]) {
   const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], { encoding: "utf8", timeout: 600_000 });
@@ -27,8 +30,10 @@ describe("searchlift track", () => {
   it("groups the sample releases by routine, caches the lifts, and resumes", () => {
     const out = mkdtempSync(join(tmpdir(), "searchlift-track-"));
     const cache = mkdtempSync(join(tmpdir(), "searchlift-track-cache-"));
-    const first = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify", "--json");
-    expect(first.code, first.stderr).toBe(0);
+    const first = run("track", ...INPUTS, "--out", out, "--cache", cache, "--no-verify", "--json");
+    // The timeline is written, and the exit status says that not every release lifted, and which.
+    expect(first.code, first.stderr).toBe(ExitCode.trackIncomplete);
+    expect(first.stderr).toMatch(/^searchlift: 1 of 9 releases not lifted: 0\.8\.0 \(.*refused[/\\]0\.8\.0\)\n$/);
     const t = JSON.parse(first.stdout);
     expect(t.releases.map((r: { version: string }) => r.version)).toEqual(["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0"]);
     // One group per generation: the two builds of name-parts share one.
@@ -86,8 +91,8 @@ describe("searchlift track", () => {
 
     // Warm: nothing lifted again, same timeline, the behaviour from the cache.
     expect(readdirSync(join(cache, "behaviour"))).toHaveLength(6);
-    const warm = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify");
-    expect(warm.code).toBe(0);
+    const warm = run("track", ...INPUTS, "--out", out, "--cache", cache, "--no-verify");
+    expect(warm.code).toBe(ExitCode.trackIncomplete);
     expect(warm.stdout).toMatch(/9 releases \(0 lifted now/);
     expect(JSON.parse(readFileSync(join(out, "timeline.json"), "utf8"))).toEqual(t);
 
@@ -95,8 +100,20 @@ describe("searchlift track", () => {
     const dirs = readdirSync(cache).filter((d) => /^[0-9a-f]{64}$/.test(d));
     expect(dirs).toHaveLength(9);
     rmSync(join(cache, dirs[0]!), { recursive: true });
-    const resumed = run("track", RELEASES, "--out", out, "--cache", cache, "--no-verify");
+    const resumed = run("track", ...INPUTS, "--out", out, "--cache", cache, "--no-verify");
     expect(resumed.stdout).toMatch(/9 releases \(1 lifted now/);
+
+    // A result cached by another searchlift version is lifted again.
+    const entry = join(cache, dirs[1]!, "release.json");
+    writeFileSync(entry, JSON.stringify({ ...JSON.parse(readFileSync(entry, "utf8")), searchlift: "0.0.0-other" }));
+    expect(run("track", ...INPUTS, "--out", out, "--cache", cache, "--no-verify").stdout).toMatch(/9 releases \(1 lifted now/);
+  });
+
+  it("exits 0 when every release lifted", () => {
+    const out = mkdtempSync(join(tmpdir(), "searchlift-track-"));
+    const r = run("track", join(RELEASES, "0.3.0"), join(RELEASES, "0.3.1"), "--out", out, "--cache", mkdtempSync(join(tmpdir(), "searchlift-track-cache-")), "--no-verify");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
   });
 });
 

@@ -140,6 +140,11 @@ export function buildProgram(): Command {
         for (const g of r.timeline.groups) process.stdout.write(`  ${safe(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${messageLine(g.error ?? "?")})`}\n`);
         process.stdout.write(`wrote ${safe(r.files.json)}, ${safe(r.files.markdown)} and ${safe(r.files.html)}\n`);
       }
+      if (r.failed.length) {
+        const which = r.failed.map((f) => `${safe(f.version)} (${safe(f.input)})`).join(", ");
+        process.stderr.write(`searchlift: ${r.failed.length} of ${r.timeline.releases.length} releases not lifted: ${which}\n`);
+        process.exitCode = ExitCode.trackIncomplete;
+      }
     });
 
   program

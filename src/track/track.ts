@@ -15,6 +15,8 @@ import { availableParallelism, homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { openContainer } from "../extract/open-container.js";
+import { VERSION } from "../version.js";
 import { liftedCode } from "../lift/lift.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
 import { isInside, writeFileAtomic } from "../safe-write.js";
@@ -33,6 +35,8 @@ export interface TrackOptions {
 
 export interface TrackResult {
   timeline: Timeline;
+  /** Releases that were not lifted (their `error` says why). */
+  failed: Release[];
   files: { json: string; markdown: string; html: string };
   /** Releases lifted in this run (the rest came from the cache). */
   lifted: number;
@@ -96,8 +100,14 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const html = join(outDir, "timeline.html");
   writeAtomic(markdown, timelineMarkdown(timeline));
   writeAtomic(html, timelineHtml(timeline));
-  return { timeline, files: { json, markdown, html }, lifted: todo.length };
+  return { timeline, files: { json, markdown, html }, lifted: todo.length, failed: releases.filter((r) => r.routineHash === null) };
 }
+
+/**
+ * Exit codes of `searchlift lift` that answer for the input itself, whatever the run: those results are
+ * cached. Our own bugs (1), output trouble (6), time limits and killed children are not, so a rerun tries again.
+ */
+const DEFINITE: ReadonlySet<number> = new Set([ExitCode.ok, ExitCode.unreadable, ExitCode.unrecognized, ExitCode.malformed, ExitCode.notLiftable, ExitCode.disagreement]);
 
 /** Lift one release in a child process; the result (or the error) is cached under its key. */
 async function liftOne(input: string, key: string, cache: string, verify: boolean): Promise<Release> {
@@ -106,8 +116,10 @@ async function liftOne(input: string, key: string, cache: string, verify: boolea
   const tmp = mkdtempSync(`${dir}.tmp-`);
   const { stdout, code } = await run(process.execPath, [BIN, "lift", input, "--out", join(tmp, "lifted"), "--json", ...(verify ? [] : ["--no-verify"])]);
   let release: Release;
+  let definite = false;
   try {
     const res = JSON.parse(stdout).results[0];
+    definite = DEFINITE.has(res.error ? res.exitCode : ExitCode.ok);
     if (res.error) {
       release = { input, version: res.version ?? versionGuess(input), platform: res.platform ?? "unknown", routineHash: null, error: res.error, verified: null };
     } else {
@@ -121,7 +133,11 @@ async function liftOne(input: string, key: string, cache: string, verify: boolea
   } catch {
     release = { input, version: versionGuess(input), platform: "unknown", routineHash: null, error: `lift failed (exit ${code})`, verified: null };
   }
-  writeFileSync(join(tmp, "release.json"), JSON.stringify({ ...release, verifiedRun: verify }, null, 2));
+  if (!definite) {
+    rmSync(tmp, { recursive: true, force: true });
+    return release;
+  }
+  writeFileSync(join(tmp, "release.json"), JSON.stringify({ ...release, verifiedRun: verify, searchlift: VERSION }, null, 2));
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
   return release;
@@ -131,13 +147,14 @@ function readCached(cache: string, key: string, verify: boolean): Release | null
   const file = join(cache, key, "release.json");
   if (!existsSync(file)) return null;
   try {
-    const r = JSON.parse(readFileSync(file, "utf8")) as Release & { verifiedRun: boolean };
-    // A lift cached without verification does not answer a run that asks for it.
+    const r = JSON.parse(readFileSync(file, "utf8")) as Release & { verifiedRun: boolean; searchlift?: string };
+    // Another searchlift may lift differently; a lift cached without verification does not answer a run that asks for it.
+    if (r.searchlift !== VERSION) return null;
     if (verify && !r.verifiedRun && !r.error) return null;
     // An entry whose version or module path would not have been written by liftOne is lifted again.
     if (typeof r.version !== "string" || !isVersion(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform)) return null;
     if (r.module !== undefined && (typeof r.module !== "string" || !isInside(join(cache, key), r.module))) return null;
-    const { verifiedRun: _, ...release } = r;
+    const { verifiedRun: _, searchlift: __, ...release } = r;
     return release;
   } catch {
     return null;
@@ -151,9 +168,23 @@ async function inputKey(input: string, memo: Record<string, string>): Promise<st
   const id = `${resolve(input)}\0${st.size}\0${st.mtimeMs}`;
   if (memo[id]) return memo[id]!;
   const h = createHash("sha256");
-  if (st.isDirectory()) h.update(`dir:${resolve(input)}:${st.mtimeMs}`);
-  else for await (const chunk of createReadStream(input, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
-  return (memo[id] = h.digest("hex"));
+  // A package folder is keyed by its program's bytes (its own mtime misses an edit in place); a folder
+  // with no program we can read, by its path and mtime: lift will say what is wrong with it.
+  const file = st.isDirectory() ? programOf(input) : input;
+  if (file === null) return h.update(`dir:${resolve(input)}:${st.mtimeMs}`).digest("hex");
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  return st.isDirectory() ? h.digest("hex") : (memo[id] = h.digest("hex"));
+}
+
+/** The program file of a package folder, as lift reads it. */
+function programOf(folder: string): string | null {
+  try {
+    const c = openContainer(folder);
+    c.close();
+    return c.file;
+  } catch {
+    return null;
+  }
 }
 
 function safeJson(text: string): Record<string, string> {
