@@ -12,6 +12,8 @@
  * compare by value.
  */
 import { parse, type Node as AcornNode } from "acorn";
+import type { Node as EstreeNode } from "estree";
+import { walk as estreeWalk } from "estree-walker";
 
 // acorn's Node type is loose; patterns and targets are walked generically by their fields.
 export type Node = AcornNode & Record<string, any>;
@@ -246,20 +248,9 @@ export function findAll(root: Node, pattern: Pattern, env: Bindings = new Map())
   return out;
 }
 
-/** Pre-order walk over every ESTree node. */
+/** Pre-order walk over every ESTree node (estree-walker's, which visits a node's fields in order). */
 export function walk(n: Node, visit: (n: Node) => void): void {
-  visit(n);
-  // for-in, not Object.keys: the same keys in the same order without an array per node (syntax
-  // nodes are plain objects or acorn's Node, neither with enumerable inherited keys).
-  for (const k in n) {
-    const v = n[k];
-    if (typeof v !== "object" || v === null || IGNORED.has(k)) continue;
-    if (Array.isArray(v)) {
-      for (const c of v) if (c && typeof c.type === "string") walk(c, visit);
-    } else if (typeof v.type === "string") {
-      walk(v, visit);
-    }
-  }
+  estreeWalk(n as unknown as EstreeNode, { enter: (node) => visit(node as unknown as Node) });
 }
 
 /** A copy of a pattern's tree with each metavariable replaced by (a copy of) what it is bound to. */
