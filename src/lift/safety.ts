@@ -76,7 +76,7 @@ function checkNode(n: Node, parents: Parents, out: Problem[], keyAccepted: (key:
   if (writeTarget(n, parents)) {
     const root = chainRoot(n);
     if (BUILTIN_MEMBER_NAMES.has(name)) out.push({ what: `a write to .${name}`, at: n.property.start });
-    else if (root.type === "Identifier" && BUILTINS.has(root.name)) out.push({ what: `a write to ${root.name}`, at: n.start });
+    if (root.type === "Identifier" && BUILTINS.has(root.name)) out.push({ what: `a write to ${root.name}`, at: n.start });
   } else if (BUILTIN_MEMBER_NAMES.has(name) && !calledOrTested(n, parents)) {
     out.push({ what: `.${name} as a value`, at: n.property.start });
   }
