@@ -15,7 +15,6 @@ import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
-import { portComputedKeys } from "./key-port.js";
 import { sha256InBackground } from "./file-hash.js";
 import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import { toolSearchCode } from "../routines/tool-search/tool-search-code.js";
@@ -98,8 +97,6 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     if (e instanceof LiftError) throw notLiftable(e.message);
     throw e;
   }
-  // Keys the check cannot prove harmless are checked where they are used; the original is left as it is.
-  const ported = portComputedKeys(code.readable);
   const signature = `tool-search/scorer@${scorer!.result.variant} + tool-search/call@${call!.result.variant}`;
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
   // A latin1 module's text, already read, is its bytes one for one: hashed without reading it again.
@@ -117,7 +114,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   };
 
   const compose = (verified: unknown) =>
-    header(provenanceBase, verified) + ported.text + PROVENANCE_MARK + `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { searchTools, scoreTools, toolSearch, defaults, provenance };\n`;
+    header(provenanceBase, verified) + code.readable + PROVENANCE_MARK + `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { searchTools, scoreTools, toolSearch, defaults, provenance };\n`;
 
   const draft = compose("pending");
   const impure = impurities(draft);
@@ -153,7 +150,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     [module, text],
     [declarations, DECLARATIONS],
   ]);
-  return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`), portedKeys: ported.ported };
+  return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`), portedKeys: code.portedKeys };
 }
 
 const PROVENANCE_MARK = "\nconst provenance = ";

@@ -20,7 +20,7 @@ import { collectClosure, definitionKey, Resolver, type Closure, type Place, type
 import { BUILTINS, REFUSED_BUILTINS } from "../../lift/globals.js";
 import { LiftError } from "../../lift/lift-error.js";
 import { EMPTY_STATE_FUNCTION } from "../../lift/trusted-functions.js";
-import { KEY_PORT } from "../../lift/key-port.js";
+import { KEY_PORT, portComputedKeys } from "../../lift/key-port.js";
 import { lineColumn } from "../../ast/parse-module.js";
 import { renameLocals } from "../../lift/rename-locals.js";
 import { codeTag } from "../../lift/stable-name.js";
@@ -30,8 +30,10 @@ export { LiftError };
 export interface ToolSearchCode {
   /** A classic script setting `globalThis.__searchlift = { searchTools, scoreTools[, toolSearch] }` over the original code. */
   original: string;
-  /** The same, with readable names, as the body of an ES module (no exports of provenance yet). */
+  /** The same, with readable names, as the body of an ES module (no exports of provenance yet); computed keys pass through the key port. */
   readable: string;
+  /** How many computed keys of `readable` pass through the key port. */
+  portedKeys: number;
   closure: Closure;
   /** Definition key → readable name. */
   names: Map<string, string>;
@@ -144,9 +146,12 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   });
   const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
+  // Keys the safety check cannot prove harmless are checked where they are used; the original is left as it is.
+  const readable = portComputedKeys(factory(read.statements, readScores, names(read)) + adapter);
   return {
     original: factory(orig.statements, origScores, names(orig)) + adapter + `globalThis.__searchlift = { ${exported} };\n`,
-    readable: factory(read.statements, readScores, names(read)) + adapter,
+    readable: readable.text,
+    portedKeys: readable.ported,
     closure,
     names: read.names,
     toolSearch: !!call,
