@@ -87,7 +87,7 @@ export function buildProgram(): Command {
       for (const input of inputs) {
         try {
           const r = await liftInput(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}) });
-          results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped });
+          results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped, portedKeys: r.portedKeys });
           if (!opts.json) {
             const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";
             process.stdout.write(`${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})\n`);

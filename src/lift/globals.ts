@@ -6,16 +6,23 @@
 export const BUILTINS: ReadonlySet<string> = new Set([
   "undefined", "NaN", "Infinity",
   "Object", "Array", "String", "Number", "Boolean", "Symbol", "BigInt",
-  "Math", "JSON", "Reflect", "Proxy", "Intl",
+  "Math", "JSON", "Intl",
   "Promise", "RegExp", "Date",
   "Map", "Set", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry",
   "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError",
-  "ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics",
+  "ArrayBuffer", "DataView",
   "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
   "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
   "parseInt", "parseFloat", "isNaN", "isFinite",
   "encodeURI", "encodeURIComponent", "decodeURI", "decodeURIComponent", "escape", "unescape",
 ] as const);
+
+/**
+ * ECMAScript built-ins an emitted module may not use: reflection that reaches what plain code
+ * cannot (prototypes, property descriptors, traps) and memory shared with other threads. Code
+ * using them is refused like host code; they stay taken for names.
+ */
+export const REFUSED_BUILTINS: ReadonlySet<string> = new Set(["Reflect", "Proxy", "SharedArrayBuffer", "Atomics", "WebAssembly"]);
 
 /** Host objects, module systems, dynamic code, timers and I/O. */
 export const ENVIRONMENT: ReadonlySet<string> = new Set([

@@ -37,6 +37,8 @@ export interface LiftResult extends ReleaseInfo {
   verified: { cases: number; agreed: number } | null;
   signature: string;
   dropped: string[];
+  /** Computed keys that pass through the key port (key-port.ts). */
+  portedKeys: number;
 }
 
 export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
@@ -150,7 +152,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     [module, text],
     [declarations, DECLARATIONS],
   ]);
-  return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`) };
+  return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`), portedKeys: code.portedKeys };
 }
 
 /** The file that identifies the release: the input itself, or for a package folder the program in it. */

@@ -1,13 +1,16 @@
 /**
  * The static check every emitted module passes before it is written: its free identifiers are
- * ECMAScript built-ins only, and it has no imports, dynamic import or import.meta — so it cannot
- * reach a host, whatever it is imported into.
+ * ECMAScript built-ins only (not Reflect, Proxy, Atomics, SharedArrayBuffer), it has no imports,
+ * dynamic import or import.meta, and nothing in it can reach a constructor, a prototype or a
+ * shared built-in (safety.ts) — so it cannot reach a host, whatever it is imported into.
  */
 import { parse } from "acorn";
 import { analyze } from "eslint-scope";
 import { lineColumn } from "../ast/parse-module.js";
 import { walk, type Node } from "../ast/pattern.js";
 import { BUILTINS } from "./globals.js";
+import { parentsOf } from "./key-port.js";
+import { insideAny, safetyProblems } from "./safety.js";
 
 export interface Impurity {
   what: string;
@@ -22,16 +25,18 @@ export function impurities(moduleText: string): Impurity[] {
   const at = (n: Node) => lineColumn(moduleText, n.start);
   walk(ast, (n) => {
     if (n.type === "ImportDeclaration" || n.type === "ImportExpression") out.push({ what: "import", ...at(n) });
-    if (n.type === "MetaProperty") out.push({ what: "import.meta", ...at(n) });
+    if (n.type === "MetaProperty" && n.meta.name === "import") out.push({ what: "import.meta", ...at(n) });
     if ((n.type === "ExportNamedDeclaration" || n.type === "ExportAllDeclaration") && n.source) out.push({ what: "re-export", ...at(n) });
   });
   const sm = analyze(ast as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
+  const safety = safetyProblems(moduleText, ast, sm, parentsOf(ast));
   const seen = new Set<string>();
   for (const ref of sm.globalScope!.through) {
     const id = ref.identifier as unknown as Node;
-    if (BUILTINS.has(id.name) || seen.has(id.name)) continue;
+    if (BUILTINS.has(id.name) || seen.has(id.name) || insideAny(id, safety.trusted)) continue;
     seen.add(id.name);
     out.push({ what: id.name, ...at(id) });
   }
+  for (const p of safety.problems) out.push({ what: p.what, ...lineColumn(moduleText, p.at) });
   return out;
 }

@@ -12,7 +12,7 @@ import { analyze, type Scope } from "eslint-scope";
 import type { Node } from "../ast/pattern.js";
 import { walk } from "../ast/pattern.js";
 import { applyRenames, shorthandProperties } from "./assemble.js";
-import { BUILTINS } from "./globals.js";
+import { BUILTINS, REFUSED_BUILTINS } from "./globals.js";
 
 const RESERVED = new Set(
   ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
@@ -30,7 +30,7 @@ export interface LocalNaming {
 export function renameLocals(statements: Node[], naming: LocalNaming): void {
   // Every local name is unique in the whole program: besides capture, readers of the lifted code
   // (the semantic view of diff) rely on one name meaning one binding.
-  const used = new Set([...naming.taken, ...BUILTINS, ...RESERVED]);
+  const used = new Set([...naming.taken, ...BUILTINS, ...REFUSED_BUILTINS, ...RESERVED]);
   let counter = 0;
   const take = (want: string): string => {
     let name = want;

@@ -17,8 +17,10 @@ import { assemble } from "../../lift/assemble.js";
 import { cutHostEffects, declaredNames, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
 import { HostReach } from "../../lift/host-reach.js";
 import { collectClosure, definitionKey, Resolver, type Closure, type Place, type Root } from "../../lift/closure.js";
-import { BUILTINS } from "../../lift/globals.js";
+import { BUILTINS, REFUSED_BUILTINS } from "../../lift/globals.js";
 import { LiftError } from "../../lift/lift-error.js";
+import { EMPTY_STATE_FUNCTION } from "../../lift/trusted-functions.js";
+import { KEY_PORT, portComputedKeys } from "../../lift/key-port.js";
 import { lineColumn } from "../../ast/parse-module.js";
 import { renameLocals } from "../../lift/rename-locals.js";
 import { codeTag } from "../../lift/stable-name.js";
@@ -28,8 +30,10 @@ export { LiftError };
 export interface ToolSearchCode {
   /** A classic script setting `globalThis.__searchlift = { searchTools, scoreTools[, toolSearch] }` over the original code. */
   original: string;
-  /** The same, with readable names, as the body of an ES module (no exports of provenance yet). */
+  /** The same, with readable names, as the body of an ES module (no exports of provenance yet); computed keys pass through the key port. */
   readable: string;
+  /** How many computed keys of `readable` pass through the key port. */
+  portedKeys: number;
   closure: Closure;
   /** Definition key → readable name. */
   names: Map<string, string>;
@@ -47,7 +51,7 @@ const CALL_ROOT = "call";
 /** The scorer's arguments as call() computes them, in terms of the adapter's values. */
 const ARGUMENTS_ROOT = "scorerArguments";
 const SLOTS = ["query", "deferredTools", "allTools", "maxResults", "cache"] as const;
-const ADAPTER_NAMES = ["releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
+const ADAPTER_NAMES = [KEY_PORT, "releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
 
 export interface Routines {
   scorer: LocatedRoutine;
@@ -96,7 +100,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const rootKey = definitionKey(closure.definitions[0]!);
   const callKey = call ? definitionKey(closure.definitions[1]!) : null;
   const argumentsKey = invocation?.argumentsNode ? definitionKey(closure.definitions[2]!) : null;
-  const reserved = [...ADAPTER_NAMES, ...BUILTINS, DEFERRED_BY_CALLER];
+  const reserved = [...ADAPTER_NAMES, ...BUILTINS, ...REFUSED_BUILTINS, DEFERRED_BY_CALLER];
 
   // The faithful copy: minified names, made unique across chunks.
   const orig = assemble(closure, (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name), reserved);
@@ -142,9 +146,12 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   });
   const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
+  // Keys the safety check cannot prove harmless are checked where they are used; the original is left as it is.
+  const readable = portComputedKeys(factory(read.statements, readScores, names(read)) + adapter);
   return {
     original: factory(orig.statements, origScores, names(orig)) + adapter + `globalThis.__searchlift = { ${exported} };\n`,
-    readable: factory(read.statements, readScores, names(read)) + adapter,
+    readable: readable.text,
+    portedKeys: readable.ported,
     closure,
     names: read.names,
     toolSearch: !!call,
@@ -270,27 +277,7 @@ async function scoreTools(query, deferred, options = {}) {
 function toolSearchAdapter(context: string): string {
   return `
 /** The client's state with nothing in it: no MCP servers, nothing pending, empty lists everywhere. */
-function emptyState() {
-  return new Proxy(function () {}, {
-    get(target, key) {
-      if (key === Symbol.iterator) return function* () {};
-      if (key === Symbol.toPrimitive) return () => "";
-      if (key === "then") return undefined;
-      if (key === "length" || key === "size") return 0;
-      if (["filter", "map", "flatMap", "slice", "concat"].includes(key)) return () => [];
-      if (["some", "includes", "has"].includes(key)) return () => false;
-      if (["findIndex", "findLastIndex", "indexOf", "lastIndexOf"].includes(key)) return () => -1;
-      if (key === "every") return () => true;
-      // A state store keyed by class makes a fresh instance on first use.
-      if (key === "get") return (k) => (typeof k === "function" ? new k() : undefined);
-      if (["find", "forEach"].includes(key)) return () => undefined;
-      return emptyState();
-    },
-    apply() {
-      return emptyState();
-    },
-  });
-}
+${EMPTY_STATE_FUNCTION}
 
 async function toolSearch(query, deferred, options = {}) {
   const searched = deferred.map(releaseTool);

@@ -1,0 +1,10 @@
+// Function as the constructor of the global Object.
+// check: property constructor
+// lift: refused
+// control: escapes
+const payload = "const p = globalThis.process; p.getBuiltinModule(\"node:fs\").writeFileSync(p.env.SEARCHLIFT_ESCAPE_MARKER, \"escaped\");";
+
+export function probe(value) {
+  Object.constructor(payload)();
+  return value;
+}

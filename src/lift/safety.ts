@@ -1,0 +1,183 @@
+/**
+ * The strict half of the purity check: code in which nothing can reach a constructor (and through
+ * it `Function`), a prototype, the engine's stack hooks, or a built-in shared with the importer.
+ *
+ * - No property is named — by dot, string key, destructuring or member definition — from
+ *   FORBIDDEN_PROPERTIES (`constructor`, `prototype`, `__proto__`, `caller`, …); no `super`,
+ *   `new.target`.
+ * - A computed key is harmless as written (harmless-keys.ts) or passes through the key port,
+ *   the exact canonical function, never reassigned or shadowed.
+ * - A global built-in is only read from by name (`Math.max`), called or constructed; never
+ *   assigned, passed, spread or extended (`filter(Boolean)`-style conversions excepted), and no
+ *   write has a member chain rooted at one (`JSON.parse = …`, `delete Math.x`).
+ * - What a built-in holds under a member name (`includes`, `call`, `max`, …) is only called,
+ *   never taken as a value nor assigned: a shared built-in function is never in the module's hands.
+ */
+import type { Reference, Scope, ScopeManager, Variable } from "eslint-scope";
+import type { Node } from "../ast/pattern.js";
+import { NumericAnalysis, constantString, type Parents } from "./harmless-keys.js";
+import { BUILTINS } from "./globals.js";
+import { KEY_PORT, computedReadKey } from "./key-port.js";
+import { BUILTIN_MEMBER_NAMES, FORBIDDEN_PROPERTY_SET, REGEXP_LEGACY } from "./property-names.js";
+import { TRUSTED_FUNCTIONS } from "./trusted-functions.js";
+
+export interface Problem {
+  what: string;
+  at: number;
+}
+
+/** Primitive values: used as any value is. */
+const PRIMITIVES = new Set(["undefined", "NaN", "Infinity"]);
+
+/** Built-ins that convert a value and may be passed as a callback (`.filter(Boolean)`, `.map(String)`). */
+const CONVERSIONS = new Set(["Boolean", "String", "Number"]);
+
+/** The problems, and the trusted functions (whose free names — Proxy in emptyState — are not the caller's to report). */
+export function safetyProblems(text: string, ast: Node, scopes: ScopeManager, parents: Parents): { problems: Problem[]; trusted: Set<Node> } {
+  const out: Problem[] = [];
+  const trusted = trustedFunctions(text, ast, scopes, out);
+  const resolved = new Map<Node, Variable | null>();
+  for (const scope of scopes.scopes as Scope[]) for (const r of scope.references) resolved.set(r.identifier as unknown as Node, r.resolved);
+  const numeric = new NumericAnalysis(scopes, parents);
+  const isPort = (key: Node) => key.type === "CallExpression" && !key.optional && key.callee.type === "Identifier" && key.callee.name === KEY_PORT && key.arguments.length === 1 && key.arguments[0].type !== "SpreadElement" && trusted.port !== null && resolved.get(key.callee) === trusted.port;
+
+  const visit = (n: Node): void => {
+    if (trusted.nodes.has(n)) return;
+    checkNode(n, parents, out, (key) => numeric.isHarmless(key) || isPort(key));
+    for (const k in n) {
+      const v = n[k];
+      if (typeof v !== "object" || v === null || k === "range" || k === "loc") continue;
+      if (Array.isArray(v)) for (const c of v) c && typeof c.type === "string" && visit(c);
+      else if (typeof v.type === "string") visit(v);
+    }
+  };
+  visit(ast);
+  for (const ref of scopes.globalScope!.through as Reference[]) {
+    const id = ref.identifier as unknown as Node;
+    if (!BUILTINS.has(id.name) || PRIMITIVES.has(id.name) || insideAny(id, trusted.nodes)) continue;
+    const misuse = globalMisuse(id, parents);
+    if (misuse) out.push({ what: misuse, at: id.start });
+  }
+  return { problems: out.sort((a, b) => a.at - b.at), trusted: trusted.nodes };
+}
+
+/** Problems of one node by itself: forbidden names, unsafe keys, built-in members taken or written. */
+function checkNode(n: Node, parents: Parents, out: Problem[], keyAccepted: (key: Node) => boolean): void {
+  if (n.type === "Super") out.push({ what: "super", at: n.start });
+  if (n.type === "MetaProperty" && n.meta.name === "new") out.push({ what: "new.target", at: n.start });
+  const key = computedReadKey(n, parents);
+  if (key && constantString(key) === null && !keyAccepted(key)) out.push({ what: "a computed key not passed through propertyKey", at: key.start });
+  const name = propertyName(n);
+  if (name === null) return;
+  const isClassConstructor = n.type === "MethodDefinition" && n.kind === "constructor";
+  if (FORBIDDEN_PROPERTY_SET.has(name) && !isClassConstructor) out.push({ what: `property ${name}`, at: (n.property ?? n.key).start });
+  if (n.type === "Property" && parents.get(n)?.type === "ObjectPattern" && BUILTIN_MEMBER_NAMES.has(name)) out.push({ what: `.${name} as a value`, at: n.key.start });
+  if (n.type !== "MemberExpression") return;
+  if (writeTarget(n, parents)) {
+    const root = chainRoot(n);
+    if (BUILTIN_MEMBER_NAMES.has(name)) out.push({ what: `a write to .${name}`, at: n.property.start });
+    if (root.type === "Identifier" && BUILTINS.has(root.name)) out.push({ what: `a write to ${root.name}`, at: n.start });
+  } else if (BUILTIN_MEMBER_NAMES.has(name) && !calledOrTested(n, parents)) {
+    out.push({ what: `.${name} as a value`, at: n.property.start });
+  }
+  if (n.object.type === "Identifier" && n.object.name === "RegExp" && REGEXP_LEGACY.has(name)) out.push({ what: `RegExp.${name}`, at: n.start });
+}
+
+/** The property a node names, where it names one by a constant (`o.x`, `o["x"]`, `{ x: … }`, `get x() {}`). */
+function propertyName(n: Node): string | null {
+  if (n.type === "MemberExpression") return n.computed ? constantString(n.property) : n.property.type === "Identifier" ? n.property.name : null;
+  if (n.type !== "Property" && n.type !== "MethodDefinition" && n.type !== "PropertyDefinition") return null;
+  if (n.computed) return constantString(n.key);
+  if (n.key.type === "Identifier") return n.key.name;
+  if (n.key.type === "Literal") return String(n.key.value);
+  return null;
+}
+
+/** Why a reference to a global built-in is not allowed where it stands, or null. */
+function globalMisuse(id: Node, parents: Parents): string | null {
+  const p = parents.get(id)!;
+  if (p.type === "MemberExpression" && p.object === id) {
+    if (p.computed) return `${id.name}[…]`;
+    return null;
+  }
+  if ((p.type === "CallExpression" || p.type === "NewExpression") && p.callee === id) return null;
+  if (p.type === "TaggedTemplateExpression" && p.tag === id) return null;
+  if (p.type === "UnaryExpression" && p.operator === "typeof") return null;
+  if (p.type === "BinaryExpression" && p.operator === "instanceof" && p.right === id) return null;
+  if (p.type === "CallExpression" && p.arguments.includes(id) && CONVERSIONS.has(id.name)) return null;
+  return writeTarget(id, parents) ? `a write to ${id.name}` : `${id.name} as a value`;
+}
+
+/** Whether an expression's value is only called (or only tested with typeof), never kept. */
+function calledOrTested(n: Node, parents: Parents): boolean {
+  let e = n;
+  let p = parents.get(e);
+  while (p?.type === "ChainExpression") [e, p] = [p, parents.get(p)];
+  if (!p) return false;
+  if ((p.type === "CallExpression" || p.type === "NewExpression") && p.callee === e) return true;
+  if (p.type === "TaggedTemplateExpression" && p.tag === e) return true;
+  return p.type === "UnaryExpression" && p.operator === "typeof";
+}
+
+/** Whether a node is written: assigned, updated, deleted, a loop's target or inside a destructuring target. */
+function writeTarget(n: Node, parents: Parents): boolean {
+  let e = n;
+  for (let p = parents.get(e); p; e = p, p = parents.get(p)) {
+    if (p.type === "AssignmentExpression") return p.left === e;
+    if (p.type === "UpdateExpression") return true;
+    if (p.type === "UnaryExpression") return p.operator === "delete";
+    if (p.type === "ForInStatement" || p.type === "ForOfStatement") return p.left === e;
+    if (p.type === "ChainExpression") continue;
+    const inPattern = p.type === "ArrayPattern" || p.type === "ObjectPattern" || p.type === "RestElement" || (p.type === "AssignmentPattern" && p.left === e) || (p.type === "Property" && p.value === e && parents.get(p)?.type === "ObjectPattern");
+    if (!inPattern) return false;
+  }
+  return false;
+}
+
+/** The innermost object of a member chain (`Math` in `Math.a.b`). */
+function chainRoot(n: Node): Node {
+  let e = n;
+  while (e.type === "MemberExpression" || e.type === "ChainExpression") e = e.type === "ChainExpression" ? e.expression : e.object;
+  return e;
+}
+
+interface Trusted {
+  /** The trusted function declarations: their bodies are not checked. */
+  nodes: Set<Node>;
+  /** The key port's variable, when the module holds the canonical port. */
+  port: Variable | null;
+}
+
+/**
+ * The module-level functions whose text is one of TRUSTED_FUNCTIONS. A function by such a name
+ * with any other text, a second binding of the name, or an assignment to it is a problem.
+ */
+function trustedFunctions(text: string, ast: Node, scopes: ScopeManager, out: Problem[]): Trusted {
+  const trusted: Trusted = { nodes: new Set(), port: null };
+  const moduleScope = (scopes.scopes as Scope[]).find((s) => s.type === "module")!;
+  for (const stmt of ast.body as Node[]) {
+    if (stmt.type !== "FunctionDeclaration" || !TRUSTED_FUNCTIONS.has(stmt.id.name)) continue;
+    const name: string = stmt.id.name;
+    const v = moduleScope.set.get(name)!;
+    if (text.slice(stmt.start, stmt.end) !== TRUSTED_FUNCTIONS.get(name)) out.push({ what: `${name} (not the canonical function)`, at: stmt.start });
+    else if (v.defs.length !== 1 || v.references.some((r) => r.isWrite())) out.push({ what: `${name} reassigned`, at: stmt.start });
+    else {
+      trusted.nodes.add(stmt);
+      if (name === KEY_PORT) trusted.port = v;
+    }
+  }
+  // Shadowing: another binding of a trusted function's name makes calls by that name something else.
+  const names = new Set([...trusted.nodes].map((f) => f.id.name as string));
+  for (const scope of scopes.scopes as Scope[]) {
+    for (const v of scope.variables) {
+      if (!names.has(v.name) || scope === moduleScope) continue;
+      for (const d of v.defs) if (!trusted.nodes.has(d.node as unknown as Node)) out.push({ what: `${v.name} shadowed`, at: (d.name as unknown as Node).start });
+    }
+  }
+  return trusted;
+}
+
+export function insideAny(n: Node, nodes: Set<Node>): boolean {
+  for (const f of nodes) if (n.start >= f.start && n.end <= f.end) return true;
+  return false;
+}

@@ -1,0 +1,81 @@
+/**
+ * The escape corpus (samples/escapes/): each form is refused by the safety check as a module of its
+ * own; injected into a sample release, its payload writes the marker when the release runs with
+ * host access (the control: the payload works); and `searchlift lift` either refuses the release
+ * with exit 9 and the place, or writes a module that, run with host access, never writes it.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ExitCode } from "../src/errors.js";
+import { impurities } from "../src/lift/purity.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin", "searchlift.js");
+const ESCAPES = join(ROOT, "samples", "escapes");
+
+interface FormInfo {
+  name: string;
+  check: string | null;
+  lift: string | null;
+  control: string | null;
+  text: string;
+}
+interface Builder {
+  formInfo(file: string): FormInfo;
+  buildEscapeRelease(form: string, outFile: string): void;
+  runWithHostAccess(moduleFile: string, calls: string[], marker: string): { status: number | null };
+}
+const builder = (await import(join(ESCAPES, "build-release.mjs"))) as Builder;
+
+const forms = readdirSync(ESCAPES)
+  .filter((f) => /^\d\d-.*\.js$/.test(f))
+  .map((f) => builder.formInfo(join(ESCAPES, f)));
+
+describe("escape corpus", () => {
+  it("holds at least 30 forms, each with what the check reports, how the lift ends and its control", () => {
+    expect(forms.length).toBeGreaterThanOrEqual(30);
+    for (const f of forms) {
+      expect([f.name, f.lift]).toEqual([f.name, expect.stringMatching(/^(refused|contained)$/)]);
+      expect(f.check, f.name).toBeTruthy();
+      expect(f.control, f.name).toMatch(/^(escapes|none)/);
+    }
+  });
+
+  for (const form of forms) {
+    describe(form.name, () => {
+      it(`the check refuses the form as a module of its own: ${form.check}`, () => {
+        expect(impurities(form.text).map((p) => p.what)).toContain(form.check);
+      });
+
+      it(`injected into a sample release: ${form.lift === "refused" ? "lift exits 9 naming the place" : "lifted, the payload never runs"}`, () => {
+        const dir = mkdtempSync(join(tmpdir(), `searchlift-escape-${form.name}-`));
+        const release = join(dir, "release.js");
+        builder.buildEscapeRelease(join(ESCAPES, `${form.name}.js`), release);
+        const marker = join(dir, "escaped");
+        if (form.control!.startsWith("escapes")) {
+          builder.runWithHostAccess(release, ["searchDeferredTools"], marker);
+          expect(existsSync(marker), "the payload works when the release itself runs").toBe(true);
+        }
+        const out = join(dir, "out");
+        const lift = spawnSync(process.execPath, [BIN, "lift", release, "--out", out, "--no-verify"], { encoding: "utf8", timeout: 120_000 });
+        const module = join(out, "searchlift-sample", `0.9.0-${form.name}`, "npm", "tool-search.mjs");
+        if (form.lift === "refused") {
+          expect(lift.status).toBe(ExitCode.notLiftable);
+          expect(lift.stderr.trim().split("\n")).toHaveLength(1);
+          expect(lift.stderr).toMatch(/cannot lift: .*\d+:\d+/);
+          expect(existsSync(module)).toBe(false);
+        } else {
+          expect(lift.status, lift.stderr).toBe(0);
+          expect(readFileSync(module, "utf8")).toContain("propertyKey(");
+          const marker2 = join(dir, "escaped-lifted");
+          const run = builder.runWithHostAccess(module, ["searchTools", "scoreTools", "toolSearch"], marker2);
+          expect(run.status).toBe(0);
+          expect(existsSync(marker2)).toBe(false);
+        }
+      }, 120_000);
+    });
+  }
+});
