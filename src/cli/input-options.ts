@@ -17,9 +17,15 @@ export interface InputFlags {
 const PLATFORM_HELP = "for an input given as a version: npm (cli.js, up to 2.1.112) or linux-x64, darwin-arm64, …; default: as fetch";
 const CACHE_HELP = "release cache for inputs given as versions (default ~/.cache/searchlift/releases)";
 
-/** Adds --platform and the release cache option (`--cache <dir>`, or track's `--release-cache <dir>`). */
-export function withInputOptions(cmd: Command, cacheFlag: "--cache <dir>" | "--release-cache <dir>" = "--cache <dir>"): Command {
-  return cmd.option("--platform <p>", PLATFORM_HELP).option(cacheFlag, CACHE_HELP);
+/** The commands taking <input>, and the name of their release-cache option (track's --cache is its lift cache). */
+const INPUT_COMMANDS: Record<string, string> = { extract: "--cache <dir>", locate: "--cache <dir>", lift: "--cache <dir>", diff: "--cache <dir>", track: "--release-cache <dir>" };
+
+/** Adds --platform and the release-cache option to every command that takes <input>. */
+export function addInputOptions(program: Command): void {
+  for (const cmd of program.commands) {
+    const cacheFlag = INPUT_COMMANDS[cmd.name()];
+    if (cacheFlag) cmd.option("--platform <p>", PLATFORM_HELP).option(cacheFlag, CACHE_HELP);
+  }
 }
 
 export function resolution(command: string, flags: InputFlags, more: Partial<ResolveOptions> = {}): ResolveOptions {

@@ -7,7 +7,7 @@ import type { RoutineResult } from "../locate/locate.js";
 import { VERSION } from "../version.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { positiveInteger } from "./options.js";
-import { resolveCliInput, resolveCliInputs, withInputOptions, type InputFlags } from "./input-options.js";
+import { addInputOptions, resolveCliInput, resolveCliInputs, type InputFlags } from "./input-options.js";
 import { registerWhere } from "./where.js";
 
 /** The corpus size the module contract's promise is checked on. */
@@ -23,14 +23,14 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-  withInputOptions(program
+  program
     .command("extract")
     .description("list or write the JavaScript modules of a packaged client (Bun, Node SEA, npm package, script, or carved)")
-    .argument("<input>", "executable, npm package folder or .tgz, or script")
+    .argument("<input>", "executable, npm package folder or .tgz, script, or a version (2.1.112, claude-code@latest)")
     .option("--list", "list the modules (the default when --out is not given)")
     .option("--json", "print the listing as one JSON object")
     .option("-o, --out <dir>", "write every module under DIR by virtual path, plus manifest.json")
-    .option("--force", "replace DIR if it exists"))
+    .option("--force", "replace DIR if it exists")
     .action(async (arg: string, opts: InputFlags & { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
       const c = openContainer(await resolveCliInput(arg, "extract", opts));
       try {
@@ -46,13 +46,13 @@ export function buildProgram(): Command {
       }
     });
 
-  withInputOptions(program
+  program
     .command("locate")
     .description("find routines by structural signature (every input kind extract accepts)")
-    .argument("<input>", "executable, npm package folder or .tgz, or script")
+    .argument("<input>", "executable, npm package folder or .tgz, script, or a version (2.1.112, claude-code@latest)")
     .option("-r, --routine <id...>", "only these signature ids (e.g. tool-search/scorer)")
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
-    .option("--json", "print one JSON object"))
+    .option("--json", "print one JSON object")
     .action(async (arg: string, opts: InputFlags & { routine?: string[]; signatures?: string; json?: boolean }) => {
       const input = await resolveCliInput(arg, "locate", opts);
       const { locate } = await import("../locate/locate.js");
@@ -73,7 +73,7 @@ export function buildProgram(): Command {
           : ExitCode.ok;
     });
 
-  withInputOptions(program
+  program
     .command("lift")
     .description("lift each input's tool search into a verified, pure ES module (the scorer-module contract)")
     .argument("[input...]", "executables, npm packages (folder or .tgz), scripts, versions or ranges (default: the newest installed Claude Code)")
@@ -81,7 +81,7 @@ export function buildProgram(): Command {
     .option("--json", "print one JSON object")
     .option("--no-verify", "skip running the lifted module against the original (for speed measurements)")
     .option("--cases <n>", `corpus cases for verification (the contract asks for ${CONTRACT_CASES})`, positiveInteger, CONTRACT_CASES)
-    .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones"))
+    .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
     .action(async (args: string[], opts: InputFlags & { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string }) => {
       const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
       if (opts.verify && opts.cases < CONTRACT_CASES) process.stderr.write(`note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`);
@@ -109,15 +109,15 @@ export function buildProgram(): Command {
       if (failure) process.exitCode = failure.exitCode;
     });
 
-  withInputOptions(program
+  program
     .command("track")
     .description("lift every release of a set and write the tool search's timeline (default: ~/.local/share/claude/versions)")
-    .argument("[inputs...]", "a folder of releases, or release files / packages")
+    .argument("[inputs...]", "a folder of releases (a versions folder, fetch's cache), release files / packages, versions or ranges")
     .option("-o, --out <dir>", "where timeline.json, timeline.md and timeline.html go", "./timeline")
     .option("--cache <dir>", "lift cache (default ~/.cache/searchlift/track)")
     .option("--jobs <n>", "lifts at once (default: one per core)", positiveInteger)
     .option("--no-verify", "do not verify each lift against its release")
-    .option("--json", "print timeline.json instead of a summary"), "--release-cache <dir>")
+    .option("--json", "print timeline.json instead of a summary")
     .action(async (args: string[], opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean }) => {
       const { defaultInputs, track } = await import("../track/track.js");
       let inputs: string[];
@@ -172,13 +172,13 @@ export function buildProgram(): Command {
       else for (const x of releases) process.stdout.write(`${safe(x.version)} ${x.platform} ${safe(x.tarball)}${x.cached ? " (cached)" : opts.dryRun ? " (not fetched: --dry-run)" : ""}\n`);
     });
 
-  withInputOptions(program
+  program
     .command("diff")
     .description("what changed in the tool search between two inputs: code, weights and features, behaviour on a built-in corpus")
-    .argument("<a>", "before: executable, npm package, script, or a lifted tool-search.mjs")
+    .argument("<a>", "before: executable, npm package, script, a version (2.1.111), or a lifted tool-search.mjs")
     .argument("<b>", "after: the same kinds")
     .option("-o, --out <dir>", "keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed)")
-    .option("--json", "print one JSON object"))
+    .option("--json", "print one JSON object")
     .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean }) => {
       const { diffInputs, formatDiff } = await import("../diff/diff.js");
       const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
@@ -186,6 +186,7 @@ export function buildProgram(): Command {
       process.stdout.write(opts.json ? JSON.stringify(r, null, 2) + "\n" : formatDiff(r));
     });
 
+  addInputOptions(program);
   registerWhere(program);
   return program;
 }
