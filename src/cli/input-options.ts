@@ -4,6 +4,7 @@
  * src/inputs/resolve-input.ts; its progress goes to stderr, so stdout stays the command's (and --json's) own.
  */
 import type { Command } from "commander";
+import { existsSync } from "node:fs";
 import type { ResolveOptions } from "../inputs/resolve-input.js";
 import { messageLine } from "../safe-text.js";
 
@@ -41,6 +42,8 @@ export function resolution(command: string, flags: InputFlags, more: Partial<Res
 
 /** The file one <input> stands for. */
 export async function resolveCliInput(arg: string, command: string, flags: InputFlags): Promise<string> {
+  // The common case, without loading fetch: a path that exists is the input.
+  if (existsSync(arg)) return arg;
   const { resolveInput } = await import("../inputs/resolve-input.js");
   return resolveInput(arg, resolution(command, flags));
 }
