@@ -7,6 +7,8 @@ import type { RoutineResult } from "../locate/locate.js";
 import { VERSION } from "../version.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { positiveInteger } from "./options.js";
+import { addInputOptions, resolveCliInput, resolveCliInputs, type InputFlags } from "./input-options.js";
+import { registerWhere } from "./where.js";
 
 /** The corpus size the module contract's promise is checked on. */
 const CONTRACT_CASES = 2000;
@@ -24,13 +26,13 @@ export function buildProgram(): Command {
   program
     .command("extract")
     .description("list or write the JavaScript modules of a packaged client (Bun, Node SEA, npm package, script, or carved)")
-    .argument("<input>", "executable, npm package folder or .tgz, or script")
+    .argument("<input>", "executable, npm package folder or .tgz, script, or a version (2.1.112, claude-code@latest)")
     .option("--list", "list the modules (the default when --out is not given)")
     .option("--json", "print the listing as one JSON object")
     .option("-o, --out <dir>", "write every module under DIR by virtual path, plus manifest.json")
     .option("--force", "replace DIR if it exists")
-    .action((input: string, opts: { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
-      const c = openContainer(input);
+    .action(async (arg: string, opts: InputFlags & { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
+      const c = openContainer(await resolveCliInput(arg, "extract", opts));
       try {
         const l = listing(c);
         if (opts.out) {
@@ -47,11 +49,12 @@ export function buildProgram(): Command {
   program
     .command("locate")
     .description("find routines by structural signature (every input kind extract accepts)")
-    .argument("<input>", "executable, npm package folder or .tgz, or script")
+    .argument("<input>", "executable, npm package folder or .tgz, script, or a version (2.1.112, claude-code@latest)")
     .option("-r, --routine <id...>", "only these signature ids (e.g. tool-search/scorer)")
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
     .option("--json", "print one JSON object")
-    .action(async (input: string, opts: { routine?: string[]; signatures?: string; json?: boolean }) => {
+    .action(async (arg: string, opts: InputFlags & { routine?: string[]; signatures?: string; json?: boolean }) => {
+      const input = await resolveCliInput(arg, "locate", opts);
       const { locate } = await import("../locate/locate.js");
       const signatures = await selectSignatures(opts.signatures, opts.routine);
       const c = openContainer(input);
@@ -73,13 +76,14 @@ export function buildProgram(): Command {
   program
     .command("lift")
     .description("lift each input's tool search into a verified, pure ES module (the scorer-module contract)")
-    .argument("<input...>", "executables, npm packages (folder or .tgz), or scripts")
+    .argument("[input...]", "executables, npm packages (folder or .tgz), scripts, versions or ranges (default: the newest installed Claude Code)")
     .option("-o, --out <dir>", "output folder", "./lifted")
     .option("--json", "print one JSON object")
     .option("--no-verify", "skip running the lifted module against the original (for speed measurements)")
     .option("--cases <n>", `corpus cases for verification (the contract asks for ${CONTRACT_CASES})`, positiveInteger, CONTRACT_CASES)
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
-    .action(async (inputs: string[], opts: { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string }) => {
+    .action(async (args: string[], opts: InputFlags & { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string }) => {
+      const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
       if (opts.verify && opts.cases < CONTRACT_CASES) process.stderr.write(`note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`);
       const { liftInput } = await import("../lift/lift.js");
       const results: Array<Record<string, unknown>> = [];
@@ -108,22 +112,18 @@ export function buildProgram(): Command {
   program
     .command("track")
     .description("lift every release of a set and write the tool search's timeline (default: ~/.local/share/claude/versions)")
-    .argument("[inputs...]", "a folder of releases, or release files / packages")
+    .argument("[inputs...]", "a folder of releases (a versions folder, fetch's cache), release files / packages, versions or ranges")
     .option("-o, --out <dir>", "where timeline.json, timeline.md and timeline.html go", "./timeline")
     .option("--cache <dir>", "lift cache (default ~/.cache/searchlift/track)")
     .option("--jobs <n>", "lifts at once (default: one per core)", positiveInteger)
     .option("--no-verify", "do not verify each lift against its release")
     .option("--json", "print timeline.json instead of a summary")
-    .action(async (args: string[], opts: { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean }) => {
-      const { defaultInputs, listReleases, track } = await import("../track/track.js");
-      const { existsSync, statSync } = await import("node:fs");
-      const { join } = await import("node:path");
-      let inputs = args;
+    .action(async (args: string[], opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean }) => {
+      const { defaultInputs, track } = await import("../track/track.js");
+      let inputs: string[];
       let note: string | undefined;
-      if (inputs.length === 0) ({ inputs, note } = defaultInputs());
-      else if (inputs.length === 1 && statSync(inputs[0]!, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(inputs[0]!, "package.json"))) {
-        inputs = listReleases(inputs[0]!);
-      }
+      if (args.length === 0) ({ inputs, note } = await defaultInputs());
+      else inputs = await resolveCliInputs(args, "track", { ...opts, cache: undefined }, true);
       if (note) process.stderr.write(`note: ${messageLine(note)}\n`);
       const tty = process.stderr.isTTY && !opts.json;
       const r = await track(inputs, {
@@ -180,17 +180,28 @@ export function buildProgram(): Command {
   program
     .command("diff")
     .description("what changed in the tool search between two inputs: code, weights and features, behaviour on a built-in corpus")
-    .argument("<a>", "before: executable, npm package, script, or a lifted tool-search.mjs")
+    .argument("<a>", "before: executable, npm package, script, a version (2.1.111), or a lifted tool-search.mjs")
     .argument("<b>", "after: the same kinds")
     .option("-o, --out <dir>", "keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed)")
     .option("--json", "print one JSON object")
-    .action(async (a: string, b: string, opts: { out?: string; json?: boolean }) => {
+    .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean }) => {
       const { diffInputs, formatDiff } = await import("../diff/diff.js");
+      const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
       const r = await diffInputs(a, b, opts.out ? { out: opts.out } : {});
       process.stdout.write(opts.json ? JSON.stringify(r, null, 2) + "\n" : formatDiff(r));
     });
 
+  addInputOptions(program);
+  registerWhere(program);
   return program;
+}
+
+/** lift with no input: the newest installed Claude Code, named on stderr. */
+async function installedLiftInput(): Promise<string> {
+  const { defaultLiftInput } = await import("../inputs/default-inputs.js");
+  const { input, note } = await defaultLiftInput();
+  process.stderr.write(`note: ${messageLine(note)}\n`);
+  return input;
 }
 
 async function selectSignatures(dir: string | undefined, ids: string[] | undefined) {
