@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
+import { printJson } from "./output.js";
 
 export function registerWhere(program: Command): void {
   program
@@ -15,7 +16,7 @@ export function registerWhere(program: Command): void {
       const { installs, searched, notes } = await findInstalls();
       const rows = installs.map((i) => ({ kind: i.kind, path: i.path, version: i.version, ...(i.link ? { link: i.link } : {}) }));
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ installs: rows, searched, ...(notes.length ? { notes } : {}) }, null, 2) + "\n");
+        printJson({ installs: rows, searched, ...(notes.length ? { notes } : {}) });
         return;
       }
       for (const n of notes) process.stderr.write(`note: ${messageLine(n)}\n`);
