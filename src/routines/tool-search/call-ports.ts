@@ -441,7 +441,10 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
     let optional = 0;
     let other = 0;
     walk(fn, (n) => {
-      if (n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name) n.optional ? optional++ : other++;
+      if (n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name) {
+        if (n.optional) optional++;
+        else other++;
+      }
       if (n.type === "Identifier" && n.name === name) other++;
     });
     // Each optional use also counted its identifier once.
