@@ -1,0 +1,67 @@
+/**
+ * The escape corpus (samples/escapes/) through the commands that run lifted modules: `diff` given a
+ * lifted-looking module that holds a form, and `track` (with verification on) over sample releases that
+ * hold one each. Every form is refused or contained: the marker file its payload would write never
+ * appears, and the commands end with their documented exit codes.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ExitCode } from "../src/errors.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin", "searchlift.js");
+const ESCAPES = join(ROOT, "samples", "escapes");
+const FORMS = readdirSync(ESCAPES).filter((f) => /^\d\d-.*\.js$/.test(f));
+const builder = (await import(join(ESCAPES, "build-release.mjs"))) as { buildEscapeRelease(form: string, outFile: string): void };
+
+/** A module with the contract's exports whose every search runs the form on each tool name. */
+function liftedLooking(formText: string): string {
+  return `${formText}
+async function searchTools(query, deferred) { return deferred.map((t) => probe(t.name)).slice(0, 5); }
+async function scoreTools(query, deferred) { return deferred.map((t) => ({ name: probe(t.name), score: 1 })); }
+async function toolSearch(query, deferred) { return searchTools(query, deferred); }
+const defaults = { maxResults: 5 };
+export { searchTools, scoreTools, toolSearch, defaults };
+`;
+}
+
+function run(args: string[], marker: string) {
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 600_000, env: { ...process.env, SEARCHLIFT_ESCAPE_MARKER: marker } });
+}
+
+describe("escape corpus through diff and track", () => {
+  it(`diff refuses every form (${FORMS.length}) given as a lifted module: exit 14, one line, no marker`, () => {
+    const dir = mkdtempSync(join(tmpdir(), "searchlift-escape-diff-"));
+    const good = join(dir, "good.mjs");
+    writeFileSync(good, liftedLooking("function probe(value) { return value; }"));
+    for (const form of FORMS) {
+      const evil = join(dir, form.replace(/\.js$/, ".mjs"));
+      writeFileSync(evil, liftedLooking(readFileSync(join(ESCAPES, form), "utf8")));
+      const marker = join(dir, `${form}.escaped`);
+      const r = run(["diff", good, evil], marker);
+      expect(r.status, `${form}: ${r.stderr}`).toBe(ExitCode.brokenModule);
+      expect(r.stderr.trim().split("\n"), form).toHaveLength(1);
+      expect(existsSync(marker), form).toBe(false);
+    }
+  });
+
+  it("track with verification on lifts none of the forms' payloads into a running module: refused or contained, no marker, exit 17", () => {
+    const dir = mkdtempSync(join(tmpdir(), "searchlift-escape-track-"));
+    const releases = FORMS.map((form) => {
+      const file = join(dir, form.replace(/\.js$/, ".release.js"));
+      builder.buildEscapeRelease(join(ESCAPES, form), file);
+      return file;
+    });
+    const marker = join(dir, "escaped");
+    const r = run(["track", ...releases, "--out", join(dir, "timeline"), "--cache", join(dir, "cache")], marker);
+    expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
+    expect(existsSync(marker)).toBe(false);
+    const timeline = JSON.parse(readFileSync(join(dir, "timeline", "timeline.json"), "utf8")) as { releases: Array<{ routineHash: string | null; error?: string }> };
+    expect(timeline.releases).toHaveLength(FORMS.length);
+    // A refused form names its reason; a contained one was lifted and verified (its key goes through propertyKey).
+    for (const rel of timeline.releases) if (!rel.routineHash) expect(rel.error).toMatch(/cannot lift|cannot verify|verification/);
+  });
+});
