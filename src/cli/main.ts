@@ -24,12 +24,12 @@ export function buildProgram(): Command {
     .option("--json", "print the listing as one JSON object")
     .option("-o, --out <dir>", "write every module under DIR by virtual path, plus manifest.json")
     .option("--force", "replace DIR if it exists")
-    .action((input: string, opts: { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
+    .action(async (input: string, opts: { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
       const c = openContainer(input);
       try {
         const l = listing(c);
         if (opts.out) {
-          const { written, bytes } = writeModules(c, opts.out, !!opts.force);
+          const { written, bytes } = await writeModules(c, opts.out, !!opts.force);
           if (!opts.list && !opts.json) process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${opts.out}\n`);
         }
         if (opts.json) process.stdout.write(JSON.stringify(l, null, 2) + "\n");
