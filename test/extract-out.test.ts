@@ -17,7 +17,7 @@ const work = mkdtempSync(join(tmpdir(), "searchlift-extract-out-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function run(args: string[], cwd = REPO) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 60_000, cwd });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 60_000, cwd, maxBuffer: 1 << 28 });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -55,6 +55,20 @@ describe("extract --out: module names that clash on disk", () => {
     expect(first[1]).toBe("x~2");
     rmSync(join(work, "repeats-out"), { recursive: true });
     expect(extractNames(names, "repeats")).toEqual(first);
+  });
+});
+
+describe("extract --list: very many modules", () => {
+  it("lists 130,000 modules as text and as JSON", () => {
+    const input = writeCraftedBun(join(work, "many.bin"), Array.from({ length: 130_000 }, (_, i) => rooted(`m${i}.js`, i)));
+    const text = run(["extract", input, "--list"]);
+    expect(text.stderr).toBe("");
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/modules: 130000/);
+    expect(text.stdout).toMatch(/\/\$bunfs\/root\/m129999\.js/);
+    const json = run(["extract", input, "--list", "--json"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).modules).toHaveLength(130_000);
   });
 });
 

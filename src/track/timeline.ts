@@ -128,7 +128,9 @@ function behaviourMarkdown(c: Change): string[] {
 
 /** A Markdown code span that survives backticks in the text. */
 function code(s: string): string {
-  const ticks = "`".repeat(Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  let longest = 0;
+  for (const m of s.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const ticks = "`".repeat(longest + 1);
   const pad = s.startsWith("`") || s.endsWith("`") ? " " : "";
   return `${ticks}${pad}${s}${pad}${ticks}`;
 }

@@ -194,7 +194,7 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
     children++;
     const out = await runChild(script, calls.slice(offset), careful, options);
     if (out.scriptError !== undefined && scriptError === undefined) scriptError = out.scriptError;
-    results.push(...out.results);
+    for (const r of out.results) results.push(r);
     if (out.failure === undefined) break;
     // Calls run in batches, several per evaluation; a crash loses the batch's unwritten results. To blame the
     // right call, the rest of the batch runs again one call per evaluation (a diagnosis, not a restart).

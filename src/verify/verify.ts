@@ -9,6 +9,7 @@
  * still disagrees: fewer tools, a shorter query, fewer tool fields.
  */
 import { parse } from "acorn";
+import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { CorpusCase, Tool } from "../routines/tool-search/corpus.js";
 import { runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
 
