@@ -30,6 +30,16 @@ export const ExitCode = {
   integrity: 13,
   /** diff: a lifted module cannot be imported, lacks the contract's exports, or throws when called. */
   brokenModule: 14,
+  /**
+   * lift, track: verification was stopped: it did not finish within its time budget (--verify-timeout),
+   * or the original code timed out on call after call (a loop would hold the run for hours).
+   */
+  verifyTimeout: 15,
+  /**
+   * lift, track: verification proves nothing: the original code failed on most cases (it threw, so both
+   * sides "agree" by failing), or a sandbox limit (memory, time, a crash) stopped it on some case.
+   */
+  inconclusive: 16,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,4 +1,4 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { openContainer } from "../extract/open-container.js";
 import { formatListing, listing } from "../extract/listing.js";
 import { writeModules } from "../extract/write-modules.js";
@@ -74,14 +74,15 @@ export function buildProgram(): Command {
     .option("--no-verify", "skip running the lifted module against the original (for speed measurements)")
     .option("--cases <n>", "corpus cases for verification", (v) => Number.parseInt(v, 10), 2000)
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
-    .action(async (inputs: string[], opts: { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string }) => {
+    .option("--verify-timeout <seconds>", "stop verifying after this long (exit 15; default 300)", positiveSeconds)
+    .action(async (inputs: string[], opts: { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string; verifyTimeout?: number }) => {
       if (!Number.isInteger(opts.cases) || opts.cases < 1) throw new SearchliftError("--cases must be a positive integer", ExitCode.usage);
       const { liftInput } = await import("../lift/lift.js");
       const results: Array<Record<string, unknown>> = [];
       let failure: SearchliftError | null = null;
       for (const input of inputs) {
         try {
-          const r = await liftInput(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}) });
+          const r = await liftInput(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}), ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}) });
           results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped });
           if (!opts.json) {
             const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";
@@ -109,7 +110,8 @@ export function buildProgram(): Command {
     .option("--jobs <n>", "lifts at once (default: one per core)", (v) => Number.parseInt(v, 10))
     .option("--no-verify", "do not verify each lift against its release")
     .option("--json", "print timeline.json instead of a summary")
-    .action(async (args: string[], opts: { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean }) => {
+    .option("--verify-timeout <seconds>", "time budget for verifying each lift (default 300)", positiveSeconds)
+    .action(async (args: string[], opts: { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean; verifyTimeout?: number }) => {
       const { defaultInputs, listReleases, track } = await import("../track/track.js");
       const { existsSync, statSync } = await import("node:fs");
       const { join } = await import("node:path");
@@ -126,6 +128,7 @@ export function buildProgram(): Command {
         verify: opts.verify,
         ...(opts.cache ? { cache: opts.cache } : {}),
         ...(opts.jobs ? { jobs: opts.jobs } : {}),
+        ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
         ...(tty ? { progress: (done: number, total: number, rel: { version: string }) => process.stderr.write(`\rlifted ${done}/${total} (${rel.version})   `) } : {}),
       });
       if (tty) process.stderr.write("\n");
@@ -183,6 +186,12 @@ export function buildProgram(): Command {
   return program;
 }
 
+function positiveSeconds(v: string): number {
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !(n > 0) || n > 86_400) throw new InvalidArgumentError("expected a number of seconds, > 0 and at most 86400");
+  return n;
+}
+
 async function selectSignatures(dir: string | undefined, ids: string[] | undefined) {
   const { loadSignatures, SignatureError } = await import("../locate/signature.js");
   let all;
@@ -216,6 +225,8 @@ function formatLocate(input: string, results: RoutineResult[]): string {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Set by `track` for its lifts: a lift (and its verifier) must not outlive a killed track.
+  if (process.env.SEARCHLIFT_EXIT_WITH_PARENT === "1") (await import("../exit-with-parent.js")).exitWithParent();
   // A closed pipe (`searchlift … | head`) is not an error.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(0);
