@@ -3,7 +3,7 @@
  * name, case variants, `..`, empty, thousands of repeats), refused destinations, and temporary
  * folders left by killed runs. The CLI runs as a process, as a user would run it.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -95,6 +95,17 @@ describe("extract --out: refused destinations and left-over temporaries", () => 
     }
     expect(existsSync(inside) && statSync(input).isFile()).toBe(true);
   });
+
+  it("SIGTERM in the middle of writing removes the temporary folder and leaves no output", async () => {
+    const many = writeCraftedBun(join(work, "slow.bin"), Array.from({ length: 20_000 }, (_, i) => rooted(`d${i % 50}/m${i}.js`, i)));
+    const dir = mkdtempSync(join(work, "signal-"));
+    const child = spawn(process.execPath, [BIN, "extract", many, "--out", join(dir, "out")], { stdio: "ignore" });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    while (!readdirSync(dir).some((f) => f.startsWith(".out.tmp-"))) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(128 + 15);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 120_000);
 
   it("removes temporary folders of dead processes beside the destination, keeps a live one's", () => {
     const dir = mkdtempSync(join(work, "stale-"));

@@ -37,12 +37,14 @@ export async function writeModules(c: Container, outDir: string, force: boolean)
   const parent = dirname(target);
   removeStaleTemporaries(parent, basename(target));
   const tmp = join(parent, `.${basename(target)}.tmp-${process.pid}-${Date.now()}`);
+  // Installed before the folder exists, so that no signal falls between the two.
+  const removeOnSignal = onTerminationSignal(() => rmSync(tmp, { recursive: true, force: true }));
   try {
     mkdirSync(tmp, { recursive: true });
   } catch (e) {
+    removeOnSignal();
     throw new SearchliftError(`cannot create output folder: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, outDir);
   }
-  const removeOnSignal = onTerminationSignal(() => rmSync(tmp, { recursive: true, force: true }));
   try {
     const files = await writeInto(tmp, c);
     const l = listing(c);
