@@ -31,6 +31,16 @@ export const ExitCode = {
   /** diff: a lifted module is refused by the static check, or in the sandbox throws when evaluated, lacks the
    *  contract's exports, or throws or times out when called. */
   brokenModule: 14,
+  /**
+   * lift, track: verification was stopped: it did not finish within its time budget (--verify-timeout),
+   * or the original code timed out on call after call (a loop would hold the run for hours).
+   */
+  verifyTimeout: 15,
+  /**
+   * lift, track: verification proves nothing: the original code failed on most cases (it threw, so both
+   * sides "agree" by failing), or a sandbox limit (memory, time, a crash) stopped it on some case.
+   */
+  inconclusive: 16,
   /** track: some inputs were not lifted (the timeline is still written; stderr says how many and which). */
   trackIncomplete: 17,
 } as const;

@@ -1,4 +1,5 @@
 import { parse } from "acorn";
+import "./acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { Node } from "./pattern.js";
 
 /**

@@ -12,6 +12,7 @@
  * compare by value.
  */
 import { parse, type Node as AcornNode } from "acorn";
+import "./acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
 
@@ -261,7 +262,7 @@ export function instantiate(p: Pattern, b: Bindings): Node {
       for (const x of n) {
         const seq = x && typeof x === "object" ? seqName(x) : null;
         const bound = seq ? b.get(seq) : undefined;
-        if (seq !== null && Array.isArray(bound)) out.push(...bound.map((y) => structuredClone(y)));
+        if (seq !== null && Array.isArray(bound)) for (const y of bound) out.push(structuredClone(y));
         else out.push(copy(x));
       }
       return out;

@@ -23,7 +23,7 @@ export function registerExtract(program: Command): void {
       try {
         const l = listing(c);
         if (opts.out) {
-          const { written, bytes } = writeModules(c, opts.out, !!opts.force);
+          const { written, bytes } = await writeModules(c, opts.out, !!opts.force);
           if (!opts.list && !opts.json) process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${safe(opts.out)}\n`);
         }
         if (opts.json) printJson(l);

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { SearchliftError } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
-import { positiveInteger } from "./options.js";
+import { positiveInteger, positiveSeconds } from "./options.js";
 import { printJson } from "./output.js";
 
 /** The corpus size the module contract's promise is checked on. */
@@ -21,7 +21,8 @@ export function registerLift(program: Command): void {
     .option("--no-verify", "skip running the lifted module against the original (for speed measurements)")
     .option("--cases <n>", `corpus cases for verification (the contract asks for ${CONTRACT_CASES})`, positiveInteger, CONTRACT_CASES)
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
-    .action(async (args: string[], opts: InputFlags & { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string }) => {
+    .option("--verify-timeout <seconds>", "stop verifying after this long (exit 15; default 300)", positiveSeconds)
+    .action(async (args: string[], opts: InputFlags & { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string; verifyTimeout?: number }) => {
       const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
       if (opts.verify && opts.cases < CONTRACT_CASES) process.stderr.write(`note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`);
       const { liftInput } = await import("../lift/lift.js");
@@ -29,7 +30,7 @@ export function registerLift(program: Command): void {
       let failure: SearchliftError | null = null;
       for (const input of inputs) {
         try {
-          const r = await liftInput(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}) });
+          const r = await liftInput(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}), ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}) });
           results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped, portedKeys: r.portedKeys });
           if (!opts.json) {
             const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";

@@ -28,6 +28,8 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Set by `track` for its lifts: a lift (and its verifier) must not outlive a killed track.
+  if (process.env.SEARCHLIFT_EXIT_WITH_PARENT === "1") (await import("../exit-with-parent.js")).exitWithParent();
   // A closed pipe (`searchlift … | head`) is not an error.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(0);

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { ExitCode } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
-import { positiveInteger } from "./options.js";
+import { positiveInteger, positiveSeconds } from "./options.js";
 import { printJson } from "./output.js";
 
 export function registerTrack(program: Command): void {
@@ -18,7 +18,8 @@ export function registerTrack(program: Command): void {
     .option("--jobs <n>", "lifts at once (default: one per core)", positiveInteger)
     .option("--no-verify", "do not verify each lift against its release")
     .option("--json", "print timeline.json instead of a summary")
-    .action(async (args: string[], opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean }) => {
+    .option("--verify-timeout <seconds>", "time budget for verifying each lift (default 300)", positiveSeconds)
+    .action(async (args: string[], opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean; verifyTimeout?: number }) => {
       const { defaultInputs, track } = await import("../track/track.js");
       let inputs: string[];
       let note: string | undefined;
@@ -31,6 +32,7 @@ export function registerTrack(program: Command): void {
         verify: opts.verify,
         ...(opts.cache ? { cache: opts.cache } : {}),
         ...(opts.jobs ? { jobs: opts.jobs } : {}),
+        ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
         ...(tty ? { progress: (done: number, total: number, rel: { version: string }) => process.stderr.write(`\rlifted ${done}/${total} (${rel.version})   `) } : {}),
       });
       if (tty) process.stderr.write("\n");

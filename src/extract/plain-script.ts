@@ -1,5 +1,6 @@
 import { basename, extname } from "node:path";
 import * as acorn from "acorn";
+import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { ByteSource } from "./byte-source.js";
 import { rangeContainer } from "./container.js";
 import type { Container, Encoding, ModuleFormat } from "./types.js";

@@ -20,15 +20,20 @@ import { sha256InBackground } from "./file-hash.js";
 import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import { toolSearchCode } from "../routines/tool-search/tool-search-code.js";
 import type { VerifyResult } from "../verify/verify.js";
-import { verifyInOwnProcess } from "../verify/verify-process.js";
+import { VerifyBudgetExceeded, verifyInOwnProcess } from "../verify/verify-process.js";
 
 export interface LiftOptions {
   out: string;
   verify: boolean;
   /** Corpus size for verification (the contract's promise is checked on at least 2,000). */
   cases?: number;
+  /** Time budget for the whole verification, in seconds (default DEFAULT_VERIFY_TIMEOUT_S). */
+  verifyTimeoutS?: number;
   signaturesDir?: string;
 }
+
+/** Generous: a real release verifies in 20–40 s on an idle 2-core machine, 2 min when it is loaded. */
+export const DEFAULT_VERIFY_TIMEOUT_S = 300;
 
 export interface LiftResult extends ReleaseInfo {
   input: string;
@@ -127,11 +132,15 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   let verified: LiftResult["verified"] = null;
   if (opts.verify) {
     let v: VerifyResult;
+    const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
     try {
-      v = await verifyInOwnProcess(code.original, draft, opts.cases ?? 2000);
+      v = await verifyInOwnProcess(code.original, draft, opts.cases ?? 2000, budgetS * 1000);
     } catch (e) {
+      if (e instanceof VerifyBudgetExceeded) throw new SearchliftError(`verification stopped: it did not finish within ${budgetS} s (--verify-timeout)`, ExitCode.verifyTimeout, c.input);
       throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, c.input);
     }
+    const unproven = verificationUnproven(v);
+    if (unproven) throw new SearchliftError(unproven.message, unproven.exitCode, c.input);
     if (v.firstDisagreement) {
       const d = v.firstDisagreement;
       throw new SearchliftError(
@@ -248,3 +257,19 @@ export const provenance: {
   verified: { cases: number; agreed: number } | string;
 };
 `;
+
+/**
+ * A verification that ran but proves nothing: stopped early, or the original failed where agreement
+ * would only mean both sides failed (an error on both sides counts as agreement case by case).
+ */
+export function verificationUnproven(v: VerifyResult): { message: string; exitCode: ExitCode } | null {
+  if (v.stopped) return { message: `verification stopped after ${v.cases} cases: ${v.stopped}`, exitCode: ExitCode.verifyTimeout };
+  const why = v.firstOriginalError ? ` (first: ${v.firstOriginalError.slice(0, 160)})` : "";
+  if (v.limitHits.original > 0) {
+    return { message: `verification inconclusive: the original code hit a sandbox limit on ${v.limitHits.original} calls and failed on ${v.originalFailed}/${v.cases} cases${why}`, exitCode: ExitCode.inconclusive };
+  }
+  if (v.originalFailed * 2 > v.cases) {
+    return { message: `verification inconclusive: the original code failed on ${v.originalFailed}/${v.cases} cases${why}`, exitCode: ExitCode.inconclusive };
+  }
+  return null;
+}

@@ -5,6 +5,7 @@
  * shared built-in (safety.ts) — so it cannot reach a host, whatever it is imported into.
  */
 import { parse } from "acorn";
+import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import { analyze } from "eslint-scope";
 import { lineColumn } from "../ast/parse-module.js";
 import { walk, type Node } from "../ast/pattern.js";

@@ -128,8 +128,9 @@ class ModuleView {
       if (!own) this.perStatement.set(s, (own = indexByType(s)));
       for (const [type, nodes] of own) {
         const list = index.get(type);
-        if (list) list.push(...nodes);
-        else index.set(type, [...nodes]);
+        // Appended one by one: a spread of an input-sized array overflows the stack.
+        if (list) for (const n of nodes) list.push(n);
+        else index.set(type, nodes.slice());
       }
     }
     return index;
@@ -179,7 +180,7 @@ function preferred<T extends { module: ModuleEntry; text: string; c: Candidate }
   found: Array<{ module: ModuleEntry; match: VariantMatch }>,
 ): T[] {
   const rank = (x: T) => sig.variants.findIndex((v) => v.name === x.c.variant);
-  const best = Math.min(...cands.map(rank));
+  const best = cands.reduce((m, x) => Math.min(m, rank(x)), Infinity);
   const top = cands.filter((x) => rank(x) === best);
   if (top.length <= 1) return top;
   const nodeOf = (x: T) => found.find((f) => f.module === x.module && f.match.node.start === x.c.start)!.match.node;

@@ -7,6 +7,7 @@
  * earlier proposal is tried. Only when none works does the caller fall back to a full parse.
  */
 import { Parser, tokTypes, type Options } from "acorn";
+import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { Node } from "../ast/pattern.js";
 import { StatementScanner } from "./statement-starts.js";
 

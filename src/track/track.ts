@@ -29,6 +29,8 @@ export interface TrackOptions {
   cache?: string;
   jobs?: number;
   verify: boolean;
+  /** Time budget for verifying each lift, in seconds (lift's --verify-timeout). */
+  verifyTimeoutS?: number;
   /** Called as releases finish (for progress on a TTY). */
   progress?: (done: number, total: number, r: Release) => void;
 }
@@ -71,7 +73,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const queue = [...todo];
   const worker = async () => {
     for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
-      const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify);
+      const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify, opts.verifyTimeoutS);
       releases[i] = r;
       opts.progress?.(++done, inputs.length, r);
     }
@@ -94,16 +96,17 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
 
 /**
  * Exit codes of `searchlift lift` that answer for the input itself, whatever the run: those results are
- * cached. Our own bugs (1), output trouble (6), time limits and killed children are not, so a rerun tries again.
+ * cached (an inconclusive verification too: the same release gives the same cases). Our own bugs (1), output
+ * trouble (6), time limits (15) and killed children are not, so a rerun tries again.
  */
-const DEFINITE: ReadonlySet<number> = new Set([ExitCode.ok, ExitCode.unreadable, ExitCode.unrecognized, ExitCode.malformed, ExitCode.notLiftable, ExitCode.disagreement]);
+const DEFINITE: ReadonlySet<number> = new Set([ExitCode.ok, ExitCode.unreadable, ExitCode.unrecognized, ExitCode.malformed, ExitCode.notLiftable, ExitCode.disagreement, ExitCode.inconclusive]);
 
 /** Lift one release in a child process; the result (or the error) is cached under its key. */
-async function liftOne(input: string, key: string, cache: string, verify: boolean): Promise<Release> {
+async function liftOne(input: string, key: string, cache: string, verify: boolean, verifyTimeoutS?: number): Promise<Release> {
   const dir = join(cache, key);
   // A fresh folder of our own: nothing planted at a predictable name is written through.
   const tmp = mkdtempSync(`${dir}.tmp-`);
-  const { stdout, code } = await run(process.execPath, [BIN, "lift", input, "--out", join(tmp, "lifted"), "--json", ...(verify ? [] : ["--no-verify"])]);
+  const { stdout, code } = await run(process.execPath, [BIN, "lift", input, "--out", join(tmp, "lifted"), "--json", ...(verify ? [] : ["--no-verify"]), ...(verifyTimeoutS ? ["--verify-timeout", String(verifyTimeoutS)] : [])]);
   let release: Release;
   let definite = false;
   try {
@@ -196,7 +199,8 @@ function writeAtomic(path: string, text: string): void {
 
 function run(cmd: string, args: string[]): Promise<{ stdout: string; code: number | null }> {
   return new Promise((resolvePromise) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"] });
+    // The lift exits when this process dies (see exit-with-parent.ts), and takes its verifier along.
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, SEARCHLIFT_EXIT_WITH_PARENT: "1" } });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.on("close", (code) => resolvePromise({ stdout, code }));

@@ -149,6 +149,10 @@ function write(obj) {
 }
 
 const req = JSON.parse(fs.readFileSync(0, "utf8"));
+// The host may die without killing us (kill -9): we are then re-parented. Checked after every evaluation,
+// each of which is bounded by its CPU timeout, so an orphan runs at most one more call.
+const PARENT = process.ppid;
+function exitIfOrphaned() { if (process.ppid !== PARENT) process.exit(0); }
 const T = req.callTimeoutMs;
 const D = "__searchlift_driver_" + crypto.randomBytes(8).toString("hex");
 const E = "__searchlift_error_" + crypto.randomBytes(8).toString("hex");
@@ -185,12 +189,22 @@ try {
 } catch (e) {
   write({ script: "error", error: describe(e, req.scriptTimeoutMs, "the script") });
 }
+exitIfOrphaned();
 
 const MAX_TICKS = 100000;
 const SLICE = 20;
 const CHUNK_CALLS = 256, CHUNK_CHARS = 4 << 20;
 const err = (error) => JSON.stringify({ ok: false, error });
 let done = 0;
+// Calls that timed out: past req.maxTimeouts, the rest are not run (code that loops whenever it reaches some
+// helper would otherwise hold the caller for calls × callTimeoutMs).
+let timeouts = 0;
+function giveUpAfterTimeouts() {
+  const e = err("not run: " + timeouts + " calls timed out (over " + T + " ms each)");
+  for (let i = done; i < req.calls.length; i++) write(e);
+  write({ done: true });
+  process.exit(0);
+}
 function flush() {
   const s = run(D + ".take()", T);
   if (typeof s === "string" && s !== "") {
@@ -217,7 +231,12 @@ function runChunk() {
     // Careful calls run one per evaluation, so that a crash is attributed to the right call.
     const failed = step(D + ".run(" + SLICE + "," + (done < req.carefulCalls ? 1 : CHUNK_CALLS) + ")");
     flush();
-    if (failed !== null) { run(D + ".skip(" + JSON.stringify(err(failed)) + ")", T); flush(); waitingSince = 0; ticks = 0; continue; }
+    exitIfOrphaned();
+    if (failed !== null) {
+      run(D + ".skip(" + JSON.stringify(err(failed)) + ")", T); flush(); waitingSince = 0; ticks = 0;
+      if (failed.startsWith("timed out:") && req.maxTimeouts > 0 && ++timeouts >= req.maxTimeouts) giveUpAfterTimeouts();
+      continue;
+    }
     const st = run(D + ".status()", T);
     if (st === "idle") return;
     if (st === "paused") { waitingSince = 0; ticks = 0; continue; }

@@ -13,7 +13,7 @@
  *    sandbox-runner.ts). Calls and results cross as JSON text only; each call has a CPU timeout that covers
  *    sync code and promise jobs, so one runaway call fails alone and the next calls still run.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +48,9 @@ export interface SandboxOptions {
   maxOutputBytes?: number;
   /** The node executable. Default: the running one. */
   nodePath?: string;
+  /** After this many calls time out, the remaining calls are not run (they fail with "not run: …").
+   *  Default 0: every call runs. */
+  maxTimeouts?: number;
 }
 
 export type SandboxFailureKind = "timeout" | "memory" | "output" | "crash" | "protocol";
@@ -194,7 +197,7 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
     children++;
     const out = await runChild(script, calls.slice(offset), careful, options);
     if (out.scriptError !== undefined && scriptError === undefined) scriptError = out.scriptError;
-    results.push(...out.results);
+    for (const r of out.results) results.push(r);
     if (out.failure === undefined) break;
     // Calls run in batches, several per evaluation; a crash loses the batch's unwritten results. To blame the
     // right call, the rest of the batch runs again one call per evaluation (a diagnosis, not a restart).
@@ -258,6 +261,7 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     scriptTimeoutMs: Math.ceil(scriptTimeoutMs),
     virtualTimers: options.virtualTimers === true,
     carefulCalls: careful,
+    maxTimeouts: options.maxTimeouts ?? 0,
   });
   const nodePath = options.nodePath ?? process.execPath;
   const args = [...sandboxNodeArgs(memoryMb, nodeVersion(nodePath)), "-e", RUNNER_SOURCE];
@@ -266,6 +270,8 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
 
   return new Promise<ChildOutcome>((resolve, reject) => {
     const child = spawn(nodePath, args, { stdio: ["pipe", "pipe", "pipe"], env, windowsHide: true });
+    liveChildren.add(child);
+    child.on("exit", () => liveChildren.delete(child));
     const results: CallResult[] = [];
     let scriptError: string | undefined;
     let scriptDone = false;
@@ -371,6 +377,14 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     });
     child.stdin.end(request);
   });
+}
+
+/** Sandbox children still running, so that a host about to exit can take them along. */
+const liveChildren = new Set<ChildProcess>();
+
+/** SIGKILL every sandbox child this process started that is still running (its host is going away). */
+export function killSandboxChildren(): void {
+  for (const c of liveChildren) c.kill("SIGKILL");
 }
 
 function residentKb(pid: number | undefined): number | undefined {

@@ -9,6 +9,7 @@
  * still disagrees: fewer tools, a shorter query, fewer tool fields.
  */
 import { parse } from "acorn";
+import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { CorpusCase, Tool } from "../routines/tool-search/corpus.js";
 import { runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
 
@@ -27,7 +28,8 @@ export interface VerifyCase {
 export interface VerifyOptions {
   /** Functions compared, in this order. Default: all three of the contract. */
   fns?: readonly ContractFn[];
-  /** Sandbox limits for each child. Defaults here: wall clock 10 min, heap 512 MB, 5 s per call, 3 restarts. */
+  /** Sandbox limits for each child. Defaults here: wall clock 10 min, heap 256 MB, 5 s per call, no restarts,
+   *  the rest of a batch not run after 3 calls timed out. */
   sandbox?: SandboxOptions;
   /** `emitted` is an ES module (default) or already a classic script like `original`. */
   emittedFormat?: "module" | "script";
@@ -66,6 +68,14 @@ export interface VerifyResult {
   /** Calls (case × function) compared, and those that failed on both sides (agreeing, but say nothing). */
   calls: number;
   bothErrored: number;
+  /** Cases on which the original failed for some function (it threw, or hit a sandbox limit). */
+  originalFailed: number;
+  /** The original's first error, for the message when it failed on most cases. */
+  firstOriginalError?: string;
+  /** Calls stopped by a sandbox limit (time, memory, a crash), per side: never an agreement. */
+  limitHits: { original: number; emitted: number };
+  /** Why the run ended before every case ran (calls on the original timing out). */
+  stopped?: string;
   /** Disagreeing calls per function. */
   disagreements: Record<ContractFn, number>;
   firstDisagreement?: FirstDisagreement;
@@ -80,7 +90,11 @@ export class VerifySetupError extends Error {
   }
 }
 
-const VERIFY_SANDBOX: SandboxOptions = { timeoutMs: 600_000, memoryMb: 512, callTimeoutMs: 5_000, restarts: 3 };
+/**
+ * A few calls over the call timeout say enough: code that loops would hold the run for hours. No
+ * restarts after a child dies: a limit hit is never an agreement, so running on proves nothing more.
+ */
+const VERIFY_SANDBOX: SandboxOptions = { timeoutMs: 600_000, memoryMb: 256, callTimeoutMs: 5_000, restarts: 0, maxTimeouts: 3 };
 
 export async function verifyAgreement(
   original: string,
@@ -101,6 +115,11 @@ export async function verifyAgreement(
   const disagreements = Object.fromEntries(CONTRACT_FNS.map((f) => [f, 0])) as Record<ContractFn, number>;
   let agreed = 0;
   let bothErrored = 0;
+  let originalFailed = 0;
+  let firstOriginalError: string | undefined;
+  const limitHits = { original: 0, emitted: 0 };
+  let stopped: string | undefined;
+  let ran = 0;
   let callCount = 0;
   let first: { index: number; fn: ContractFn; original: CallResult; emitted: CallResult } | undefined;
   for (let from = 0; from < cases.length; from += batch) {
@@ -117,10 +136,17 @@ export async function verifyAgreement(
     ]);
     for (let i = 0; i < slice.length; i++) {
       let all = true;
+      let originalOk = true;
       for (let j = 0; j < fns.length; j++) {
         const a = ro[i * fns.length + j]!;
         const b = re[i * fns.length + j]!;
         if (!a.ok && !b.ok) bothErrored++;
+        if (!a.ok) {
+          originalOk = false;
+          firstOriginalError ??= a.error;
+        }
+        if (hitLimit(a)) limitHits.original++;
+        if (hitLimit(b)) limitHits.emitted++;
         if (!resultsAgree(a, b)) {
           all = false;
           disagreements[fns[j]!]++;
@@ -128,14 +154,25 @@ export async function verifyAgreement(
         }
       }
       if (all) agreed++;
+      if (!originalOk) originalFailed++;
     }
+    ran += slice.length;
+    const gaveUp = ro.find((r): r is { ok: false; error: string } => !r.ok && GAVE_UP.test(r.error));
+    if (gaveUp !== undefined) {
+      stopped = gaveUp.error.replace(/^not run: /, "on the original code, ");
+      break;
+    }
+    // The original cannot be run on some case within the limits: the verdict is known (inconclusive).
+    if (limitHits.original > 0) break;
   }
   const tRun = performance.now() - t0;
 
   let firstDisagreement: FirstDisagreement | undefined;
   if (first !== undefined) {
     const unshrunk: Disagreement = { case: cases[first.index]!, fn: first.fn, original: first.original, emitted: first.emitted };
-    const s = opts.shrink === false ? { ...unshrunk, steps: 0, rounds: 0 } : await shrinkDisagreement(original, emittedScript, unshrunk, sandbox, opts);
+    // A case stopped by a limit is not shrunk: every smaller candidate would likely wait for the limit again.
+    const shrink = opts.shrink !== false && stopped === undefined && !hitLimit(first.original) && !hitLimit(first.emitted);
+    const s = shrink ? await shrinkDisagreement(original, emittedScript, unshrunk, sandbox, opts) : { ...unshrunk, steps: 0, rounds: 0 };
     firstDisagreement = {
       case: s.case,
       fn: s.fn,
@@ -148,10 +185,14 @@ export async function verifyAgreement(
     };
   }
   return {
-    cases: cases.length,
+    cases: ran,
     agreed,
     calls: callCount,
     bothErrored,
+    originalFailed,
+    ...(firstOriginalError !== undefined ? { firstOriginalError } : {}),
+    limitHits,
+    ...(stopped !== undefined ? { stopped } : {}),
     disagreements,
     ...(firstDisagreement !== undefined ? { firstDisagreement } : {}),
     durationMs: { run: tRun, shrink: performance.now() - t0 - tRun },
@@ -165,8 +206,20 @@ export function callArgs(c: VerifyCase): unknown[] {
   return [c.query, c.deferred, options];
 }
 
-/** Equal as JSON values: both errors, or both values and deeply equal (object key order aside). */
+/** How the sandbox reports a call it stopped (sandbox.ts, sandbox-runner.ts): a limit, not the code's answer. */
+const LIMIT_ERRORS = /^(?:sandbox killed:|sandbox died|not run:|timed out:)/;
+/** The runner's message when it stops after calls that timed out one after another. */
+const GAVE_UP = /^not run: \d+ calls timed out/;
+
+/** Whether a call was stopped by a sandbox limit (time, memory, output, a crash) rather than returning or throwing. */
+export function hitLimit(r: CallResult): boolean {
+  return !r.ok && LIMIT_ERRORS.test(r.error);
+}
+
+/** Equal as JSON values: both thrown errors, or both values and deeply equal (object key order aside). Two
+ *  calls stopped by a limit do not agree: nothing was compared. */
 export function resultsAgree(a: CallResult, b: CallResult): boolean {
+  if (hitLimit(a) || hitLimit(b)) return false;
   if (!a.ok || !b.ok) return !a.ok && !b.ok;
   return jsonEqual(a.value, b.value);
 }

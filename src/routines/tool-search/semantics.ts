@@ -8,6 +8,7 @@
  * `split(",")` on the `select:` match, numeric caps on the query, its words and the select list.
  */
 import { parse } from "acorn";
+import "../../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { Node } from "../../ast/pattern.js";
 
 /** One row per weight or feature, in a fixed order; weights absent are "—", features absent "no". */

@@ -1,0 +1,171 @@
+/**
+ * Mutation fuzzing at the command line: the built CLI runs as a process on mutated inputs (a crafted
+ * Bun payload, a plain script, an npm .tgz), for `extract --out`, `extract --list` (text and JSON),
+ * `locate` and `lift --no-verify`. Outcomes are counted by exit code; none may be 1 (an internal error),
+ * a signal or an abort (134), a hang (over RUN_TIMEOUT_MS), more than one line on stderr, or a peak
+ * resident memory over MAX_RSS_MB. Seeded (SEARCHLIFT_FUZZ_SEED) and reproducible; a few hundred runs.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as tar from "tar";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/errors.js";
+import { craftBunLegacy } from "./helpers/bun-craft.js";
+import { REPO } from "./helpers/bun-fixtures.js";
+
+const RUNS = Number(process.env.SEARCHLIFT_FUZZ_CLI_RUNS ?? 180);
+const SEED = Number(process.env.SEARCHLIFT_FUZZ_SEED ?? 0x5ea4c1);
+const RUN_TIMEOUT_MS = 60_000;
+const MAX_RSS_MB = 600;
+const WRAPPER = join(REPO, "test", "helpers", "cli-rusage.mjs");
+
+const work = mkdtempSync(join(tmpdir(), "searchlift-fuzz-cli-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Corpus {
+  name: string;
+  file: string;
+  bytes: Buffer;
+  /** Where mutations aim most of the time (tables, headers), as [start, end). */
+  hot: Array<[number, number]>;
+}
+
+const SAMPLE = readFileSync(join(REPO, "samples", "releases", "0.1.0"));
+
+async function corpora(): Promise<Corpus[]> {
+  const bun = craftBunLegacy([
+    { name: "/$bunfs/root/cli.js", contents: SAMPLE.toString("utf8") },
+    { name: "/$bunfs/root/lib/a.js", contents: "export const a = 1;\n" },
+    { name: "/$bunfs/root/lib/a/b.js", contents: "export const b = 2;\n" },
+  ]);
+  const pkg = join(work, "pkg");
+  rmSync(pkg, { recursive: true, force: true });
+  mkdirSync(join(pkg, "package"), { recursive: true });
+  writeFileSync(join(pkg, "package", "package.json"), JSON.stringify({ name: "fuzz-client", version: "1.0.0", bin: { fuzz: "cli.js" } }));
+  writeFileSync(join(pkg, "package", "cli.js"), SAMPLE);
+  const tgz = join(work, "pkg.tgz");
+  await tar.create({ gzip: true, file: tgz, cwd: pkg }, ["package"]);
+  const tgzBytes = readFileSync(tgz);
+  return [
+    { name: "bun-legacy (crafted)", file: "app", bytes: bun, hot: [[bun.length - 4096 - 1024, bun.length]] },
+    { name: "plain script", file: "cli.js", bytes: SAMPLE, hot: [[0, SAMPLE.length]] },
+    { name: "npm .tgz", file: "client.tgz", bytes: tgzBytes, hot: [[0, Math.min(64, tgzBytes.length)], [tgzBytes.length - 64, tgzBytes.length]] },
+  ];
+}
+
+/** Byte mutations aimed at the hot regions, and for text, structural ones (brackets, deep nesting). */
+function mutate(c: Corpus, rnd: () => number): { op: string; bytes: Buffer } {
+  const b = Buffer.from(c.bytes);
+  const int = (n: number) => Math.floor(rnd() * n);
+  const [hs, he] = c.hot[int(c.hot.length)]!;
+  const at = Math.max(0, Math.min(b.length - 1, hs + int(Math.max(1, he - hs))));
+  switch (int(6)) {
+    case 0:
+      return { op: `truncate@${at}`, bytes: b.subarray(0, at) };
+    case 1: {
+      const n = 1 + int(8);
+      for (let i = 0; i < n; i++) b[Math.min(b.length - 1, at + int(64))] = int(256);
+      return { op: `flip×${n}@${at}`, bytes: b };
+    }
+    case 2: {
+      const v = [0xffffffff, 0x7fffffff, 0x80000000, 0, 1][int(5)]!;
+      if (at + 4 <= b.length) b.writeUInt32LE(v, at - (at % 4));
+      return { op: `u32@${at}=${v}`, bytes: b };
+    }
+    case 3: {
+      const n = 1 + int(512);
+      return { op: `dup${n}@${at}`, bytes: Buffer.concat([b.subarray(0, at), b.subarray(at, at + n), b.subarray(at)]) };
+    }
+    case 4: {
+      const depth = [100, 2000, 20_000][int(3)]!;
+      const [open, close] = [["if (1) {", "}"], ["(", ")"], ["`${", "}`"], ["[", "]"]][int(4)]!;
+      const nest = Buffer.from(`\nfunction z(){${open.repeat(depth)}0${close.repeat(rnd() < 0.8 ? depth : depth - 1)}}\n`);
+      return { op: `nest${depth}${open}@${at}`, bytes: Buffer.concat([b.subarray(0, at), nest, b.subarray(at)]) };
+    }
+    default: {
+      const n = 1 + int(256);
+      return { op: `cut${n}@${at}`, bytes: Buffer.concat([b.subarray(0, at), b.subarray(at + n)]) };
+    }
+  }
+}
+
+const COMMANDS = [["extract", "--list"], ["extract", "--list", "--json"], ["extract", "--out"], ["locate"], ["lift", "--no-verify", "--out"]];
+
+interface Outcome {
+  what: string;
+  code: number | null;
+  signal: string | null;
+  stderr: string;
+  rssMb: number;
+  timedOut: boolean;
+}
+
+function runCli(cmd: string[], input: string, out: string): Outcome {
+  const args = [...cmd.slice(0, 1), input, ...cmd.slice(1)];
+  if (cmd[cmd.length - 1] === "--out") args.push(out);
+  const r = spawnSync(process.execPath, [WRAPPER, ...args], { stdio: ["ignore", "pipe", "pipe", "pipe"], timeout: RUN_TIMEOUT_MS, maxBuffer: 1 << 26 });
+  const rss = Number(String(r.output[3] ?? "0")) / 1024;
+  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT";
+  return { what: args.join(" "), code: r.status, signal: r.signal, stderr: String(r.stderr ?? ""), rssMb: rss, timedOut };
+}
+
+function problem(o: Outcome): string | null {
+  if (o.timedOut) return `no exit within ${RUN_TIMEOUT_MS} ms`;
+  if (o.signal) return `killed by ${o.signal}`;
+  if (o.code === 1 || o.code === 134 || o.code === null) return `exit ${o.code}: ${o.stderr.slice(0, 300)}`;
+  const lines = o.stderr.trim() === "" ? 0 : o.stderr.trim().split("\n").length;
+  // locate's "absent" and "ambiguous" are results on stdout; every other failure is one line on stderr.
+  const result = o.code === 0 || o.code === ExitCode.absent || o.code === ExitCode.ambiguous;
+  if (lines > 1 || (!result && lines !== 1)) return `exit ${o.code} with ${lines} lines on stderr: ${o.stderr.slice(0, 300)}`;
+  if (o.rssMb > MAX_RSS_MB) return `peak RSS ${o.rssMb.toFixed(0)} MB`;
+  return null;
+}
+
+describe("mutation fuzz of the CLI, as a process", () => {
+  let all: Corpus[] = [];
+  beforeAll(async () => {
+    all = await corpora();
+  });
+
+  it(`${RUNS} runs of extract/locate/lift on mutated inputs: documented exit codes, one line, bounded time and memory`, () => {
+    const byCode = new Map<string, number>();
+    const failures: string[] = [];
+    let peakRss = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const seed = (SEED + i * 7919) >>> 0;
+      const rnd = mulberry32(seed);
+      const c = all[i % all.length]!;
+      const m = mutate(c, rnd);
+      const input = join(work, `case-${c.file}`);
+      writeFileSync(input, m.bytes);
+      const cmd = COMMANDS[Math.floor(rnd() * COMMANDS.length)]!;
+      const out = join(work, `out-${i}`);
+      const o = runCli(cmd, input, out);
+      rmSync(out, { recursive: true, force: true });
+      peakRss = Math.max(peakRss, o.rssMb);
+      const key = `${cmd[0]} → ${o.code ?? o.signal}`;
+      byCode.set(key, (byCode.get(key) ?? 0) + 1);
+      const p = problem(o);
+      if (p) failures.push(`${c.name} seed=${seed} ${m.op} | ${o.what}: ${p}`);
+    }
+    console.log(`fuzz (CLI): ${RUNS} runs, peak RSS ${peakRss.toFixed(0)} MB; outcomes: ${[...byCode].sort().map(([k, n]) => `${k} ×${n}`).join(", ")}`);
+    if (failures.length) console.log(failures.slice(0, 20).join("\n"));
+    expect(failures).toEqual([]);
+    // The mutations reach past the readers: some runs succeed, some are refused.
+    expect([...byCode.keys()].some((k) => k.endsWith("→ 0"))).toBe(true);
+    expect([...byCode.keys()].some((k) => !k.endsWith("→ 0"))).toBe(true);
+  }, 1_200_000);
+});

@@ -1,0 +1,143 @@
+/**
+ * Verification that cannot be stalled or fooled by the code it runs, and that leaves nothing behind.
+ * Each input is a sample release whose helper (reached from the scorer) is made hostile: it loops,
+ * always throws, or allocates 1.5 GB per call. The CLI runs as a process, as a user would run it.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/errors.js";
+import { REPO } from "./helpers/bun-fixtures.js";
+
+const BIN = join(REPO, "bin", "searchlift.js");
+const work = mkdtempSync(join(tmpdir(), "searchlift-verify-bounds-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const SAMPLE = readFileSync(join(REPO, "samples", "releases", "0.1.0"), "utf8");
+/** The helper the sample's scorer awaits for each tool's description. */
+const HELPER = "async function w(t,r){";
+
+function hostile(name: string, body: string): string {
+  expect(SAMPLE).toContain(HELPER);
+  const file = join(work, `${name}.js`);
+  writeFileSync(file, SAMPLE.replace(HELPER, HELPER + body));
+  return file;
+}
+
+function lift(input: string, ...more: string[]) {
+  const r = spawnSync(process.execPath, [BIN, "lift", input, "--out", join(work, "out"), ...more], { encoding: "utf8", timeout: 300_000 });
+  return { code: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout };
+}
+
+describe("verification ends, and says why, whatever the helper does", () => {
+  it("a helper that always throws: inconclusive (exit 16), naming how many cases failed on the original", () => {
+    const r = lift(hostile("throws", 'throw new Error("always");'), "--cases", "300");
+    expect(r.code).toBe(ExitCode.inconclusive);
+    expect(r.stderr).toMatch(/inconclusive: the original code failed on \d+\/300 cases \(first: Error: always\)/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a helper that loops: stopped after a few timed-out calls (exit 15), not after every case's timeout", () => {
+    const r = lift(hostile("loops", "for(;;){}"));
+    expect(r.code).toBe(ExitCode.verifyTimeout);
+    expect(r.stderr).toMatch(/verification stopped after \d+ cases: on the original code, 3 calls timed out/);
+  });
+
+  it("--verify-timeout bounds the whole verification (exit 15)", () => {
+    const r = lift(hostile("loops-budget", "for(;;){}"), "--verify-timeout", "2");
+    expect(r.code).toBe(ExitCode.verifyTimeout);
+    expect(r.stderr).toMatch(/did not finish within 2 s \(--verify-timeout\)/);
+  });
+
+  it("--verify-timeout must be a positive number of seconds", () => {
+    for (const bad of ["0", "-3", "abc", "1e9"]) expect(lift(join(REPO, "samples", "releases", "0.1.0"), "--verify-timeout", bad).code, bad).toBe(ExitCode.usage);
+  });
+
+  it("a helper allocating 1.5 GB per call: a sandbox limit on the original, never an agreement (exit 16)", () => {
+    const r = lift(hostile("allocates", 'let big=new Uint8Array(1.5e9).fill(1);if(big.length<0)return"";'), "--cases", "40");
+    expect(r.code).toBe(ExitCode.inconclusive);
+    expect(r.stderr).toMatch(/the original code hit a sandbox limit on \d+ calls.*(resident memory|out of memory)/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Children die with their parent
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  start: string;
+  cmd: string;
+}
+
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "latin1");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (f[0] === "Z") continue;
+      out.push({ pid: Number(d), ppid: Number(f[1]), start: f[19]!, cmd: readFileSync(`/proc/${d}/cmdline`, "latin1").replace(/\0/g, " ") });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function descendants(root: number): Proc[] {
+  const all = processes();
+  const found = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all) {
+      if (found.has(p.pid) || !found.has(p.ppid)) continue;
+      found.add(p.pid);
+      grew = true;
+    }
+  }
+  return all.filter((p) => p.pid !== root && found.has(p.pid));
+}
+
+const alive = (p: Proc) => processes().some((q) => q.pid === p.pid && q.start === p.start);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Start the CLI, wait until sandbox children run under it, SIGKILL it, and return what ran below it. */
+async function killMidVerification(args: string[]): Promise<Proc[]> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: "ignore" });
+  const root = child.pid!;
+  let below: Proc[] = [];
+  for (let i = 0; i < 600 && !below.some((p) => /--(experimental-)?permission /.test(p.cmd)); i++) {
+    await sleep(100);
+    below = descendants(root);
+  }
+  expect(below.some((p) => /--(experimental-)?permission /.test(p.cmd)), "a sandbox child started").toBe(true);
+  child.kill("SIGKILL");
+  return below;
+}
+
+async function expectAllGone(procs: Proc[]): Promise<void> {
+  for (let i = 0; i < 80 && procs.some(alive); i++) await sleep(100);
+  expect(procs.filter(alive).map((p) => `${p.pid} ${p.cmd.slice(0, 120)}`)).toEqual([]);
+}
+
+describe("nothing outlives a killed lift or track", () => {
+  it("kill -9 of lift: the verifier and both sandbox children exit within seconds", async () => {
+    const below = await killMidVerification(["lift", hostile("loops-kill", "for(;;){}"), "--out", join(work, "killed")]);
+    expect(below.some((p) => p.cmd.includes("verify-process"))).toBe(true);
+    await expectAllGone(below);
+  }, 120_000);
+
+  it("kill -9 of track: its lift, the verifier and the sandbox children exit within seconds", async () => {
+    const releases = join(work, "releases");
+    mkdirSync(releases, { recursive: true });
+    writeFileSync(join(releases, "9.9.9"), SAMPLE.replace(HELPER, HELPER + "for(;;){}"));
+    const below = await killMidVerification(["track", releases, "--out", join(work, "timeline"), "--cache", join(work, "track-cache"), "--jobs", "1"]);
+    expect(below.some((p) => p.cmd.includes(" lift "))).toBe(true);
+    await expectAllGone(below);
+    expect(existsSync(join(work, "timeline", "timeline.json"))).toBe(false);
+  }, 120_000);
+});
