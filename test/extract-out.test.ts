@@ -110,11 +110,12 @@ describe("extract --out: refused destinations and left-over temporaries", () => 
   it("removes temporary folders of dead processes beside the destination, keeps a live one's", () => {
     const dir = mkdtempSync(join(work, "stale-"));
     const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
-    mkdirSync(join(dir, `.out.tmp-${dead}-1`));
-    mkdirSync(join(dir, `.out.tmp-${dead}-1.old`));
-    mkdirSync(join(dir, `.out.tmp-${process.pid}-2`));
-    mkdirSync(join(dir, `.other.tmp-${dead}-3`));
+    // Named as mkdtemp names them: the pid, then six random characters.
+    mkdirSync(join(dir, `.out.tmp-${dead}-aB3dE1`));
+    mkdirSync(join(dir, `.out.tmp-${dead}-aB3dE1.old`));
+    mkdirSync(join(dir, `.out.tmp-${process.pid}-Zz9yX2`));
+    mkdirSync(join(dir, `.other.tmp-${dead}-Qq7wE3`));
     expect(run(["extract", input, "--out", join(dir, "out")]).code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual([`.other.tmp-${dead}-3`, `.out.tmp-${process.pid}-2`, "out"]);
+    expect(readdirSync(dir).sort()).toEqual([`.other.tmp-${dead}-Qq7wE3`, `.out.tmp-${process.pid}-Zz9yX2`, "out"]);
   });
 });
