@@ -232,7 +232,18 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
 /** Calls run one per evaluation after a crash, to find the call that caused it (the runner's batch size). */
 const CAREFUL_CALLS = 256;
 
-function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
+/** One child's limits, resolved from the options and checked. */
+interface ChildLimits {
+  timeoutMs: number;
+  memoryMb: number;
+  maxOutputBytes: number;
+}
+
+/**
+ * The request a child reads from stdin, serialised before anything starts (arguments that are not JSON fail
+ * here, in the caller). Calls that pass the same argument list (the same array) send it once.
+ */
+function childRequest(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): { request: string; limits: ChildLimits } {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const memoryMb = options.memoryMb ?? DEFAULTS.memoryMb;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULTS.callTimeoutMs;
@@ -240,7 +251,6 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULTS.maxOutputBytes;
   for (const [k, v] of Object.entries({ timeoutMs, callTimeoutMs, scriptTimeoutMs, maxOutputBytes }))
     if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${k} must be a positive number, got ${v}`);
-  // Calls that pass the same argument list (the same array) send it once.
   const table: unknown[][] = [];
   const index = new Map<unknown[], number>();
   const lite = calls.map((c) => {
@@ -252,7 +262,6 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     }
     return { fn: c.fn, a };
   });
-  // Serialise before starting anything: arguments that are not JSON fail here, in the caller.
   const request = JSON.stringify({
     script,
     args: table,
@@ -263,8 +272,93 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     carefulCalls: careful,
     maxTimeouts: options.maxTimeouts ?? 0,
   });
+  return { request, limits: { timeoutMs, memoryMb, maxOutputBytes } };
+}
+
+/** What a child has said so far, read line by line: the script's outcome, then one result per call, then done. */
+class ChildMessages {
+  readonly results: CallResult[] = [];
+  scriptError: string | undefined;
+  scriptDone = false;
+  done = false;
+  protocolError: string | undefined;
+
+  constructor(private readonly calls: number) {}
+
+  line(line: string): void {
+    if (line === "") return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.protocolError ??= `protocol: unreadable line from the sandbox: ${line.slice(0, 200)}`;
+      return;
+    }
+    if (!isRecord(msg)) {
+      this.protocolError ??= "protocol: unexpected message from the sandbox";
+      return;
+    }
+    if (!this.scriptDone) {
+      this.scriptDone = true;
+      if (msg["script"] === "error") this.scriptError = String(msg["error"]);
+      else if (msg["script"] !== "ok") this.protocolError ??= "protocol: the sandbox did not report the script";
+      return;
+    }
+    if (msg["done"] === true) {
+      this.done = true;
+      return;
+    }
+    if (this.results.length >= this.calls) {
+      this.protocolError ??= "protocol: more results than calls";
+      return;
+    }
+    if (this.scriptError !== undefined) this.results.push({ ok: false, error: `script failed: ${this.scriptError}` });
+    else if (msg["ok"] === true) this.results.push({ ok: true, value: msg["value"] });
+    else this.results.push({ ok: false, error: typeof msg["error"] === "string" ? msg["error"] : "error" });
+  }
+
+  /** The outcome once the child has closed: a kill, a protocol error or an early death is its failure. */
+  outcome(killedFor: { kind: SandboxFailureKind; message: string } | undefined, code: number | null, signal: NodeJS.Signals | null, stderr: string, memoryMb: number): ChildOutcome {
+    const { results, scriptError } = this;
+    const atCall = this.scriptDone ? results.length : -1;
+    let failure: SandboxFailure | undefined;
+    if (killedFor !== undefined && !(this.done && results.length === this.calls)) {
+      failure = { ...killedFor, atCall };
+    } else if (this.protocolError !== undefined) {
+      failure = { kind: "protocol", message: this.protocolError, atCall };
+    } else if (!this.done || results.length !== this.calls) {
+      const oom = /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr);
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      failure = oom
+        ? { kind: "memory", message: `sandbox died: out of memory (heap limit ${memoryMb} MB)`, atCall }
+        : { kind: "crash", message: `sandbox died (${how})${stderr.trim() ? `: ${lastLines(stderr)}` : ""}`, atCall };
+    }
+    return { results, ...(scriptError !== undefined ? { scriptError } : {}), ...(failure ? { failure } : {}) };
+  }
+}
+
+/** The wall-clock limit and, on Linux, the resident-memory watchdog of one child; returns their stopper. */
+function watchChild(child: ChildProcess, { timeoutMs, memoryMb }: ChildLimits, kill: (kind: SandboxFailureKind, message: string) => void): () => void {
+  const wall = setTimeout(() => kill("timeout", `sandbox killed: wall-clock limit of ${timeoutMs} ms exceeded`), timeoutMs);
+  const rssLimitKb = (2 * memoryMb + 128) * 1024;
+  const watch =
+    process.platform === "linux"
+      ? setInterval(() => {
+          const kb = residentKb(child.pid);
+          if (kb !== undefined && kb > rssLimitKb)
+            kill("memory", `sandbox killed: resident memory ${Math.round(kb / 1024)} MB exceeds ${rssLimitKb / 1024} MB (memoryMb ${memoryMb})`);
+        }, 25)
+      : undefined;
+  return () => {
+    clearTimeout(wall);
+    if (watch) clearInterval(watch);
+  };
+}
+
+function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
+  const { request, limits } = childRequest(script, calls, careful, options);
   const nodePath = options.nodePath ?? process.execPath;
-  const args = [...sandboxNodeArgs(memoryMb, nodeVersion(nodePath)), "-e", RUNNER_SOURCE];
+  const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath)), "-e", RUNNER_SOURCE];
   const env: Record<string, string> = {};
   if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
 
@@ -272,12 +366,8 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     const child = spawn(nodePath, args, { stdio: ["pipe", "pipe", "pipe"], env, windowsHide: true });
     liveChildren.add(child);
     child.on("exit", () => liveChildren.delete(child));
-    const results: CallResult[] = [];
-    let scriptError: string | undefined;
-    let scriptDone = false;
-    let done = false;
+    const messages = new ChildMessages(calls.length);
     let killedFor: { kind: SandboxFailureKind; message: string } | undefined;
-    let protocolError: string | undefined;
     let pending = "";
     let outBytes = 0;
     let stderr = "";
@@ -285,63 +375,19 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
       if (killedFor === undefined) killedFor = { kind, message };
       child.kill("SIGKILL");
     };
-    const wall = setTimeout(
-      () => kill("timeout", `sandbox killed: wall-clock limit of ${timeoutMs} ms exceeded`),
-      timeoutMs,
-    );
-    const rssLimitKb = (2 * memoryMb + 128) * 1024;
-    const watch =
-      process.platform === "linux"
-        ? setInterval(() => {
-            const kb = residentKb(child.pid);
-            if (kb !== undefined && kb > rssLimitKb)
-              kill("memory", `sandbox killed: resident memory ${Math.round(kb / 1024)} MB exceeds ${rssLimitKb / 1024} MB (memoryMb ${memoryMb})`);
-          }, 25)
-        : undefined;
-
-    const onLine = (line: string) => {
-      if (line === "") return;
-      let msg: unknown;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        protocolError ??= `protocol: unreadable line from the sandbox: ${line.slice(0, 200)}`;
-        return;
-      }
-      if (!isRecord(msg)) {
-        protocolError ??= "protocol: unexpected message from the sandbox";
-        return;
-      }
-      if (!scriptDone) {
-        scriptDone = true;
-        if (msg["script"] === "error") scriptError = String(msg["error"]);
-        else if (msg["script"] !== "ok") protocolError ??= "protocol: the sandbox did not report the script";
-        return;
-      }
-      if (msg["done"] === true) {
-        done = true;
-        return;
-      }
-      if (results.length >= calls.length) {
-        protocolError ??= "protocol: more results than calls";
-        return;
-      }
-      if (scriptError !== undefined) results.push({ ok: false, error: `script failed: ${scriptError}` });
-      else if (msg["ok"] === true) results.push({ ok: true, value: msg["value"] });
-      else results.push({ ok: false, error: typeof msg["error"] === "string" ? msg["error"] : "error" });
-    };
+    const stopWatching = watchChild(child, limits, kill);
 
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
       outBytes += Buffer.byteLength(chunk);
-      if (outBytes > maxOutputBytes) {
-        kill("output", `sandbox killed: output over ${maxOutputBytes} bytes`);
+      if (outBytes > limits.maxOutputBytes) {
+        kill("output", `sandbox killed: output over ${limits.maxOutputBytes} bytes`);
         return;
       }
       pending += chunk;
       let nl: number;
       while ((nl = pending.indexOf("\n")) >= 0) {
-        onLine(pending.slice(0, nl));
+        messages.line(pending.slice(0, nl));
         pending = pending.slice(nl + 1);
       }
     });
@@ -352,28 +398,13 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     // The child may die before reading all of stdin (e.g. killed); that is reported from "close".
     child.stdin.on("error", () => {});
     child.on("error", (err) => {
-      clearTimeout(wall);
-      if (watch) clearInterval(watch);
+      stopWatching();
       reject(new Error(`cannot start the sandbox (${nodePath}): ${err.message}`));
     });
     child.on("close", (code, signal) => {
-      clearTimeout(wall);
-      if (watch) clearInterval(watch);
-      if (pending !== "") onLine(pending);
-      const atCall = scriptDone ? results.length : -1;
-      let failure: SandboxFailure | undefined;
-      if (killedFor !== undefined && !(done && results.length === calls.length)) {
-        failure = { ...killedFor, atCall };
-      } else if (protocolError !== undefined) {
-        failure = { kind: "protocol", message: protocolError, atCall };
-      } else if (!done || results.length !== calls.length) {
-        const oom = /heap out of memory|Reached heap limit|Allocation failed/i.test(stderr);
-        const how = signal ? `signal ${signal}` : `exit code ${code}`;
-        failure = oom
-          ? { kind: "memory", message: `sandbox died: out of memory (heap limit ${memoryMb} MB)`, atCall }
-          : { kind: "crash", message: `sandbox died (${how})${stderr.trim() ? `: ${lastLines(stderr)}` : ""}`, atCall };
-      }
-      resolve({ results, ...(scriptError !== undefined ? { scriptError } : {}), ...(failure ? { failure } : {}) });
+      stopWatching();
+      if (pending !== "") messages.line(pending);
+      resolve(messages.outcome(killedFor, code, signal, stderr, limits.memoryMb));
     });
     child.stdin.end(request);
   });
