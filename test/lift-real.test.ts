@@ -86,7 +86,8 @@ describe.skipIf(skip)("lift on real releases", () => {
         // Two deferred tools share a name and only the second has the +required term, in its searchHint
         // (descriptions are looked up by name): the score is the second's, matched by position (2.1.300
         // and later drop the first before scoring).
-        if (code.readable.includes('startsWith("+")') && code.readable.includes("searchHint")) {
+        // searchHint scores from 2.1.64 on (2.1.19 has +required terms but reads no hint).
+        if (code.readable.includes('startsWith("+")') && !spec.endsWith("@2.1.19")) {
           const twins = [
             { name: "mcp__x__dup", description: "Nothing to see" },
             { name: "mcp__x__dup", description: "Nothing to see", searchHint: "alpha channel" },
