@@ -7,10 +7,10 @@
  * among all tools. The live server is samples/mcp-server/server.mjs (the official SDK over stdio).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -62,6 +62,8 @@ beforeAll(() => {
   });
   releases = modules.join(",");
 });
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Tools of a server "acme" whose ranks for "report" differ between 0.5.0 and 0.7.0 (see the header). */
 function acmeTools(): string {
