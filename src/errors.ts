@@ -43,6 +43,10 @@ export const ExitCode = {
   inconclusive: 16,
   /** track: some inputs were not lifted (the timeline is still written; stderr says how many and which). */
   trackIncomplete: 17,
+  /** check: the MCP server given with --server failed to start, did not answer in time, or listed no tools. */
+  serverFailed: 18,
+  /** check --fail-on-unfound: some tool is returned by none of its own queries on some release (a result). */
+  unfound: 19,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

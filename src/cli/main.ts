@@ -5,6 +5,7 @@
  */
 import { Command } from "commander";
 import { VERSION } from "../version.js";
+import { registerCheck } from "./check.js";
 import { registerDiff } from "./diff.js";
 import { registerExtract } from "./extract.js";
 import { registerFetch } from "./fetch.js";
@@ -21,7 +22,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const register of [registerExtract, registerLocate, registerLift, registerTrack, registerFetch, registerDiff]) register(program);
+  for (const register of [registerExtract, registerLocate, registerLift, registerTrack, registerFetch, registerDiff, registerCheck]) register(program);
   addInputOptions(program);
   registerWhere(program);
   return program;

@@ -1,0 +1,67 @@
+/**
+ * `check`'s output: a table per query (the tool, its rank per release, "—" when not returned), then the tools
+ * no query of their own found; as text for a terminal, as Markdown for a PR comment, or as JSON.
+ */
+import { terminalSafe as safe } from "../safe-text.js";
+import type { CheckResult, CheckRow } from "./check.js";
+
+const MISSING = "—";
+
+/** The rows of each query, in the order the queries were asked. */
+function byQuery(rows: CheckRow[]): Map<string, CheckRow[]> {
+  const m = new Map<string, CheckRow[]>();
+  for (const r of rows) m.set(r.query, [...(m.get(r.query) ?? []), r]);
+  return m;
+}
+
+const rankText = (r: number | null) => (r === null ? MISSING : String(r));
+
+function header(r: CheckResult): string {
+  return `${r.server}: ${r.results.length ? new Set(r.results.map((x) => x.query)).size : 0} queries on ${r.releases.length} release${r.releases.length === 1 ? "" : "s"}`;
+}
+
+export function formatText(r: CheckResult): string {
+  const keys = r.releases.map((x) => x.version);
+  const out = [safe(header(r)), ...r.releases.map((x) => `  ${safe(x.version)} (${safe(x.platform)}): ${safe(x.module)}`), ""];
+  const toolWidth = Math.max(4, ...r.results.map((x) => safe(x.tool).length));
+  const widths = keys.map((k) => Math.max(safe(k).length, 2));
+  const line = (tool: string, cells: string[]) => `  ${tool.padEnd(toolWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd();
+  for (const [query, rows] of byQuery(r.results)) {
+    out.push(safe(JSON.stringify(query)), line("tool", keys.map(safe)));
+    for (const row of rows) out.push(line(safe(row.tool), keys.map((k) => rankText(row.ranks[k] ?? null))));
+    out.push("");
+  }
+  if (r.loaded.length) out.push(`always loaded (not searched): ${r.loaded.map(safe).join(", ")}`);
+  if (r.unfound.length) {
+    out.push("unfound: returned by none of their own queries");
+    for (const u of r.unfound) out.push(`  ${safe(u.tool)} on ${u.releases.map(safe).join(", ")}`);
+  } else out.push("every tool is returned by one of its own queries on every release");
+  return out.join("\n") + "\n";
+}
+
+/** Text inside a Markdown table cell or code span: no pipes, backticks or line breaks to break out of it. */
+function cell(s: string): string {
+  return s.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|").replace(/`/g, "'");
+}
+
+export function formatMarkdown(r: CheckResult): string {
+  const keys = r.releases.map((x) => x.version);
+  const out = [`### searchlift check: ${cell(header(r))}`, ""];
+  if (r.unfound.length) {
+    out.push(`**${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} not found by their own queries:**`, "");
+    for (const u of r.unfound) out.push(`- \`${cell(u.tool)}\` on ${u.releases.map(cell).join(", ")}`);
+  } else out.push("Every tool is returned by one of its own queries on every release.");
+  out.push("", "<details><summary>Ranks per query</summary>", "");
+  for (const [query, rows] of byQuery(r.results)) {
+    out.push(`\`${cell(query)}\``, "", `| tool | ${keys.map(cell).join(" | ")} |`, `| --- | ${keys.map(() => "---:").join(" | ")} |`);
+    for (const row of rows) out.push(`| \`${cell(row.tool)}\` | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
+    out.push("");
+  }
+  out.push("</details>");
+  return out.join("\n") + "\n";
+}
+
+/** The JSON form: releases, results, unfound (and the server and its always-loaded tools). */
+export function jsonForm(r: CheckResult): object {
+  return { server: r.server, releases: r.releases, results: r.results, unfound: r.unfound, loaded: r.loaded };
+}

@@ -1,0 +1,89 @@
+/**
+ * The releases `check` ranks with, each as a lifted module path. A lifted module (a tool-search.mjs, or a
+ * folder holding one) is used as is; anything else (a version, `latest`, a package or executable) is resolved
+ * as every command's <input> and lifted, verified, into `<cache>/<sha256 of the input>/`, so a rerun reads
+ * the module back instead of lifting again.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { ExitCode, SearchliftError } from "../errors.js";
+
+export interface ReleaseFlags {
+  platform?: string;
+  /** Release cache for versions (fetch's). */
+  cache?: string;
+  /** Where lifted modules are kept (default ~/.cache/searchlift/check). */
+  liftCache?: string;
+  log: (line: string) => void;
+}
+
+/** Written last into a cache folder: the lifted module's path inside it. A folder without it is redone. */
+const MARK = "lifted.json";
+
+export function defaultLiftCache(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "searchlift", "check");
+}
+
+/** A lifted module as is: a tool-search.mjs, or a folder holding one; null for anything else. */
+export function liftedModuleAt(path: string): string | null {
+  if (!existsSync(path)) return null;
+  const st = statSync(path);
+  if (st.isDirectory()) return existsSync(join(path, "tool-search.mjs")) ? join(path, "tool-search.mjs") : null;
+  return path.endsWith(".mjs") && isLiftedModule(path) ? path : null;
+}
+
+/** A module exporting the contract's searchTools (lifted modules are small; a bundle is not one). */
+function isLiftedModule(path: string): boolean {
+  if (statSync(path).size > 4 << 20) return false;
+  return /\bexport\s*\{[^}]*\btoolSearch\b/.test(readFileSync(path, "utf8"));
+}
+
+export async function releaseModule(arg: string, flags: ReleaseFlags): Promise<string> {
+  const lifted = liftedModuleAt(arg);
+  if (lifted) return lifted;
+  const { resolveInput } = await import("../inputs/resolve-input.js");
+  const input = existsSync(arg) ? arg : await resolveInput(arg, { command: "check", log: flags.log, ...(flags.platform ? { platform: flags.platform } : {}), ...(flags.cache ? { cache: flags.cache } : {}) });
+  if (!existsSync(input)) throw new SearchliftError("no such file or folder, and not a version", ExitCode.unreadable, arg);
+  const dir = join(resolve(flags.liftCache ?? defaultLiftCache()), await inputHash(input));
+  const cached = cachedModule(dir);
+  if (cached) return cached;
+  rmSync(dir, { recursive: true, force: true });
+  flags.log(`lifting ${arg} (once; kept in ${dir})`);
+  const { liftInput } = await import("../lift/lift.js");
+  const r = await liftInput(input, { out: dir, verify: true });
+  writeFileSync(join(dir, MARK), JSON.stringify({ module: relative(dir, r.module) }) + "\n");
+  return r.module;
+}
+
+function cachedModule(dir: string): string | null {
+  try {
+    const { module } = JSON.parse(readFileSync(join(dir, MARK), "utf8")) as { module?: unknown };
+    const path = typeof module === "string" ? join(dir, module) : "";
+    return path && existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/** sha256 of a file, or of a folder's files (relative paths and contents, in sorted order). */
+async function inputHash(input: string): Promise<string> {
+  const h = createHash("sha256");
+  const files = statSync(input).isDirectory() ? filesUnder(input).map((f) => [relative(input, f), f] as const) : [["", input] as const];
+  for (const [name, file] of files) {
+    h.update(`${name}\0`);
+    for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  }
+  return h.digest("hex");
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}

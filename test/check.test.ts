@@ -1,0 +1,206 @@
+/**
+ * `searchlift check` as a process (`node bin/searchlift.js check …` after the build), against the sample
+ * releases 0.5.0 and 0.7.0 lifted by `lift`. The expected ranks follow from the sample scorers' rules
+ * (samples/tool-search/search-hint.js for 0.5.0, session-cache.js for 0.7.0): an MCP name part equal to a term
+ * +12, containing it +6; a hint word +4; a description word +2; and in 0.7.0 only, the whole server or tool
+ * name equal to the term +12 more, containing it +4. `select:` finds a name among the deferred tools, then
+ * among all tools. The live server is samples/mcp-server/server.mjs (the official SDK over stdio).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../src/errors.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin", "searchlift.js");
+const SERVER = `node ${join(ROOT, "samples", "mcp-server", "server.mjs")}`;
+const SKIP_REAL = process.env.SEARCHLIFT_SKIP_REAL === "1";
+
+const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), `searchlift-check-${process.pid}-`)));
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, cwd: ROOT, env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function findModule(dir: string): string {
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name === "tool-search.mjs") return join(e.parentPath, e.name);
+  }
+  throw new Error(`no tool-search.mjs under ${dir}`);
+}
+
+interface CheckJson {
+  server: string;
+  releases: Array<{ version: string; platform: string; module: string }>;
+  results: Array<{ tool: string; query: string; ranks: Record<string, number | null> }>;
+  unfound: Array<{ tool: string; releases: string[] }>;
+  loaded: string[];
+}
+
+function checkJson(args: string[]): CheckJson {
+  const r = run(["check", ...args, "--json"]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as CheckJson;
+}
+
+const ranksOf = (j: CheckJson, query: string, tool: string) => j.results.find((x) => x.query === query && x.tool === tool)?.ranks;
+
+let releases = "";
+let dir = "";
+
+beforeAll(() => {
+  dir = tmp();
+  const modules = ["0.5.0", "0.7.0"].map((v) => {
+    const out = join(dir, v);
+    const r = run(["lift", join(ROOT, "samples", "releases", v), "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    return findModule(out);
+  });
+  releases = modules.join(",");
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Tools of a server "acme" whose ranks for "report" differ between 0.5.0 and 0.7.0 (see the header). */
+function acmeTools(): string {
+  const file = join(dir, "acme.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      tools: [
+        { name: "report", description: "Build a summary" }, // 0.5.0: 12; 0.7.0: 12 + 12 (whole tool name) = 24
+        { name: "report_export", description: "Export the monthly report as PDF" }, // 0.5.0: 12 + 2 = 14; 0.7.0: 12 + 4 + 2 = 18
+        { name: "fetch_data", description: "Fetch rows", _meta: { "anthropic/searchHint": "report spreadsheet" } }, // 4 on both
+        { name: "report_status", description: "Status of a report", _meta: { "anthropic/alwaysLoad": true } },
+      ],
+    }),
+  );
+  return file;
+}
+
+describe("check --tools", () => {
+  it("ranks exactly as each release's scorer scores, hint and alwaysLoad included", () => {
+    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--query", "select:mcp__acme__report_status", "--query", "select:report"]);
+    expect(j.releases.map((r) => [r.version, r.platform])).toEqual([["0.5.0", "npm"], ["0.7.0", "npm"]]);
+    expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 2, "0.7.0": 1 });
+    expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 2 });
+    expect(ranksOf(j, "report", "mcp__acme__fetch_data")).toEqual({ "0.5.0": 3, "0.7.0": 3 });
+    // Always loaded: never a deferred result, never unfound, but `select:` falls back to all tools.
+    expect(j.loaded).toEqual(["mcp__acme__report_status"]);
+    expect(ranksOf(j, "report", "mcp__acme__report_status")).toBeUndefined();
+    expect(ranksOf(j, "select:mcp__acme__report_status", "mcp__acme__report_status")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    // No bare-name select in either release.
+    expect(ranksOf(j, "select:report", "mcp__acme__report")).toEqual({ "0.5.0": null, "0.7.0": null });
+    expect(j.unfound).toEqual([]);
+  });
+
+  it("--with adds competitors that take places but are not reported", () => {
+    const rival = join(dir, "rival.json");
+    // mcp__rival__report "Create a report": 0.5.0: 12 + 2 = 14 (after report_export's 14: ours come first);
+    // 0.7.0: 12 + 12 + 2 = 26, above report's 24.
+    writeFileSync(rival, JSON.stringify({ serverName: "rival", tools: [{ name: "report", description: "Create a report" }] }));
+    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--with", rival, "--releases", releases, "--query", "report"]);
+    expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 3, "0.7.0": 2 });
+    expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 3 });
+    expect(j.results.some((r) => r.tool.startsWith("mcp__rival__"))).toBe(false);
+  });
+
+  it("takes a bare array and names the server after the file; --markdown prints tables", () => {
+    const file = join(dir, "my.server.json");
+    writeFileSync(file, JSON.stringify([{ name: "ping", description: "Check the connection" }]));
+    const r = run(["check", "--tools", file, "--releases", releases, "--markdown"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("| `mcp__my_server__ping` | 1 | 1 |");
+    expect(r.stdout).toContain("| tool | 0.5.0 | 0.7.0 |");
+    expect(r.stdout).toContain("Every tool is returned by one of its own queries on every release.");
+  });
+
+  it("--fail-on-unfound exits unfound when a tool's own queries miss it; without it the run succeeds", () => {
+    const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "spreadsheet"];
+    const plain = run(args);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/unfound: returned by none of their own queries\n {2}mcp__acme__report on 0\.5\.0, 0\.7\.0/);
+    const failing = run([...args, "--fail-on-unfound", "--json"]);
+    expect(failing.code).toBe(ExitCode.unfound);
+    const j = JSON.parse(failing.stdout) as CheckJson;
+    // Only fetch_data has "spreadsheet" (in its hint); the other deferred tools are unfound on both releases.
+    expect(j.unfound.map((u) => u.tool).sort()).toEqual(["mcp__acme__report", "mcp__acme__report_export"]);
+    expect(ranksOf(j, "spreadsheet", "mcp__acme__fetch_data")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    expect(run([...args, "--query", "report", "--fail-on-unfound"]).code).toBe(0);
+  });
+
+  it("refuses a file that is not a tools list (usage) and one that is missing (unreadable)", () => {
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ tools: [{ description: "no name" }] }));
+    const r = run(["check", "--tools", bad, "--releases", releases]);
+    expect(r.code).toBe(ExitCode.usage);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run(["check", "--tools", join(dir, "absent.json"), "--releases", releases]).code).toBe(ExitCode.unreadable);
+    expect(run(["check", "--releases", releases]).code).toBe(ExitCode.usage);
+  });
+});
+
+describe("check --server (the sample MCP server, over stdio with the SDK)", () => {
+  it("lists the server's tools, names them as the client does and ranks the default queries", () => {
+    const j = checkJson(["--server", SERVER, "--releases", releases]);
+    expect(j.server).toBe("weather demo");
+    const tools = [...new Set(j.results.map((r) => r.tool))].sort();
+    expect(tools).toEqual(["mcp__weather_demo__geocode_lookup", "mcp__weather_demo__get_forecast", "mcp__weather_demo__list_alerts"]);
+    expect(j.loaded).toEqual(["mcp__weather_demo__convert_units"]);
+    for (const t of tools) expect(ranksOf(j, `select:${t}`, t)).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    // The hint is a query of its own, and only list_alerts has its words.
+    expect(j.results.filter((r) => r.query === "storm warning")).toEqual([{ tool: "mcp__weather_demo__list_alerts", query: "storm warning", ranks: { "0.5.0": 1, "0.7.0": 1 } }]);
+    // The bare name keeps its dot: no release selects it.
+    expect(ranksOf(j, "select:geocode.lookup", "mcp__weather_demo__geocode_lookup")).toEqual({ "0.5.0": null, "0.7.0": null });
+    expect(ranksOf(j, "geocode lookup", "mcp__weather_demo__geocode_lookup")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    expect(j.unfound).toEqual([]);
+  });
+
+  it("--server-name is the name in Claude Code", () => {
+    const j = checkJson(["--server", SERVER, "--server-name", "My Weather!", "--releases", releases, "--query", "forecast"]);
+    expect(ranksOf(j, "forecast", "mcp__My_Weather___get_forecast")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+  });
+
+  it("a server that exits at once, lists no tools or never answers is serverFailed, in one line", () => {
+    for (const server of [`node -e "console.error('bad config'); process.exit(3)"`, `${SERVER} --no-tools`, "searchlift-no-such-command-here"]) {
+      const r = run(["check", "--server", server, "--releases", releases]);
+      expect(r.code, `${server}: ${r.stderr}`).toBe(ExitCode.serverFailed);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    const exited = run(["check", "--server", `node -e "console.error('bad config'); process.exit(3)"`, "--releases", releases]);
+    expect(exited.stderr).toContain("bad config");
+    const silent = run(["check", "--server", `node -e "setInterval(() => {}, 1000)"`, "--server-timeout", "1", "--releases", releases]);
+    expect(silent.code).toBe(ExitCode.serverFailed);
+    expect(silent.stderr).toContain("within 1 s");
+  });
+});
+
+describe("check --releases given as inputs", () => {
+  it("lifts a release once into the lift cache, and reads it back on the next run", () => {
+    const cache = join(dir, "lift-cache");
+    const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", join(ROOT, "samples", "releases", "0.7.0"), "--lift-cache", cache, "--query", "report", "--json"];
+    const first = run(args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain("lifting");
+    const second = run(args);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toBe("");
+    expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(ranksOf(JSON.parse(second.stdout) as CheckJson, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
+    expect(readdirSync(cache)).toHaveLength(1);
+  });
+
+  it.skipIf(SKIP_REAL)("ranks with a real release given as a version (fetched, lifted, verified, cached)", () => {
+    const liftCache = join(dir, "real-lift-cache");
+    const r = run(["check", "--server", SERVER, "--releases", "2.1.112", "--lift-cache", liftCache, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as CheckJson;
+    expect(j.releases.map((x) => x.version)).toEqual(["2.1.112"]);
+    expect(existsSync(j.releases[0]!.module)).toBe(true);
+    for (const t of ["mcp__weather_demo__get_forecast", "mcp__weather_demo__list_alerts"]) expect(ranksOf(j, `select:${t}`, t)).toEqual({ "2.1.112": 1 });
+  });
+});
