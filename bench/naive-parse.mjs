@@ -12,7 +12,9 @@ for (const m of c.modules) {
       parse(text, { ecmaVersion: "latest", sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === "script" });
       parsed++;
       break;
-    } catch {}
+    } catch {
+      // Not a statement start: try the next one.
+    }
   }
 }
 c.close();

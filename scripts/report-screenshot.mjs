@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global window -- page.evaluate callbacks run in the browser */
 // The README's screenshot of the HTML timeline report: `track` over the bundled sample releases
 // (without verification) into a temporary folder, timeline.html opened in Debian's chromium with
 // playwright-core (no browser download, no network), the top of the page saved as a PNG.

@@ -196,7 +196,7 @@ function matchMember(pat: Node, t: Node, env: Bindings): Bindings | null {
   const pk = key(pat);
   const tk = key(t);
   if (pat.optional !== t.optional) return null;
-  let cur = matchNode(pat.object, t.object, env);
+  const cur = matchNode(pat.object, t.object, env);
   if (!cur) return null;
   if (pk !== null && tk !== null && metaName(pat.property) === null) return pk === tk ? cur : null;
   if (pat.computed !== t.computed && metaName(pat.property) === null) return null;

@@ -199,7 +199,7 @@ describe("searchlift diff (command line)", () => {
     expect(human.stdout).toMatch(/^== code ==$/m);
     expect(human.stdout).toMatch(/^\* weight: searchHint word +— +4$/m);
     expect(human.stdout).toMatch(/^== behaviour: \d+ of \d+ queries changed/m);
-    expect(human.stdout).toMatch(/^"bug report"\n  before: \(none\)\n  after:  mcp__github__create_issue 8/m);
+    expect(human.stdout).toMatch(/^"bug report"\n {2}before: \(none\)\n {2}after: {2}mcp__github__create_issue 8/m);
 
     const json = run(a, b, "--json");
     expect(json.code).toBe(0);

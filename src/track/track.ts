@@ -10,7 +10,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,20 +45,9 @@ export interface TrackResult {
 
 const BIN = fileURLToPath(new URL("../../bin/searchlift.js", import.meta.url));
 
-/** The default set: the client's own versions folder, else our sample releases. */
-export function defaultInputs(): { inputs: string[]; note?: string } {
-  const versions = join(homedir(), ".local", "share", "claude", "versions");
-  if (existsSync(versions) && statSync(versions).isDirectory()) return { inputs: listReleases(versions) };
-  const samples = fileURLToPath(new URL("../../samples/releases", import.meta.url));
-  return { inputs: listReleases(samples), note: `${versions} does not exist: tracking the bundled sample releases (${samples}) instead` };
-}
-
-/** Every release file (or package folder) in a folder. */
-export function listReleases(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => !f.startsWith("."))
-    .map((f) => join(dir, f));
-}
+// What a folder of releases holds and what track takes by default are resolved with every other input's.
+export { listReleases } from "../inputs/release-folder.js";
+export { defaultTrackInputs as defaultInputs } from "../inputs/default-inputs.js";
 
 export async function track(inputs: string[], opts: TrackOptions): Promise<TrackResult> {
   if (inputs.length === 0) throw new SearchliftError("no releases to track", ExitCode.usage);

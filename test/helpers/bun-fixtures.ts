@@ -78,7 +78,7 @@ export function buildBun(opts: BunBuild = {}): BuiltFixture {
     execFileSync(bin, args, { cwd: tmp, stdio: ["ignore", "pipe", "pipe"] });
   } catch (e) {
     const err = e as { stderr?: Buffer; stdout?: Buffer };
-    throw new Error(`bun ${version} ${args.join(" ")} failed: ${String(err.stderr ?? "")}${String(err.stdout ?? "")}`);
+    throw new Error(`bun ${version} ${args.join(" ")} failed: ${String(err.stderr ?? "")}${String(err.stdout ?? "")}`, { cause: e });
   }
   // Windows targets get ".exe" appended; sourcemap builds also leave a .map beside the output.
   const out = [name, `${name}.exe`].map((f) => join(tmp, f)).find((f) => existsSync(f) && statSync(f).isFile());

@@ -41,28 +41,51 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
   const node = structuredClone(m.node) as Node;
   const fn = node.value;
   const at = (n: Node): Place => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
-
   const dropped: PreparedCall["dropped"] = [];
 
-  // The defer policy.
-  const policy = m.bindings.get("POLICY");
-  if (policy && !Array.isArray(policy)) {
-    let replaced = false;
-    // The matched filter, and — where the policy is a named function — every other `.filter(policy)`
-    // in call() (later releases filter again after refreshing the tools).
-    const same = (a: Node) => a.start === policy.start || (policy.type === "Identifier" && a.type === "Identifier" && a.name === policy.name);
-    walk(fn, (n) => {
-      if (n.type === "CallExpression" && n.arguments.length === 1 && same(n.arguments[0]) && n.callee.property?.name === "filter") {
-        n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: n.arguments[0].start, end: n.arguments[0].end, range: [n.arguments[0].start, n.arguments[0].end] };
-        replaced = true;
-      }
-    });
-    if (!replaced) throw new LiftError("the defer policy's filter was not found in call()", at(policy));
-  } else {
-    policyFunction(fn, call.result.roles?.deferredTools, call.result.roles?.allTools, at);
-  }
+  replaceDeferPolicy(fn, call, at);
+  applyLocalPorts(fn.body, ports, dropped, at);
+  // A module the client loads lazily and reads only through `?.` (`teleport?.state()`): the code
+  // allows for it to be absent, and in the neutral client it is.
+  for (const name of optionalModules(fn, m.module, resolver)) dropped.push({ name: `(no module ${name})`, at: at(fn) });
+  // State a port set to "none" makes the code that needs it dead.
+  for (const name of foldUndefinedLocals(fn)) dropped.push({ name: `(no ${name})`, at: at(fn) });
 
-  // Local definitions that a port recognises (call() keeps some of the client's machinery inline).
+  // Effects on the host.
+  const cut = hostQuestions({ container, module: m.module, callNode: m.node, fn, ports, resolver, host, at, dropped });
+  cutEffects(fn.body, (e) => droppable(cut, e));
+  replaceHostConditionals(cut, fn.body);
+  rewriteTree(fn.body, (n) => guardedConstant(cut, n) ?? n);
+  removeEffectOnlyFunctions(cut);
+  pruneEmptyIfs(fn.body);
+  // A local whose value nobody reads any more (the policy's inputs, once the policy is the caller's)
+  // and whose initializer reaches the host goes too.
+  removeUnusedHostLocals(fn, (e) => cut.hostCall(e), dropped, at);
+  removeHostFunctions(cut);
+  return { node, context: contextArgument(m.module, fn, cut.enclosing, resolver), dropped };
+}
+
+/**
+ * The defer policy: the matched `.filter(policy)` and — where the policy is a named function — every
+ * other `.filter(policy)` in call() (later releases filter again after refreshing the tools) become
+ * `.filter(deferredByCaller)`; where there is no filter, the local policy function is replaced.
+ */
+function replaceDeferPolicy(fn: Node, call: LocatedRoutine, at: (n: Node) => Place): void {
+  const policy = call.match!.bindings.get("POLICY");
+  if (!policy || Array.isArray(policy)) return policyFunction(fn, call.result.roles?.deferredTools, call.result.roles?.allTools, at);
+  let replaced = false;
+  const same = (a: Node) => a.start === policy.start || (policy.type === "Identifier" && a.type === "Identifier" && a.name === policy.name);
+  walk(fn, (n) => {
+    if (n.type === "CallExpression" && n.arguments.length === 1 && same(n.arguments[0]) && n.callee.property?.name === "filter") {
+      n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: n.arguments[0].start, end: n.arguments[0].end, range: [n.arguments[0].start, n.arguments[0].end] };
+      replaced = true;
+    }
+  });
+  if (!replaced) throw new LiftError("the defer policy's filter was not found in call()", at(policy));
+}
+
+/** Local definitions that a port recognises (call() keeps some of the client's machinery inline). */
+function applyLocalPorts(body: Node, ports: Port[], dropped: PreparedCall["dropped"], at: (n: Node) => Place): void {
   const byPort = (d: Node): Node | null => {
     for (const p of ports) {
       if (!p.anchor || !p.replace) continue;
@@ -73,8 +96,8 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     }
     return null;
   };
-  replacePortedExpressions(fn.body, ports, (name, c) => dropped.push({ name: `(${name})`, at: at(c) }));
-  walk(fn.body, (n) => {
+  replacePortedExpressions(body, ports, (name, c) => dropped.push({ name: `(${name})`, at: at(c) }));
+  walk(body, (n) => {
     for (const key of ["body", "consequent"]) {
       const list = n[key];
       if (Array.isArray(list)) for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
@@ -82,22 +105,40 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     if (n.type !== "VariableDeclaration") return;
     n.declarations = n.declarations.map((d: Node) => byPort(d) ?? d);
   });
+}
 
-  // A module the client loads lazily and reads only through `?.` (`teleport?.state()`): the code
-  // allows for it to be absent, and in the neutral client it is.
-  for (const name of optionalModules(fn, m.module, resolver)) dropped.push({ name: `(no module ${name})`, at: at(fn) });
-  // State a port set to "none" makes the code that needs it dead.
-  for (const name of foldUndefinedLocals(fn)) dropped.push({ name: `(no ${name})`, at: at(fn) });
+/** What the host cuts of call() share: where names are bound, its local functions, and the answers to
+ *  "does this reach the host?", kept between questions. */
+interface HostCut {
+  container: Container;
+  module: ModuleEntry;
+  fn: Node;
+  ports: Port[];
+  resolver: Resolver;
+  host: HostReach;
+  at: (n: Node) => Place;
+  dropped: PreparedCall["dropped"];
+  /** Names call() declares. */
+  locals: Set<string>;
+  /** Names bound by the function that creates the tool (its context): neither call()'s nor module-level. */
+  enclosing: Set<string>;
+  localFunctions: Map<string, Node>;
+  hostCache: Map<string, boolean>;
+  reachesHost(name: string): boolean;
+  moduleReachesHost(name: string): boolean;
+  /** The expression calls a function that reaches the host. */
+  hostCall(e: Node): boolean;
+}
 
-  // Effects on the host.
-  const locals = declaredNames(fn);
-  // Names bound by the function that creates the tool (its context) are neither call()'s nor module-level.
-  const enclosing = enclosingBindings(container, m.module, m.node);
+function hostQuestions(c: Pick<HostCut, "container" | "module" | "fn" | "ports" | "resolver" | "host" | "at" | "dropped"> & { callNode: Node }): HostCut {
+  const locals = declaredNames(c.fn);
+  const enclosing = enclosingBindings(c.container, c.module, c.callNode);
   const hostCache = new Map<string, boolean>();
   const localFunctions = new Map<string, Node>();
-  walk(fn.body, (n) => {
+  walk(c.fn.body, (n) => {
     if (n.type === "FunctionDeclaration" && n.id) localFunctions.set(n.id.name, n);
   });
+  const moduleReachesHost = (name: string) => c.host.reachesFrom(c.module, name);
   const reachesHost = (name: string, seen = new Set<string>()): boolean => {
     if (hostCache.has(name)) return hostCache.get(name)!;
     if (seen.has(name)) return false;
@@ -115,17 +156,6 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     hostCache.set(name, result);
     return result;
   };
-  const moduleReachesHost = (name: string) => host.reachesFrom(m.module, name);
-  const portDrops = (e: Node) => droppedByPort(e, ports);
-  const droppable = (e: Node): boolean => {
-    if (e.type !== "CallExpression" || e.callee.type !== "Identifier") return false;
-    if (!portDrops(e) && !reachesHost(e.callee.name)) return false;
-    dropped.push({ name: e.callee.name, at: at(e) });
-    return true;
-  };
-  cutEffects(fn.body, droppable);
-  // `flag() ? failedServers(…) : []`: where the host decides between extra information and a
-  // constant, the empty client takes the constant.
   const hostCall = (e: Node) => {
     let found = false;
     walk(e, (n) => {
@@ -133,104 +163,140 @@ export function prepareCall(container: Container, call: LocatedRoutine, ports: P
     });
     return found;
   };
-  const constant = (e: Node) => ((e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0) || (e.type === "UnaryExpression" && e.operator === "void" && e.argument.type === "Literal") || (e.type === "Literal" && e.value === null);
-  const replaceConditionals = (n: Node) => {
-    if (!n || typeof n !== "object") return;
-    for (const key in n) {
-      const v = n[key];
-      // `mode(tools) ? [] : pending()`: a host check that answers with a constant when on is off in the
-      // empty client.
-      const flagOn = (c: Node) => c.test.type === "CallExpression" && constant(c.consequent) && hostCall(c.test);
-      const fix = (c: Node) => (c?.type === "ConditionalExpression" && ((constant(c.alternate) && (hostCall(c.test) || hostCall(c.consequent))) || flagOn(c)) ? (dropped.push({ name: "(host branch)", at: at(c) }), c.alternate) : c);
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          v[i] = fix(v[i]);
-          replaceConditionals(v[i]);
-        }
-      } else if (v && typeof v === "object" && typeof v.type === "string") {
-        n[key] = fix(v);
-        replaceConditionals(n[key]);
-      }
-    }
-  };
-  replaceConditionals(fn.body);
-  // `failedServers(clients)` whose own first step is `if (!flag()) return []`, or
-  // `withReplNotice(result, …)` whose first step is `if (!replMode(tools)) return result`: the host's
-  // choice made inside a helper — with the host's checks off, the empty client takes that answer.
-  const guardedConstant = (e: Node): Node | null => {
-    // The helper's shape is checked first: asking whether it reaches the host can mean walking its closure.
-    if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name) || enclosing.has(e.callee.name)) return null;
-    const d = resolver.resolve(m.module, e.callee.name);
-    const f = d?.node.type === "FunctionDeclaration" ? d.node : d?.node.init;
-    const statements: Node[] = f?.body?.type === "BlockStatement" ? f.body.body : [];
-    // `let view = state(context); if (view === undefined) return tools`: with no state in the empty
-    // client the host's lookup finds nothing.
-    const lookup = statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
-    const lookedUp = lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" ? lookup : null;
-    const first = lookedUp ? statements[1] : statements[0];
-    if (first?.type !== "IfStatement" || first.alternate) return null;
-    const ret = first.consequent.type === "BlockStatement" && first.consequent.body.length === 1 ? first.consequent.body[0] : first.consequent;
-    if (ret?.type !== "ReturnStatement" || !ret.argument) return null;
-    const param = f.params.findIndex((p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name);
-    if (!constant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
-    // The test must hold when the host's check is off: `!check(…)`, or `!check(…) || …`; after a
-    // lookup, `view === undefined`.
-    const test = first.test.type === "LogicalExpression" && first.test.operator === "||" ? first.test.left : first.test;
-    const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp.id.name && t.right.type === "UnaryExpression" && t.right.operator === "void";
-    const negated = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier";
-    const check = lookedUp ? (none(test) ? lookedUp.init.callee.name : null) : negated(test) ? test.argument.callee.name : null;
-    if (!check || !host.reachesFrom(d!.module, check) || !reachesHost(e.callee.name)) return null;
-    dropped.push({ name: e.callee.name, at: at(e) });
-    const answer = param >= 0 ? e.arguments[param] : ret.argument;
-    return { ...structuredClone(answer), start: e.start, end: e.end, range: [e.start, e.end] };
-  };
-  rewriteTree(fn.body, (n) => guardedConstant(n) ?? n);
-  // A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
-  // every call discarded — was there for the effects just cut: it goes too, with its calls.
-  for (const [name, decl] of localFunctions) {
-    if (!effectOnly(decl, fn.body)) continue;
-    cutEffects(fn.body, (e) => e.type === "CallExpression" && e.callee.type === "Identifier" && e.callee.name === name);
-    if (!usedOutside(name, decl, fn.body)) {
-      removeStatement(fn.body, decl);
-      localFunctions.delete(name);
-      hostCache.set(name, false);
-    }
-  }
-  // Where a local function meets the host: the first module-level name on the way, and its route.
-  const hostRoute = (name: string): string => {
-    const local = localFunctions.get(name);
-    const via = local ? freeReferences(local).find((r) => !locals.has(r.name) && moduleReachesHost(r.name))?.name : undefined;
-    if (!via) return "";
-    const d = resolver.resolve(m.module, via);
-    if (!d) return ` through ${via}`;
-    const cl = collectClosure(container, [{ module: d.module, node: d.node, name: d.name }], ports, { stopAtHost: true, limit: HOST_LIMIT, resolver });
-    const env = cl.environment[0];
-    return env ? ` through ${via} (${env.in.slice(env.in.lastIndexOf("#") + 1)} uses ${env.name})` : ` through ${via} (a closure of ${HOST_LIMIT}+ definitions)`;
-  };
-  pruneEmptyIfs(fn.body);
-  // A local whose value nobody reads any more (the policy's inputs, once the policy is the caller's)
-  // and whose initializer reaches the host goes too.
-  removeUnusedHostLocals(fn, (e) => hostCall(e), dropped, at);
-  // Local functions left unreferenced after the cut, and that reach the host, go too.
-  for (const [name, decl] of localFunctions) {
-    if (!reachesHost(name)) continue;
-    if (usedOutside(name, decl, fn.body)) throw new LiftError(`call() uses ${name}, which reaches the host${hostRoute(name)}, for its value`, at(decl));
-    removeStatement(fn.body, decl);
-  }
+  return { ...c, locals, enclosing, localFunctions, hostCache, reachesHost: (name) => reachesHost(name), moduleReachesHost, hostCall };
+}
 
-  // From 2.1.3xx call() reads the tool's context from the function that created it
-  // (`create(context) { return { async call(input, options) { let { tools, … } = context; … } } }`):
-  // that free name becomes a third parameter, which the adapter fills the same way.
-  const facts = bodyFacts(fn.body);
-  let context = contextSource(fn.params[1], facts);
-  const outer = outerContext(m.module, fn, enclosing, resolver);
-  if (outer) {
-    const pos = { start: fn.start, end: fn.start, range: [fn.start, fn.start] as [number, number] };
-    while (fn.params.length < 2) fn.params.push({ type: "Identifier", name: `unused${fn.params.length}`, ...pos });
-    fn.params.push({ type: "Identifier", name: outer, ...pos });
-    context = `${context}, ${contextSource({ type: "Identifier", name: outer, ...pos }, facts)}`;
+/** A call whose value is thrown away, to a function a port drops or that reaches the host. */
+function droppable(cut: HostCut, e: Node): boolean {
+  if (e.type !== "CallExpression" || e.callee.type !== "Identifier") return false;
+  if (!droppedByPort(e, cut.ports) && !cut.reachesHost(e.callee.name)) return false;
+  cut.dropped.push({ name: e.callee.name, at: cut.at(e) });
+  return true;
+}
+
+const isConstant = (e: Node) =>
+  ((e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0) ||
+  (e.type === "UnaryExpression" && e.operator === "void" && e.argument.type === "Literal") ||
+  (e.type === "Literal" && e.value === null);
+
+/**
+ * `flag() ? failedServers(…) : []`: where the host decides between extra information and a constant, the
+ * empty client takes the constant; `mode(tools) ? [] : pending()`, a host check that answers with a
+ * constant when on, is off in the empty client.
+ */
+function replaceHostConditionals(cut: HostCut, n: Node): void {
+  if (!n || typeof n !== "object") return;
+  const flagOn = (c: Node) => c.test.type === "CallExpression" && isConstant(c.consequent) && cut.hostCall(c.test);
+  const fix = (c: Node) =>
+    c?.type === "ConditionalExpression" && ((isConstant(c.alternate) && (cut.hostCall(c.test) || cut.hostCall(c.consequent))) || flagOn(c))
+      ? (cut.dropped.push({ name: "(host branch)", at: cut.at(c) }), c.alternate)
+      : c;
+  for (const key in n) {
+    const v = n[key];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        v[i] = fix(v[i]);
+        replaceHostConditionals(cut, v[i]);
+      }
+    } else if (v && typeof v === "object" && typeof v.type === "string") {
+      n[key] = fix(v);
+      replaceHostConditionals(cut, n[key]);
+    }
   }
-  return { node, context, dropped };
+}
+
+/**
+ * `failedServers(clients)` whose own first step is `if (!flag()) return []`, or `withReplNotice(result, …)`
+ * whose first step is `if (!replMode(tools)) return result`: the host's choice made inside a helper — with
+ * the host's checks off, the empty client takes that answer. Null where `e` is no such call.
+ */
+function guardedConstant(cut: HostCut, e: Node): Node | null {
+  // The helper's shape is checked first: asking whether it reaches the host can mean walking its closure.
+  if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || cut.locals.has(e.callee.name) || cut.enclosing.has(e.callee.name)) return null;
+  const d = cut.resolver.resolve(cut.module, e.callee.name);
+  const f = d?.node.type === "FunctionDeclaration" ? d.node : d?.node.init;
+  const guard = hostGuard(f);
+  if (!guard) return null;
+  const { ret, check } = guard;
+  const param = f.params.findIndex((p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name);
+  if (!isConstant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
+  if (!cut.host.reachesFrom(d!.module, check) || !cut.reachesHost(e.callee.name)) return null;
+  cut.dropped.push({ name: e.callee.name, at: cut.at(e) });
+  const answer = param >= 0 ? e.arguments[param] : ret.argument;
+  return { ...structuredClone(answer), start: e.start, end: e.end, range: [e.start, e.end] };
+}
+
+/**
+ * A helper that opens with `if (!check(…)) return X` (or `!check(…) || …`), or with
+ * `let view = state(context); if (view === undefined) return X` — with no state in the empty client the
+ * host's lookup finds nothing: the return and the name of the host's check.
+ */
+function hostGuard(f: Node | undefined): { ret: Node; check: string } | null {
+  const statements: Node[] = f?.body?.type === "BlockStatement" ? f.body.body : [];
+  const lookup = statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
+  const lookedUp = lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" ? lookup : null;
+  const first = lookedUp ? statements[1] : statements[0];
+  if (first?.type !== "IfStatement" || first.alternate) return null;
+  const ret = first.consequent.type === "BlockStatement" && first.consequent.body.length === 1 ? first.consequent.body[0] : first.consequent;
+  if (ret?.type !== "ReturnStatement" || !ret.argument) return null;
+  const test = first.test.type === "LogicalExpression" && first.test.operator === "||" ? first.test.left : first.test;
+  const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp.id.name && t.right.type === "UnaryExpression" && t.right.operator === "void";
+  const negated = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier";
+  const check = lookedUp ? (none(test) ? lookedUp.init.callee.name : null) : negated(test) ? test.argument.callee.name : null;
+  return check ? { ret, check } : null;
+}
+
+/** A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
+ *  every call discarded — was there for the effects just cut: it goes too, with its calls. */
+function removeEffectOnlyFunctions(cut: HostCut): void {
+  const body = cut.fn.body;
+  for (const [name, decl] of cut.localFunctions) {
+    if (!effectOnly(decl, body)) continue;
+    cutEffects(body, (e) => e.type === "CallExpression" && e.callee.type === "Identifier" && e.callee.name === name);
+    if (!usedOutside(name, decl, body)) {
+      removeStatement(body, decl);
+      cut.localFunctions.delete(name);
+      cut.hostCache.set(name, false);
+    }
+  }
+}
+
+/** Local functions left unreferenced after the cut, and that reach the host, go too; one still used for
+ *  its value stops the lift, naming where it meets the host. */
+function removeHostFunctions(cut: HostCut): void {
+  for (const [name, decl] of cut.localFunctions) {
+    if (!cut.reachesHost(name)) continue;
+    if (usedOutside(name, decl, cut.fn.body)) throw new LiftError(`call() uses ${name}, which reaches the host${hostRoute(cut, name)}, for its value`, cut.at(decl));
+    removeStatement(cut.fn.body, decl);
+  }
+}
+
+/** Where a local function meets the host: the first module-level name on the way, and its route. */
+function hostRoute(cut: HostCut, name: string): string {
+  const local = cut.localFunctions.get(name);
+  const via = local ? freeReferences(local).find((r) => !cut.locals.has(r.name) && cut.moduleReachesHost(r.name))?.name : undefined;
+  if (!via) return "";
+  const d = cut.resolver.resolve(cut.module, via);
+  if (!d) return ` through ${via}`;
+  const cl = collectClosure(cut.container, [{ module: d.module, node: d.node, name: d.name }], cut.ports, { stopAtHost: true, limit: HOST_LIMIT, resolver: cut.resolver });
+  const env = cl.environment[0];
+  return env ? ` through ${via} (${env.in.slice(env.in.lastIndexOf("#") + 1)} uses ${env.name})` : ` through ${via} (a closure of ${HOST_LIMIT}+ definitions)`;
+}
+
+/**
+ * The context argument's source. From 2.1.3xx call() reads the tool's context from the function that
+ * created it (`create(context) { return { async call(input, options) { let { tools, … } = context; … } } }`):
+ * that free name becomes a third parameter, which the adapter fills the same way.
+ */
+function contextArgument(module: ModuleEntry, fn: Node, enclosing: Set<string>, resolver: Resolver): string {
+  const facts = bodyFacts(fn.body);
+  const context = contextSource(fn.params[1], facts);
+  const outer = outerContext(module, fn, enclosing, resolver);
+  if (!outer) return context;
+  const pos = { start: fn.start, end: fn.start, range: [fn.start, fn.start] as [number, number] };
+  while (fn.params.length < 2) fn.params.push({ type: "Identifier", name: `unused${fn.params.length}`, ...pos });
+  fn.params.push({ type: "Identifier", name: outer, ...pos });
+  return `${context}, ${contextSource({ type: "Identifier", name: outer, ...pos }, facts)}`;
 }
 
 /**
@@ -375,7 +441,10 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
     let optional = 0;
     let other = 0;
     walk(fn, (n) => {
-      if (n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name) n.optional ? optional++ : other++;
+      if (n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name) {
+        if (n.optional) optional++;
+        else other++;
+      }
       if (n.type === "Identifier" && n.name === name) other++;
     });
     // Each optional use also counted its identifier once.

@@ -1,0 +1,23 @@
+/**
+ * `searchlift diff`: what changed in the tool search between two inputs — code, weights and features, behaviour.
+ */
+import type { Command } from "commander";
+import { resolveCliInput, type InputFlags } from "./input-options.js";
+import { printJson } from "./output.js";
+
+export function registerDiff(program: Command): void {
+  program
+    .command("diff")
+    .description("what changed in the tool search between two inputs: code, weights and features, behaviour on a built-in corpus")
+    .argument("<a>", "before: executable, npm package, script, a version (2.1.111), or a lifted tool-search.mjs")
+    .argument("<b>", "after: the same kinds")
+    .option("-o, --out <dir>", "keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed)")
+    .option("--json", "print one JSON object")
+    .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean }) => {
+      const { diffInputs, formatDiff } = await import("../diff/diff.js");
+      const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
+      const r = await diffInputs(a, b, opts.out ? { out: opts.out } : {});
+      if (opts.json) printJson(r);
+      else process.stdout.write(formatDiff(r));
+    });
+}

@@ -1,0 +1,35 @@
+/**
+ * `searchlift extract`: list a packaged client's JavaScript modules, or write them under a folder.
+ */
+import type { Command } from "commander";
+import { openContainer } from "../extract/open-container.js";
+import { formatListing, listing } from "../extract/listing.js";
+import { writeModules } from "../extract/write-modules.js";
+import { terminalSafe as safe } from "../safe-text.js";
+import { resolveCliInput, type InputFlags } from "./input-options.js";
+import { printJson } from "./output.js";
+
+export function registerExtract(program: Command): void {
+  program
+    .command("extract")
+    .description("list or write the JavaScript modules of a packaged client (Bun, Node SEA, npm package, script, or carved)")
+    .argument("<input>", "executable, npm package folder or .tgz, script, or a version (2.1.112, claude-code@latest)")
+    .option("--list", "list the modules (the default when --out is not given)")
+    .option("--json", "print the listing as one JSON object")
+    .option("-o, --out <dir>", "write every module under DIR by virtual path, plus manifest.json")
+    .option("--force", "replace DIR if it exists")
+    .action(async (arg: string, opts: InputFlags & { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
+      const c = openContainer(await resolveCliInput(arg, "extract", opts));
+      try {
+        const l = listing(c);
+        if (opts.out) {
+          const { written, bytes } = writeModules(c, opts.out, !!opts.force);
+          if (!opts.list && !opts.json) process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${safe(opts.out)}\n`);
+        }
+        if (opts.json) printJson(l);
+        else if (opts.list || !opts.out) process.stdout.write(formatListing(l));
+      } finally {
+        c.close();
+      }
+    });
+}

@@ -1,0 +1,72 @@
+/**
+ * `searchlift locate`: where each routine's signature matches in an input, and its bindings.
+ */
+import type { Command } from "commander";
+import { openContainer } from "../extract/open-container.js";
+import { ExitCode, SearchliftError } from "../errors.js";
+import type { RoutineResult } from "../locate/locate.js";
+import { messageLine, terminalSafe as safe } from "../safe-text.js";
+import { resolveCliInput, type InputFlags } from "./input-options.js";
+import { printJson } from "./output.js";
+
+export function registerLocate(program: Command): void {
+  program
+    .command("locate")
+    .description("find routines by structural signature (every input kind extract accepts)")
+    .argument("<input>", "executable, npm package folder or .tgz, script, or a version (2.1.112, claude-code@latest)")
+    .option("-r, --routine <id...>", "only these signature ids (e.g. tool-search/scorer)")
+    .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
+    .option("--json", "print one JSON object")
+    .action(async (arg: string, opts: InputFlags & { routine?: string[]; signatures?: string; json?: boolean }) => {
+      const input = await resolveCliInput(arg, "locate", opts);
+      const { locate } = await import("../locate/locate.js");
+      const signatures = await selectSignatures(opts.signatures, opts.routine);
+      const c = openContainer(input);
+      let results: RoutineResult[];
+      try {
+        results = locate(c, signatures);
+      } finally {
+        c.close();
+      }
+      if (opts.json) printJson({ input, routines: results });
+      else process.stdout.write(formatLocate(input, results));
+      process.exitCode = results.some((r) => r.status === "ambiguous")
+        ? ExitCode.ambiguous
+        : results.some((r) => r.status === "absent")
+          ? ExitCode.absent
+          : ExitCode.ok;
+    });
+}
+
+async function selectSignatures(dir: string | undefined, ids: string[] | undefined) {
+  const { loadSignatures, SignatureError } = await import("../locate/signature.js");
+  let all;
+  try {
+    all = loadSignatures(dir);
+  } catch (e) {
+    if (e instanceof SignatureError) throw new SearchliftError(`bad signature: ${e.message}`, ExitCode.usage);
+    throw new SearchliftError(`cannot read signatures: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.usage, dir);
+  }
+  if (!ids) return all;
+  const unknown = ids.filter((id) => !all.some((s) => s.id === id));
+  if (unknown.length) throw new SearchliftError(`unknown routine ${unknown.join(", ")} (known: ${all.map((s) => s.id).join(", ")})`, ExitCode.usage);
+  return all.filter((s) => ids.includes(s.id));
+}
+
+/** Module paths, role names and warnings come from the input: each is made terminal-safe. */
+function formatLocate(input: string, results: RoutineResult[]): string {
+  const lines = [`input: ${safe(input)}`];
+  for (const r of results) {
+    if (r.status === "found") {
+      lines.push(`${r.id}: found, variant ${r.variant}`, `  ${safe(r.module ?? "")}:${r.line}:${r.column}  bytes ${r.start}-${r.end}`);
+      for (const [role, name] of Object.entries(r.roles ?? {})) lines.push(`  ${role.padEnd(16)} ${safe(name)}`);
+    } else if (r.status === "ambiguous") {
+      lines.push(`${r.id}: ambiguous, ${r.candidates!.length} candidates`);
+      for (const c of r.candidates!) lines.push(`  ${safe(c.module)}:${c.line}:${c.column}  variant ${c.variant}`);
+    } else {
+      lines.push(`${r.id}: absent`);
+    }
+    for (const w of r.warnings ?? []) lines.push(`  warning: ${messageLine(w)}`);
+  }
+  return lines.join("\n") + "\n";
+}

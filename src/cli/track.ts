@@ -1,0 +1,49 @@
+/**
+ * `searchlift track`: lift every release of a set and write the tool search's timeline.
+ */
+import type { Command } from "commander";
+import { ExitCode } from "../errors.js";
+import { messageLine, terminalSafe as safe } from "../safe-text.js";
+import { resolveCliInputs, type InputFlags } from "./input-options.js";
+import { positiveInteger } from "./options.js";
+import { printJson } from "./output.js";
+
+export function registerTrack(program: Command): void {
+  program
+    .command("track")
+    .description("lift every release of a set and write the tool search's timeline (default: ~/.local/share/claude/versions)")
+    .argument("[inputs...]", "a folder of releases (a versions folder, fetch's cache), release files / packages, versions or ranges")
+    .option("-o, --out <dir>", "where timeline.json, timeline.md and timeline.html go", "./timeline")
+    .option("--cache <dir>", "lift cache (default ~/.cache/searchlift/track)")
+    .option("--jobs <n>", "lifts at once (default: one per core)", positiveInteger)
+    .option("--no-verify", "do not verify each lift against its release")
+    .option("--json", "print timeline.json instead of a summary")
+    .action(async (args: string[], opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean }) => {
+      const { defaultInputs, track } = await import("../track/track.js");
+      let inputs: string[];
+      let note: string | undefined;
+      if (args.length === 0) ({ inputs, note } = await defaultInputs());
+      else inputs = await resolveCliInputs(args, "track", { ...opts, cache: undefined }, true);
+      if (note) process.stderr.write(`note: ${messageLine(note)}\n`);
+      const tty = process.stderr.isTTY && !opts.json;
+      const r = await track(inputs, {
+        out: opts.out,
+        verify: opts.verify,
+        ...(opts.cache ? { cache: opts.cache } : {}),
+        ...(opts.jobs ? { jobs: opts.jobs } : {}),
+        ...(tty ? { progress: (done: number, total: number, rel: { version: string }) => process.stderr.write(`\rlifted ${done}/${total} (${rel.version})   `) } : {}),
+      });
+      if (tty) process.stderr.write("\n");
+      if (opts.json) printJson(r.timeline);
+      else {
+        process.stdout.write(`${r.timeline.releases.length} releases (${r.lifted} lifted now, the rest cached), ${r.timeline.groups.length} groups:\n`);
+        for (const g of r.timeline.groups) process.stdout.write(`  ${safe(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${messageLine(g.error ?? "?")})`}\n`);
+        process.stdout.write(`wrote ${safe(r.files.json)}, ${safe(r.files.markdown)} and ${safe(r.files.html)}\n`);
+      }
+      if (r.failed.length) {
+        const which = r.failed.map((f) => `${safe(f.version)} (${safe(f.input)})`).join(", ");
+        process.stderr.write(`searchlift: ${r.failed.length} of ${r.timeline.releases.length} releases not lifted: ${which}\n`);
+        process.exitCode = ExitCode.trackIncomplete;
+      }
+    });
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// A stand-in for npm (SEARCHLIFT_NPM) over a folder of tarballs we built from our sample releases, so that
+// version inputs resolve, download and hit the cache without the network. FAKE_NPM_REGISTRY holds
+// <package name, @ dropped and / as ->/<version>.tgz; FAKE_NPM_ROOT is what `npm root -g` prints.
+// Answers only what searchlift asks: view (versions, dist-tags, version + dist.integrity), pack, root -g.
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const registry = process.env.FAKE_NPM_REGISTRY ?? "";
+const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const folder = (pkg) => join(registry, pkg.replace(/^@/, "").replace(/\//g, "-"));
+const versionsOf = (pkg) => (existsSync(folder(pkg)) ? readdirSync(folder(pkg)).map((f) => f.replace(/\.tgz$/, "")) : []);
+const integrity = (file) => `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;
+const newest = (vs) => vs.sort((a, b) => a.split(".").map(Number).reduce((d, x, i) => d || x - Number(b.split(".")[i]), 0)).at(-1);
+
+function notFound(spec) {
+  process.stderr.write(`npm error code E404\nnpm error 404 Not Found - GET https://registry.example/${spec}\n`);
+  process.exit(1);
+}
+
+/** `@scope/name@a || b` → the package and its versions asked for (none: the package itself). */
+function splitSpec(spec) {
+  const at = spec.indexOf("@", 1);
+  if (at < 0) return { pkg: spec, versions: null };
+  return { pkg: spec.slice(0, at), versions: spec.slice(at + 1).split("||").map((v) => v.trim()) };
+}
+
+const [command, spec, ...fields] = args;
+if (command === "root") {
+  process.stdout.write(`${process.env.FAKE_NPM_ROOT ?? "/nonexistent"}\n`);
+} else if (command === "view") {
+  const { pkg, versions } = splitSpec(spec);
+  const all = versionsOf(pkg);
+  if (!all.length) notFound(spec);
+  if (!versions) {
+    const answer = { versions: all, "dist-tags": { latest: newest([...all]) } };
+    process.stdout.write(JSON.stringify(fields.length === 1 ? answer[fields[0]] : answer));
+  } else {
+    const rows = versions.filter((v) => all.includes(v)).map((v) => ({ version: v, "dist.integrity": integrity(join(folder(pkg), `${v}.tgz`)) }));
+    if (!rows.length) notFound(spec);
+    process.stdout.write(JSON.stringify(rows.length === 1 ? rows[0] : rows));
+  }
+} else if (command === "pack") {
+  const { pkg, versions } = splitSpec(spec);
+  const file = join(folder(pkg), `${versions?.[0]}.tgz`);
+  if (!existsSync(file)) notFound(spec);
+  const dest = process.argv[process.argv.indexOf("--pack-destination") + 1];
+  copyFileSync(file, join(dest, `${pkg.replace(/^@/, "").replace(/\//g, "-")}-${versions[0]}.tgz`));
+} else {
+  process.stderr.write(`fake npm: ${command} is not answered\n`);
+  process.exit(1);
+}
