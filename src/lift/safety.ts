@@ -47,8 +47,9 @@ export function safetyProblems(text: string, ast: Node, scopes: ScopeManager, pa
     for (const k in n) {
       const v = n[k];
       if (typeof v !== "object" || v === null || k === "range" || k === "loc") continue;
-      if (Array.isArray(v)) for (const c of v) if (c && typeof c.type === "string") visit(c);
-      else if (typeof v.type === "string") visit(v);
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c.type === "string") visit(c);
+      } else if (typeof v.type === "string") visit(v);
     }
   };
   visit(ast);
