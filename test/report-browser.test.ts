@@ -70,7 +70,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
 
   it("shows the sample timeline: groups, chart, and each change's diff", async () => {
     const out = join(tmp, "out");
-    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8", timeout: 600_000 });
+    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8", timeout: 600_000, maxBuffer: 64 << 20 });
     expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
     expect(r.stdout).toContain(join(out, "timeline.html"));
     // Written atomically: no temporary file is left beside the three.

@@ -23,7 +23,8 @@ const RELEASES = join(ROOT, "samples", "releases");
 const INPUTS = [...readdirSync(RELEASES).map((f) => join(RELEASES, f)), join(ROOT, "samples", "refused", "0.8.0")];
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], { encoding: "utf8", timeout: 600_000 });
+  // The JSON holds every witness's tool lists (a catalog's worth each): more than spawnSync's default 1 MB buffer.
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], { encoding: "utf8", timeout: 600_000, maxBuffer: 256 << 20 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -116,11 +116,12 @@ describe("searchlift diff on samples", () => {
         // toolSearch's select: looks names up: the weight cannot change it (scoreTools scores any query as words).
         if (w.function === "toolSearch") expect(w.query.trim().toLowerCase().startsWith("select:"), w.summary).toBe(false);
         if (w.function !== "scoreTools" || !Array.isArray(w.before) || !Array.isArray(w.after)) continue;
-        // Every score that changed is an MCP tool's, and lower.
+        // Every score that changed is an MCP tool's (mcpInfo, else an mcp__server__tool name), and lower.
+        const mcp = new Set([...w.deferred, ...w.loaded].filter((t) => t.mcpInfo !== undefined || t.name.startsWith("mcp__")).map((t) => t.name));
         const before = new Map((w.before as Array<{ name: string; score: number }>).map((x) => [x.name, x.score]));
         for (const x of w.after as Array<{ name: string; score: number }>) {
           if (before.get(x.name) === x.score) continue;
-          expect(x.name.startsWith("mcp__"), w.summary).toBe(true);
+          expect(mcp.has(x.name), w.summary).toBe(true);
           expect(x.score).toBeLessThan(before.get(x.name)!);
         }
       }
