@@ -61,8 +61,6 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     expect(r.code.diff).toMatch(/^-.*score \+= 10/m);
     expect(r.code.diff).toMatch(/^\+.*isMcp \? 12 : 10/m);
     expect(r.code.diff).not.toMatch(/provenance =|sha256/);
-    // MCPSearch searched MCP tools only; ToolSearch searches the deferred tools, built-ins included.
-    expect(row(r, "keyword search: built-in tools")).toEqual(["no", "yes"]);
     expect(row(r, "keyword search: MCP tools")).toEqual(["yes", "yes"]);
     // "github" for mcp__github__create_issue: name contains 5 + description 2 → exact MCP part 12 + description word 2.
     expect(row(r, "score: server name")).toEqual(["7", "14"]);
@@ -72,7 +70,7 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     expect(row(r, "description: part of a word")).toEqual(["yes", "no"]);
     expect(row(r, "default max results")).toEqual(["5", "5"]);
     expect(r.behaviour.changed.length).toBeGreaterThan(0);
-    expect(r.behaviour.sentences.some((l) => /the keyword search now also searches built-in tools/.test(l))).toBe(true);
+    expect(r.behaviour.sentences.some((l) => /honours `\+required` terms/.test(l))).toBe(true);
   });
 
   it("2.1.19 → 2.1.64: searchHint (+4) and select lists appear; the name weights stay", async () => {

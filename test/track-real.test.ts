@@ -32,7 +32,8 @@ describe.skipIf(skip)("track on real releases", () => {
     expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual(["2.0.76-2.1.10", "2.1.10-2.1.14", "2.1.14-2.1.19", "2.1.19-2.1.111"]);
     for (const c of changes) expect(c.behaviour!.searched).toBeGreaterThan(0);
     const row = (c: Change, f: string) => c.semantics!.find((r) => r.feature === f) && [c.semantics!.find((r) => r.feature === f)!.before, c.semantics!.find((r) => r.feature === f)!.after];
-    expect(row(changes[1]!, "keyword search: built-in tools")).toEqual(["no", "yes"]); // MCPSearch searched MCP tools only
+    // "github" for mcp__github__create_issue: name contains 5 + description 2 → server equals 12 + description word 2.
+    expect(row(changes[0]!, "score: server name")).toEqual(["7", "14"]);
     expect(row(changes[2]!, "+required terms")).toEqual(["no", "yes"]);
     expect(row(changes[3]!, "searchHint words count")).toEqual(["no", "yes"]);
   });

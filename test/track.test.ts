@@ -145,9 +145,10 @@ async function expectSelectListWitness(changed: WitnessReport[], before: string,
   expect(listed.length).toBeGreaterThan(0);
   for (const n of listed) expect(w!.after).toContain(n);
   expect(listed.every((n) => (w!.before as string[]).includes(n))).toBe(false);
-  const tools = w!.deferred.slice(0, 2);
-  expect(tools).toHaveLength(2);
-  const call = { fn: "toolSearch" as const, query: `select:${tools[0]!.name},${tools[1]!.name}`, deferred: w!.deferred, loaded: w!.loaded };
+  // The witness's own tool (shrinking may leave one) and a built-in beside it.
+  const tools = [w!.deferred[0]!, { name: "WebFetch", description: "Fetch content from a URL and process it", isMcp: false }];
+  expect(tools[0]!.name).not.toBe("WebFetch");
+  const call = { fn: "toolSearch" as const, query: `select:${tools[0]!.name},${tools[1]!.name}`, deferred: tools, loaded: [] };
   const side = (p: string) => ({ script: sandboxScript(readFileSync(p, "utf8"), p), label: p });
   const [[a], [b]] = await Promise.all([runCalls(side(before), [call]), runCalls(side(after), [call])]);
   expect(b).toEqual({ ok: true, value: [tools[0]!.name, tools[1]!.name] });
