@@ -3,9 +3,9 @@
  * timeline.html, which Debian's chromium (driven by playwright-core, which never downloads a
  * browser of its own here) opens from file://. The page loads without console errors or any
  * request but itself, the chart has one marker per release, the groups table one row per group,
- * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on, the code
- * that does it, and the `+term` queries whose results it changes (collapsed until opened); two
- * builds of the same code show no changed query. Skipped only where /usr/bin/chromium is missing
+ * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on (a probe row and
+ * a sentence), the code that does it, and the witnesses found by search (collapsed until opened);
+ * two builds of the same code show no witness. Skipped only where /usr/bin/chromium is missing
  * and CI is not set.
  */
 import { spawnSync } from "node:child_process";
