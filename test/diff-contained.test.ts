@@ -110,7 +110,7 @@ describe("searchlift diff on modules with payloads (command line)", () => {
     const partial = write("partial.mjs", "export async function searchTools() { return []; }\n");
     const r2 = diff(good(), partial);
     expect([r2.code, r2.stderr.trim().split("\n").length]).toEqual([ExitCode.brokenModule, 1]);
-    expect(r2.stderr).toMatch(/partial\.mjs: not a lifted tool-search module: no scoreTools, toolSearch export/);
+    expect(r2.stderr).toMatch(/partial\.mjs: the lifted module cannot be run \(in the sandbox\): Error: not a lifted tool-search module: no scoreTools, toolSearch export/);
 
     const hangs = write("hangs.mjs", "async function searchTools() { for (;;) {} }\n" + CONTRACT_TAIL);
     const r3 = diff(hangs, good());
