@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { moduleAnswers, sandboxScript, searchesMcpOnly, type Ranked } from "../src/diff/behaviour.js";
-import { ExitCode, SearchliftError } from "../src/errors.js";
+import { sandboxScript } from "../src/diff/behaviour.js";
+import { runCalls, type ContractCall } from "../src/diff/witness-run.js";
+import { ExitCode } from "../src/errors.js";
 import { liftInput } from "../src/lift/lift.js";
-import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "../src/routines/tool-search/catalogs.js";
-import { moduleSemantics } from "../src/routines/tool-search/semantics.js";
+import { toolSearchProbes } from "../src/routines/tool-search/probes.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline } from "../src/track/timeline.js";
 import { moduleToScript } from "../src/verify/verify.js";
@@ -105,17 +105,18 @@ describe("searchlift diff on modules with payloads (command line)", () => {
     const throws = write("throws.mjs", 'throw new Error("boom at load");\nasync function searchTools() { return []; }\n' + CONTRACT_TAIL);
     const r1 = diff(throws, good());
     expect([r1.code, r1.stderr.trim().split("\n").length]).toEqual([ExitCode.brokenModule, 1]);
-    expect(r1.stderr).toMatch(/throws when evaluated.*boom at load/);
+    expect(r1.stderr).toMatch(/throws\.mjs: the lifted module cannot be run.*boom at load/);
 
     const partial = write("partial.mjs", "export async function searchTools() { return []; }\n");
     const r2 = diff(good(), partial);
     expect([r2.code, r2.stderr.trim().split("\n").length]).toEqual([ExitCode.brokenModule, 1]);
-    expect(r2.stderr).toMatch(/partial\.mjs: not a lifted tool-search module: no scoreTools, toolSearch export/);
+    expect(r2.stderr).toMatch(/partial\.mjs: the lifted module cannot be run \(in the sandbox\): Error: not a lifted tool-search module: no scoreTools, toolSearch export/);
 
     const hangs = write("hangs.mjs", "async function searchTools() { for (;;) {} }\n" + CONTRACT_TAIL);
     const r3 = diff(hangs, good());
     expect([r3.code, r3.stderr.trim().split("\n").length]).toEqual([ExitCode.brokenModule, 1]);
-    expect(r3.stderr).toMatch(/hangs\.mjs: the lifted module failed on query .*timed out/);
+    // Every call runs out of its CPU time, and the child out of its wall clock.
+    expect(r3.stderr).toMatch(/hangs\.mjs: the lifted module failed in the sandbox: .*(limit|timed out)/);
   });
 });
 
@@ -125,10 +126,10 @@ describe("the sandbox holds what the static check lets through", () => {
     const path = hiddenPayload("unchecked.mjs", marker);
     // Straight to the sandbox, past sandboxScript's check: whatever purity.ts allows, this is what runs.
     const script = moduleToScript(readFileSync(path, "utf8"));
-    const e = await moduleAnswers({ script, mcpOnly: false, label: path }, defaultCatalog(), ["notebook"]).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(SearchliftError);
-    expect((e as SearchliftError).exitCode).toBe(ExitCode.brokenModule);
-    expect((e as SearchliftError).message).toMatch(/failed on query "notebook": TypeError: .*getBuiltinModule/);
+    const [r] = await runCalls({ script, label: path }, [{ fn: "searchTools", query: "notebook", deferred: [], loaded: [] }]);
+    // The call fails (its error is the answer), and nothing is written.
+    expect(r).toMatchObject({ ok: false });
+    expect((r as { error: string }).error).toMatch(/TypeError: .*getBuiltinModule/);
     expect(existsSync(marker)).toBe(false);
 
     // What the module reaches through the Function constructor is the sandbox's global, holding built-ins only.
@@ -136,8 +137,8 @@ describe("the sandbox holds what the static check lets through", () => {
       'const key = "constructor";\nasync function searchTools() { const g = [][key][key]("return globalThis")(); return ["process", "require", "fetch", "Buffer", "setTimeout"].filter((n) => n in g); }\n' +
         CONTRACT_TAIL,
     );
-    const seen = await moduleAnswers({ script: probe, mcpOnly: false, label: "probe" }, defaultCatalog(), ["x"]);
-    expect(seen.answers).toEqual([[]]);
+    const [seen] = await runCalls({ script: probe, label: "probe" }, [{ fn: "searchTools", query: "x", deferred: [], loaded: [] }]);
+    expect(seen).toEqual({ ok: true, value: [] });
   });
 });
 
@@ -148,11 +149,11 @@ describe("track's behaviour view", () => {
       { input: "a", version: "1.0.0", platform: "npm", routineHash: "a".repeat(64), verified: null, module: good() },
       { input: "b", version: "1.0.1", platform: "npm", routineHash: "b".repeat(64), verified: null, module: hiddenPayload("track-evil.mjs", marker) },
     ]);
-    const [c] = await timelineChanges(t, { queries: ["notebook", "slack"] });
+    const [c] = await timelineChanges(t, { budget: { cases: 50, seconds: 2 } });
     expect(c!.behaviour).toBeNull();
     expect(c!.note).toMatch(/track-evil\.mjs/);
     // The static check refuses the computed key; were it let through, the sandbox would contain the call.
-    expect(c!.note).toMatch(/refused: the module uses a computed key not passed through propertyKey|failed on query "notebook": TypeError/);
+    expect(c!.note).toMatch(/refused: the module uses a computed key not passed through propertyKey/);
     expect(existsSync(marker)).toBe(false);
   });
 });
@@ -174,24 +175,16 @@ describe("searchlift's own code", () => {
   });
 });
 
-/**
- * The view as it ran before the sandbox (main at 643cdf5, src/diff/behaviour.ts `run`): the module imported
- * into this process, every call given the same tool objects. Used on our own sample releases only.
- */
-async function importedAnswers(path: string, mcpOnly: boolean, catalog: CatalogTool[], queries: readonly string[]): Promise<Ranked[][]> {
+/** Each call made on the module imported into this process (our own sample releases only): the reference. */
+async function importedAnswers(path: string, calls: ContractCall[]): Promise<unknown[]> {
   const m = await import(pathToFileURL(path).href);
-  const isMcp = (t: CatalogTool) => t.isMcp ?? t.name.startsWith("mcp__");
-  const deferred = mcpOnly ? catalog.filter(isMcp) : catalog;
-  const options = mcpOnly ? { loaded: catalog.filter((t) => !isMcp(t)) } : {};
-  const out: Ranked[][] = [];
-  for (const query of queries) {
-    if (/^select:/i.test(query)) {
-      out.push(((await m.toolSearch(query, deferred, options)) as string[]).map((name) => ({ name, score: null })));
-      continue;
+  const out: unknown[] = [];
+  for (const c of calls) {
+    try {
+      out.push(await m[c.fn](c.query, c.deferred, { loaded: c.loaded, ...(c.maxResults !== undefined ? { maxResults: c.maxResults } : {}) }));
+    } catch (e) {
+      out.push({ error: String(e) });
     }
-    const names = (await m.searchTools(query, deferred, options)) as string[];
-    const scores = new Map(((await m.scoreTools(query, deferred, options)) as Array<{ name: string; score: number }>).map((r) => [r.name, r.score]));
-    out.push(names.map((name) => ({ name, score: scores.get(name) === undefined || scores.get(name)! <= 0 ? null : scores.get(name)! })));
   }
   return out;
 }
@@ -203,26 +196,17 @@ describe("the sandboxed view answers as the imported module did", () => {
     for (const v of versions) modules.set(v, (await liftInput(join(ROOT, "samples", "releases", v), { out: join(dir, "lifted", v), verify: false })).module);
   }, 300_000);
 
-  it("on every lifted sample release, every query of the view, names and scores", async () => {
-    const catalog = defaultCatalog();
+  it("on every lifted sample release, every probe call, names and scores", async () => {
+    const calls = toolSearchProbes([16384, 32, 64, 4096]).flatMap((p) => p.calls);
     let results = 0;
-    let scored = 0;
-    const mcpOnly: boolean[] = [];
     for (const v of versions) {
       const path = modules.get(v)!;
-      const text = readFileSync(path, "utf8");
-      const only = searchesMcpOnly(moduleSemantics(text));
-      mcpOnly.push(only);
-      const sandboxed = await moduleAnswers({ script: sandboxScript(text, path), mcpOnly: only, label: path }, catalog, DEFAULT_QUERIES);
-      const imported = await importedAnswers(path, only, catalog, DEFAULT_QUERIES);
-      expect(JSON.stringify(sandboxed.answers), v).toBe(JSON.stringify(imported));
-      expect(sandboxed.provenance, v).toEqual({ version: v, platform: "npm" });
-      results += imported.flat().length;
-      scored += imported.flat().filter((r) => r.score !== null).length;
+      const sandboxed = (await runCalls({ script: sandboxScript(readFileSync(path, "utf8"), path), label: path }, calls)).map((r) => (r.ok ? r.value : { error: r.error }));
+      const imported = await importedAnswers(path, calls);
+      expect(JSON.stringify(sandboxed), v).toBe(JSON.stringify(imported));
+      results += imported.filter((a) => Array.isArray(a) && a.length > 0).length;
     }
-    // Both eras are covered (MCPSearch's MCP-only search and the later one), and the answers say something.
-    expect(new Set(mcpOnly)).toEqual(new Set([true, false]));
-    expect(results).toBeGreaterThan(versions.length * 100);
-    expect(scored).toBeGreaterThan(versions.length * 50);
+    // The answers say something: most calls return results.
+    expect(results).toBeGreaterThan(versions.length * calls.length * 0.5);
   }, 300_000);
 });

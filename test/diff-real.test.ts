@@ -4,10 +4,17 @@
  * 2.1.111 → 2.1.112 changes nothing; 2.0.70 (MCPSearch: name +10/+5, description substring +2)
  * → 2.1.112 (ToolSearch: name parts 12/10, 6/5, fallback 3, searchHint 4, word-boundary
  * description, +required, fast paths, select lists); 2.1.19 → 2.1.64 adds searchHint (+4) and
- * select lists by name or alias, looked up in deferred tools, then all tools.
+ * select lists by name or alias, looked up in deferred tools, then all tools. The semantics rows are probes
+ * (a few calls each, run on both modules) and the behaviour view is witnesses found by search, each replayed.
  */
+import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sandboxScript } from "../src/diff/behaviour.js";
 import { diffInputs, type DiffResult } from "../src/diff/diff.js";
+import { runCalls } from "../src/diff/witness-run.js";
+import { resultsAgree } from "../src/verify/verify.js";
 import { npmPackMember } from "./helpers/cache.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
@@ -17,7 +24,24 @@ const row = (r: DiffResult, feature: string) => {
   if (!found) throw new Error(`no row ${feature}`);
   return [found.before, found.after];
 };
-const change = (r: DiffResult, query: string) => r.behaviour.changed.find((c) => c.query === query);
+
+/** diff with the lifted modules kept, and each witness replayed on fresh children of both: it must still differ. */
+async function diffReplayed(a: string, b: string): Promise<DiffResult> {
+  const out = mkdtempSync(join(tmpdir(), "searchlift-diff-real-"));
+  try {
+    const r = await diffInputs(a, b, { out });
+    const module = (side: string) => join(out, side, readdirSync(join(out, side), { recursive: true, encoding: "utf8" }).find((f) => f.endsWith("tool-search.mjs"))!);
+    const sides = ["a", "b"].map(module).map((p) => ({ script: sandboxScript(readFileSync(p, "utf8"), p), label: p }));
+    const calls = r.behaviour.changed.map((w) => ({ fn: w.function, query: w.query, deferred: w.deferred, loaded: w.loaded, ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}) }));
+    if (calls.length) {
+      const [ra, rb] = await Promise.all(sides.map((s) => runCalls(s, calls)));
+      calls.forEach((_, i) => expect(resultsAgree(ra![i]!, rb![i]!), r.behaviour.changed[i]!.summary).toBe(false));
+    }
+    return r;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
 
 describe.skipIf(skip)("searchlift diff on real releases", () => {
   it("2.1.111 → 2.1.112: only minified names changed, so nothing does", async () => {
@@ -26,76 +50,40 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     expect(r.b).toMatchObject({ version: "2.1.112", platform: "npm" });
     expect(r.code).toEqual({ changed: false, diff: "" });
     expect(r.semantics.filter((s) => s.changed)).toEqual([]);
-    expect(r.behaviour.queries).toBeGreaterThanOrEqual(100);
+    expect(r.behaviour.searched).toBeGreaterThan(0);
     expect(r.behaviour.changed).toEqual([]);
+    expect(r.behaviour.sentences).toEqual([]);
   });
 
   it("2.0.70 → 2.1.112: MCPSearch's name/description rules give way to ToolSearch's name parts", async () => {
-    const r = await diffInputs(cli("2.0.70"), cli("2.1.112"));
+    const r = await diffReplayed(cli("2.0.70"), cli("2.1.112"));
     expect(r.code.changed).toBe(true);
     expect(r.code.diff).toMatch(/^-.*score \+= 10/m);
     expect(r.code.diff).toMatch(/^\+.*isMcp \? 12 : 10/m);
     expect(r.code.diff).not.toMatch(/provenance =|sha256/);
-    expect(row(r, "weight: name equals term (first generation)")).toEqual(["10", "—"]);
-    expect(row(r, "weight: name contains term (first generation)")).toEqual(["5", "—"]);
-    expect(row(r, "weight: exact part (MCP)")).toEqual(["—", "12"]);
-    expect(row(r, "weight: exact part (built-in)")).toEqual(["—", "10"]);
-    expect(row(r, "weight: substring part (MCP)")).toEqual(["—", "6"]);
-    expect(row(r, "weight: substring part (built-in)")).toEqual(["—", "5"]);
-    expect(row(r, "weight: full-name fallback")).toEqual(["—", "3"]);
-    expect(row(r, "weight: searchHint word")).toEqual(["—", "4"]);
-    expect(row(r, "weight: description match")).toEqual(["2", "2"]);
-    expect(row(r, "searches")).toEqual(["MCP tools", "deferred tools"]);
-    expect(row(r, "select: lookup")).toEqual(["yes", "yes"]);
-    expect(row(r, "select: comma list")).toEqual(["no", "yes"]);
-    expect(row(r, "+required terms")).toEqual(["no", "yes"]);
-    expect(row(r, "mcp__ prefix fast path")).toEqual(["no", "yes"]);
-    expect(row(r, "exact-name fast path")).toEqual(["no", "yes"]);
-    expect(row(r, "word-boundary description match")).toEqual(["no", "yes"]);
-    // Coarse parts (generation 8) and caps (generation 9) come later.
-    expect(row(r, "coarse parts")).toEqual(["no", "no"]);
-    expect(row(r, "query cap (words)")).toEqual(["no", "no"]);
+    expect(row(r, "keyword search: MCP tools")).toEqual(["yes", "yes"]);
+    // "github" for mcp__github__create_issue: name contains 5 + description 2 → exact MCP part 12 + description word 2.
+    expect(row(r, "score: server name")).toEqual(["7", "14"]);
+    expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
+    for (const f of ["select: comma list", "+required terms", "mcp__ prefix: a server's tools", "searchHint words count"]) expect(row(r, f), f).toEqual(["no", "yes"]);
+    // A description substring counted before; a whole word only after.
+    expect(row(r, "description: part of a word")).toEqual(["yes", "no"]);
     expect(row(r, "default max results")).toEqual(["5", "5"]);
-
-    // Behaviour. MCPSearch searched MCP tools only: a built-in is found later, not before.
-    expect(change(r, "select:NotebookEdit")).toEqual({ query: "select:NotebookEdit", before: [], after: [{ name: "NotebookEdit", score: null }] });
-    expect(change(r, "jupyter notebook")?.before).toEqual([]);
-    expect(change(r, "jupyter notebook")?.after[0]?.name).toBe("NotebookEdit");
-    // The exact name is a fast path later; before, the whole name is one term that no key equals or contains.
-    expect(change(r, "mcp__github__create_issue")).toEqual({ query: "mcp__github__create_issue", before: [], after: [{ name: "mcp__github__create_issue", score: null }] });
-    // A select list is one name that does not exist in the first generation.
-    expect(change(r, "select:WebFetch,WebSearch")?.after.map((x) => x.name)).toEqual(["WebFetch", "WebSearch"]);
-    // "create github issue": 3 × contains 5 + 3 × description 2 = 21 → 3 × exact MCP part 12 + 3 × description word 2 = 42.
-    expect(change(r, "create github issue")?.before[0]).toEqual({ name: "mcp__github__create_issue", score: 21 });
-    expect(change(r, "create github issue")?.after[0]).toEqual({ name: "mcp__github__create_issue", score: 42 });
+    expect(r.behaviour.changed.length).toBeGreaterThan(0);
+    expect(r.behaviour.sentences.some((l) => /honours `\+required` terms/.test(l))).toBe(true);
   });
 
   it("2.1.19 → 2.1.64: searchHint (+4) and select lists appear; the name weights stay", async () => {
-    const r = await diffInputs(cli("2.1.19"), cli("2.1.64"));
+    const r = await diffReplayed(cli("2.1.19"), cli("2.1.64"));
     expect(r.code.changed).toBe(true);
-    expect(r.semantics.filter((s) => s.changed).map((s) => [s.feature, s.before, s.after])).toEqual([
-      ["weight: searchHint word", "—", "4"],
-      ["select: comma list", "no", "yes"],
-      ["select: by alias", "no", "yes"],
-      ["exact-name fast path: loaded tools too", "no", "yes"],
-      // "looked up in deferred tools, then all tools"
-      ["select: loaded tools too", "no", "yes"],
-      ["searchHint", "no", "yes"],
-    ]);
-    expect(row(r, "weight: exact part (MCP)")).toEqual(["12", "12"]);
+    for (const f of ["select: comma list", "select: by alias", "select: loaded tools too", "searchHint words count"]) expect(row(r, f), f).toEqual(["no", "yes"]);
+    expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
     expect(row(r, "+required terms")).toEqual(["yes", "yes"]);
-    // Our catalog gives mcp__github__create_issue the searchHint "bug report ticket".
-    expect(change(r, "bug report")?.before).toEqual([]);
-    expect(change(r, "bug report")?.after[0]).toEqual({ name: "mcp__github__create_issue", score: 8 });
-    expect(change(r, "select:WebFetch,WebSearch")).toEqual({
-      query: "select:WebFetch,WebSearch",
-      before: [],
-      after: [
-        { name: "WebFetch", score: null },
-        { name: "WebSearch", score: null },
-      ],
-    });
-    // Queries no searchHint or select touches are unchanged.
-    expect(change(r, "create jira issue")).toBeUndefined();
+    // Exact part 12 (MCP) / 10 (built-in), description word 2: unchanged.
+    expect(row(r, "score: MCP name part")).toEqual(["14", "14"]);
+    expect(row(r, "score: built-in name part")).toEqual(["10", "10"]);
+    expect(r.behaviour.sentences.some((l) => /comma-separated list/.test(l))).toBe(true);
+    expect(r.behaviour.sentences.some((l) => /searchHint/.test(l))).toBe(true);
+    expect(r.behaviour.changed.length).toBeGreaterThan(0);
   });
 });

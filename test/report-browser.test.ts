@@ -3,9 +3,9 @@
  * timeline.html, which Debian's chromium (driven by playwright-core, which never downloads a
  * browser of its own here) opens from file://. The page loads without console errors or any
  * request but itself, the chart has one marker per release, the groups table one row per group,
- * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on, the code
- * that does it, and the `+term` queries whose results it changes (collapsed until opened); two
- * builds of the same code show no changed query. Skipped only where /usr/bin/chromium is missing
+ * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on (a probe row and
+ * a sentence), the code that does it, and the witnesses found by search (collapsed until opened);
+ * two builds of the same code show no witness. Skipped only where /usr/bin/chromium is missing
  * and CI is not set.
  */
 import { spawnSync } from "node:child_process";
@@ -16,7 +16,6 @@ import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
-import { defaultCatalog } from "../src/routines/tool-search/catalogs.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { timelineHtml } from "../src/report/report-html.js";
 import { buildTimeline, type Change, type Timeline } from "../src/track/timeline.js";
@@ -71,7 +70,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
 
   it("shows the sample timeline: groups, chart, and each change's diff", async () => {
     const out = join(tmp, "out");
-    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8", timeout: 600_000 });
+    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8", timeout: 600_000, maxBuffer: 64 << 20 });
     expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
     expect(r.stdout).toContain(join(out, "timeline.html"));
     // Written atomically: no temporary file is left beside the three.
@@ -126,33 +125,25 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     expect(await diff.locator(".add", { hasText: 'startsWith("+")' }).count()).toBeGreaterThan(0);
     // Nothing else about 0.3.0 → 0.4.0 is claimed that the semantics do not say.
     const features = await change.locator("tr.sem-changed").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-feature")));
-    expect(features).toContain("mcp__ prefix fast path");
+    expect(features).toContain("mcp__ prefix: a server's tools");
     expect(features).not.toContain("coarse parts");
 
-    // Its behaviour: the queries timeline.json lists, collapsed until opened; the +term queries
-    // required-terms.js adds are among them, keyword queries without one are not.
+    // Its behaviour: the sentences, shown; the witnesses timeline.json lists, collapsed until opened.
     const changes = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8")).changes as Change[];
+    const b34 = changes[2]!.behaviour!;
+    expect(await change.locator("ul.sentences li").allInnerTexts()).toEqual(b34.sentences);
+    expect(b34.sentences.some((l) => /`\+required` terms/.test(l))).toBe(true);
     const behaviour = change.locator("details.behaviour");
     const table = behaviour.locator("table.behaviour");
     expect(await table.isVisible()).toBe(false);
     await behaviour.locator("summary").click();
     expect(await table.isVisible()).toBe(true);
-    const shown = await behaviour.locator("tr.query-changed").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-query")));
-    expect(shown).toEqual(changes[2]!.behaviour!.changed.map((c) => c.query));
-    expect(shown).toContain("+postgres query");
-    expect(shown).not.toContain("create jira issue");
-    expect(await behaviour.locator("summary").innerText()).toContain(`${shown.length} of ${changes[2]!.behaviour!.queries} queries changed`);
-    const pg = behaviour.locator('tr.query-changed[data-query="+postgres query"]');
-    const after = await pg.locator("td.after li code.name").allInnerTexts();
-    const catalog = new Map(defaultCatalog().map((t) => [t.name, `${t.name} ${t.description}`.toLowerCase()]));
-    expect(after.length).toBeGreaterThan(0);
-    expect(after.every((n) => catalog.get(n)!.includes("postgres"))).toBe(true);
-    expect(await pg.locator("td.after li .score").first().innerText()).toMatch(/^\d+$/);
-    // 0.4.0 → 0.5.0: select: takes a list; both names are new, and select: results have no score.
-    const select = page.locator('section.change[data-to="0.5.0"] tr.query-changed[data-query="select:WebFetch,WebSearch"]');
-    expect(await select.locator("td.before").textContent()).toBe("(none)"); // collapsed: textContent, not innerText
-    expect(await select.locator("td.after li.new code.name").allTextContents()).toEqual(["WebFetch", "WebSearch"]);
-    expect(await select.locator("td.after .score").count()).toBe(0);
+    expect(await behaviour.locator("tr.witness").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-function")))).toEqual(b34.changed.map((w) => w.function));
+    expect(await behaviour.locator("summary").innerText()).toContain(`${b34.changed.length} witness${b34.changed.length === 1 ? "" : "es"} in ${b34.searched} cases`);
+    // 0.4.0 → 0.5.0: select: takes a list, a probe row and a sentence.
+    const c45 = page.locator('section.change[data-to="0.5.0"]');
+    expect(await c45.locator('tr.sem-changed[data-feature="select: comma list"] td.after').innerText()).toBe("yes");
+    expect(await c45.locator("ul.sentences").innerText()).toContain("`select:` now also takes a comma-separated list");
 
     // The last change's far side was not lifted: said so, no diff, no behaviour.
     const last = page.locator('section.change[data-to="0.8.0"]');
@@ -168,7 +159,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     await page.close();
   });
 
-  it("two builds of the same code: no changed query; hostile queries and names render as text", async () => {
+  it("two builds of the same code: no witness; hostile queries and names render as text", async () => {
     const lift = (v: string) => {
       const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "lift", join(RELEASES, v), "--out", join(tmp, "lifted"), "--no-verify", "--json"], { encoding: "utf8", timeout: 600_000 });
       expect(r.status, r.stderr).toBe(0);
@@ -185,21 +176,21 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     let v = await visit(same);
     const section = v.page.locator('section.change[data-from="0.3.0"][data-to="0.3.1"]');
     expect(await section.locator("details.behaviour").count()).toBe(0);
-    expect(await section.locator("p.behaviour-none").innerText()).toMatch(/^No query's results or scores changed \(\d+ queries/);
+    expect(await section.locator("p.behaviour-none").innerText()).toMatch(/^no behaviour difference found in \d+ cases/);
     expect(v.errors).toEqual([]);
     await v.page.close();
 
     const hostile = `<script>alert(1)</script><img src="https://example.com/x.png">`;
-    t.changes = [{ from: "0.3.0", to: "0.3.1", behaviour: { queries: 2, changed: [{ query: hostile, before: [{ name: hostile, score: 3 }], after: [] }] } }];
+    const witness = { function: "searchTools" as const, query: hostile, deferred: [{ name: hostile, description: hostile, isMcp: false }], loaded: [], before: [hostile], after: [], summary: hostile };
+    t.changes = [{ from: "0.3.0", to: "0.3.1", behaviour: { searched: 2, seconds: 0.1, changed: [witness], sentences: [hostile] }, semantics: [{ feature: hostile, before: hostile, after: "no", changed: true }] }];
     const file = join(tmp, "hostile-behaviour.html");
     writeFileSync(file, timelineHtml(t));
     v = await visit(file);
     expect(await v.page.locator("script, img").count()).toBe(0);
-    const row = v.page.locator("details.behaviour tr.query-changed");
-    expect(await row.getAttribute("data-query")).toBe(hostile);
-    expect(await row.locator("td.query").textContent()).toBe(hostile);
-    expect(await row.locator("td.before li.gone code.name").textContent()).toBe(hostile);
-    expect(await row.locator("td.after").textContent()).toBe("(none)");
+    expect(await v.page.locator("ul.sentences li").first().textContent()).toBe(hostile);
+    const row = v.page.locator("details.behaviour tr.witness");
+    expect(await row.locator("td.query").textContent()).toContain(JSON.stringify(hostile));
+    expect(await row.locator("td.before").textContent()).toBe(JSON.stringify([hostile]));
     expect(v.requests).toEqual([v.url]);
     expect(v.errors).toEqual([]);
     await v.page.close();
@@ -237,6 +228,6 @@ describe("timelineHtml", () => {
     expect(html).not.toMatch(/<(script|link|img|iframe)\b/i);
     for (const [, v] of html.matchAll(/\b(?:href|src)="([^"]*)"/g)) expect(v).toMatch(/^#/);
     expect(html).toContain("Content-Security-Policy");
-    expect(readFileSync(join(ROOT, "src", "track", "report-html.ts"), "utf8")).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    for (const f of readdirSync(join(ROOT, "src", "report"))) expect(readFileSync(join(ROOT, "src", "report", f), "utf8"), f).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 });

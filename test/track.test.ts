@@ -2,17 +2,18 @@
  * track over the sample releases (our tool-search samples bundled as successive versions): one
  * change point per generation, none between 0.3.0 and 0.3.1 (same code, other names), the release
  * that cannot be lifted on its own, a warm rerun from the cache, and a resumed run. Each change
- * point's behaviour: what the samples' generations are known to change (samples/tool-search/*.js,
- * samples/build-releases.mjs) shows up, and two builds of the same code change no query.
+ * point's behaviour (probe rows and witnesses found by search): what the samples' generations are known to
+ * change (samples/tool-search/*.js) shows up, and two builds of the same code give no witness.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Behaviour, BehaviourChange } from "../src/diff/behaviour.js";
+import { sandboxScript, type WitnessReport } from "../src/diff/behaviour.js";
+import { runCalls } from "../src/diff/witness-run.js";
 import { ExitCode } from "../src/errors.js";
-import { defaultCatalog, DEFAULT_QUERIES } from "../src/routines/tool-search/catalogs.js";
+import type { SemanticRow } from "../src/routines/tool-search/semantics.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline, compareVersions, timelineMarkdown, type Change, type Timeline } from "../src/track/timeline.js";
 
@@ -22,12 +23,13 @@ const RELEASES = join(ROOT, "samples", "releases");
 const INPUTS = [...readdirSync(RELEASES).map((f) => join(RELEASES, f)), join(ROOT, "samples", "refused", "0.8.0")];
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], { encoding: "utf8", timeout: 600_000 });
+  // The JSON holds every witness's tool lists (a catalog's worth each): more than spawnSync's default 1 MB buffer.
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], { encoding: "utf8", timeout: 600_000, maxBuffer: 256 << 20 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe("searchlift track", () => {
-  it("groups the sample releases by routine, caches the lifts, and resumes", () => {
+  it("groups the sample releases by routine, caches the lifts, and resumes", async () => {
     const out = mkdtempSync(join(tmpdir(), "searchlift-track-"));
     const cache = mkdtempSync(join(tmpdir(), "searchlift-track-cache-"));
     const first = run("track", ...INPUTS, "--out", out, "--cache", cache, "--no-verify", "--json");
@@ -54,39 +56,42 @@ describe("searchlift track", () => {
     // One change per group boundary, each with its behaviour.
     const changes = t.changes as Change[];
     expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual(["0.1.0-0.2.0", "0.2.0-0.3.0", "0.3.1-0.4.0", "0.4.0-0.5.0", "0.5.0-0.6.0", "0.6.0-0.7.0", "0.7.0-0.8.0"]);
-    for (const c of changes.slice(0, 6)) expect(c.behaviour?.queries).toBe(DEFAULT_QUERIES.length);
-    // 0.3.x → 0.4.0 (name-parts → required-terms) keeps every weight and adds `+term` and the fast
-    // paths (a query equal to a name, an mcp__ prefix that matches): exactly those queries change.
-    const r34 = changes[2]!.behaviour!;
-    expect(queries(r34).sort()).toEqual(requiredTermsQueries().sort());
-    expect(queries(r34)).not.toContain("create jira issue");
-    const postgres = byQuery(r34, "+postgres query");
-    expect(postgres.after.length).toBeGreaterThan(0);
-    for (const x of postgres.after) expect(mentions(x.name, "postgres")).toBe(true);
-    expect(postgres.before.some((x) => !mentions(x.name, "postgres"))).toBe(true);
-    expect(byQuery(r34, "mcp__slack").after.every((x) => x.name.startsWith("mcp__slack__") && x.score === null)).toBe(true);
-    // 0.4.0 → 0.5.0 (search-hint): select: takes a comma list, and a searchHint word scores.
-    const r45 = changes[3]!.behaviour!;
-    expect(byQuery(r45, "select:WebFetch,WebSearch")).toEqual({ query: "select:WebFetch,WebSearch", before: [], after: [{ name: "WebFetch", score: null }, { name: "WebSearch", score: null }] });
-    expect(byQuery(r45, "bug report").after[0]!.name).toBe("mcp__github__create_issue"); // its hint is "bug report ticket"
-    // 0.1.0 → 0.2.0 (new MCPSearch weights) and 0.5.0 → 0.6.0 (coarse parts stacked on the parts) rescore keyword queries.
-    expect(byQuery(changes[0]!.behaviour!, "create github issue")).toBeDefined();
-    expect(byQuery(changes[4]!.behaviour!, "create github issue")).toBeDefined();
-    // 0.6.0 → 0.7.0 (session-cache) is new code with the same scoring rules: a session cache, caps far
-    // above the catalog's queries, a case-sensitive exact name first, a select: fallback for
-    // NotebookRead, which no catalog query names. A change point with no query changed.
-    expect(changes[5]!.behaviour!.changed).toEqual([]);
-    expect(DEFAULT_QUERIES.some((q) => q.includes("NotebookRead"))).toBe(false);
+    for (const c of changes.slice(0, 6)) {
+      expect(c.behaviour!.searched).toBeGreaterThan(0);
+      expect(c.behaviour!.changed.length, `${c.from}-${c.to}`).toBeGreaterThan(0);
+      expect(c.semantics!.some((r) => r.changed), `${c.from}-${c.to}`).toBe(true);
+    }
+    // 0.3.x → 0.4.0 (name-parts → required-terms) keeps every weight and adds `+term` and the fast paths
+    // (a query equal to a name in any case, an mcp__ prefix).
+    const c34 = changes[2]!;
+    for (const f of ["+required terms", "exact name in another case", "mcp__ prefix: a server's tools"]) expect(row(c34.semantics!, f), f).toEqual(["no", "yes"]);
+    for (const r of c34.semantics!.filter((x) => x.feature.startsWith("score: "))) expect(r.changed, r.feature).toBe(false);
+    expect(c34.behaviour!.sentences.some((l) => /honours `\+required` terms/.test(l))).toBe(true);
+    // 0.4.0 → 0.5.0 (search-hint): select: takes a comma list, and a searchHint word scores 4.
+    const c45 = changes[3]!;
+    expect(row(c45.semantics!, "select: comma list")).toEqual(["no", "yes"]);
+    expect(row(c45.semantics!, "score: searchHint word")).toEqual(["0", "4"]);
+    expect(c45.behaviour!.sentences.some((l) => /`select:` now also takes a comma-separated list/.test(l))).toBe(true);
+    await expectSelectListWitness(c45.behaviour!.changed, moduleOf(t, "0.4.0"), moduleOf(t, "0.5.0"));
+    // 0.6.0 → 0.7.0 (session-cache): the caps on the paths the probes call, measured: 32 words and a 4096-character
+    // searchHint in the scorer, 64 select: names in toolSearch. (Its 16384-character cap is applied in the tool's
+    // call() before the scorer, which the scoreTools probe does not pass through.)
+    const c67 = changes[5]!;
+    for (const [f, cap] of [["query cap (words)", "32"], ["select: cap (names)", "64"], ["searchHint cap (characters)", "4096"]]) {
+      expect(row(c67.semantics!, f!)[1], f).toBe(cap);
+      expect(row(c67.semantics!, f!)[0], f).not.toBe(cap);
+    }
     // 0.8.0 could not be lifted: nothing compared, and said why.
     expect(changes[6]!.behaviour).toBeNull();
     expect(changes[6]!.note).toMatch(/not lifted[\s\S]*0\.8\.0: cannot lift/);
-    // The Markdown: a count per change and the first changed queries, before → after.
-    expect(md).toContain(`### 0.3.1 → 0.4.0\n\n${r34.changed.length} of ${DEFAULT_QUERIES.length} queries changed:`);
+    // The Markdown, newest change first: a count, the sentences, the changed probe rows.
+    const order = [...md.matchAll(/^### (\S+) → (\S+)$/gm)].map((m) => `${m[1]}-${m[2]}`);
+    expect(order).toEqual(changes.map((c) => `${c.from}-${c.to}`).reverse());
     const section = md.split("### 0.3.1 → 0.4.0\n")[1]!.split("\n### ")[0]!;
-    const listed = [...section.matchAll(/^- `([^`]+)`: /gm)].map((m) => m[1]);
-    expect(listed).toEqual(requiredTermsQueries().slice(0, 10));
-    expect(section).toContain("- `NotebookEdit`: (none) → `NotebookEdit`\n"); // the exact-name fast path
-    expect(md).toMatch(/### 0\.6\.0 → 0\.7\.0\n\nNo query changed \(0 of 120\)/);
+    const b34 = c34.behaviour!;
+    expect(section).toContain(`\n${b34.changed.length} witness${b34.changed.length === 1 ? "" : "es"} in ${b34.searched} cases (${b34.seconds} s):\n`);
+    expect(section).toContain("\n- searchTools now also honours \\`+required\\` terms: ");
+    expect(section).toContain("| +required terms | no | yes |");
     expect(md).toMatch(/### 0\.7\.0 → 0\.8\.0\n\nBehaviour not compared: a side was not lifted/);
 
     // Warm: nothing lifted again, same timeline, the behaviour from the cache.
@@ -117,25 +122,39 @@ describe("searchlift track", () => {
   });
 });
 
-const queries = (b: Behaviour) => b.changed.map((c) => c.query);
-function byQuery(b: Behaviour, query: string): BehaviourChange {
-  const c = b.changed.find((x) => x.query === query);
-  if (!c) throw new Error(`${query} did not change`);
-  return c;
+function row(rows: SemanticRow[], feature: string): [string, string] {
+  const r = rows.find((x) => x.feature === feature);
+  if (!r) throw new Error(`no row ${feature}`);
+  return [r.before, r.after];
 }
-/** The tool's name or description says the word. */
-function mentions(name: string, word: string): boolean {
-  const t = defaultCatalog().find((x) => x.name === name)!;
-  return `${t.name} ${t.description}`.toLowerCase().includes(word);
+
+function moduleOf(t: Timeline, version: string): string {
+  const m = t.releases.find((r) => r.version === version)?.module;
+  if (!m) throw new Error(`${version}: no lifted module`);
+  return m;
 }
-/** The queries required-terms.js answers differently from name-parts.js: `+term`, an exact tool name, an mcp__ prefix some tool has. */
-function requiredTermsQueries(): string[] {
-  const names = defaultCatalog().map((t) => t.name.toLowerCase());
-  return DEFAULT_QUERIES.filter((q) => {
-    const l = q.trim().toLowerCase();
-    if (/^select:/.test(l)) return false;
-    return l.split(/\s+/).some((w) => w.startsWith("+") && w.length > 1) || names.includes(l) || (l.startsWith("mcp__") && l.length > 5 && names.some((n) => n.startsWith(l)));
-  });
+
+/**
+ * 0.4.0's select: takes one name, 0.5.0's a comma list: a witness of a select: list returns after every listed
+ * name that is one of its tools, and not all of them before; and `select:A,B` over two of its tools, replayed
+ * on both modules, returns both after and not before.
+ */
+async function expectSelectListWitness(changed: WitnessReport[], before: string, after: string): Promise<void> {
+  const w = changed.find((x) => x.function === "toolSearch" && /^\s*select:[^,]*,/i.test(x.query));
+  expect(w, "a select: list witness").toBeDefined();
+  const names = [...w!.deferred, ...w!.loaded].map((t) => t.name);
+  const listed = w!.query.trim().slice("select:".length).split(",").map((n) => n.trim()).filter((n) => names.includes(n));
+  expect(listed.length).toBeGreaterThan(0);
+  for (const n of listed) expect(w!.after).toContain(n);
+  expect(listed.every((n) => (w!.before as string[]).includes(n))).toBe(false);
+  // The witness's own tool (shrinking may leave one) and a built-in beside it.
+  const tools = [w!.deferred[0]!, { name: "WebFetch", description: "Fetch content from a URL and process it", isMcp: false }];
+  expect(tools[0]!.name).not.toBe("WebFetch");
+  const call = { fn: "toolSearch" as const, query: `select:${tools[0]!.name},${tools[1]!.name}`, deferred: tools, loaded: [] };
+  const side = (p: string) => ({ script: sandboxScript(readFileSync(p, "utf8"), p), label: p });
+  const [[a], [b]] = await Promise.all([runCalls(side(before), [call]), runCalls(side(after), [call])]);
+  expect(b).toEqual({ ok: true, value: [tools[0]!.name, tools[1]!.name] });
+  expect(a!.ok && Array.isArray(a!.value) && tools.every((x) => (a!.value as string[]).includes(x.name))).toBe(false);
 }
 
 describe("behaviour per change", () => {
@@ -153,8 +172,11 @@ describe("behaviour per change", () => {
     ]);
     const cache = join(dir, "cache");
     const [c] = await timelineChanges(t, { cache });
-    expect(c).toEqual({ from: "0.3.0", to: "0.3.1", behaviour: { queries: DEFAULT_QUERIES.length, changed: [] } });
-    expect(timelineMarkdown({ ...t, changes: [c!] })).toContain(`### 0.3.0 → 0.3.1\n\nNo query changed (0 of ${DEFAULT_QUERIES.length}).`);
+    expect(c).toMatchObject({ from: "0.3.0", to: "0.3.1", behaviour: { changed: [], sentences: [] } });
+    expect(c!.behaviour!.searched).toBeGreaterThan(0);
+    expect(c!.semantics!.length).toBeGreaterThan(0);
+    expect(c!.semantics!.filter((r) => r.changed)).toEqual([]);
+    expect(timelineMarkdown({ ...t, changes: [c!] })).toContain(`### 0.3.0 → 0.3.1\n\nno behaviour difference found in ${c!.behaviour!.searched} cases (${c!.behaviour!.seconds} s).`);
 
     // The same two routines again: answered from the cache, the modules are not read.
     rmSync(join(dir, "lifted"), { recursive: true });
@@ -166,19 +188,24 @@ describe("behaviour per change", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("lists the first ten changed queries in Markdown, code spans safe for backticks", () => {
+  it("lists the sentences and changed probe rows in Markdown, escaped", () => {
     const t: Timeline = buildTimeline([
       { input: "a", version: "1.0.0", platform: "npm", routineHash: "a", verified: null },
       { input: "b", version: "1.0.1", platform: "npm", routineHash: "b", verified: null },
     ]);
-    const changed = Array.from({ length: 12 }, (_, i) => ({ query: `q${i}`, before: [{ name: "x", score: i }], after: [] }));
-    changed[0]!.query = "a `tick`";
-    const md = timelineMarkdown({ ...t, changes: [{ from: "1.0.0", to: "1.0.1", behaviour: { queries: 20, changed } }] });
-    expect(md).toContain("12 of 20 queries changed:");
-    expect(md).toContain("- `` a `tick` ``: `x` 0 → (none)"); // CommonMark strips the one space each side
-    expect(md).toContain("- `q9`: `x` 9 → (none)");
-    expect(md).not.toContain("`q10`");
-    expect(md).toContain("- … and 2 more");
+    const witness = (i: number): WitnessReport => ({ function: "searchTools", query: `q${i}`, deferred: [], loaded: [], before: ["x"], after: [], summary: `searchTools \`"q${i}"\` no longer returns x` });
+    const changed = Array.from({ length: 2 }, (_, i) => witness(i));
+    const sentences = ["a *probe* <b>row</b> | changed", ...changed.map((w) => w.summary)];
+    const semantics: SemanticRow[] = [
+      { feature: "select: comma list", before: "no", after: "yes", changed: true },
+      { feature: "select: full name", before: "yes", after: "yes", changed: false },
+    ];
+    const md = timelineMarkdown({ ...t, changes: [{ from: "1.0.0", to: "1.0.1", behaviour: { searched: 20, seconds: 1.5, changed, sentences }, semantics }] });
+    expect(md).toContain("### 1.0.0 → 1.0.1\n\n2 witnesses in 20 cases (1.5 s):\n\n");
+    expect(md).toContain("- a \\*probe\\* \\<b\\>row\\</b\\> \\| changed\n");
+    expect(md).toContain('- searchTools \\`"q1"\\` no longer returns x\n');
+    expect(md).toContain("| select: comma list | no | yes |");
+    expect(md).not.toContain("select: full name");
   });
 });
 

@@ -11,17 +11,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { compareAnswers, moduleAnswers, sandboxScript, searchesMcpOnly, type Behaviour, type ModuleAnswers, type Searcher } from "./behaviour.js";
-import { DEFAULT_QUERIES, defaultCatalog, type CatalogTool } from "../routines/tool-search/catalogs.js";
+import { behaviourView, noDifferenceFound, sandboxScript, type Behaviour } from "./behaviour.js";
 import { codeDiff, type CodeDiff } from "./code-diff.js";
 import { assertSandboxable } from "../verify/sandbox.js";
-import { moduleSemantics, semanticDiff, type SemanticRow } from "../routines/tool-search/semantics.js";
+import type { SemanticRow } from "../routines/tool-search/semantics.js";
+import type { Budget } from "./witness-search.js";
 
 export interface DiffOptions {
   /** Keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed). */
   out?: string;
-  catalog?: CatalogTool[];
-  queries?: readonly string[];
+  /** The witness search's budget (default 3000 calls, 6 s). */
+  budget?: Budget;
 }
 
 export interface DiffSide {
@@ -34,6 +34,7 @@ export interface DiffResult {
   a: DiffSide;
   b: DiffSide;
   code: CodeDiff;
+  /** Feature and weight rows, each measured by a probe on both modules. */
   semantics: SemanticRow[];
   behaviour: Behaviour;
 }
@@ -50,38 +51,29 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
     const tb = readFileSync(pb, "utf8");
     // Both checked before either runs: a module refused statically never reaches the sandbox.
     const [xa, xb] = [sandboxScript(ta, pa), sandboxScript(tb, pb)];
-    const sa = semanticsOf(ta, pa);
-    const sb = semanticsOf(tb, pb);
-    const catalog = opts.catalog ?? defaultCatalog();
-    const queries = opts.queries ?? DEFAULT_QUERIES;
-    const searcher = (script: string, s: typeof sa, label: string): Searcher => ({ script, mcpOnly: searchesMcpOnly(s), label });
-    // One sandbox child per module, both at once; the provenance comes back with the answers.
-    const [ra, rb] = await Promise.all([moduleAnswers(searcher(xa, sa, pa), catalog, queries), moduleAnswers(searcher(xb, sb, pb), catalog, queries)]);
-    const side = (input: string, r: ModuleAnswers): DiffSide => ({ input, version: r.provenance?.version ?? "unknown", platform: r.provenance?.platform ?? "unknown" });
-    const sideA = side(a, ra);
-    const sideB = side(b, rb);
+    const view = await behaviourView({ text: ta, script: xa, label: pa }, { text: tb, script: xb, label: pb }, opts.budget);
+    const sideA = side(a, ta);
+    const sideB = side(b, tb);
     return {
       a: sideA,
       b: sideB,
       code: codeDiff({ label: label(sideA), text: ta }, { label: label(sideB), text: tb }),
-      semantics: semanticDiff(sa, sb),
-      behaviour: compareAnswers(queries, ra.answers, rb.answers),
+      semantics: view.semantics,
+      behaviour: view.behaviour,
     };
   } finally {
     if (!opts.out) rmSync(base, { recursive: true, force: true });
   }
 }
 
-function label(s: DiffSide): string {
-  return `${s.version} (${s.platform})`;
+/** Version and platform from the module's provenance header (read as text: the module is never run here). */
+function side(input: string, text: string): DiffSide {
+  const m = /^\/\/ \S+ (\S+) \(([^)\s]+)\) — tool search, lifted by/m.exec(text);
+  return { input, version: m?.[1] ?? "unknown", platform: m?.[2] ?? "unknown" };
 }
 
-function semanticsOf(text: string, path: string) {
-  try {
-    return moduleSemantics(text);
-  } catch (e) {
-    throw new SearchliftError(`cannot read the lifted module: ${(e as Error).message}`, ExitCode.brokenModule, path);
-  }
+function label(s: DiffSide): string {
+  return `${s.version} (${s.platform})`;
 }
 
 /** A lifted module as is (a tool-search.mjs, or a folder holding one), else the input lifted into `out`. */
@@ -119,12 +111,8 @@ export function formatDiff(r: DiffResult): string {
   out.push("");
 
   const n = r.behaviour.changed.length;
-  const reordered = r.behaviour.changed.filter((c) => c.before.map((x) => x.name).join() !== c.after.map((x) => x.name).join()).length;
-  out.push(`== behaviour: ${n} of ${r.behaviour.queries} queries changed${n ? ` (${reordered} in their results, ${n - reordered} in scores only)` : ""} ==`);
-  const fmt = (xs: Array<{ name: string; score: number | null }>) => (xs.length ? xs.map((x) => (x.score === null ? safe(x.name) : `${safe(x.name)} ${x.score}`)).join(", ") : "(none)");
-  for (const c of r.behaviour.changed) {
-    out.push(safe(JSON.stringify(c.query)), `  before: ${fmt(c.before)}`, `  after:  ${fmt(c.after)}`);
-  }
-  if (n === 0) out.push("no behaviour change");
+  out.push(`== behaviour: ${n ? `${n} witness${n === 1 ? "" : "es"}` : "none found"} in ${r.behaviour.searched} cases (${r.behaviour.seconds} s) ==`);
+  for (const line of r.behaviour.sentences) out.push(`- ${safe(line)}`);
+  if (n === 0 && r.behaviour.sentences.length === 0) out.push(noDifferenceFound(r.behaviour));
   return out.join("\n") + "\n";
 }

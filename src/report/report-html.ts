@@ -11,7 +11,7 @@ import { timelineChart, type ChartColumn } from "./chart-svg.js";
 import { codeDiff } from "../diff/code-diff.js";
 import { esc } from "./html.js";
 import { moduleSemantics, semanticDiff, type Semantics } from "../routines/tool-search/semantics.js";
-import type { Ranked } from "../diff/behaviour.js";
+import { noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
 export interface HtmlOptions {
@@ -150,7 +150,8 @@ function change(from: Group, to: Group, index: number, a: Release | undefined, b
     const why = missing.map(([g, , l]) => `<li>${esc(span(g))}: ${esc(g.error ?? l?.problem ?? "no lifted module")}</li>`).join("");
     return `<section ${attrs}>\n${head}\n<p class="note">No code, semantic or behaviour diff: a side was not lifted.</p>\n<ul class="why">${why}</ul>\n</section>`;
   }
-  const rows = la.semantics && lb.semantics ? semanticDiff(la.semantics, lb.semantics).filter((r) => r.changed) : [];
+  // Probe rows (measured on the modules by track) when there are any; else the rows read from the code.
+  const rows = (c?.semantics ?? (la.semantics && lb.semantics ? semanticDiff(la.semantics, lb.semantics) : [])).filter((r) => r.changed);
   const sem = rows.length
     ? `<table class="semantics">
 <thead><tr><th>weight / feature</th><th>${esc(a.version)}</th><th>${esc(b.version)}</th></tr></thead>
@@ -172,22 +173,19 @@ ${rows.map((r) => `<tr class="sem-changed" data-feature="${esc(r.feature)}"><td>
   return `<section ${attrs}>\n${head}\n${sem}\n${behaviour(c, a.version, b.version)}\n${diff}\n</section>`;
 }
 
-/** The queries whose results or scores changed, before and after, in a collapsed section. */
+/** One line per difference, then each witness with its inputs and both answers, in a collapsed section. */
 function behaviour(c: Change | undefined, va: string, vb: string): string {
   if (!c) return "";
   const b = c.behaviour;
   if (!b) return `<p class="note behaviour-none">Behaviour not compared: ${esc(c.note ?? "no lifted module")}</p>`;
-  if (b.changed.length === 0) return `<p class="note behaviour-none" data-queries="${b.queries}">No query's results or scores changed (${b.queries} queries over the catalog).</p>`;
-  const reordered = b.changed.filter((q) => names(q.before) !== names(q.after)).length;
-  const rows = b.changed.map((q) => {
-    const inBefore = new Set(q.before.map((x) => x.name));
-    const inAfter = new Set(q.after.map((x) => x.name));
-    return `<tr class="query-changed" data-query="${esc(q.query)}"><td class="query"><code>${esc(q.query)}</code></td><td class="before">${results(q.before, inAfter, "gone")}</td><td class="after">${results(q.after, inBefore, "new")}</td></tr>`;
-  });
-  return `<details class="behaviour" data-changed="${b.changed.length}" data-queries="${b.queries}">
-<summary>behaviour: ${b.changed.length} of ${b.queries} queries changed <span class="count">(${reordered} in their results, ${b.changed.length - reordered} in scores only)</span></summary>
+  if (b.sentences.length === 0) return `<p class="note behaviour-none" data-searched="${b.searched}">${esc(noDifferenceFound(b))}.</p>`;
+  const sentences = `<ul class="sentences">${b.sentences.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>`;
+  const rows = b.changed.map((w) => `<tr class="witness" data-function="${esc(w.function)}"><td class="query"><code>${esc(w.function)}(${esc(JSON.stringify(w.query).slice(0, 200))})</code><br><span class="tools">${esc(tools(w))}</span></td><td class="before">${esc(answer(w.before))}</td><td class="after">${esc(answer(w.after))}</td></tr>`);
+  return `${sentences}
+<details class="behaviour" data-changed="${b.changed.length}" data-searched="${b.searched}">
+<summary>behaviour: ${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s)</summary>
 <table class="behaviour">
-<thead><tr><th>query</th><th>${esc(va)}</th><th>${esc(vb)}</th></tr></thead>
+<thead><tr><th>call</th><th>${esc(va)}</th><th>${esc(vb)}</th></tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody>
@@ -195,15 +193,13 @@ ${rows.join("\n")}
 </details>`;
 }
 
-function names(xs: Ranked[]): string {
-  return JSON.stringify(xs.map((x) => x.name));
+function tools(w: WitnessReport): string {
+  const d = w.deferred.map((t) => t.name).join(", ") || "none";
+  return `deferred: ${d}${w.loaded.length ? `; loaded: ${w.loaded.map((t) => t.name).join(", ")}` : ""}${w.maxResults !== undefined ? `; maxResults ${w.maxResults}` : ""}`;
 }
 
-/** Ranked results; a name absent from the other side is marked (`gone` before, `new` after). */
-function results(xs: Ranked[], other: Set<string>, mark: string): string {
-  if (xs.length === 0) return `<span class="none">(none)</span>`;
-  const li = xs.map((x) => `<li${other.has(x.name) ? "" : ` class="${mark}"`}><code class="name">${esc(x.name)}</code>${x.score === null ? "" : ` <span class="score">${esc(x.score)}</span>`}</li>`);
-  return `<ol class="results">${li.join("")}</ol>`;
+function answer(v: unknown): string {
+  return JSON.stringify(v).slice(0, 400);
 }
 
 function diffLine(l: string): string {

@@ -3,9 +3,10 @@
  * is the same code. A change point is exactly where the routine's code changed; releases that
  * differ only in minified names have one routine hash and stay in one group.
  */
-import type { Behaviour } from "../diff/behaviour.js";
+import { noDifferenceFound, type Behaviour } from "../diff/behaviour.js";
+import type { SemanticRow } from "../routines/tool-search/semantics.js";
 import { compareVersions } from "../fetch/release-range.js";
-import { markdownCode as code, markdownText as text } from "../safe-text.js";
+import { markdownText as text } from "../safe-text.js";
 
 export interface Release {
   input: string;
@@ -35,6 +36,8 @@ export interface Change {
   to: string;
   /** The behaviour view of `searchlift diff` between the groups' first lifted modules; null when it could not be run. */
   behaviour: Behaviour | null;
+  /** The probe rows of both modules (feature, before, after, changed); absent when behaviour is null. */
+  semantics?: SemanticRow[];
   /** Why behaviour is null (a side not lifted, a module that fails). */
   note?: string;
 }
@@ -93,22 +96,28 @@ export function timelineMarkdown(t: Timeline): string {
     lines.push(`| ${span} | ${text(g.routineHash ? g.routineHash.slice(0, 12) : `not lifted: ${g.error ?? "?"}`)} | ${text(g.signature ?? "—")} | ${text(verified)} |`);
   }
   if (t.changes?.length) {
-    lines.push("", "## Changes", "", "What the catalog's queries get from each group's first lifted module against the group before (the behaviour view of `searchlift diff`; all of it in timeline.json).");
-    for (const c of t.changes) lines.push("", `### ${text(c.from)} → ${text(c.to)}`, "", ...behaviourMarkdown(c));
+    lines.push("", "## Changes", "", "Each change point, newest first: what the later group's first lifted module does differently from the earlier group's (the behaviour view of `searchlift diff`: probe rows that changed, then witnesses found by search; every witness in full in timeline.json).");
+    for (const c of [...t.changes].reverse()) lines.push("", `### ${text(c.from)} → ${text(c.to)}`, "", ...behaviourMarkdown(c));
   }
   return lines.join("\n") + "\n";
 }
 
-/** How many markdown lines of changed queries a change lists (timeline.json and timeline.html have them all). */
+/** How many witness lines a change lists in markdown (timeline.json and timeline.html have them all). */
 export const MARKDOWN_QUERIES = 10;
 
 function behaviourMarkdown(c: Change): string[] {
   const b = c.behaviour;
   if (!b) return [`Behaviour not compared: ${text(c.note ?? "no lifted module")}.`];
-  if (b.changed.length === 0) return [`No query changed (0 of ${b.queries}).`];
-  const results = (xs: Array<{ name: string; score: number | null }>) => (xs.length ? xs.map((x) => (x.score === null ? code(x.name) : `${code(x.name)} ${x.score}`)).join(", ") : "(none)");
-  const out = [`${b.changed.length} of ${b.queries} queries changed:`, ""];
-  for (const q of b.changed.slice(0, MARKDOWN_QUERIES)) out.push(`- ${code(q.query)}: ${results(q.before)} → ${results(q.after)}`);
-  if (b.changed.length > MARKDOWN_QUERIES) out.push(`- … and ${b.changed.length - MARKDOWN_QUERIES} more`);
+  const out: string[] = [];
+  if (b.sentences.length === 0) out.push(`${text(noDifferenceFound(b))}.`);
+  else {
+    out.push(`${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s):`, "");
+    for (const s of b.sentences.slice(0, MARKDOWN_QUERIES + 20)) out.push(`- ${text(s)}`);
+  }
+  const rows = (c.semantics ?? []).filter((r) => r.changed);
+  if (rows.length) {
+    out.push("", "| probe | before | after |", "|---|---|---|");
+    for (const r of rows) out.push(`| ${text(r.feature)} | ${text(r.before)} | ${text(r.after)} |`);
+  }
   return out;
 }

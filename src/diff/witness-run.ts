@@ -1,0 +1,80 @@
+/**
+ * Running contract calls with their own tools on one lifted module in the sandbox, many at a time: the
+ * engine under the witness search (witness-search.ts) and the probes. A module's script gets a table of the
+ * tool lists its calls use (each list sent once, inside the script), and each call names its lists by index,
+ * so three calls over one 300-tool catalog send the catalog once, not three times.
+ *
+ * A failing call is an answer like any other (the module throws on that input), not the module's failure:
+ * the witness search compares failures too. Only a script that does not evaluate, or a sandbox that dies,
+ * fails the run.
+ */
+import type { Tool } from "../routines/tool-search/corpus.js";
+import { runInSandbox, type CallResult, type SandboxOptions } from "../verify/sandbox.js";
+import type { ContractFn } from "../verify/verify.js";
+
+/** One contract call's inputs: `fn(query, deferred, { loaded, maxResults? })`. */
+export interface ContractCall {
+  fn: ContractFn;
+  query: string;
+  deferred: Tool[];
+  loaded: Tool[];
+  maxResults?: number;
+}
+
+/** Limits of one child: every call of a batch within the wall clock, each call within 2 s of CPU (a
+ *  release answers in milliseconds; a call that runs 2 s is stopped and counts as a failure). */
+export const WITNESS_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 2_000, scriptTimeoutMs: 10_000 };
+
+/** Called in the sandbox as (fn, query, deferredIndex, loadedIndex, maxResults | null). */
+const CALL = "__searchlift_call";
+
+/** The script's tail: the tool lists, parsed once, and the function each call goes through. */
+function harness(lists: Tool[][]): string {
+  return `;(function (listsText) {
+  var api = globalThis.__searchlift;
+  if (api === null || typeof api !== "object") return;
+  var missing = ["searchTools", "scoreTools", "toolSearch"].filter(function (k) { return typeof api[k] !== "function"; });
+  if (missing.length) throw new Error("not a lifted tool-search module: no " + missing.join(", ") + " export");
+  var lists = JSON.parse(listsText);
+  Object.defineProperty(api, ${JSON.stringify(CALL)}, { value: function (fn, query, d, l, max) {
+    var options = { loaded: lists[l] };
+    if (max !== null) options.maxResults = max;
+    return api[fn](query, lists[d], options);
+  } });
+})(${JSON.stringify(JSON.stringify(lists))});\n`;
+}
+
+/** A module as the search runs it: its sandbox script, and a label for messages. */
+export interface Side {
+  script: string;
+  label: string;
+}
+
+/** The module cannot be run (it does not evaluate, or its child died): no answer of it can be compared. */
+export class ModuleRunError extends Error {
+  constructor(message: string, readonly label: string) {
+    super(message);
+  }
+}
+
+/** Each call's result on one module, in order. */
+export async function runCalls(side: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<CallResult[]> {
+  const lists: Tool[][] = [];
+  const index = new Map<string, number>();
+  const listIndex = (l: Tool[]) => {
+    const key = JSON.stringify(l);
+    let i = index.get(key);
+    if (i === undefined) {
+      i = lists.length;
+      lists.push(l);
+      index.set(key, i);
+    }
+    return i;
+  };
+  const sandboxCalls = calls.map((c) => ({ fn: CALL, args: [c.fn, c.query, listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null] }));
+  const run = await runInSandbox(side.script + harness(lists), sandboxCalls, options);
+  if (run.scriptError !== undefined) throw new ModuleRunError(`the lifted module cannot be run (in the sandbox): ${run.scriptError}`, side.label);
+  // A killed child leaves the rest of its calls unanswered: no comparison can use them.
+  if (run.failure) throw new ModuleRunError(`the lifted module failed in the sandbox: ${run.failure.message}`, side.label);
+  return run.results;
+}
