@@ -7,9 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { impurities } from "../lift/purity.js";
+import { sandboxScript } from "../diff/behaviour.js";
 import { runInSandbox, type SandboxOptions } from "../verify/sandbox.js";
-import { moduleToScript } from "../verify/verify.js";
 import { contractTool, type ClientTool } from "./naming.js";
 
 export interface ModuleRanking {
@@ -26,20 +25,7 @@ const ASK = "__searchlift_check";
 
 /** A lifted module's text made into a sandbox script, refused (brokenModule) when the static check finds a way out. */
 export function checkedScript(path: string): string {
-  const text = readFileSync(path, "utf8");
-  let found;
-  try {
-    found = impurities(text);
-  } catch (e) {
-    throw new SearchliftError(`refused: the module does not parse: ${(e as Error).message}`, ExitCode.brokenModule, path);
-  }
-  const first = found[0];
-  if (first) throw new SearchliftError(`refused: the module uses ${first.what} at ${first.line}:${first.column}`, ExitCode.brokenModule, path);
-  try {
-    return moduleToScript(text);
-  } catch (e) {
-    throw new SearchliftError(`refused: ${(e as Error).message}`, ExitCode.brokenModule, path);
-  }
+  return sandboxScript(readFileSync(path, "utf8"), path);
 }
 
 /** Added after the module's script: `ASK(query)` calls toolSearch with the same tool objects each time (a
