@@ -49,7 +49,7 @@ function machine(opts: { npmRoot?: string; registry?: string } = {}): Machine {
 
 function run(m: Machine | null, args: string[], cwd = ROOT) {
   const env = { ...process.env, ...(m?.env ?? {}) };
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, env, cwd });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, env, cwd, maxBuffer: 256 * 1024 * 1024 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
