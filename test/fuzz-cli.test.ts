@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { craftBunLegacy } from "./helpers/bun-craft.js";
 import { REPO } from "./helpers/bun-fixtures.js";
+import { mulberry32 } from "./helpers/random.js";
 
 const RUNS = Number(process.env.SEARCHLIFT_FUZZ_CLI_RUNS ?? 180);
 const SEED = Number(process.env.SEARCHLIFT_FUZZ_SEED ?? 0x5ea4c1);
@@ -23,17 +24,6 @@ const WRAPPER = join(REPO, "test", "helpers", "cli-rusage.mjs");
 
 const work = mkdtempSync(join(tmpdir(), "searchlift-fuzz-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Corpus {
   name: string;

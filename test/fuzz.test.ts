@@ -25,6 +25,7 @@ import type { Container } from "../src/extract/types.js";
 import { SearchliftError } from "../src/errors.js";
 import { buildBun } from "./helpers/bun-fixtures.js";
 import { SEA_APP, SEA_FUSE, seaFixture } from "./helpers/sea-fixtures.js";
+import { mulberry32 } from "./helpers/random.js";
 
 const CASES_PER_CORPUS = Number(process.env.SEARCHLIFT_FUZZ_CASES ?? 2000);
 /** A case that takes longer than this is reported as a hang candidate. */
@@ -46,17 +47,6 @@ afterAll(() => {
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Rng {
   private next: () => number;
