@@ -64,9 +64,12 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(human.stdout).toBe(`2.0.70 npm ${tarball} (cached)\n`);
   });
 
-  it("a cached version is still checked against the registry: without npm, fetch fails (12) and the cache is kept", () => {
+  it("a cached version is served offline, checked against its recorded integrity; --recheck asks the registry (12 without npm)", () => {
     const before = contents(cache);
-    const r = run(["fetch", "2.0.70", "--cache", cache, "--json"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
+    const offline = run(["fetch", "2.0.70", "--cache", cache, "--json"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(JSON.parse(offline.stdout).releases[0]).toMatchObject({ version: "2.0.70", cached: true, integrity: registryIntegrity(`${PKG}@2.0.70`) });
+    const r = run(["fetch", "2.0.70", "--cache", cache, "--json", "--recheck"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
     expect(r.code, r.stderr).toBe(ExitCode.npmFailed);
     expect(r.stderr).toMatch(/cannot run \/nonexistent\/npm/);
     expect(contents(cache)).toEqual(before);

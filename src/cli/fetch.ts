@@ -15,8 +15,9 @@ export function registerFetch(program: Command): void {
     .option("--cache <dir>", "release cache (default ~/.cache/searchlift/releases)")
     .option("--list", "list which versions exist for which platform (those in [spec], if given)")
     .option("--dry-run", "resolve and look in the cache, but download nothing")
+    .option("--recheck", "check cached versions against the registry's integrity too (a cached version is otherwise served offline)")
     .option("--json", "print one JSON object")
-    .action(async (spec: string | undefined, opts: { platform?: string; cache?: string; list?: boolean; dryRun?: boolean; json?: boolean }) => {
+    .action(async (spec: string | undefined, opts: { platform?: string; cache?: string; list?: boolean; dryRun?: boolean; recheck?: boolean; json?: boolean }) => {
       const { fetchReleases, listReleases, formatListing } = await import("../fetch/fetch.js");
       if (opts.list) {
         const l = await listReleases({ ...(opts.platform ? { platform: opts.platform } : {}), ...(spec ? { spec } : {}) });
@@ -30,6 +31,7 @@ export function registerFetch(program: Command): void {
         ...(opts.platform ? { platform: opts.platform } : {}),
         ...(opts.cache ? { cache: opts.cache } : {}),
         dryRun: !!opts.dryRun,
+        recheck: !!opts.recheck,
         ...(tty ? { progress: (m: string) => process.stderr.write(`${messageLine(m)}\n`) } : {}),
         ...(opts.json ? {} : { warn: (m: string) => process.stderr.write(`searchlift: ${messageLine(m)}\n`) }),
       });

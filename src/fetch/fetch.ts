@@ -60,6 +60,12 @@ export interface FetchOptions {
   platform?: string;
   /** Resolve and look in the cache, but download nothing. */
   dryRun?: boolean;
+  /**
+   * Check a cached exact version against the registry's integrity too (which needs the network). Without it, a
+   * version named exactly that is cached is checked against the integrity recorded when it was downloaded and
+   * served offline; tags and ranges always ask the registry, which alone can resolve them.
+   */
+  recheck?: boolean;
   /** Called before each release is looked at: "fetching 2.1.112 (npm) 1/3…". */
   progress?: (message: string) => void;
   /** Something the user should know that is not a failure (a corrupt cached copy, versions without that platform). */
@@ -86,12 +92,16 @@ export interface FetchResult {
 /**
  * Fetch the releases `spec` names (`latest` or another dist-tag, a version, `2.1.100-2.1.112`, `>=2.1.100 <2.1.113`).
  * A version named exactly must exist for the platform; a range takes the versions that do, reporting the rest as
- * skipped. A cached release is still checked against the registry's integrity, so fetch always asks the registry.
+ * skipped. A cached exact version is served without the network unless `recheck` asks for the registry.
  */
 export async function fetchReleases(spec: string, opts: FetchOptions = {}): Promise<FetchResult> {
   checkPlatform(opts.platform);
   const cache = opts.cache ?? defaultCacheDir();
   const parsed = parseReleaseSpec(spec);
+  if (parsed.kind === "exact" && !opts.recheck) {
+    const offline = await cachedExact(cache, releaseFor(parsed.version, opts.platform), opts);
+    if (offline) return { releases: [offline], skipped: [] };
+  }
   const { plan, skipped } = await planReleases(parsed, opts.platform);
   if (skipped.length) {
     const shown = skipped.slice(0, 4).map((s) => `${s.version} (${s.reason})`);
@@ -131,6 +141,14 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
 }
 
 const key = (id: ReleaseId) => `${id.package}@${id.version}`;
+
+/** The cached copy of one release, checked against the integrity recorded when it was downloaded, or null. */
+async function cachedExact(cache: string, id: ReleaseId, opts: FetchOptions): Promise<FetchedRelease | null> {
+  const hit = await lookupCached(cache, id);
+  if (hit.status !== "hit") return null;
+  opts.progress?.(`cached ${id.version} (${id.platform}) 1/1`);
+  return { ...hit.release, cached: true };
+}
 
 /** Which (version, platform) pairs a spec asks for. */
 async function planReleases(spec: ReleaseSpec, platform: string | undefined): Promise<{ plan: ReleaseId[]; skipped: Skipped[] }> {

@@ -3,8 +3,8 @@
  * tarball, the registry's integrity). A release is downloaded into a temporary folder inside the cache, its
  * hash checked against the registry's `dist.integrity`, and only then renamed into place, so the cache never
  * holds a partial or unverified tarball. A cached tarball is hashed again on every use; one that no longer
- * matches the registry's integrity (asked again on every use: a recorded copy can be edited along with the
- * tarball) or its recorded one is reported as corrupt (and fetched again by the caller).
+ * matches its recorded integrity, or the registry's when the caller asked the registry, is reported as corrupt
+ * (and fetched again by the caller).
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -86,10 +86,10 @@ export async function checkIntegrity(file: string, sri: string): Promise<{ ok: b
 export type CacheLookup = { status: "hit"; release: CachedRelease } | { status: "missing" } | { status: "corrupt"; why: string };
 
 /**
- * The cached release, verified by hashing its tarball against the registry's integrity `registry` (what
- * decides) and the one recorded when it was fetched.
+ * The cached release, verified by hashing its tarball against the registry's integrity `registry` when given
+ * (what decides then), else against the one recorded when it was fetched.
  */
-export async function lookupCached(cache: string, id: ReleaseId, registry: string): Promise<CacheLookup> {
+export async function lookupCached(cache: string, id: ReleaseId, registry?: string): Promise<CacheLookup> {
   const dir = releaseDir(cache, id.version, id.platform);
   const metaFile = join(dir, RELEASE_META);
   if (!existsSync(dir)) return { status: "missing" };
@@ -106,9 +106,10 @@ export async function lookupCached(cache: string, id: ReleaseId, registry: strin
   if (meta.tarball !== tarballName(id.package, id.version)) return { status: "corrupt", why: `${RELEASE_META} names another tarball` };
   const tarball = join(dir, meta.tarball);
   if (!existsSync(tarball)) return { status: "corrupt", why: `${meta.tarball} is missing` };
-  const { ok } = await checkIntegrity(tarball, registry);
-  if (!ok) return { status: "corrupt", why: `${meta.tarball} does not match the registry's integrity` };
-  return { status: "hit", release: { ...id, tarball, integrity: registry } };
+  const want = registry ?? meta.integrity;
+  const { ok } = await checkIntegrity(tarball, want);
+  if (!ok) return { status: "corrupt", why: `${meta.tarball} does not match ${registry ? "the registry's" : "its recorded"} integrity` };
+  return { status: "hit", release: { ...id, tarball, integrity: want } };
 }
 
 /**
