@@ -66,6 +66,8 @@ describe("escape corpus", () => {
           expect(lift.status).toBe(ExitCode.notLiftable);
           expect(lift.stderr.trim().split("\n")).toHaveLength(1);
           expect(lift.stderr).toMatch(/cannot lift: .*\d+:\d+/);
+          // Refused for the form itself, not for a flaw of the lift around it: a name the lift made left unbound.
+          expect(lift.stderr).not.toMatch(/uses (v\d+|helper_|value_)/);
           expect(existsSync(module)).toBe(false);
         } else {
           expect(lift.status, lift.stderr).toBe(0);

@@ -58,7 +58,9 @@ export function renameLocals(statements: Node[], naming: LocalNaming): void {
         const role = [first, ...v.references.map((r) => r.identifier as unknown as Node)].map((id) => naming.roles.get(id.start)).find(Boolean);
         // Bindings we wrote ourselves (at no place of the source) are already named.
         const own = first.start < 0 ? first.name : undefined;
-        const name = take(own ?? role ?? singular(receivers.get(first)) ?? keys.get(first) ?? `v${++counter}`);
+        // A class declaration binds its name twice, outside and inside its body: the outer one is named first.
+        const classOwnName = scope.type === "class" && (scope.block as unknown as Node).type === "ClassDeclaration" && (scope.block as unknown as Node).id === first;
+        const name = classOwnName ? first.name : take(own ?? role ?? singular(receivers.get(first)) ?? keys.get(first) ?? `v${++counter}`);
         const renames: Array<[Node, string]> = [];
         for (const id of v.identifiers) renames.push([id as unknown as Node, name]);
         for (const ref of v.references) renames.push([ref.identifier as unknown as Node, name]);
