@@ -6,7 +6,7 @@
  * name equal to the term +12 more, containing it +4. `select:` finds a name among the deferred tools, then
  * among all tools. The live server is samples/mcp-server/server.mjs (the official SDK over stdio).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -176,6 +176,69 @@ describe("check --server (the sample MCP server, over stdio with the SDK)", () =
     const silent = run(["check", "--server", `node -e "setInterval(() => {}, 1000)"`, "--server-timeout", "1", "--releases", releases]);
     expect(silent.code).toBe(ExitCode.serverFailed);
     expect(silent.stderr).toContain("within 1 s");
+  });
+});
+
+/** The sample HTTP server (samples/mcp-server/http-server.mjs) on a free port; its URL once it listens. */
+async function startHttpServer(...flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(ROOT, "samples", "mcp-server", "http-server.mjs"), ...flags], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+      if (out.includes("\n")) resolve(out.trim());
+    });
+    child.on("exit", (code) => reject(new Error(`the sample HTTP server exited (${code})`)));
+  });
+  return { url, child };
+}
+
+/** check as a process, asynchronously: the HTTP server lives in this process's event loop's children. */
+function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("check --url (the sample MCP server over streamable HTTP, with the SDK)", () => {
+  const servers: ChildProcess[] = [];
+  afterAll(() => servers.forEach((c) => c.kill()));
+  const start = async (...flags: string[]) => {
+    const s = await startHttpServer(...flags);
+    servers.push(s.child);
+    return s.url;
+  };
+
+  it("lists the server's tools over HTTP and ranks them as over stdio", async () => {
+    const url = await start();
+    const r = await runAsync(["check", "--url", url, "--releases", releases, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const overHttp = JSON.parse(r.stdout) as CheckJson;
+    expect(overHttp.server).toBe("weather demo");
+    expect(overHttp.loaded).toEqual(["mcp__weather_demo__convert_units"]);
+    expect(overHttp).toEqual(checkJson(["--server", SERVER, "--releases", releases]));
+  });
+
+  it("a URL nothing listens on, a server that never answers or lists no tools is serverFailed, in one line", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["--url", "http://127.0.0.1:9/mcp"], /could not be reached/],
+      [["--url", await start("--silent"), "--server-timeout", "1"], /within 1 s/],
+      [["--url", await start("--no-tools")], /lists no tools/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runAsync(["check", ...args, "--releases", releases]);
+      expect(r.code, r.stderr).toBe(ExitCode.serverFailed);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+    const notHttp = await runAsync(["check", "--url", "file:///etc/passwd", "--releases", releases]);
+    expect(notHttp.code).toBe(ExitCode.usage);
+    expect((await runAsync(["check", "--url", "http://127.0.0.1:9/mcp", "--tools", "x.json"])).code).toBe(ExitCode.usage);
   });
 });
 

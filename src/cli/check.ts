@@ -11,6 +11,7 @@ import { printJson } from "./output.js";
 interface CheckFlags {
   tools?: string;
   server?: string;
+  url?: string;
   serverName?: string;
   serverTimeout?: string;
   with: string[];
@@ -33,6 +34,7 @@ export function registerCheck(program: Command): void {
     .description("will Claude Code find my MCP tools? rank an MCP server's tools with the tool search of one or more releases")
     .option("--tools <file>", "the tools: a tools/list result { \"tools\": [...] } or an array of tools")
     .option("--server <command>", "the tools of a live MCP server started over stdio: \"<command> [args…]\"")
+    .option("--url <url>", "the tools of a live MCP server reached over streamable HTTP")
     .option("--server-name <name>", "the server's name in Claude Code (default: the server's own, else the tools file's name)")
     .option("--server-timeout <s>", "seconds the server has to list its tools", "30")
     .option("--with <file>", "other servers' tools searched among (a tools file; its \"serverName\" or file name names it); repeatable", collect, [])
@@ -49,7 +51,9 @@ export function registerCheck(program: Command): void {
 }
 
 async function runCheckCommand(opts: CheckFlags): Promise<void> {
-  if (!opts.tools === !opts.server) throw new SearchliftError("give the tools with --tools FILE or --server \"<command> [args…]\" (one of them)", ExitCode.usage);
+  if ([opts.tools, opts.server, opts.url].filter((x) => x !== undefined).length !== 1) {
+    throw new SearchliftError("give the tools with --tools FILE, --server \"<command> [args…]\" or --url URL (one of them)", ExitCode.usage);
+  }
   if (opts.json && opts.markdown) throw new SearchliftError("--json and --markdown exclude each other", ExitCode.usage);
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0)) throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
@@ -61,7 +65,8 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
     import("../check/check.js"),
     import("../check/format.js"),
   ]);
-  const listed = opts.tools ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) } : { ...(await (await import("../check/server-tools.js")).listServerTools(opts.server!, timeoutS * 1000)), fallbackName: undefined };
+  const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
+  const listed = opts.tools ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) } : { ...(await (await import("../check/server-tools.js")).listServerTools(source, timeoutS * 1000)), fallbackName: undefined };
   const server = opts.serverName ?? listed.serverName ?? listed.fallbackName;
   if (!server) throw new SearchliftError("the server gives no name of its own: name it with --server-name", ExitCode.usage);
   const tools = listed.tools.map((t) => clientTool(server, t));
