@@ -7,9 +7,9 @@
  * among all tools. The live server is samples/mcp-server/server.mjs (the official SDK over stdio).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 
@@ -21,6 +21,7 @@ const SKIP_REAL = process.env.SEARCHLIFT_SKIP_REAL === "1";
 const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), `searchlift-check-${process.pid}-`)));
 
 function run(args: string[], env: Record<string, string> = {}) {
+  // A given env replaces the process's own for the keys it names (HOME, PATH, … of a fake machine).
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, cwd: ROOT, env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -107,6 +108,21 @@ describe("check --tools", () => {
     expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 3, "0.7.0": 2 });
     expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 3 });
     expect(j.results.some((r) => r.tool.startsWith("mcp__rival__"))).toBe(false);
+  });
+
+  it("--loaded makes a tool of ours loaded (not searched, still selectable) and adds loaded tools that take no places", () => {
+    const loaded = join(dir, "loaded.json");
+    // acme's report, now loaded; rival's report, which --with puts above ours in 0.7.0, loaded takes no place.
+    writeFileSync(loaded, JSON.stringify({ serverName: "rival", tools: [{ name: "report", description: "Create a report" }] }));
+    const ours = join(dir, "acme-loaded.json");
+    writeFileSync(ours, JSON.stringify({ serverName: "acme", tools: [{ name: "report" }] }));
+    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--loaded", loaded, "--loaded", ours, "--releases", releases, "--query", "report", "--query", "select:mcp__acme__report"]);
+    expect(j.loaded.sort()).toEqual(["mcp__acme__report", "mcp__acme__report_status"]);
+    expect(ranksOf(j, "report", "mcp__acme__report")).toBeUndefined();
+    expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    expect(ranksOf(j, "select:mcp__acme__report", "mcp__acme__report")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    expect(j.results.some((r) => r.tool.startsWith("mcp__rival__"))).toBe(false);
+    expect(j.unfound).toEqual([]);
   });
 
   it("takes a bare array and names the server after the file; --markdown prints tables", () => {
@@ -255,6 +271,54 @@ describe("check --releases given as inputs", () => {
     expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
     expect(ranksOf(JSON.parse(second.stdout) as CheckJson, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
     expect(readdirSync(cache)).toHaveLength(1);
+  });
+
+  /** A machine of its own (as in inputs.test.ts): a HOME, a PATH without npm or claude, the fake npm whose
+   *  registry holds sample 0.7.0 as the package's latest, and optionally 0.5.0 in the native versions folder. */
+  function machine(installed: string | null): Record<string, string> {
+    const home = join(dir, `home-${installed ?? "none"}`);
+    const registry = join(dir, "registry");
+    const tgz = join(registry, "anthropic-ai-claude-code", "0.7.0.tgz");
+    if (!existsSync(tgz)) {
+      const work = join(dir, "pkg-0.7.0");
+      mkdirSync(join(work, "package"), { recursive: true });
+      copyFileSync(join(ROOT, "samples", "releases", "0.7.0"), join(work, "package", "cli.js"));
+      writeFileSync(join(work, "package", "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version: "0.7.0", bin: { claude: "cli.js" } }));
+      mkdirSync(dirname(tgz), { recursive: true });
+      expect(spawnSync("tar", ["-czf", tgz, "-C", work, "package"]).status).toBe(0);
+    }
+    if (installed) {
+      const versions = join(home, ".local", "share", "claude", "versions");
+      mkdirSync(versions, { recursive: true });
+      copyFileSync(join(ROOT, "samples", "releases", installed), join(versions, installed));
+    }
+    mkdirSync(join(home, "bin"), { recursive: true });
+    return {
+      HOME: home,
+      PATH: [join(home, "bin"), dirname(process.execPath)].join(":"),
+      BUN_INSTALL: join(home, ".bun"),
+      XDG_CACHE_HOME: join(dir, "machine-cache"),
+      SEARCHLIFT_NPM: join(ROOT, "test", "helpers", "fake-npm.mjs"),
+      FAKE_NPM_ROOT: join(home, "npm-root"),
+      FAKE_NPM_REGISTRY: registry,
+    };
+  }
+
+  it("by default ranks with the installed Claude Code and the latest release; with none installed, says so and uses latest", () => {
+    const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--query", "report", "--json"];
+    const both = run(args, machine("0.5.0"));
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stderr).toMatch(/installed: Claude Code 0\.5\.0 at .*versions\/0\.5\.0/);
+    const j = JSON.parse(both.stdout) as CheckJson;
+    expect(j.releases.map((r) => r.version)).toEqual(["0.5.0", "0.7.0"]);
+    expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 2, "0.7.0": 1 });
+    const none = run(args, machine(null));
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stderr).toContain("installed: no Claude Code installation found");
+    expect((JSON.parse(none.stdout) as CheckJson).releases.map((r) => r.version)).toEqual(["0.7.0"]);
+    const installedOnly = run([...args, "--releases", "installed"], machine("0.5.0"));
+    expect(installedOnly.code, installedOnly.stderr).toBe(0);
+    expect((JSON.parse(installedOnly.stdout) as CheckJson).releases.map((r) => r.version)).toEqual(["0.5.0"]);
   });
 
   it.skipIf(SKIP_REAL)("ranks with a real release given as a version (fetched, lifted, verified, cached)", () => {

@@ -46,6 +46,8 @@ export interface CheckInput {
   queries: Query[];
   /** Lifted module paths. */
   modules: string[];
+  /** Told when two modules are the same release (installed and latest often are): it is ranked once. */
+  log?: (line: string) => void;
 }
 
 export async function runCheck(input: CheckInput): Promise<CheckResult> {
@@ -54,7 +56,7 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
   const scripts = input.modules.map((m) => checkedScript(m));
   const all = [...input.tools, ...input.competitors];
   const texts = input.queries.map((q) => q.text);
-  const rankings = await Promise.all(input.modules.map((m, i) => rankWithModule(m, scripts[i]!, all, texts)));
+  const rankings = distinctReleases(await Promise.all(input.modules.map((m, i) => rankWithModule(m, scripts[i]!, all, texts))), input.log);
   const releases = releaseKeys(rankings);
   return {
     server: input.server,
@@ -63,6 +65,16 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
     unfound: unfoundTools(input, rankings, releases),
     loaded: input.tools.filter((t) => t.alwaysLoad).map((t) => t.name),
   };
+}
+
+/** The rankings without a second one of the same version and platform (the same release, lifted twice). */
+function distinctReleases(rankings: ModuleRanking[], log?: (line: string) => void): ModuleRanking[] {
+  return rankings.filter((r, i) => {
+    const first = rankings.findIndex((x) => x.version === r.version && x.platform === r.platform && r.version !== "unknown");
+    if (first === i || first < 0) return true;
+    log?.(`${r.module} is ${r.version} (${r.platform}) again: ranked once`);
+    return false;
+  });
 }
 
 function releaseKeys(rankings: ModuleRanking[]): CheckRelease[] {
