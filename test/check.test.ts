@@ -33,11 +33,19 @@ function findModule(dir: string): string {
   throw new Error(`no tool-search.mjs under ${dir}`);
 }
 
+interface TermScore {
+  term: string;
+  score: number;
+  nameOnly: number;
+  hint: number;
+  description: number;
+}
+
 interface CheckJson {
   server: string;
   releases: Array<{ version: string; platform: string; module: string }>;
-  results: Array<{ tool: string; query: string; ranks: Record<string, number | null> }>;
-  unfound: Array<{ tool: string; releases: string[] }>;
+  results: Array<{ tool: string; query: string; ranks: Record<string, number | null>; explain?: Record<string, { score: number; terms: TermScore[] }> }>;
+  unfound: Array<{ tool: string; releases: string[]; reasons: Record<string, string> }>;
   loaded: string[];
 }
 
@@ -157,6 +165,83 @@ describe("check --tools", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(run(["check", "--tools", join(dir, "absent.json"), "--releases", releases]).code).toBe(ExitCode.unreadable);
     expect(run(["check", "--releases", releases]).code).toBe(ExitCode.usage);
+  });
+});
+
+/** samples/check-modules/capped.mjs: a name part +10; a word of the description's first 40 characters +2, of
+ *  the hint's first 20 +4; select: by full name only. */
+const CAPPED = join(ROOT, "samples", "check-modules", "capped.mjs");
+function cappedTools(): string {
+  const file = join(dir, "capped-one.json");
+  writeFileSync(file, JSON.stringify({ serverName: "acme", tools: [{ name: "report", description: "Build a summary" }] }));
+  return file;
+}
+
+describe("check: reasons for unfound tools, read from the release", () => {
+  function cappedCase(): string[] {
+    const ours = join(dir, "capped-ours.json");
+    writeFileSync(
+      ours,
+      JSON.stringify({
+        serverName: "acme",
+        tools: [
+          { name: "report", description: "Build a summary" }, // "summary": 2, below five rivals' 10
+          { name: "fetch_rows", description: "Reads rows from the warehouse in pages; each page is a spreadsheet" }, // "spreadsheet" ends at 66
+          { name: "archive", description: "Moves old items away", _meta: { "anthropic/searchHint": "cold storage for old ledger files" } }, // "ledger" ends at 26
+          { name: "geo.find", description: "Finds places" },
+        ],
+      }),
+    );
+    const rival = join(dir, "capped-rival.json");
+    writeFileSync(rival, JSON.stringify({ serverName: "rival", tools: ["a", "b", "c", "d", "e"].map((x) => ({ name: `summary_${x}` })) }));
+    return ["--tools", ours, "--with", rival, "--releases", CAPPED, "--query", "summary", "--query", "spreadsheet", "--query", "ledger", "--query", "select:geo.find", "--query", "nothing here"];
+  }
+
+  it("names the rival to beat, a word past what the release reads (description, hint) and a missing bare-name select", () => {
+    const j = checkJson(cappedCase());
+    const reason = (tool: string) => j.unfound.find((u) => u.tool === tool)?.reasons["0.9.0"];
+    expect(j.unfound.map((u) => u.tool)).toEqual(["mcp__acme__report", "mcp__acme__fetch_rows", "mcp__acme__archive", "mcp__acme__geo_find"]);
+    expect(reason("mcp__acme__report")).toBe('"summary": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2 (and 4 other queries missed it)');
+    expect(reason("mcp__acme__fetch_rows")).toBe('"spreadsheet": scores 0; its words occur in its description only after character 40, past the part this release reads (and 4 other queries missed it)');
+    expect(reason("mcp__acme__archive")).toBe('"ledger": scores 0; its words occur in its search hint only after character 20, past the part this release reads (and 4 other queries missed it)');
+    expect(reason("mcp__acme__geo_find")).toBe('"select:geo.find": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)');
+  });
+
+  it("prints one line per unfound tool (text and Markdown) and still exits unfound with --fail-on-unfound", () => {
+    const text = run(["check", ...cappedCase()]);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.split("\n");
+    const unfound = lines.slice(lines.indexOf("unfound: returned by none of their own queries") + 1).filter(Boolean);
+    expect(unfound).toHaveLength(4);
+    expect(unfound[3]).toBe("  mcp__acme__geo_find on 0.9.0: \"select:geo.find\": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)");
+    const md = run(["check", ...cappedCase(), "--markdown", "--fail-on-unfound"]);
+    expect(md.code).toBe(ExitCode.unfound);
+    expect(md.stdout).toContain("**4 tools not found by their own queries:**");
+    expect(md.stdout).toContain("- `mcp__acme__report` on 0.9.0: \"summary\": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2");
+  });
+});
+
+describe("check --explain", () => {
+  it("gives each returned tool's score per word and what name, hint and description add, per release", () => {
+    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--query", "select:report", "--explain"]);
+    const explained = (tool: string) => j.results.find((r) => r.query === "report" && r.tool === tool)?.explain;
+    const term = (score: number, nameOnly: number, hint: number, description: number): TermScore => ({ term: "report", score, nameOnly, hint, description });
+    // See the header: 0.7.0 adds the whole-name bonuses; the hint word +4; the description word +2.
+    expect(explained("mcp__acme__report")).toEqual({ "0.5.0": { score: 12, terms: [term(12, 12, 0, 0)] }, "0.7.0": { score: 24, terms: [term(24, 24, 0, 0)] } });
+    expect(explained("mcp__acme__report_export")).toEqual({ "0.5.0": { score: 14, terms: [term(14, 12, 0, 2)] }, "0.7.0": { score: 18, terms: [term(18, 16, 0, 2)] } });
+    expect(explained("mcp__acme__fetch_data")).toEqual({ "0.5.0": { score: 4, terms: [term(4, 0, 4, 0)] }, "0.7.0": { score: 4, terms: [term(4, 0, 4, 0)] } });
+    // select: is not scored.
+    expect(j.results.filter((r) => r.query === "select:report").every((r) => r.explain === undefined)).toBe(true);
+    const text = run(["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--explain"]);
+    expect(text.stdout).toContain('      0.7.0: score 18; "report" 18 = name 16 + description 2');
+    const multi = checkJson(["--tools", cappedTools(), "--releases", CAPPED, "--query", "report summary", "--explain"]);
+    expect(multi.results.find((r) => r.tool === "mcp__acme__report")?.explain?.["0.9.0"]).toEqual({
+      score: 12,
+      terms: [
+        { term: "report", score: 10, nameOnly: 10, hint: 0, description: 0 },
+        { term: "summary", score: 2, nameOnly: 0, hint: 0, description: 2 },
+      ],
+    });
   });
 });
 

@@ -24,6 +24,7 @@ interface CheckFlags {
   liftCache?: string;
   json?: boolean;
   markdown?: boolean;
+  explain?: boolean;
   failOnUnfound?: boolean;
 }
 
@@ -48,6 +49,7 @@ export function registerCheck(program: Command): void {
     .option("--lift-cache <dir>", "where lifted releases are kept (default ~/.cache/searchlift/check)")
     .option("--json", "print one JSON object")
     .option("--markdown", "print Markdown (for a PR comment)")
+    .option("--explain", "each returned tool's score per query word, and what its name, hint and description add (releases whose module reports scores)")
     .option("--fail-on-unfound", `exit ${ExitCode.unfound} when a tool is returned by none of its own queries on some release`)
     .action(async (opts: CheckFlags) => runCheckCommand(opts));
 }
@@ -90,7 +92,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const args = await expandInstalled(given, log);
   const modules: string[] = [];
   for (const a of args) modules.push(await releaseModule(a, { log, ...pick(opts, "platform", "cache", "liftCache") }));
-  const r = await runCheck({ server, tools, competitors, queries, modules, log });
+  const r = await runCheck({ server, tools, competitors, queries, modules, log, explain: opts.explain === true });
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
   if (opts.failOnUnfound && r.unfound.length) {
