@@ -7,7 +7,7 @@ import { assertSandboxable } from "../verify/sandbox.js";
 import type { ClientTool } from "./naming.js";
 import type { Query } from "./queries.js";
 import { explain, explainRequests, type Explained } from "./explain.js";
-import { checkedScript, probeWithModule, rankWithModule, type ModuleRanking, type ProbeRequest, type ReleaseProbes } from "./rank.js";
+import { checkedScript, rankWithModule, type ModuleRanking, type ProbeRequest, type ReleaseProbes } from "./rank.js";
 import { unfoundReason } from "./reasons.js";
 
 export interface CheckRelease {
@@ -64,16 +64,13 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
   const scripts = new Map(input.modules.map((m) => [m, checkedScript(m)]));
   const all = [...input.tools, ...input.competitors];
   const texts = input.queries.map((q) => q.text);
-  const rankings = distinctReleases(await Promise.all(input.modules.map((m) => rankWithModule(m, scripts.get(m)!, all, texts))), input.log);
+  // Scores and probes are asked in the same child as the ranks: a second child per release costs more than
+  // scoring every query once more.
+  const req = probeRequest(input, texts);
+  const rankings = distinctReleases(await Promise.all(input.modules.map((m) => rankWithModule(m, scripts.get(m)!, all, texts, req))), input.log);
   const releases = releaseKeys(rankings);
   const missed = rankings.map((r) => missedQueries(input, r));
-  // A second run per release, only where a tool went unfound or scores were asked for.
-  const probes = await Promise.all(
-    rankings.map((r, ri) => {
-      const req = probeRequest(input, missed[ri]!, texts);
-      return req ? probeWithModule(r.module, scripts.get(r.module)!, all, req) : null;
-    }),
-  );
+  const probes = rankings.map((r) => r.probes);
   const deferred = all.filter((t) => !t.alwaysLoad);
   const results = rows(input, rankings, releases);
   if (input.explain) addExplanations(results, releases, probes, deferred);
@@ -99,15 +96,15 @@ function missedQueries(input: CheckInput, r: ModuleRanking): Missed {
   return out;
 }
 
-function probeRequest(input: CheckInput, missed: Missed, texts: string[]): ProbeRequest | null {
-  const queries = [...new Set([...missed.values()].flat().map((m) => m.query))];
-  const scores = [...queries.filter((x) => !/^select:/i.test(x.trim())).map((query) => ({ query, variant: "full" as const })), ...(input.explain ? explainRequests(texts) : [])];
+/** Every keyword query's scores (a missed tool's reason needs them), --explain's, and the release probes. */
+function probeRequest(input: CheckInput, texts: string[]): ProbeRequest {
+  const isSelect = (x: string) => /^select:/i.test(x.trim());
+  const scores = [...texts.filter((x) => !isSelect(x)).map((query) => ({ query, variant: "full" as const })), ...(input.explain ? explainRequests(texts) : [])];
   const unique = [...new Map(scores.map((x) => [`${x.variant}\0${x.query}`, x])).values()];
-  const req = { scores: unique, bareSelect: queries.some((x) => /^select:/i.test(x.trim())), readLimits: missed.size > 0 };
-  return req.scores.length || req.bareSelect || req.readLimits ? req : null;
+  return { scores: unique, bareSelect: texts.some(isSelect), readLimits: input.tools.some((t) => !t.alwaysLoad) };
 }
 
-function addExplanations(results: CheckRow[], releases: CheckRelease[], probes: Array<ReleaseProbes | null>, deferred: ClientTool[]): void {
+function addExplanations(results: CheckRow[], releases: CheckRelease[], probes: ReleaseProbes[], deferred: ClientTool[]): void {
   for (const row of results) {
     const entries = releases.flatMap((rel, ri) => {
       const p = probes[ri];
@@ -157,7 +154,7 @@ function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelea
   return out;
 }
 
-function unfoundTools(input: CheckInput, missed: Missed[], probes: Array<ReleaseProbes | null>, releases: CheckRelease[], deferred: ClientTool[]): Unfound[] {
+function unfoundTools(input: CheckInput, missed: Missed[], probes: ReleaseProbes[], releases: CheckRelease[], deferred: ClientTool[]): Unfound[] {
   const out: Unfound[] = [];
   for (const t of input.tools.filter((x) => !x.alwaysLoad)) {
     const on = releases.map((rel, ri) => ({ rel, ri })).filter(({ ri }) => missed[ri]!.has(t.name));

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { sandboxScript } from "../diff/behaviour.js";
-import { runInSandbox, type SandboxOptions } from "../verify/sandbox.js";
+import { runInSandbox, type CallResult, type SandboxOptions } from "../verify/sandbox.js";
 import { contractTool, type ClientTool } from "./naming.js";
 
 export interface ModuleRanking {
@@ -17,6 +17,7 @@ export interface ModuleRanking {
   platform: string;
   /** Per query (in the order given), the names toolSearch returned, in order. */
   returned: string[][];
+  probes: ReleaseProbes;
 }
 
 /** Limits of one module's child: every query (a few hundred calls), each within 5 s of CPU. */
@@ -35,7 +36,7 @@ export const HARNESS = { ask: ASK, score: "__searchlift_check_score", bareSelect
 export type ScoreVariant = "full" | "noHint" | "noDescription" | "nameOnly";
 
 /** Characters of a probe description at most (a release that reads more reads "all" as far as we know). */
-export const READ_PROBE_CAP = 1 << 18;
+export const READ_PROBE_CAP = 1 << 16;
 
 /** Added after the module's script: `ASK(query)` calls toolSearch with the same tool objects each time (a
  *  release memoises per tool object, as the client's objects live across calls). `SCORE(query, variant)` is
@@ -99,25 +100,7 @@ function harness(deferred: ClientTool[], loaded: ClientTool[]): string {
 })(${json(deferred)}, ${json(loaded)}, ${JSON.stringify(HARNESS)}, ${READ_PROBE_CAP});\n`;
 }
 
-export async function rankWithModule(path: string, script: string, tools: ClientTool[], queries: string[]): Promise<ModuleRanking> {
-  const deferred = tools.filter((t) => !t.alwaysLoad);
-  const loaded = tools.filter((t) => t.alwaysLoad);
-  const calls = [{ fn: "provenance", args: [] }, ...queries.map((q) => ({ fn: ASK, args: [q] }))];
-  const run = await runInSandbox(script + harness(deferred, loaded), calls, CHECK_SANDBOX);
-  const broken = (m: string) => new SearchliftError(m, ExitCode.brokenModule, path);
-  if (run.scriptError !== undefined) throw broken(`the lifted module throws when evaluated (in the sandbox): ${run.scriptError}`);
-  const [prov, ...answers] = run.results;
-  const returned = answers.map((r, i) => {
-    if (!r.ok) throw broken(`toolSearch failed on query ${JSON.stringify(queries[i])}: ${r.error}`);
-    if (!Array.isArray(r.value) || !r.value.every((x) => typeof x === "string")) throw broken(`toolSearch did not return a list of names for ${JSON.stringify(queries[i])}`);
-    return r.value as string[];
-  });
-  const p = (prov?.ok && typeof prov.value === "object" && prov.value !== null ? prov.value : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === "string" && v ? v : "unknown");
-  return { module: path, version: str(p["version"]), platform: str(p["platform"]), returned };
-}
-
-/** What a second run asks a release about, when some tool went unfound or --explain wants scores. */
+/** What the run asks a release beside its answers: scores and probes, for reasons and --explain. */
 export interface ProbeRequest {
   scores: Array<{ query: string; variant: ScoreVariant }>;
   bareSelect: boolean;
@@ -135,20 +118,41 @@ export interface ReleaseProbes {
 
 export const scoreKey = (query: string, variant: ScoreVariant) => `${variant}\0${query}`;
 
-export async function probeWithModule(path: string, script: string, tools: ClientTool[], req: ProbeRequest): Promise<ReleaseProbes> {
-  const scoreCalls = req.scores.map((s) => ({ fn: HARNESS.score, args: [s.query, s.variant] }));
-  const extra = [...(req.bareSelect ? [{ fn: HARNESS.bareSelect, args: [] }] : []), ...(req.readLimits ? ["description", "searchHint"].map((f) => ({ fn: HARNESS.readLimit, args: [f] })) : [])];
-  const run = await runInSandbox(script + harness(tools.filter((t) => !t.alwaysLoad), tools.filter((t) => t.alwaysLoad)), [...scoreCalls, ...extra], CHECK_SANDBOX);
-  if (run.scriptError !== undefined) throw new SearchliftError(`the lifted module throws when evaluated (in the sandbox): ${run.scriptError}`, ExitCode.brokenModule, path);
+/** One sandbox child per release: provenance, toolSearch for every query, then the scores and probes asked. */
+export async function rankWithModule(path: string, script: string, tools: ClientTool[], queries: string[], req: ProbeRequest): Promise<ModuleRanking> {
+  const deferred = tools.filter((t) => !t.alwaysLoad);
+  const loaded = tools.filter((t) => t.alwaysLoad);
+  const probeCalls = [
+    ...req.scores.map((s) => ({ fn: HARNESS.score, args: [s.query, s.variant] })),
+    ...(req.bareSelect ? [{ fn: HARNESS.bareSelect, args: [] }] : []),
+    ...(req.readLimits ? ["description", "searchHint"].map((f) => ({ fn: HARNESS.readLimit, args: [f] })) : []),
+  ];
+  const calls = [{ fn: "provenance", args: [] }, ...queries.map((q) => ({ fn: ASK, args: [q] })), ...probeCalls];
+  const run = await runInSandbox(script + harness(deferred, loaded), calls, CHECK_SANDBOX);
+  const broken = (m: string) => new SearchliftError(m, ExitCode.brokenModule, path);
+  if (run.scriptError !== undefined) throw broken(`the lifted module throws when evaluated (in the sandbox): ${run.scriptError}`);
+  const [prov, ...rest] = run.results;
+  const returned = rest.slice(0, queries.length).map((r, i) => {
+    if (!r.ok) throw broken(`toolSearch failed on query ${JSON.stringify(queries[i])}: ${r.error}`);
+    if (!Array.isArray(r.value) || !r.value.every((x) => typeof x === "string")) throw broken(`toolSearch did not return a list of names for ${JSON.stringify(queries[i])}`);
+    return r.value as string[];
+  });
+  const p = (prov?.ok && typeof prov.value === "object" && prov.value !== null ? prov.value : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === "string" && v ? v : "unknown");
+  return { module: path, version: str(p["version"]), platform: str(p["platform"]), returned, probes: probeAnswers(req, rest.slice(queries.length)) };
+}
+
+/** The probes' answers; a call that failed (no scoreTools, it threw) leaves null: "reports no scores". */
+function probeAnswers(req: ProbeRequest, results: CallResult[]): ReleaseProbes {
   const answer = <T>(i: number, ok: (v: unknown) => v is T): T | null => {
-    const r = run.results[i];
+    const r = results[i];
     return r?.ok && ok(r.value) ? r.value : null;
   };
   const isScores = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === "number");
   const isBool = (v: unknown): v is boolean => typeof v === "boolean";
   const isNum = (v: unknown): v is number => typeof v === "number";
   const scores = new Map(req.scores.map((s, i) => [scoreKey(s.query, s.variant), answer(i, isScores)]));
-  let i = scoreCalls.length;
+  let i = req.scores.length;
   const bareSelect = req.bareSelect ? answer(i++, isBool) : null;
   const readLimit = req.readLimits ? { description: answer(i++, isNum), searchHint: answer(i++, isNum) } : { description: null, searchHint: null };
   return { scores, bareSelect, readLimit };
