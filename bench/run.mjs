@@ -5,7 +5,7 @@
  * Inputs come from the npm registry through the same cache the tests use (~/.cache/searchlift).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -110,6 +110,29 @@ show(`track, cold, ${trackInputs.length} releases (--no-verify)`, cold);
 show(`  per release`, { ms: cold.ms / trackInputs.length, rssMB: null });
 show(`track, warm, ${trackInputs.length} releases`, warm);
 goals.push([`track of ${trackInputs.length} cached releases, warm, <= 3 s (${warm.ms.toFixed(0)} ms)`, trackInputs.length >= 20 && warm.ms <= 3000]);
+
+// check (goal: warm, 50 tools x 20 queries x 4 releases <= 2 s): the releases lifted once beforehand (warm means
+// lifted and cached), a made-up server of 50 tools and 20 queries, every query on every release in the sandbox.
+const checkDir = join(cache, `bench-check-${process.pid}`);
+mkdirSync(checkDir, { recursive: true });
+const checkInputs = [fetchMember("@anthropic-ai/claude-code@2.0.70", "package/cli.js"), fetchMember("@anthropic-ai/claude-code@2.1.112", "package/cli.js"), fetchMember("@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"), file];
+const checkModules = checkInputs.map((input, i) => {
+  const out = join(checkDir, `lifted-${i}`);
+  execFileSync(process.execPath, [bin, "lift", input, "--out", out, "--no-verify"], { stdio: ["ignore", "ignore", "inherit"] });
+  return readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.name === "tool-search.mjs").map((e) => join(e.parentPath, e.name))[0];
+});
+const verbs = ["get", "list", "create", "update", "delete", "search", "export", "import", "sync", "archive"];
+const nouns = ["issue", "repo", "branch", "commit", "release"];
+const checkTools = verbs.flatMap((v) => nouns.map((n, i) => ({ name: `${v}_${n}`, description: `${v} a ${n} in the project tracker; returns the ${n} as JSON with its id, title and state.`, ...(i === 0 ? { _meta: { "anthropic/searchHint": `${n} ${v}` } } : {}) })));
+writeFileSync(join(checkDir, "tools.json"), JSON.stringify({ serverName: "tracker", tools: checkTools }));
+writeFileSync(join(checkDir, "queries.txt"), Array.from({ length: 20 }, (_, i) => `${verbs[i % 10]} ${nouns[(i * 3) % 5]}${i % 4 === 0 ? " json" : ""}`).join("\n"));
+const checkArgs = [bin, "check", "--tools", join(checkDir, "tools.json"), "--queries", join(checkDir, "queries.txt"), "--releases", checkModules.join(","), "--json"];
+const checkWarm = measure(null, checkArgs, { node: true });
+const checkExplain = measure(null, [...checkArgs, "--explain"], { node: true, runs: 3 });
+rmSync(checkDir, { recursive: true, force: true });
+show("check, warm, 50 tools x 20 queries x 4 releases", checkWarm);
+show("  the same with --explain", checkExplain);
+goals.push([`check, warm, 50 tools x 20 queries x 4 releases <= 2 s (${checkWarm.ms.toFixed(0)} ms)`, checkWarm.ms <= 2000]);
 
 console.log(`searchlift bench — median of ${runs} runs after a warm-up (naive: 1 run); peak RSS of the searchlift process`);
 console.log(`input: ${spec} (${file})\n`);

@@ -43,7 +43,7 @@ export const ExitCode = {
   inconclusive: 16,
   /** track: some inputs were not lifted (the timeline is still written; stderr says how many and which). */
   trackIncomplete: 17,
-  /** check: the MCP server given with --server failed to start, did not answer in time, or listed no tools. */
+  /** check: the MCP server given with --server or --url failed to start or could not be reached, did not answer in time, or listed no tools. */
   serverFailed: 18,
   /** check --fail-on-unfound: some tool is returned by none of its own queries on some release (a result). */
   unfound: 19,

@@ -6,10 +6,10 @@
  * name equal to the term +12 more, containing it +4. `select:` finds a name among the deferred tools, then
  * among all tools. The live server is samples/mcp-server/server.mjs (the official SDK over stdio).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 
@@ -21,6 +21,7 @@ const SKIP_REAL = process.env.SEARCHLIFT_SKIP_REAL === "1";
 const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), `searchlift-check-${process.pid}-`)));
 
 function run(args: string[], env: Record<string, string> = {}) {
+  // A given env replaces the process's own for the keys it names (HOME, PATH, … of a fake machine).
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, cwd: ROOT, env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -32,11 +33,19 @@ function findModule(dir: string): string {
   throw new Error(`no tool-search.mjs under ${dir}`);
 }
 
+interface TermScore {
+  term: string;
+  score: number;
+  nameOnly: number;
+  hint: number;
+  description: number;
+}
+
 interface CheckJson {
   server: string;
   releases: Array<{ version: string; platform: string; module: string }>;
-  results: Array<{ tool: string; query: string; ranks: Record<string, number | null> }>;
-  unfound: Array<{ tool: string; releases: string[] }>;
+  results: Array<{ tool: string; query: string; ranks: Record<string, number | null>; explain?: Record<string, { score: number; terms: TermScore[] }> }>;
+  unfound: Array<{ tool: string; releases: string[]; reasons: Record<string, string> }>;
   loaded: string[];
 }
 
@@ -109,6 +118,21 @@ describe("check --tools", () => {
     expect(j.results.some((r) => r.tool.startsWith("mcp__rival__"))).toBe(false);
   });
 
+  it("--loaded makes a tool of ours loaded (not searched, still selectable) and adds loaded tools that take no places", () => {
+    const loaded = join(dir, "loaded.json");
+    // acme's report, now loaded; rival's report, which --with puts above ours in 0.7.0, loaded takes no place.
+    writeFileSync(loaded, JSON.stringify({ serverName: "rival", tools: [{ name: "report", description: "Create a report" }] }));
+    const ours = join(dir, "acme-loaded.json");
+    writeFileSync(ours, JSON.stringify({ serverName: "acme", tools: [{ name: "report" }] }));
+    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--loaded", loaded, "--loaded", ours, "--releases", releases, "--query", "report", "--query", "select:mcp__acme__report"]);
+    expect(j.loaded.sort()).toEqual(["mcp__acme__report", "mcp__acme__report_status"]);
+    expect(ranksOf(j, "report", "mcp__acme__report")).toBeUndefined();
+    expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    expect(ranksOf(j, "select:mcp__acme__report", "mcp__acme__report")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
+    expect(j.results.some((r) => r.tool.startsWith("mcp__rival__"))).toBe(false);
+    expect(j.unfound).toEqual([]);
+  });
+
   it("takes a bare array and names the server after the file; --markdown prints tables", () => {
     const file = join(dir, "my.server.json");
     writeFileSync(file, JSON.stringify([{ name: "ping", description: "Check the connection" }]));
@@ -141,6 +165,83 @@ describe("check --tools", () => {
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(run(["check", "--tools", join(dir, "absent.json"), "--releases", releases]).code).toBe(ExitCode.unreadable);
     expect(run(["check", "--releases", releases]).code).toBe(ExitCode.usage);
+  });
+});
+
+/** samples/check-modules/capped.mjs: a name part +10; a word of the description's first 40 characters +2, of
+ *  the hint's first 20 +4; select: by full name only. */
+const CAPPED = join(ROOT, "samples", "check-modules", "capped.mjs");
+function cappedTools(): string {
+  const file = join(dir, "capped-one.json");
+  writeFileSync(file, JSON.stringify({ serverName: "acme", tools: [{ name: "report", description: "Build a summary" }] }));
+  return file;
+}
+
+describe("check: reasons for unfound tools, read from the release", () => {
+  function cappedCase(): string[] {
+    const ours = join(dir, "capped-ours.json");
+    writeFileSync(
+      ours,
+      JSON.stringify({
+        serverName: "acme",
+        tools: [
+          { name: "report", description: "Build a summary" }, // "summary": 2, below five rivals' 10
+          { name: "fetch_rows", description: "Reads rows from the warehouse in pages; each page is a spreadsheet" }, // "spreadsheet" ends at 66
+          { name: "archive", description: "Moves old items away", _meta: { "anthropic/searchHint": "cold storage for old ledger files" } }, // "ledger" ends at 26
+          { name: "geo.find", description: "Finds places" },
+        ],
+      }),
+    );
+    const rival = join(dir, "capped-rival.json");
+    writeFileSync(rival, JSON.stringify({ serverName: "rival", tools: ["a", "b", "c", "d", "e"].map((x) => ({ name: `summary_${x}` })) }));
+    return ["--tools", ours, "--with", rival, "--releases", CAPPED, "--query", "summary", "--query", "spreadsheet", "--query", "ledger", "--query", "select:geo.find", "--query", "nothing here"];
+  }
+
+  it("names the rival to beat, a word past what the release reads (description, hint) and a missing bare-name select", () => {
+    const j = checkJson(cappedCase());
+    const reason = (tool: string) => j.unfound.find((u) => u.tool === tool)?.reasons["0.9.0"];
+    expect(j.unfound.map((u) => u.tool)).toEqual(["mcp__acme__report", "mcp__acme__fetch_rows", "mcp__acme__archive", "mcp__acme__geo_find"]);
+    expect(reason("mcp__acme__report")).toBe('"summary": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2 (and 4 other queries missed it)');
+    expect(reason("mcp__acme__fetch_rows")).toBe('"spreadsheet": scores 0; its words occur in its description only after character 40, past the part this release reads (and 4 other queries missed it)');
+    expect(reason("mcp__acme__archive")).toBe('"ledger": scores 0; its words occur in its search hint only after character 20, past the part this release reads (and 4 other queries missed it)');
+    expect(reason("mcp__acme__geo_find")).toBe('"select:geo.find": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)');
+  });
+
+  it("prints one line per unfound tool (text and Markdown) and still exits unfound with --fail-on-unfound", () => {
+    const text = run(["check", ...cappedCase()]);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.split("\n");
+    const unfound = lines.slice(lines.indexOf("unfound: returned by none of their own queries") + 1).filter(Boolean);
+    expect(unfound).toHaveLength(4);
+    expect(unfound[3]).toBe("  mcp__acme__geo_find on 0.9.0: \"select:geo.find\": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)");
+    const md = run(["check", ...cappedCase(), "--markdown", "--fail-on-unfound"]);
+    expect(md.code).toBe(ExitCode.unfound);
+    expect(md.stdout).toContain("**4 tools not found by their own queries:**");
+    expect(md.stdout).toContain("- `mcp__acme__report` on 0.9.0: \"summary\": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2");
+  });
+});
+
+describe("check --explain", () => {
+  it("gives each returned tool's score per word and what name, hint and description add, per release", () => {
+    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--query", "select:report", "--explain"]);
+    const explained = (tool: string) => j.results.find((r) => r.query === "report" && r.tool === tool)?.explain;
+    const term = (score: number, nameOnly: number, hint: number, description: number): TermScore => ({ term: "report", score, nameOnly, hint, description });
+    // See the header: 0.7.0 adds the whole-name bonuses; the hint word +4; the description word +2.
+    expect(explained("mcp__acme__report")).toEqual({ "0.5.0": { score: 12, terms: [term(12, 12, 0, 0)] }, "0.7.0": { score: 24, terms: [term(24, 24, 0, 0)] } });
+    expect(explained("mcp__acme__report_export")).toEqual({ "0.5.0": { score: 14, terms: [term(14, 12, 0, 2)] }, "0.7.0": { score: 18, terms: [term(18, 16, 0, 2)] } });
+    expect(explained("mcp__acme__fetch_data")).toEqual({ "0.5.0": { score: 4, terms: [term(4, 0, 4, 0)] }, "0.7.0": { score: 4, terms: [term(4, 0, 4, 0)] } });
+    // select: is not scored.
+    expect(j.results.filter((r) => r.query === "select:report").every((r) => r.explain === undefined)).toBe(true);
+    const text = run(["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--explain"]);
+    expect(text.stdout).toContain('      0.7.0: score 18; "report" 18 = name 16 + description 2');
+    const multi = checkJson(["--tools", cappedTools(), "--releases", CAPPED, "--query", "report summary", "--explain"]);
+    expect(multi.results.find((r) => r.tool === "mcp__acme__report")?.explain?.["0.9.0"]).toEqual({
+      score: 12,
+      terms: [
+        { term: "report", score: 10, nameOnly: 10, hint: 0, description: 0 },
+        { term: "summary", score: 2, nameOnly: 0, hint: 0, description: 2 },
+      ],
+    });
   });
 });
 
@@ -179,6 +280,69 @@ describe("check --server (the sample MCP server, over stdio with the SDK)", () =
   });
 });
 
+/** The sample HTTP server (samples/mcp-server/http-server.mjs) on a free port; its URL once it listens. */
+async function startHttpServer(...flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(ROOT, "samples", "mcp-server", "http-server.mjs"), ...flags], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+      if (out.includes("\n")) resolve(out.trim());
+    });
+    child.on("exit", (code) => reject(new Error(`the sample HTTP server exited (${code})`)));
+  });
+  return { url, child };
+}
+
+/** check as a process, asynchronously: the HTTP server lives in this process's event loop's children. */
+function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("check --url (the sample MCP server over streamable HTTP, with the SDK)", () => {
+  const servers: ChildProcess[] = [];
+  afterAll(() => servers.forEach((c) => c.kill()));
+  const start = async (...flags: string[]) => {
+    const s = await startHttpServer(...flags);
+    servers.push(s.child);
+    return s.url;
+  };
+
+  it("lists the server's tools over HTTP and ranks them as over stdio", async () => {
+    const url = await start();
+    const r = await runAsync(["check", "--url", url, "--releases", releases, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const overHttp = JSON.parse(r.stdout) as CheckJson;
+    expect(overHttp.server).toBe("weather demo");
+    expect(overHttp.loaded).toEqual(["mcp__weather_demo__convert_units"]);
+    expect(overHttp).toEqual(checkJson(["--server", SERVER, "--releases", releases]));
+  });
+
+  it("a URL nothing listens on, a server that never answers or lists no tools is serverFailed, in one line", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["--url", "http://127.0.0.1:9/mcp"], /could not be reached/],
+      [["--url", await start("--silent"), "--server-timeout", "1"], /within 1 s/],
+      [["--url", await start("--no-tools")], /lists no tools/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runAsync(["check", ...args, "--releases", releases]);
+      expect(r.code, r.stderr).toBe(ExitCode.serverFailed);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+    const notHttp = await runAsync(["check", "--url", "file:///etc/passwd", "--releases", releases]);
+    expect(notHttp.code).toBe(ExitCode.usage);
+    expect((await runAsync(["check", "--url", "http://127.0.0.1:9/mcp", "--tools", "x.json"])).code).toBe(ExitCode.usage);
+  });
+});
+
 describe("check --releases given as inputs", () => {
   it("lifts a release once into the lift cache, and reads it back on the next run", () => {
     const cache = join(dir, "lift-cache");
@@ -192,6 +356,54 @@ describe("check --releases given as inputs", () => {
     expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
     expect(ranksOf(JSON.parse(second.stdout) as CheckJson, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
     expect(readdirSync(cache)).toHaveLength(1);
+  });
+
+  /** A machine of its own (as in inputs.test.ts): a HOME, a PATH without npm or claude, the fake npm whose
+   *  registry holds sample 0.7.0 as the package's latest, and optionally 0.5.0 in the native versions folder. */
+  function machine(installed: string | null): Record<string, string> {
+    const home = join(dir, `home-${installed ?? "none"}`);
+    const registry = join(dir, "registry");
+    const tgz = join(registry, "anthropic-ai-claude-code", "0.7.0.tgz");
+    if (!existsSync(tgz)) {
+      const work = join(dir, "pkg-0.7.0");
+      mkdirSync(join(work, "package"), { recursive: true });
+      copyFileSync(join(ROOT, "samples", "releases", "0.7.0"), join(work, "package", "cli.js"));
+      writeFileSync(join(work, "package", "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version: "0.7.0", bin: { claude: "cli.js" } }));
+      mkdirSync(dirname(tgz), { recursive: true });
+      expect(spawnSync("tar", ["-czf", tgz, "-C", work, "package"]).status).toBe(0);
+    }
+    if (installed) {
+      const versions = join(home, ".local", "share", "claude", "versions");
+      mkdirSync(versions, { recursive: true });
+      copyFileSync(join(ROOT, "samples", "releases", installed), join(versions, installed));
+    }
+    mkdirSync(join(home, "bin"), { recursive: true });
+    return {
+      HOME: home,
+      PATH: [join(home, "bin"), dirname(process.execPath)].join(":"),
+      BUN_INSTALL: join(home, ".bun"),
+      XDG_CACHE_HOME: join(dir, "machine-cache"),
+      SEARCHLIFT_NPM: join(ROOT, "test", "helpers", "fake-npm.mjs"),
+      FAKE_NPM_ROOT: join(home, "npm-root"),
+      FAKE_NPM_REGISTRY: registry,
+    };
+  }
+
+  it("by default ranks with the installed Claude Code and the latest release; with none installed, says so and uses latest", () => {
+    const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--query", "report", "--json"];
+    const both = run(args, machine("0.5.0"));
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stderr).toMatch(/installed: Claude Code 0\.5\.0 at .*versions\/0\.5\.0/);
+    const j = JSON.parse(both.stdout) as CheckJson;
+    expect(j.releases.map((r) => r.version)).toEqual(["0.5.0", "0.7.0"]);
+    expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 2, "0.7.0": 1 });
+    const none = run(args, machine(null));
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stderr).toContain("installed: no Claude Code installation found");
+    expect((JSON.parse(none.stdout) as CheckJson).releases.map((r) => r.version)).toEqual(["0.7.0"]);
+    const installedOnly = run([...args, "--releases", "installed"], machine("0.5.0"));
+    expect(installedOnly.code, installedOnly.stderr).toBe(0);
+    expect((JSON.parse(installedOnly.stdout) as CheckJson).releases.map((r) => r.version)).toEqual(["0.5.0"]);
   });
 
   it.skipIf(SKIP_REAL)("ranks with a real release given as a version (fetched, lifted, verified, cached)", () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { clientTool, clientToolName } from "./naming.js";
+import { termText } from "./explain.js";
+import { clientTool, clientToolName, markLoaded } from "./naming.js";
+import { queryTerms } from "./reasons.js";
 import { defaultQueries, givenQueries, nameWords } from "./queries.js";
 import { splitCommand } from "./server-tools.js";
 
@@ -41,5 +43,24 @@ describe("--server command line", () => {
     expect(splitCommand(`node -e ""`)).toEqual(["node", "-e", ""]);
     expect(() => splitCommand(`node "open`)).toThrow(/unclosed/);
     expect(() => splitCommand("   ")).toThrow(/no command/);
+  });
+});
+
+describe("--loaded, query words, explain lines", () => {
+  it("marks our and competitors' tools loaded by client name and adds the others as loaded", () => {
+    const ours = clientTool("s", { name: "a" });
+    const rival = clientTool("r", { name: "b" });
+    const { tools, competitors } = markLoaded([ours], [rival], [clientTool("s", { name: "a" }), clientTool("x", { name: "c" })]);
+    expect(tools.map((t) => t.alwaysLoad)).toEqual([true]);
+    expect(competitors.map((t) => [t.name, t.alwaysLoad])).toEqual([["mcp__r__b", false], ["mcp__x__c", true]]);
+  });
+
+  it("splits a query at whitespace, lower-cased, once per word, a leading + dropped", () => {
+    expect(queryTerms("  +Slack send  SEND + ")).toEqual(["slack", "send", "+"]);
+  });
+
+  it("shows the parts as a sum when they add up, else as measured", () => {
+    expect(termText({ term: "x", score: 8, nameOnly: 6, hint: 0, description: 2 })).toBe('"x" 8 = name 6 + description 2');
+    expect(termText({ term: "x", score: 3, nameOnly: 0, hint: 0, description: 0 })).toBe('"x" 3 (name alone 0; the hint adds 0; the description adds 0)');
   });
 });

@@ -6,7 +6,9 @@
 import { assertSandboxable } from "../verify/sandbox.js";
 import type { ClientTool } from "./naming.js";
 import type { Query } from "./queries.js";
-import { checkedScript, rankWithModule, type ModuleRanking } from "./rank.js";
+import { explain, explainRequests, type Explained } from "./explain.js";
+import { checkedScript, rankWithModule, type ModuleRanking, type ProbeRequest, type ReleaseProbes } from "./rank.js";
+import { unfoundReason } from "./reasons.js";
 
 export interface CheckRelease {
   /** The key of this release in `ranks`: its version, with its platform when two releases share a version. */
@@ -20,12 +22,16 @@ export interface CheckRow {
   query: string;
   /** 1-based place in what the release's toolSearch returned; null when not returned. */
   ranks: Record<string, number | null>;
+  /** --explain: per release that returned the tool and reports scores, its score per query word. */
+  explain?: Record<string, Explained>;
 }
 
 export interface Unfound {
   tool: string;
   /** The releases on which none of the tool's own queries returns it. */
   releases: string[];
+  /** Per release, one plain line on why, read from that release's behaviour (reasons.ts). */
+  reasons: Record<string, string>;
 }
 
 export interface CheckResult {
@@ -46,23 +52,77 @@ export interface CheckInput {
   queries: Query[];
   /** Lifted module paths. */
   modules: string[];
+  /** Told when two modules are the same release (installed and latest often are): it is ranked once. */
+  log?: (line: string) => void;
+  /** Add each returned tool's score per query word (explain.ts). */
+  explain?: boolean;
 }
 
 export async function runCheck(input: CheckInput): Promise<CheckResult> {
   // The sandbox's one-time check runs while the modules are read and checked.
   assertSandboxable().catch(() => {});
-  const scripts = input.modules.map((m) => checkedScript(m));
+  const scripts = new Map(input.modules.map((m) => [m, checkedScript(m)]));
   const all = [...input.tools, ...input.competitors];
   const texts = input.queries.map((q) => q.text);
-  const rankings = await Promise.all(input.modules.map((m, i) => rankWithModule(m, scripts[i]!, all, texts)));
+  // Scores and probes are asked in the same child as the ranks: a second child per release costs more than
+  // scoring every query once more.
+  const req = probeRequest(input, texts);
+  const rankings = distinctReleases(await Promise.all(input.modules.map((m) => rankWithModule(m, scripts.get(m)!, all, texts, req))), input.log);
   const releases = releaseKeys(rankings);
+  const missed = rankings.map((r) => missedQueries(input, r));
+  const probes = rankings.map((r) => r.probes);
+  const deferred = all.filter((t) => !t.alwaysLoad);
+  const results = rows(input, rankings, releases);
+  if (input.explain) addExplanations(results, releases, probes, deferred);
   return {
     server: input.server,
     releases,
-    results: rows(input, rankings, releases),
-    unfound: unfoundTools(input, rankings, releases),
+    results,
+    unfound: unfoundTools(input, missed, probes, releases, deferred),
     loaded: input.tools.filter((t) => t.alwaysLoad).map((t) => t.name),
   };
+}
+
+/** Per deferred tool of ours that none of its own queries returns on this release: those queries, as missed. */
+type Missed = Map<string, Array<{ query: string; returned: string[] }>>;
+
+function missedQueries(input: CheckInput, r: ModuleRanking): Missed {
+  const out: Missed = new Map();
+  for (const t of input.tools.filter((x) => !x.alwaysLoad)) {
+    const own = input.queries.map((q, qi) => ({ q, qi })).filter(({ q }) => q.owners.includes(t.name));
+    if (own.some(({ qi }) => r.returned[qi]!.includes(t.name))) continue;
+    out.set(t.name, own.map(({ q, qi }) => ({ query: q.text, returned: r.returned[qi]! })));
+  }
+  return out;
+}
+
+/** Every keyword query's scores (a missed tool's reason needs them), --explain's, and the release probes. */
+function probeRequest(input: CheckInput, texts: string[]): ProbeRequest {
+  const isSelect = (x: string) => /^select:/i.test(x.trim());
+  const scores = [...texts.filter((x) => !isSelect(x)).map((query) => ({ query, variant: "full" as const })), ...(input.explain ? explainRequests(texts) : [])];
+  const unique = [...new Map(scores.map((x) => [`${x.variant}\0${x.query}`, x])).values()];
+  return { scores: unique, bareSelect: texts.some(isSelect), readLimits: input.tools.some((t) => !t.alwaysLoad) };
+}
+
+function addExplanations(results: CheckRow[], releases: CheckRelease[], probes: ReleaseProbes[], deferred: ClientTool[]): void {
+  for (const row of results) {
+    const entries = releases.flatMap((rel, ri) => {
+      const p = probes[ri];
+      const e = p && row.ranks[rel.version] !== null ? explain(row.query, row.tool, deferred, p) : null;
+      return e ? [[rel.version, e] as const] : [];
+    });
+    if (entries.length) row.explain = Object.fromEntries(entries);
+  }
+}
+
+/** The rankings without a second one of the same version and platform (the same release, lifted twice). */
+function distinctReleases(rankings: ModuleRanking[], log?: (line: string) => void): ModuleRanking[] {
+  return rankings.filter((r, i) => {
+    const first = rankings.findIndex((x) => x.version === r.version && x.platform === r.platform && r.version !== "unknown");
+    if (first === i || first < 0) return true;
+    log?.(`${r.module} is ${r.version} (${r.platform}) again: ranked once`);
+    return false;
+  });
 }
 
 function releaseKeys(rankings: ModuleRanking[]): CheckRelease[] {
@@ -94,12 +154,13 @@ function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelea
   return out;
 }
 
-function unfoundTools(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[]): Unfound[] {
+function unfoundTools(input: CheckInput, missed: Missed[], probes: ReleaseProbes[], releases: CheckRelease[], deferred: ClientTool[]): Unfound[] {
   const out: Unfound[] = [];
   for (const t of input.tools.filter((x) => !x.alwaysLoad)) {
-    const own = input.queries.map((q, qi) => (q.owners.includes(t.name) ? qi : -1)).filter((qi) => qi >= 0);
-    const missed = releases.filter((_, ri) => !own.some((qi) => rankings[ri]!.returned[qi]!.includes(t.name)));
-    if (missed.length) out.push({ tool: t.name, releases: missed.map((r) => r.version) });
+    const on = releases.map((rel, ri) => ({ rel, ri })).filter(({ ri }) => missed[ri]!.has(t.name));
+    if (!on.length) continue;
+    const reasons = Object.fromEntries(on.map(({ rel, ri }) => [rel.version, unfoundReason(t, missed[ri]!.get(t.name)!, deferred, probes[ri]!)]));
+    out.push({ tool: t.name, releases: on.map(({ rel }) => rel.version), reasons });
   }
   return out;
 }

@@ -3,7 +3,8 @@
  * no query of their own found; as text for a terminal, as Markdown for a PR comment, or as JSON.
  */
 import { terminalSafe as safe } from "../safe-text.js";
-import type { CheckResult, CheckRow } from "./check.js";
+import type { CheckResult, CheckRow, Unfound } from "./check.js";
+import { termText } from "./explain.js";
 
 const MISSING = "—";
 
@@ -15,6 +16,18 @@ function byQuery(rows: CheckRow[]): Map<string, CheckRow[]> {
 }
 
 const rankText = (r: number | null) => (r === null ? MISSING : String(r));
+
+/** The reason line: once when every release gives the same, else per release. */
+function reasonText(u: Unfound): string {
+  const texts = u.releases.map((v) => u.reasons[v] ?? "");
+  if (texts.every((t) => t === texts[0])) return `on ${u.releases.join(", ")}: ${texts[0]}`;
+  return u.releases.map((v, i) => `on ${v}: ${texts[i]}`).join("; ");
+}
+
+/** --explain's lines under a row: per release, the score and each word's. */
+function explainLines(row: CheckRow): string[] {
+  return Object.entries(row.explain ?? {}).map(([v, e]) => `${v}: score ${e.score}; ${e.terms.map(termText).join("; ")}`);
+}
 
 function header(r: CheckResult): string {
   return `${r.server}: ${r.results.length ? new Set(r.results.map((x) => x.query)).size : 0} queries on ${r.releases.length} release${r.releases.length === 1 ? "" : "s"}`;
@@ -28,13 +41,16 @@ export function formatText(r: CheckResult): string {
   const line = (tool: string, cells: string[]) => `  ${tool.padEnd(toolWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd();
   for (const [query, rows] of byQuery(r.results)) {
     out.push(safe(JSON.stringify(query)), line("tool", keys.map(safe)));
-    for (const row of rows) out.push(line(safe(row.tool), keys.map((k) => rankText(row.ranks[k] ?? null))));
+    for (const row of rows) {
+      out.push(line(safe(row.tool), keys.map((k) => rankText(row.ranks[k] ?? null))));
+      for (const e of explainLines(row)) out.push(`      ${safe(e)}`);
+    }
     out.push("");
   }
   if (r.loaded.length) out.push(`always loaded (not searched): ${r.loaded.map(safe).join(", ")}`);
   if (r.unfound.length) {
     out.push("unfound: returned by none of their own queries");
-    for (const u of r.unfound) out.push(`  ${safe(u.tool)} on ${u.releases.map(safe).join(", ")}`);
+    for (const u of r.unfound) out.push(`  ${safe(u.tool)} ${safe(reasonText(u))}`);
   } else out.push("every tool is returned by one of its own queries on every release");
   return out.join("\n") + "\n";
 }
@@ -49,12 +65,14 @@ export function formatMarkdown(r: CheckResult): string {
   const out = [`### searchlift check: ${cell(header(r))}`, ""];
   if (r.unfound.length) {
     out.push(`**${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} not found by their own queries:**`, "");
-    for (const u of r.unfound) out.push(`- \`${cell(u.tool)}\` on ${u.releases.map(cell).join(", ")}`);
+    for (const u of r.unfound) out.push(`- \`${cell(u.tool)}\` ${cell(reasonText(u))}`);
   } else out.push("Every tool is returned by one of its own queries on every release.");
   out.push("", "<details><summary>Ranks per query</summary>", "");
   for (const [query, rows] of byQuery(r.results)) {
     out.push(`\`${cell(query)}\``, "", `| tool | ${keys.map(cell).join(" | ")} |`, `| --- | ${keys.map(() => "---:").join(" | ")} |`);
     for (const row of rows) out.push(`| \`${cell(row.tool)}\` | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
+    const explained = rows.flatMap((row) => explainLines(row).map((e) => `- \`${cell(row.tool)}\` on ${cell(e)}`));
+    if (explained.length) out.push("", ...explained);
     out.push("");
   }
   out.push("</details>");

@@ -40,6 +40,24 @@ function isLiftedModule(path: string): boolean {
   return /\bexport\s*\{[^}]*\btoolSearch\b/.test(readFileSync(path, "utf8"));
 }
 
+/** The releases when --releases is not given: the user's own Claude Code and the latest release. */
+export const DEFAULT_RELEASES = ["installed", "latest"];
+
+/**
+ * `installed` stands for the newest Claude Code installed here (installs.ts: the versions folder, global npm
+ * and bun installs, claude on PATH). With none found, that is said and `latest` stands in for it.
+ */
+export async function expandInstalled(args: string[], log: (line: string) => void): Promise<string[]> {
+  if (!args.includes("installed")) return args;
+  const { findInstalls, distinctInstalls, newestInstall } = await import("../inputs/installs.js");
+  const search = await findInstalls();
+  const newest = newestInstall(distinctInstalls(search.installs));
+  if (newest) log(`installed: Claude Code ${newest.version ?? "(version unknown)"} at ${newest.path}`);
+  else log(`installed: no Claude Code installation found (looked in ${search.searched.join(", ")}); using latest`);
+  const out = args.map((a) => (a === "installed" ? (newest?.path ?? "latest") : a));
+  return [...new Set(out)];
+}
+
 export async function releaseModule(arg: string, flags: ReleaseFlags): Promise<string> {
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;

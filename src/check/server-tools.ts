@@ -1,8 +1,9 @@
 /**
- * A live MCP server's tools: started over stdio with the official MCP client (@modelcontextprotocol/sdk),
- * initialised, asked for its tools (every page), then closed, which ends the process. Whatever goes wrong —
- * it does not start, exits, does not answer within the time limit, lists no tools — is serverFailed, with the
- * last line the server wrote on stderr when there is one.
+ * A live MCP server's tools, through the official MCP client (@modelcontextprotocol/sdk): a command started
+ * over stdio, or a URL reached over streamable HTTP; initialised, asked for its tools (every page), then
+ * closed, which ends a started process. Whatever goes wrong — it does not start or cannot be reached, exits,
+ * does not answer within the time limit, lists no tools — is serverFailed, with the last line a started server
+ * wrote on stderr when there is one.
  */
 import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine } from "../safe-text.js";
@@ -45,19 +46,15 @@ export function splitCommand(line: string): string[] {
   return words;
 }
 
-export async function listServerTools(commandLine: string, timeoutMs = DEFAULT_SERVER_TIMEOUT_MS): Promise<ServerTools> {
-  const [command, ...args] = splitCommand(commandLine);
+/** Where the server is: a command line to start over stdio, or the URL of a streamable-HTTP endpoint. */
+export type ServerSource = { command: string } | { url: string };
+
+export async function listServerTools(source: ServerSource, timeoutMs = DEFAULT_SERVER_TIMEOUT_MS): Promise<ServerTools> {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === "string"));
-  const transport = new StdioClientTransport({ command: command!, args, env, stderr: "pipe" });
-  let lastStderr = "";
-  transport.stderr?.on("data", (d: Buffer) => {
-    const lines = (lastStderr + d.toString("utf8")).split(/\r?\n/).filter((l) => l.trim());
-    lastStderr = lines.at(-1)?.slice(-300) ?? lastStderr;
-  });
+  const stderr = { last: "" };
+  const { transport, label } = "url" in source ? await httpTransport(source.url) : await stdioTransport(source.command, stderr);
   const client = new Client({ name: "searchlift-check", version: "1" });
-  const failed = (why: string) => new SearchliftError(`the MCP server ${why}${lastStderr ? ` (its stderr: ${messageLine(lastStderr)})` : ""}`, ExitCode.serverFailed, commandLine);
+  const failed = (why: string) => new SearchliftError(`the MCP server ${why}${stderr.last ? ` (its stderr: ${messageLine(stderr.last)})` : ""}`, ExitCode.serverFailed, label);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(failed(`did not list its tools within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -70,13 +67,41 @@ export async function listServerTools(commandLine: string, timeoutMs = DEFAULT_S
   }
 }
 
+type Transport = import("@modelcontextprotocol/sdk/shared/transport.js").Transport;
+
+async function stdioTransport(commandLine: string, stderr: { last: string }): Promise<{ transport: Transport; label: string }> {
+  const [command, ...args] = splitCommand(commandLine);
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === "string"));
+  const transport = new StdioClientTransport({ command: command!, args, env, stderr: "pipe" });
+  transport.stderr?.on("data", (d: Buffer) => {
+    const lines = (stderr.last + d.toString("utf8")).split(/\r?\n/).filter((l) => l.trim());
+    stderr.last = lines.at(-1)?.slice(-300) ?? stderr.last;
+  });
+  return { transport, label: commandLine };
+}
+
+async function httpTransport(url: string): Promise<{ transport: Transport; label: string }> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new SearchliftError("--url: not a URL", ExitCode.usage, url);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new SearchliftError("--url: not an http or https URL", ExitCode.usage, url);
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  // No reconnection: a server that drops the stream has failed the check, it is not retried for minutes.
+  const transport = new StreamableHTTPClientTransport(parsed, { reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 0, maxReconnectionDelay: 0, reconnectionDelayGrowFactor: 1 } });
+  return { transport, label: url };
+}
+
 type Failed = (why: string) => SearchliftError;
 
-async function listAll(client: import("@modelcontextprotocol/sdk/client/index.js").Client, transport: import("@modelcontextprotocol/sdk/shared/transport.js").Transport, failed: Failed): Promise<ServerTools> {
+async function listAll(client: import("@modelcontextprotocol/sdk/client/index.js").Client, transport: Transport, failed: Failed): Promise<ServerTools> {
   try {
     await client.connect(transport);
   } catch (e) {
-    throw failed(`did not start: ${(e as Error).message}`);
+    throw failed(`did not start or could not be reached: ${connectError(e)}`);
   }
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
@@ -94,4 +119,11 @@ async function listAll(client: import("@modelcontextprotocol/sdk/client/index.js
   if (!tools.length) throw failed("lists no tools");
   const serverName = client.getServerVersion()?.name;
   return { tools, ...(serverName ? { serverName } : {}) };
+}
+
+/** A connection failure in one line: fetch hides the reason (ECONNREFUSED, ENOTFOUND) in its cause. */
+function connectError(e: unknown): string {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  const cause = err.cause?.code ?? err.cause?.message;
+  return messageLine(cause && !err.message.includes(cause) ? `${err.message} (${cause})` : err.message);
 }

@@ -11,9 +11,11 @@ import { printJson } from "./output.js";
 interface CheckFlags {
   tools?: string;
   server?: string;
+  url?: string;
   serverName?: string;
   serverTimeout?: string;
   with: string[];
+  loaded: string[];
   query: string[];
   queries?: string;
   releases?: string;
@@ -22,6 +24,7 @@ interface CheckFlags {
   liftCache?: string;
   json?: boolean;
   markdown?: boolean;
+  explain?: boolean;
   failOnUnfound?: boolean;
 }
 
@@ -33,27 +36,32 @@ export function registerCheck(program: Command): void {
     .description("will Claude Code find my MCP tools? rank an MCP server's tools with the tool search of one or more releases")
     .option("--tools <file>", "the tools: a tools/list result { \"tools\": [...] } or an array of tools")
     .option("--server <command>", "the tools of a live MCP server started over stdio: \"<command> [args…]\"")
+    .option("--url <url>", "the tools of a live MCP server reached over streamable HTTP")
     .option("--server-name <name>", "the server's name in Claude Code (default: the server's own, else the tools file's name)")
     .option("--server-timeout <s>", "seconds the server has to list its tools", "30")
     .option("--with <file>", "other servers' tools searched among (a tools file; its \"serverName\" or file name names it); repeatable", collect, [])
+    .option("--loaded <file>", "tools loaded up front, not deferred (a tools file, named as for --with); a tool of the server or of --with named there is loaded too; repeatable", collect, [])
     .option("--query <text>", "a query to rank with (repeatable; default: queries made from each tool's own words)", collect, [])
     .option("--queries <file>", "queries to rank with, one a line")
-    .option("--releases <list>", "comma list of versions, inputs or lifted tool-search.mjs (default: latest)")
+    .option("--releases <list>", "comma list of versions, latest, installed (the newest Claude Code installed here), inputs or lifted tool-search.mjs (default: installed,latest)")
     .option("--platform <p>", "for releases given as versions: npm or linux-x64, darwin-arm64, …; default: as fetch")
     .option("--cache <dir>", "release cache for releases given as versions (default ~/.cache/searchlift/releases)")
     .option("--lift-cache <dir>", "where lifted releases are kept (default ~/.cache/searchlift/check)")
     .option("--json", "print one JSON object")
     .option("--markdown", "print Markdown (for a PR comment)")
+    .option("--explain", "each returned tool's score per query word, and what its name, hint and description add (releases whose module reports scores)")
     .option("--fail-on-unfound", `exit ${ExitCode.unfound} when a tool is returned by none of its own queries on some release`)
     .action(async (opts: CheckFlags) => runCheckCommand(opts));
 }
 
 async function runCheckCommand(opts: CheckFlags): Promise<void> {
-  if (!opts.tools === !opts.server) throw new SearchliftError("give the tools with --tools FILE or --server \"<command> [args…]\" (one of them)", ExitCode.usage);
+  if ([opts.tools, opts.server, opts.url].filter((x) => x !== undefined).length !== 1) {
+    throw new SearchliftError("give the tools with --tools FILE, --server \"<command> [args…]\" or --url URL (one of them)", ExitCode.usage);
+  }
   if (opts.json && opts.markdown) throw new SearchliftError("--json and --markdown exclude each other", ExitCode.usage);
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0)) throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool }, { readToolsFile }, q, { releaseModule }, { runCheck }, fmt] = await Promise.all([
+  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModule, expandInstalled, DEFAULT_RELEASES }, { runCheck }, fmt] = await Promise.all([
     import("../check/naming.js"),
     import("../check/tools-file.js"),
     import("../check/queries.js"),
@@ -61,23 +69,30 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
     import("../check/check.js"),
     import("../check/format.js"),
   ]);
-  const listed = opts.tools ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) } : { ...(await (await import("../check/server-tools.js")).listServerTools(opts.server!, timeoutS * 1000)), fallbackName: undefined };
+  const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
+  const listed = opts.tools ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) } : { ...(await (await import("../check/server-tools.js")).listServerTools(source, timeoutS * 1000)), fallbackName: undefined };
   const server = opts.serverName ?? listed.serverName ?? listed.fallbackName;
   if (!server) throw new SearchliftError("the server gives no name of its own: name it with --server-name", ExitCode.usage);
-  const tools = listed.tools.map((t) => clientTool(server, t));
-  const competitors = opts.with.flatMap((f) => {
-    const file = readToolsFile(f);
-    return file.tools.map((t) => clientTool(file.serverName ?? fileName(f), t));
-  });
+  const otherServers = (files: string[]) =>
+    files.flatMap((f) => {
+      const file = readToolsFile(f);
+      return file.tools.map((t) => clientTool(file.serverName ?? fileName(f), t));
+    });
+  const { tools, competitors } = markLoaded(
+    listed.tools.map((t) => clientTool(server, t)),
+    otherServers(opts.with),
+    otherServers(opts.loaded),
+  );
   const texts = [...opts.query, ...(opts.queries ? q.readQueriesFile(opts.queries) : [])];
   const queries = texts.length ? q.givenQueries(texts, tools) : q.defaultQueries(tools);
   if (!queries.length) throw new SearchliftError("no queries: every given query is blank, or every tool is always loaded", ExitCode.usage);
   const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
-  const args = (opts.releases ?? "latest").split(",").map((s) => s.trim()).filter(Boolean);
-  if (!args.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
+  const given = opts.releases === undefined ? DEFAULT_RELEASES : opts.releases.split(",").map((s) => s.trim()).filter(Boolean);
+  if (!given.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
+  const args = await expandInstalled(given, log);
   const modules: string[] = [];
   for (const a of args) modules.push(await releaseModule(a, { log, ...pick(opts, "platform", "cache", "liftCache") }));
-  const r = await runCheck({ server, tools, competitors, queries, modules });
+  const r = await runCheck({ server, tools, competitors, queries, modules, log, explain: opts.explain === true });
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
   if (opts.failOnUnfound && r.unfound.length) {
