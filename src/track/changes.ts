@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../safe-write.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, sandboxScript, type BehaviourView, type ModuleSide } from "../diff/behaviour.js";
@@ -18,6 +18,8 @@ export interface ChangeOptions {
   /** Folder of the track cache; behaviour results go to its `behaviour/` (default: not cached). */
   cache?: string;
   budget?: Budget;
+  /** The folder relative paths to modules start from (track: the timeline folder). Default: the working folder. */
+  dir?: string;
 }
 
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
@@ -43,7 +45,7 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     let view = file ? readCached(file) : null;
     try {
       if (!view) {
-        view = await behaviourView(loadSide(a.module!), loadSide(b.module!), budget);
+        view = await behaviourView(loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir), budget);
         if (file) writeCached(file, view);
       }
       changes.push({ ...base, behaviour: view.behaviour, semantics: view.semantics });
@@ -61,10 +63,10 @@ function lifted(rs: Release[]): Release | undefined {
 }
 
 /** A lifted module as diff runs it: read, checked and made a sandbox script. */
-function loadSide(path: string): ModuleSide {
+function loadSide(path: string, dir = "."): ModuleSide {
   let text;
   try {
-    text = readFileSync(path, "utf8");
+    text = readFileSync(resolve(dir, path), "utf8");
   } catch (e) {
     throw new SearchliftError(`cannot read the lifted module: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.brokenModule, path);
   }

@@ -23,6 +23,7 @@ import { isInside, writeFileAtomic } from "../safe-write.js";
 import { timelineChanges } from "./changes.js";
 import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
+import { placeModules } from "./timeline-folder.js";
 
 export interface TrackOptions {
   out: string;
@@ -80,17 +81,18 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   };
   await Promise.all(Array.from({ length: jobs }, worker));
 
-  const timeline = buildTimeline(releases);
-  // Each change point's behaviour (adjacent groups only), cached beside the lifts.
-  timeline.changes = await timelineChanges(timeline, { cache });
   const outDir = resolve(opts.out);
   mkdirSync(outDir, { recursive: true });
+  // The modules are copied into the timeline folder and named relative to it (timeline-folder.ts).
+  const timeline = buildTimeline(placeModules(releases, outDir));
+  // Each change point's behaviour (adjacent groups only), cached beside the lifts.
+  timeline.changes = await timelineChanges(timeline, { cache, dir: outDir });
   const json = join(outDir, "timeline.json");
   const markdown = join(outDir, "timeline.md");
   writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
   const html = join(outDir, "timeline.html");
   writeAtomic(markdown, timelineMarkdown(timeline));
-  writeAtomic(html, timelineHtml(timeline));
+  writeAtomic(html, timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8") }));
   return { timeline, files: { json, markdown, html }, lifted: todo.length, failed: releases.filter((r) => r.routineHash === null) };
 }
 
