@@ -53,12 +53,12 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   if (opts.json && opts.markdown) throw new SearchliftError("--json and --markdown exclude each other", ExitCode.usage);
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0)) throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool }, { readToolsFile }, q, { releaseModule }, { runCheck }, fmt] = await Promise.all([
+  const [{ clientTool }, { readToolsFile }, q, { releaseModule }, { check }, fmt] = await Promise.all([
     import("../check/naming.js"),
     import("../check/tools-file.js"),
     import("../check/queries.js"),
     import("../check/releases.js"),
-    import("../check/check.js"),
+    import("../api/check.js"),
     import("../check/format.js"),
   ]);
   const listed = opts.tools ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) } : { ...(await (await import("../check/server-tools.js")).listServerTools(opts.server!, timeoutS * 1000)), fallbackName: undefined };
@@ -77,7 +77,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   if (!args.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
   const modules: string[] = [];
   for (const a of args) modules.push(await releaseModule(a, { log, ...pick(opts, "platform", "cache", "liftCache") }));
-  const r = await runCheck({ server, tools, competitors, queries, modules });
+  const r = await check({ server, tools, competitors, queries, modules });
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
   if (opts.failOnUnfound && r.unfound.length) {
