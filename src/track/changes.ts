@@ -18,6 +18,8 @@ export interface ChangeOptions {
   /** Folder of the track cache; behaviour results go to its `behaviour/` (default: not cached). */
   cache?: string;
   budget?: Budget;
+  /** Change points compared at once (default 1). */
+  jobs?: number;
   /** The folder relative paths to modules start from (track: the timeline folder). Default: the working folder. */
   dir?: string;
 }
@@ -30,16 +32,14 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
   const members = groupMembers(t);
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const dir = opts.cache ? join(opts.cache, "behaviour") : null;
-  const changes: Change[] = [];
-  for (let i = 1; i < t.groups.length; i++) {
+  const change = async (i: number): Promise<Change> => {
     const [g0, g1] = [t.groups[i - 1]!, t.groups[i]!];
     const base = { from: g0.last, to: g1.first };
     const a = lifted(members[i - 1]!);
     const b = lifted(members[i]!);
     if (!a || !b || !g0.routineHash || !g1.routineHash) {
       const sides = ([[g0, a], [g1, b]] as const).filter(([g, r]) => !r || !g.routineHash).map(([g]) => `${span(g)}: ${g.error ?? "no lifted module"}`);
-      changes.push({ ...base, behaviour: null, note: `a side was not lifted (${sides.join("; ")})` });
-      continue;
+      return { ...base, behaviour: null, note: `a side was not lifted (${sides.join("; ")})` };
     }
     const file = dir ? join(dir, `${sha256(JSON.stringify([CACHE_FORMAT, g0.routineHash, g1.routineHash, budget]))}.json`) : null;
     let view = file ? readCached(file) : null;
@@ -48,12 +48,19 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
         view = await behaviourView(loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir), budget);
         if (file) writeCached(file, view);
       }
-      changes.push({ ...base, behaviour: view.behaviour, semantics: view.semantics });
+      return { ...base, behaviour: view.behaviour, semantics: view.semantics };
     } catch (e) {
       if (!(e instanceof SearchliftError)) throw e;
-      changes.push({ ...base, behaviour: null, note: `${e.message}${e.file ? ` (${e.file})` : ""}` });
+      return { ...base, behaviour: null, note: `${e.message}${e.file ? ` (${e.file})` : ""}` };
     }
-  }
+  };
+  // Change points are independent: `jobs` of them at once (each runs its two modules in sandbox children).
+  const changes: Change[] = new Array(Math.max(0, t.groups.length - 1));
+  let next = 1;
+  const worker = async () => {
+    for (let i = next++; i < t.groups.length; i = next++) changes[i - 1] = await change(i);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.floor(opts.jobs ?? 1)) }, worker));
   return changes;
 }
 

@@ -89,7 +89,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const timeline = buildTimeline(placeModules(releases, outDir));
   // Each change point's behaviour (adjacent groups only), cached beside the lifts.
   opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
-  timeline.changes = await timelineChanges(timeline, { cache, dir: outDir });
+  timeline.changes = await timelineChanges(timeline, { cache, dir: outDir, jobs: opts.jobs ?? availableParallelism() });
   const json = join(outDir, "timeline.json");
   const markdown = join(outDir, "timeline.md");
   writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
