@@ -134,6 +134,13 @@ show("check, warm, 50 tools x 20 queries x 4 releases", checkWarm);
 show("  the same with --explain", checkExplain);
 goals.push([`check, warm, 50 tools x 20 queries x 4 releases <= 2 s (${checkWarm.ms.toFixed(0)} ms)`, checkWarm.ms <= 2000]);
 
+// first impression (goal: `searchlift track` on a fresh clone, i.e. the bundled samples, verified, with an empty cache, <= 20 s).
+const firstCache = join(cache, `bench-first-${process.pid}`);
+const first = measure(null, [bin, "track", join(root, "samples/releases"), "--out", join(firstCache, "out"), "--cache", firstCache], { node: true, runs: 0 });
+rmSync(firstCache, { recursive: true, force: true });
+show("first-run track on samples (verified, empty cache)", first);
+goals.push([`first-run track on samples <= 20 s (${(first.ms / 1000).toFixed(1)} s)`, first.ms <= 20000]);
+
 console.log(`searchlift bench — median of ${runs} runs after a warm-up (naive: 1 run); peak RSS of the searchlift process`);
 console.log(`input: ${spec} (${file})\n`);
 const w = Math.max(...rows.map((r) => r[0].length));

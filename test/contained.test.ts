@@ -386,7 +386,8 @@ describe("track: its cache entries and output files are checked too", () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^1 releases \(1 lifted now/);
       const timeline = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8"));
-      expect(timeline.releases[0]).toMatchObject({ version: "0.1.0", module: join(cache, key!, "lifted", "searchlift-sample", "0.1.0", "npm", "tool-search.mjs") });
+      expect(timeline.releases[0]).toMatchObject({ version: "0.1.0", module: "modules/searchlift-sample/0.1.0/npm/tool-search.mjs" });
+      expect(readFileSync(join(out, timeline.releases[0].module), "utf8")).toMatch(/^\/\/ searchlift-sample 0\.1\.0 \(npm\)/);
       expect(lstatSync(join(out, "timeline.md")).isFile()).toBe(true);
       expect(readFileSync(victim, "utf8")).toBe("keep me\n");
     }

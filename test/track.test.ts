@@ -6,8 +6,8 @@
  * change (samples/tool-search/*.js) shows up, and two builds of the same code give no witness.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sandboxScript, type WitnessReport } from "../src/diff/behaviour.js";
@@ -52,6 +52,7 @@ describe("searchlift track", () => {
     expect(md).toContain("| 0.3.0 – 0.3.1 (2) |");
     // The HTML report beside them (tested in a browser in report-browser.test.ts).
     expect(readFileSync(join(out, "timeline.html"), "utf8")).toMatch(/<table class="groups">[\s\S]*0\.3\.0 – 0\.3\.1/);
+    expectSelfContained(out, t, cache);
 
     // One change per group boundary, each with its behaviour.
     const changes = t.changes as Change[];
@@ -72,7 +73,7 @@ describe("searchlift track", () => {
     expect(row(c45.semantics!, "select: comma list")).toEqual(["no", "yes"]);
     expect(row(c45.semantics!, "score: searchHint word")).toEqual(["0", "4"]);
     expect(c45.behaviour!.sentences.some((l) => /`select:` now also takes a comma-separated list/.test(l))).toBe(true);
-    await expectSelectListWitness(c45.behaviour!.changed, moduleOf(t, "0.4.0"), moduleOf(t, "0.5.0"));
+    await expectSelectListWitness(c45.behaviour!.changed, join(out, moduleOf(t, "0.4.0")), join(out, moduleOf(t, "0.5.0")));
     // 0.6.0 → 0.7.0 (session-cache): the caps on the paths the probes call, measured: 32 words and a 4096-character
     // searchHint in the scorer, 64 select: names in toolSearch. (Its 16384-character cap is applied in the tool's
     // call() before the scorer, which the scoreTools probe does not pass through.)
@@ -121,6 +122,35 @@ describe("searchlift track", () => {
     expect(r.stderr).toBe("");
   });
 });
+
+/**
+ * The timeline folder names no absolute path (the cache, the inputs' folders, a home folder) and holds every
+ * module it names: moved elsewhere, its modules are still there, and its report still shows the code diffs.
+ */
+function expectSelfContained(out: string, t: Timeline, cache: string): void {
+  for (const f of ["timeline.json", "timeline.md", "timeline.html"]) {
+    const text = readFileSync(join(out, f), "utf8");
+    for (const leak of [cache, ROOT, tmpdir(), homedir()]) expect(text.includes(leak), `${f} names ${leak}`).toBe(false);
+  }
+  const lifted = t.releases.filter((r) => r.routineHash);
+  expect(lifted.length).toBeGreaterThan(0);
+  expect(t.releases.map((r) => r.input)).toEqual(t.releases.map((r) => r.version));
+  const moved = join(mkdtempSync(join(tmpdir(), "searchlift-moved-")), "timeline");
+  renameSync(out, moved);
+  try {
+    for (const r of lifted) {
+      expect(r.module).toBe(`modules/searchlift-sample/${r.version}/npm/tool-search.mjs`);
+      expect(readFileSync(join(moved, r.module!), "utf8")).toMatch(new RegExp(`^// searchlift-sample ${r.version.replace(/\./g, "\\.")} \\(npm\\)`));
+      expect(existsSync(join(moved, r.module!.replace(/\.mjs$/, ".d.ts")))).toBe(true);
+    }
+    // The code diff of a change point is read from the folder's own modules (no "cannot read").
+    const html = readFileSync(join(moved, "timeline.html"), "utf8");
+    expect(html).not.toContain("cannot read the lifted module");
+    expect(html).toContain(`<details class="code-diff">`);
+  } finally {
+    renameSync(moved, out);
+  }
+}
 
 function row(rows: SemanticRow[], feature: string): [string, string] {
   const r = rows.find((x) => x.feature === feature);

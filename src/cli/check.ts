@@ -61,12 +61,12 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   if (opts.json && opts.markdown) throw new SearchliftError("--json and --markdown exclude each other", ExitCode.usage);
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0)) throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModule, expandInstalled, DEFAULT_RELEASES }, { runCheck }, fmt] = await Promise.all([
+  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModule, expandInstalled, DEFAULT_RELEASES }, { check }, fmt] = await Promise.all([
     import("../check/naming.js"),
     import("../check/tools-file.js"),
     import("../check/queries.js"),
     import("../check/releases.js"),
-    import("../check/check.js"),
+    import("../api/check.js"),
     import("../check/format.js"),
   ]);
   const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
@@ -92,7 +92,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const args = await expandInstalled(given, log);
   const modules: string[] = [];
   for (const a of args) modules.push(await releaseModule(a, { log, ...pick(opts, "platform", "cache", "liftCache") }));
-  const r = await runCheck({ server, tools, competitors, queries, modules, log, explain: opts.explain === true });
+  const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true });
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
   if (opts.failOnUnfound && r.unfound.length) {

@@ -3,7 +3,7 @@
  */
 import type { Command } from "commander";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
-import { printJson } from "./output.js";
+import { printJson, progressLine } from "./output.js";
 
 export function registerDiff(program: Command): void {
   program
@@ -14,9 +14,11 @@ export function registerDiff(program: Command): void {
     .option("-o, --out <dir>", "keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed)")
     .option("--json", "print one JSON object")
     .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean }) => {
-      const { diffInputs, formatDiff } = await import("../diff/diff.js");
+      const [{ diff }, { formatDiff }] = await Promise.all([import("../api/diff.js"), import("../diff/diff.js")]);
       const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
-      const r = await diffInputs(a, b, opts.out ? { out: opts.out } : {});
+      const tty = process.stderr.isTTY && !opts.json;
+      const r = await diff(a, b, { ...(opts.out ? { out: opts.out } : {}), ...(tty ? { onProgress: progressLine } : {}) });
+      if (tty) process.stderr.write("\r\x1b[K");
       if (opts.json) printJson(r);
       else process.stdout.write(formatDiff(r));
     });

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { printJson } from "./output.js";
+import type { ProgressEvent } from "../api/progress.js";
 
 export function registerFetch(program: Command): void {
   program
@@ -18,7 +19,7 @@ export function registerFetch(program: Command): void {
     .option("--recheck", "check cached versions against the registry's integrity too (a cached version is otherwise served offline)")
     .option("--json", "print one JSON object")
     .action(async (spec: string | undefined, opts: { platform?: string; cache?: string; list?: boolean; dryRun?: boolean; recheck?: boolean; json?: boolean }) => {
-      const { fetchReleases, listReleases, formatListing } = await import("../fetch/fetch.js");
+      const [{ fetch }, { listReleases, formatListing }] = await Promise.all([import("../api/fetch.js"), import("../fetch/fetch.js")]);
       if (opts.list) {
         const l = await listReleases({ ...(opts.platform ? { platform: opts.platform } : {}), ...(spec ? { spec } : {}) });
         if (opts.json) printJson(l);
@@ -27,12 +28,12 @@ export function registerFetch(program: Command): void {
       }
       if (!spec) throw new SearchliftError("fetch needs latest, a version or a range (or --list)", ExitCode.usage);
       const tty = process.stderr.isTTY && !opts.json;
-      const r = await fetchReleases(spec, {
+      const r = await fetch(spec, {
         ...(opts.platform ? { platform: opts.platform } : {}),
         ...(opts.cache ? { cache: opts.cache } : {}),
         dryRun: !!opts.dryRun,
         recheck: !!opts.recheck,
-        ...(tty ? { progress: (m: string) => process.stderr.write(`${messageLine(m)}\n`) } : {}),
+        ...(tty ? { onProgress: (e: ProgressEvent) => process.stderr.write(`${messageLine(e.message)}\n`) } : {}),
         ...(opts.json ? {} : { warn: (m: string) => process.stderr.write(`searchlift: ${messageLine(m)}\n`) }),
       });
       const releases = r.releases.map((x) => ({ version: x.version, platform: x.platform, package: x.package, tarball: x.tarball, integrity: x.integrity, cached: x.cached }));

@@ -2,8 +2,7 @@
  * `searchlift locate`: where each routine's signature matches in an input, and its bindings.
  */
 import type { Command } from "commander";
-import { openContainer } from "../extract/open-container.js";
-import { ExitCode, SearchliftError } from "../errors.js";
+import { ExitCode } from "../errors.js";
 import type { RoutineResult } from "../locate/locate.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
@@ -19,15 +18,8 @@ export function registerLocate(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (arg: string, opts: InputFlags & { routine?: string[]; signatures?: string; json?: boolean }) => {
       const input = await resolveCliInput(arg, "locate", opts);
-      const { locate } = await import("../locate/locate.js");
-      const signatures = await selectSignatures(opts.signatures, opts.routine);
-      const c = openContainer(input);
-      let results: RoutineResult[];
-      try {
-        results = locate(c, signatures);
-      } finally {
-        c.close();
-      }
+      const { locate } = await import("../api/locate.js");
+      const results = await locate(input, { ...(opts.routine ? { routines: opts.routine } : {}), ...(opts.signatures ? { signaturesDir: opts.signatures } : {}) });
       if (opts.json) printJson({ input, routines: results });
       else process.stdout.write(formatLocate(input, results));
       process.exitCode = results.some((r) => r.status === "ambiguous")
@@ -36,21 +28,6 @@ export function registerLocate(program: Command): void {
           ? ExitCode.absent
           : ExitCode.ok;
     });
-}
-
-async function selectSignatures(dir: string | undefined, ids: string[] | undefined) {
-  const { loadSignatures, SignatureError } = await import("../locate/signature.js");
-  let all;
-  try {
-    all = loadSignatures(dir);
-  } catch (e) {
-    if (e instanceof SignatureError) throw new SearchliftError(`bad signature: ${e.message}`, ExitCode.usage);
-    throw new SearchliftError(`cannot read signatures: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.usage, dir);
-  }
-  if (!ids) return all;
-  const unknown = ids.filter((id) => !all.some((s) => s.id === id));
-  if (unknown.length) throw new SearchliftError(`unknown routine ${unknown.join(", ")} (known: ${all.map((s) => s.id).join(", ")})`, ExitCode.usage);
-  return all.filter((s) => ids.includes(s.id));
 }
 
 /** Module paths, role names and warnings come from the input: each is made terminal-safe. */

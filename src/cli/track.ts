@@ -6,7 +6,7 @@ import { ExitCode } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
-import { printJson } from "./output.js";
+import { printJson, progressLine } from "./output.js";
 
 export function registerTrack(program: Command): void {
   program
@@ -20,7 +20,7 @@ export function registerTrack(program: Command): void {
     .option("--json", "print timeline.json instead of a summary")
     .option("--verify-timeout <seconds>", "time budget for verifying each lift (default 300)", positiveSeconds)
     .action(async (args: string[], opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean; verifyTimeout?: number }) => {
-      const { defaultInputs, track } = await import("../track/track.js");
+      const { defaultInputs, track } = await import("../api/track.js");
       let inputs: string[];
       let note: string | undefined;
       if (args.length === 0) ({ inputs, note } = await defaultInputs());
@@ -33,7 +33,7 @@ export function registerTrack(program: Command): void {
         ...(opts.cache ? { cache: opts.cache } : {}),
         ...(opts.jobs ? { jobs: opts.jobs } : {}),
         ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
-        ...(tty ? { progress: (done: number, total: number, rel: { version: string }) => process.stderr.write(`\rlifted ${done}/${total} (${rel.version})   `) } : {}),
+        ...(tty ? { onProgress: progressLine } : {}),
       });
       if (tty) process.stderr.write("\n");
       if (opts.json) printJson(r.timeline);

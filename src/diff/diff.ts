@@ -16,12 +16,15 @@ import { codeDiff, type CodeDiff } from "./code-diff.js";
 import { assertSandboxable } from "../verify/sandbox.js";
 import type { SemanticRow } from "../routines/tool-search/semantics.js";
 import type { Budget } from "./witness-search.js";
+import type { OnProgress } from "../api/progress.js";
 
 export interface DiffOptions {
   /** Keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed). */
   out?: string;
   /** The witness search's budget (default 3000 calls, 6 s). */
   budget?: Budget;
+  /** Progress events (library API: src/api/progress.ts). */
+  onProgress?: OnProgress;
 }
 
 export interface DiffSide {
@@ -45,12 +48,16 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
   // modules; the runs below await the same check, and report its failure.
   assertSandboxable().catch(() => {});
   try {
+    const say = (message: string, done: number) => opts.onProgress?.({ stage: "diff", message, done, total: 3 });
+    say(`lifting ${a}`, 0);
     const pa = await liftedModulePath(a, join(base, "a"));
+    say(`lifting ${b}`, 1);
     const pb = await liftedModulePath(b, join(base, "b"));
     const ta = readFileSync(pa, "utf8");
     const tb = readFileSync(pb, "utf8");
     // Both checked before either runs: a module refused statically never reaches the sandbox.
     const [xa, xb] = [sandboxScript(ta, pa), sandboxScript(tb, pb)];
+    say("comparing behaviour", 2);
     const view = await behaviourView({ text: ta, script: xa, label: pa }, { text: tb, script: xb, label: pb }, opts.budget);
     const sideA = side(a, ta);
     const sideB = side(b, tb);

@@ -21,6 +21,7 @@ import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import { toolSearchCode } from "../routines/tool-search/tool-search-code.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { VerifyBudgetExceeded, verifyInOwnProcess } from "../verify/verify-process.js";
+import type { OnProgress } from "../api/progress.js";
 
 export interface LiftOptions {
   out: string;
@@ -30,6 +31,8 @@ export interface LiftOptions {
   /** Time budget for the whole verification, in seconds (default DEFAULT_VERIFY_TIMEOUT_S). */
   verifyTimeoutS?: number;
   signaturesDir?: string;
+  /** Progress events (library API: src/api/progress.ts). */
+  onProgress?: OnProgress;
 }
 
 /** Generous: a real release verifies in 20–40 s on an idle 2-core machine, 2 min when it is loaded. */
@@ -104,6 +107,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     throw e;
   }
   const signature = `tool-search/scorer@${scorer!.result.variant} + tool-search/call@${call!.result.variant}`;
+  opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
   // A latin1 module's text, already read, is its bytes one for one: hashed without reading it again.
   const bytesOf = (m: ModuleEntry) => (m.encoding === "latin1" ? Buffer.from(sharedModuleText(c, m).text, "latin1") : c.read(m));
@@ -133,6 +137,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   if (opts.verify) {
     let v: VerifyResult;
     const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
+    opts.onProgress?.({ stage: "verify", message: `verifying on ${opts.cases ?? 2000} cases` });
     try {
       v = await verifyInOwnProcess(code.original, draft, opts.cases ?? 2000, budgetS * 1000);
     } catch (e) {
@@ -150,6 +155,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
       );
     }
     verified = { cases: v.cases, agreed: v.agreed };
+    opts.onProgress?.({ stage: "verify", message: `${v.agreed}/${v.cases} cases agree`, done: v.cases, total: v.cases });
   }
   const text = compose(verified ?? "skipped (--no-verify)");
 
@@ -161,6 +167,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     [module, text],
     [declarations, DECLARATIONS],
   ]);
+  opts.onProgress?.({ stage: "lift", message: `wrote ${module}` });
   return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`), portedKeys: code.portedKeys };
 }
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../safe-write.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, sandboxScript, type BehaviourView, type ModuleSide } from "../diff/behaviour.js";
@@ -18,6 +18,10 @@ export interface ChangeOptions {
   /** Folder of the track cache; behaviour results go to its `behaviour/` (default: not cached). */
   cache?: string;
   budget?: Budget;
+  /** Change points compared at once (default 1). */
+  jobs?: number;
+  /** The folder relative paths to modules start from (track: the timeline folder). Default: the working folder. */
+  dir?: string;
 }
 
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
@@ -28,30 +32,35 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
   const members = groupMembers(t);
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const dir = opts.cache ? join(opts.cache, "behaviour") : null;
-  const changes: Change[] = [];
-  for (let i = 1; i < t.groups.length; i++) {
+  const change = async (i: number): Promise<Change> => {
     const [g0, g1] = [t.groups[i - 1]!, t.groups[i]!];
     const base = { from: g0.last, to: g1.first };
     const a = lifted(members[i - 1]!);
     const b = lifted(members[i]!);
     if (!a || !b || !g0.routineHash || !g1.routineHash) {
       const sides = ([[g0, a], [g1, b]] as const).filter(([g, r]) => !r || !g.routineHash).map(([g]) => `${span(g)}: ${g.error ?? "no lifted module"}`);
-      changes.push({ ...base, behaviour: null, note: `a side was not lifted (${sides.join("; ")})` });
-      continue;
+      return { ...base, behaviour: null, note: `a side was not lifted (${sides.join("; ")})` };
     }
     const file = dir ? join(dir, `${sha256(JSON.stringify([CACHE_FORMAT, g0.routineHash, g1.routineHash, budget]))}.json`) : null;
     let view = file ? readCached(file) : null;
     try {
       if (!view) {
-        view = await behaviourView(loadSide(a.module!), loadSide(b.module!), budget);
+        view = await behaviourView(loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir), budget);
         if (file) writeCached(file, view);
       }
-      changes.push({ ...base, behaviour: view.behaviour, semantics: view.semantics });
+      return { ...base, behaviour: view.behaviour, semantics: view.semantics };
     } catch (e) {
       if (!(e instanceof SearchliftError)) throw e;
-      changes.push({ ...base, behaviour: null, note: `${e.message}${e.file ? ` (${e.file})` : ""}` });
+      return { ...base, behaviour: null, note: `${e.message}${e.file ? ` (${e.file})` : ""}` };
     }
-  }
+  };
+  // Change points are independent: `jobs` of them at once (each runs its two modules in sandbox children).
+  const changes: Change[] = new Array(Math.max(0, t.groups.length - 1));
+  let next = 1;
+  const worker = async () => {
+    for (let i = next++; i < t.groups.length; i = next++) changes[i - 1] = await change(i);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.floor(opts.jobs ?? 1)) }, worker));
   return changes;
 }
 
@@ -61,10 +70,10 @@ function lifted(rs: Release[]): Release | undefined {
 }
 
 /** A lifted module as diff runs it: read, checked and made a sandbox script. */
-function loadSide(path: string): ModuleSide {
+function loadSide(path: string, dir = "."): ModuleSide {
   let text;
   try {
-    text = readFileSync(path, "utf8");
+    text = readFileSync(resolve(dir, path), "utf8");
   } catch (e) {
     throw new SearchliftError(`cannot read the lifted module: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.brokenModule, path);
   }

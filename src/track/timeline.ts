@@ -9,6 +9,7 @@ import { compareVersions } from "../fetch/release-range.js";
 import { markdownText as text } from "../safe-text.js";
 
 export interface Release {
+  /** The input; in a written timeline, its file name (timeline-folder.ts). */
   input: string;
   version: string;
   platform: string;
@@ -16,6 +17,7 @@ export interface Release {
   routineHash: string | null;
   signature?: string;
   verified: { cases: number; agreed: number } | null;
+  /** The lifted module; in a written timeline, relative to the timeline folder (`modules/…/tool-search.mjs`). */
   module?: string;
   error?: string;
 }

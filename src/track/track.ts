@@ -23,6 +23,8 @@ import { isInside, writeFileAtomic } from "../safe-write.js";
 import { timelineChanges } from "./changes.js";
 import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
+import { placeModules } from "./timeline-folder.js";
+import type { OnProgress } from "../api/progress.js";
 
 export interface TrackOptions {
   out: string;
@@ -31,8 +33,8 @@ export interface TrackOptions {
   verify: boolean;
   /** Time budget for verifying each lift, in seconds (lift's --verify-timeout). */
   verifyTimeoutS?: number;
-  /** Called as releases finish (for progress on a TTY). */
-  progress?: (done: number, total: number, r: Release) => void;
+  /** Progress events (library API: src/api/progress.ts): one as each release is lifted or read from the cache, then the change points. */
+  onProgress?: OnProgress;
 }
 
 export interface TrackResult {
@@ -69,28 +71,31 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   });
 
   let done = inputs.length - todo.length;
+  if (done) opts.onProgress?.({ stage: "track", message: `${done} from the cache`, done, total: inputs.length });
   const jobs = Math.max(1, Math.min(opts.jobs ?? availableParallelism(), todo.length || 1));
   const queue = [...todo];
   const worker = async () => {
     for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
       const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify, opts.verifyTimeoutS);
       releases[i] = r;
-      opts.progress?.(++done, inputs.length, r);
+      opts.onProgress?.({ stage: "track", message: `lifted ${r.version} (${r.platform})${r.error ? `: ${r.error}` : ""}`, done: ++done, total: inputs.length });
     }
   };
   await Promise.all(Array.from({ length: jobs }, worker));
 
-  const timeline = buildTimeline(releases);
-  // Each change point's behaviour (adjacent groups only), cached beside the lifts.
-  timeline.changes = await timelineChanges(timeline, { cache });
   const outDir = resolve(opts.out);
   mkdirSync(outDir, { recursive: true });
+  // The modules are copied into the timeline folder and named relative to it (timeline-folder.ts).
+  const timeline = buildTimeline(placeModules(releases, outDir));
+  // Each change point's behaviour (adjacent groups only), cached beside the lifts.
+  opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
+  timeline.changes = await timelineChanges(timeline, { cache, dir: outDir, jobs: opts.jobs ?? availableParallelism() });
   const json = join(outDir, "timeline.json");
   const markdown = join(outDir, "timeline.md");
   writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
   const html = join(outDir, "timeline.html");
   writeAtomic(markdown, timelineMarkdown(timeline));
-  writeAtomic(html, timelineHtml(timeline));
+  writeAtomic(html, timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8") }));
   return { timeline, files: { json, markdown, html }, lifted: todo.length, failed: releases.filter((r) => r.routineHash === null) };
 }
 

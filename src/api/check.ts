@@ -1,0 +1,20 @@
+/**
+ * Library `check`: will Claude Code find an MCP server's tools? Ranks them with lifted modules (see `lift`).
+ */
+import { runCheck, type CheckInput, type CheckResult } from "../check/check.js";
+import type { ProgressOptions } from "./progress.js";
+
+export type { CheckInput, CheckResult };
+export type { ClientTool, ListedTool } from "../check/naming.js";
+export type { Query } from "../check/queries.js";
+/** A server's tool (as `tools/list` gives it) named as the client names it; the queries check makes up for tools. */
+export { clientTool } from "../check/naming.js";
+export { defaultQueries } from "../check/queries.js";
+
+export async function check(input: CheckInput, options: ProgressOptions = {}): Promise<CheckResult> {
+  const n = input.modules.length;
+  options.onProgress?.({ stage: "check", message: `ranking ${input.tools.length} tools on ${input.queries.length} queries with ${n} release${n === 1 ? "" : "s"}`, done: 0, total: n });
+  const r = await runCheck(input);
+  options.onProgress?.({ stage: "check", message: `${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} unfound`, done: n, total: n });
+  return r;
+}
