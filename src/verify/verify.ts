@@ -206,7 +206,7 @@ export function callArgs(c: VerifyCase): unknown[] {
   return [c.query, c.deferred, options];
 }
 
-/** How the sandbox reports a call it stopped (sandbox.ts, sandbox-runner.ts): a limit, not the code's answer. */
+/** How the sandbox reports a call it stopped (sandbox.ts, runner/child.ts): a limit, not the code's answer. */
 const LIMIT_ERRORS = /^(?:sandbox killed:|sandbox died|not run:|timed out:)/;
 /** The runner's message when it stops after calls that timed out one after another. */
 const GAVE_UP = /^not run: \d+ calls timed out/;
