@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
 import { printJson } from "./output.js";
+import { cliRoutinePack } from "./routine.js";
 
 export function registerDiff(program: Command): void {
   program
@@ -16,7 +17,7 @@ export function registerDiff(program: Command): void {
     .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean }) => {
       const { diffInputs, formatDiff } = await import("../diff/diff.js");
       const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
-      const r = await diffInputs(a, b, opts.out ? { out: opts.out } : {});
+      const r = await diffInputs(a, b, { pack: await cliRoutinePack(), ...(opts.out ? { out: opts.out } : {}) });
       if (opts.json) printJson(r);
       else process.stdout.write(formatDiff(r));
     });

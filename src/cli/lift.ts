@@ -7,6 +7,7 @@ import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
 import { printJson } from "./output.js";
+import { cliRoutinePack } from "./routine.js";
 
 /** The corpus size the module contract's promise is checked on. */
 const CONTRACT_CASES = 2000;
@@ -26,11 +27,12 @@ export function registerLift(program: Command): void {
       const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
       if (opts.verify && opts.cases < CONTRACT_CASES) process.stderr.write(`note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`);
       const { liftInput } = await import("../lift/lift.js");
+      const pack = await cliRoutinePack();
       const results: Array<Record<string, unknown>> = [];
       let failure: SearchliftError | null = null;
       for (const input of inputs) {
         try {
-          const r = await liftInput(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}), ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}) });
+          const r = await liftInput(input, { pack, out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}), ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}) });
           results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped, portedKeys: r.portedKeys });
           if (!opts.json) {
             const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";

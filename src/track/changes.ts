@@ -12,12 +12,15 @@ import { writeFileAtomic } from "../safe-write.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, sandboxScript, type BehaviourView, type ModuleSide } from "../diff/behaviour.js";
 import { DEFAULT_BUDGET, type Budget } from "../diff/witness-search.js";
+import type { RoutinePack } from "../routines/pack.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
 
 export interface ChangeOptions {
   /** Folder of the track cache; behaviour results go to its `behaviour/` (default: not cached). */
   cache?: string;
   budget?: Budget;
+  /** The routine whose modules are compared (default: tool search). */
+  pack?: RoutinePack;
 }
 
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
@@ -43,7 +46,7 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     let view = file ? readCached(file) : null;
     try {
       if (!view) {
-        view = await behaviourView(loadSide(a.module!), loadSide(b.module!), budget);
+        view = await behaviourView(loadSide(a.module!), loadSide(b.module!), budget, opts.pack);
         if (file) writeCached(file, view);
       }
       changes.push({ ...base, behaviour: view.behaviour, semantics: view.semantics });

@@ -21,6 +21,7 @@ import { liftedCode } from "../lift/lift.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
 import { isInside, writeFileAtomic } from "../safe-write.js";
 import { timelineChanges } from "./changes.js";
+import type { RoutinePack } from "../routines/pack.js";
 import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
 
@@ -33,6 +34,8 @@ export interface TrackOptions {
   verifyTimeoutS?: number;
   /** Called as releases finish (for progress on a TTY). */
   progress?: (done: number, total: number, r: Release) => void;
+  /** The routine whose change points are compared (default: tool search; the lifts are the CLI's, tool search). */
+  pack?: RoutinePack;
 }
 
 export interface TrackResult {
@@ -82,7 +85,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
 
   const timeline = buildTimeline(releases);
   // Each change point's behaviour (adjacent groups only), cached beside the lifts.
-  timeline.changes = await timelineChanges(timeline, { cache });
+  timeline.changes = await timelineChanges(timeline, { cache, pack: opts.pack });
   const outDir = resolve(opts.out);
   mkdirSync(outDir, { recursive: true });
   const json = join(outDir, "timeline.json");
