@@ -100,10 +100,10 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   try {
     // Without call(), the scorer alone is still lifted first: what stops it is the more useful message.
     if (call!.result.status !== "found") {
-      pack.liftCode(c, { scorer: scorer!, scorerSignature });
+      await pack.liftCode(c, { scorer: scorer!, scorerSignature });
       throw notLiftable(`${ids.call} is ${call!.result.status}`);
     }
-    code = pack.liftCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
+    code = await pack.liftCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
   } catch (e) {
     if (e instanceof LiftError) throw notLiftable(e.message);
     throw e;

@@ -23,8 +23,9 @@ export interface RoutinePack {
   title: string;
   /** Signature ids, in the signatures folder: the routine itself and the call site its ports come from. */
   signatures: { routine: string; call: string };
-  /** The routine's code lifted from a container: located code, ports and adapter (throws LiftError). */
-  liftCode(container: Container, found: Routines): ToolSearchCode;
+  /** The routine's code lifted from a container: located code, ports and adapter (rejects with LiftError).
+   *  Async, so that the lifting code is loaded only by the stage that lifts, not by the verifier. */
+  liftCode(container: Container, found: Routines): Promise<ToolSearchCode>;
   /** The lifted module's interface in one line, for its header ("searchTools / … , defaults, provenance"). */
   contractSummary: string;
   /** The names the lifted module exports, in order. */

@@ -6,7 +6,6 @@ import { readFileSync } from "node:fs";
 import type { RoutinePack } from "../pack.js";
 import { defaultCorpus } from "./corpus.js";
 import { probeRows, toolSearchProbes } from "./probes.js";
-import { toolSearchCode } from "./tool-search-code.js";
 import { witnessCandidates } from "./witness-candidates.js";
 import { witnessKind, witnessSummary } from "./witness-summary.js";
 
@@ -19,7 +18,7 @@ export const toolSearchPack: RoutinePack = {
   id: "tool-search",
   title: "tool search",
   signatures: { routine: "tool-search/scorer", call: "tool-search/call" },
-  liftCode: toolSearchCode,
+  liftCode: async (container, found) => (await import("./tool-search-code.js")).toolSearchCode(container, found),
   contractSummary: "searchTools / scoreTools / toolSearch(query, deferred, { loaded, maxResults }), defaults, provenance",
   exports: ["searchTools", "scoreTools", "toolSearch", "defaults", "provenance"],
   declarations: () => (declarations ??= readFileSync(new URL("lifted-module.d.ts", SIGNATURES), "utf8")),
