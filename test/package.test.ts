@@ -1,6 +1,7 @@
 /**
  * The package as npm ships it: what `npm pack` puts in it, and that an install of the packed tarball runs the
- * README's main command (`npx searchlift track`) on the bundled sample releases with no Claude Code installed.
+ * README's main command (`npx searchlift track`) on the bundled sample releases with no Claude Code installed,
+ * and verifies a lift (the sandbox's child program and the declarations come from the installed files).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
@@ -56,5 +57,16 @@ describe("npm pack", () => {
     const samples = readdirSync(join(ROOT, "samples", "releases")).filter((f) => /^\d+\.\d+\.\d+$/.test(f));
     expect(timeline.releases).toHaveLength(samples.length);
     expect(timeline.releases.filter((r) => r.routineHash)).toHaveLength(samples.length);
+    // Verification runs the sandbox's child program (dist/verify/runner/child.js) from the installed package.
+    const lift = spawnSync(process.execPath, [join(app, "node_modules", "searchlift", "bin", "searchlift.js"), "lift", "--json", "--cases", "50", "--out", join(dir, "lifted"), join(ROOT, "samples", "releases", samples[0]!)], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, HOME: join(dir, "home") },
+      timeout: 300_000,
+    });
+    expect(lift.status, lift.stderr).toBe(0);
+    const lifted = JSON.parse(lift.stdout) as { results: Array<{ verified: unknown; declarations: string }> };
+    expect(lifted.results[0]!.verified).toEqual({ cases: 50, agreed: 50 });
+    expect(readFileSync(lifted.results[0]!.declarations, "utf8")).toBe(readFileSync(join(ROOT, "signatures", "tool-search", "lifted-module.d.ts"), "utf8"));
   });
 });

@@ -3,6 +3,7 @@
  * docs/scorer-module-contract.md).
  */
 import { liftInput, type LiftOptions as StageLiftOptions, type LiftResult } from "../lift/lift.js";
+import type { RoutinePack } from "../routines/pack.js";
 import type { ProgressOptions } from "./progress.js";
 
 export type { LiftResult };
@@ -18,6 +19,8 @@ export interface LiftOptions extends ProgressOptions {
   verifyTimeoutS?: number;
   /** Read signatures from this folder instead of the bundled ones. */
   signaturesDir?: string;
+  /** The routine lifted (default: tool search). */
+  pack?: RoutinePack;
 }
 
 export function lift(input: string, options: LiftOptions): Promise<LiftResult> {

@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
 import { printJson, progressLine } from "./output.js";
+import { cliRoutinePack } from "./routine.js";
 
 export function registerDiff(program: Command): void {
   program
@@ -17,7 +18,7 @@ export function registerDiff(program: Command): void {
       const [{ diff }, { formatDiff }] = await Promise.all([import("../api/diff.js"), import("../diff/diff.js")]);
       const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
       const tty = process.stderr.isTTY && !opts.json;
-      const r = await diff(a, b, { ...(opts.out ? { out: opts.out } : {}), ...(tty ? { onProgress: progressLine } : {}) });
+      const r = await diff(a, b, { pack: await cliRoutinePack(), ...(opts.out ? { out: opts.out } : {}), ...(tty ? { onProgress: progressLine } : {}) });
       if (tty) process.stderr.write("\r\x1b[K");
       if (opts.json) printJson(r);
       else process.stdout.write(formatDiff(r));

@@ -7,6 +7,7 @@ import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
 import { printJson, progressLine } from "./output.js";
+import { cliRoutinePack } from "./routine.js";
 
 /** The corpus size the module contract's promise is checked on. */
 const CONTRACT_CASES = 2000;
@@ -27,11 +28,12 @@ export function registerLift(program: Command): void {
       if (opts.verify && opts.cases < CONTRACT_CASES) process.stderr.write(`note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`);
       const { lift } = await import("../api/lift.js");
       const tty = process.stderr.isTTY && !opts.json;
+      const pack = await cliRoutinePack();
       const results: Array<Record<string, unknown>> = [];
       let failure: SearchliftError | null = null;
       for (const input of inputs) {
         try {
-          const r = await lift(input, { out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}), ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}), ...(tty ? { onProgress: progressLine } : {}) });
+          const r = await lift(input, { pack, out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}), ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}), ...(tty ? { onProgress: progressLine } : {}) });
           if (tty) process.stderr.write("\r\x1b[K");
           results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped, portedKeys: r.portedKeys });
           if (!opts.json) {

@@ -7,6 +7,7 @@ import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
 import { printJson, progressLine } from "./output.js";
+import { cliRoutinePack } from "./routine.js";
 
 export function registerTrack(program: Command): void {
   program
@@ -28,6 +29,7 @@ export function registerTrack(program: Command): void {
       if (note) process.stderr.write(`note: ${messageLine(note)}\n`);
       const tty = process.stderr.isTTY && !opts.json;
       const r = await track(inputs, {
+        pack: await cliRoutinePack(),
         out: opts.out,
         verify: opts.verify,
         ...(opts.cache ? { cache: opts.cache } : {}),

@@ -1,7 +1,7 @@
 /**
  * The behaviour view of `searchlift diff`: what two lifted modules answer differently. Two parts, run together
  * (the probes go first in the search's first batch):
- * - probes (routines/tool-search/probes.ts): each feature or weight row measured on both modules;
+ * - probes (the routine pack's, e.g. routines/tool-search/probes.ts): each feature or weight row measured on both modules;
  * - witnesses (witness-search.ts): inputs found by search on which the modules answer differently, each shrunk
  *   and replayed, with one line that says what it shows.
  *
@@ -11,10 +11,9 @@
  */
 import { ExitCode, SearchliftError } from "../errors.js";
 import { impurities } from "../lift/purity.js";
-import { probeRows, toolSearchProbes } from "../routines/tool-search/probes.js";
+import type { RoutinePack } from "../routines/pack.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { SemanticRow } from "../routines/tool-search/semantics.js";
-import { witnessCandidates } from "../routines/tool-search/witness-candidates.js";
-import { witnessKind, witnessSummary } from "../routines/tool-search/witness-summary.js";
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { moduleToScript } from "../verify/verify.js";
 import { codeTokens } from "./code-tokens.js";
@@ -79,21 +78,21 @@ export function sandboxScript(text: string, path: string): string {
 }
 
 /** Probe rows and witnesses of two modules. A module that cannot be run is brokenModule, with its label. */
-export async function behaviourView(a: ModuleSide, b: ModuleSide, budget: Budget = DEFAULT_BUDGET): Promise<BehaviourView> {
+export async function behaviourView(a: ModuleSide, b: ModuleSide, budget: Budget = DEFAULT_BUDGET, pack: RoutinePack = toolSearchPack): Promise<BehaviourView> {
   const tokens = codeTokens(a.text, b.text);
-  const probes = toolSearchProbes(tokens.numbers);
+  const probes = pack.probes(tokens.numbers);
   const side = (m: ModuleSide): Side => ({ script: m.script, label: m.label });
   let found;
   try {
-    found = await searchWitnesses(side(a), side(b), witnessCandidates(tokens), { budget, prelude: probes.flatMap((p) => p.calls), kindOf: witnessKind });
+    found = await searchWitnesses(side(a), side(b), pack.witnessCandidates(tokens), { budget, prelude: probes.flatMap((p) => p.calls), kindOf: pack.witnessKind });
   } catch (e) {
     if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
     throw e;
   }
-  const { rows, sentences } = probeRows(probes, found.prelude[0].map(answerOf), found.prelude[1].map(answerOf));
+  const { rows, sentences } = pack.probeRows(probes, found.prelude[0].map(answerOf), found.prelude[1].map(answerOf));
   const changed = found.witnesses.map((w): WitnessReport => {
     const { fn, ...rest } = w;
-    return { function: fn, query: rest.query, deferred: rest.deferred, loaded: rest.loaded, ...(rest.maxResults !== undefined ? { maxResults: rest.maxResults } : {}), before: rest.before, after: rest.after, summary: witnessSummary(w) };
+    return { function: fn, query: rest.query, deferred: rest.deferred, loaded: rest.loaded, ...(rest.maxResults !== undefined ? { maxResults: rest.maxResults } : {}), before: rest.before, after: rest.after, summary: pack.witnessSummary(w) };
   });
   return { semantics: rows, behaviour: { searched: found.searched, seconds: Math.round(found.seconds * 10) / 10, changed, sentences: [...sentences, ...changed.map((w) => w.summary)] } };
 }

@@ -14,7 +14,9 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, noDifferenceFound, sandboxScript, type Behaviour } from "./behaviour.js";
 import { codeDiff, type CodeDiff } from "./code-diff.js";
 import { assertSandboxable } from "../verify/sandbox.js";
+import type { RoutinePack } from "../routines/pack.js";
 import type { SemanticRow } from "../routines/tool-search/semantics.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { Budget } from "./witness-search.js";
 import type { OnProgress } from "../api/progress.js";
 
@@ -25,6 +27,8 @@ export interface DiffOptions {
   budget?: Budget;
   /** Progress events (library API: src/api/progress.ts). */
   onProgress?: OnProgress;
+  /** The routine compared (default: tool search). */
+  pack?: RoutinePack;
 }
 
 export interface DiffSide {
@@ -47,18 +51,19 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
   // The sandbox's one-time check of the permission model runs while this process lifts, reads and checks the
   // modules; the runs below await the same check, and report its failure.
   assertSandboxable().catch(() => {});
+  const pack = opts.pack ?? toolSearchPack;
   try {
     const say = (message: string, done: number) => opts.onProgress?.({ stage: "diff", message, done, total: 3 });
     say(`lifting ${a}`, 0);
-    const pa = await liftedModulePath(a, join(base, "a"));
+    const pa = await liftedModulePath(a, join(base, "a"), pack);
     say(`lifting ${b}`, 1);
-    const pb = await liftedModulePath(b, join(base, "b"));
+    const pb = await liftedModulePath(b, join(base, "b"), pack);
     const ta = readFileSync(pa, "utf8");
     const tb = readFileSync(pb, "utf8");
     // Both checked before either runs: a module refused statically never reaches the sandbox.
     const [xa, xb] = [sandboxScript(ta, pa), sandboxScript(tb, pb)];
     say("comparing behaviour", 2);
-    const view = await behaviourView({ text: ta, script: xa, label: pa }, { text: tb, script: xb, label: pb }, opts.budget);
+    const view = await behaviourView({ text: ta, script: xa, label: pa }, { text: tb, script: xb, label: pb }, opts.budget, pack);
     const sideA = side(a, ta);
     const sideB = side(b, tb);
     return {
@@ -75,7 +80,7 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
 
 /** Version and platform from the module's provenance header (read as text: the module is never run here). */
 function side(input: string, text: string): DiffSide {
-  const m = /^\/\/ \S+ (\S+) \(([^)\s]+)\) — tool search, lifted by/m.exec(text);
+  const m = /^\/\/ \S+ (\S+) \(([^)\s]+)\) — [^,\n]+, lifted by/m.exec(text);
   return { input, version: m?.[1] ?? "unknown", platform: m?.[2] ?? "unknown" };
 }
 
@@ -84,13 +89,14 @@ function label(s: DiffSide): string {
 }
 
 /** A lifted module as is (a tool-search.mjs, or a folder holding one), else the input lifted into `out`. */
-export async function liftedModulePath(input: string, out: string): Promise<string> {
+export async function liftedModulePath(input: string, out: string, pack: RoutinePack = toolSearchPack): Promise<string> {
+  const file = `${pack.id}.mjs`;
   if (!existsSync(input)) throw new SearchliftError("no such file or folder", ExitCode.unreadable, input);
   const st = statSync(input);
-  if (st.isDirectory() && existsSync(join(input, "tool-search.mjs"))) return join(input, "tool-search.mjs");
+  if (st.isDirectory() && existsSync(join(input, file))) return join(input, file);
   if (st.isFile() && input.endsWith(".mjs") && isLiftedModule(input)) return input;
   const { liftInput } = await import("../lift/lift.js");
-  const r = await liftInput(input, { out, verify: false });
+  const r = await liftInput(input, { out, verify: false, pack });
   return r.module;
 }
 

@@ -18,7 +18,8 @@ import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
 import { sha256InBackground } from "./file-hash.js";
 import { releaseInfo, type ReleaseInfo } from "./release-info.js";
-import { toolSearchCode } from "../routines/tool-search/tool-search-code.js";
+import type { RoutinePack } from "../routines/pack.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { VerifyBudgetExceeded, verifyInOwnProcess } from "../verify/verify-process.js";
 import type { OnProgress } from "../api/progress.js";
@@ -33,6 +34,8 @@ export interface LiftOptions {
   signaturesDir?: string;
   /** Progress events (library API: src/api/progress.ts). */
   onProgress?: OnProgress;
+  /** The routine lifted (default: tool search). */
+  pack?: RoutinePack;
 }
 
 /** Generous: a real release verifies in 20–40 s on an idle 2-core machine, 2 min when it is loaded. */
@@ -87,26 +90,28 @@ async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<st
 }
 
 async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise<string>, info: ReleaseInfo): Promise<LiftResult> {
-  const all = loadSignatures(opts.signaturesDir, ["tool-search/scorer", "tool-search/call"]);
-  const scorerSignature = all.find((s) => s.id === "tool-search/scorer");
-  const callSignature = all.find((s) => s.id === "tool-search/call");
-  if (!scorerSignature || !callSignature) throw new SearchliftError("the tool-search signatures are missing", ExitCode.usage);
+  const pack = opts.pack ?? toolSearchPack;
+  const ids = pack.signatures;
+  const all = loadSignatures(opts.signaturesDir, [ids.routine, ids.call]);
+  const scorerSignature = all.find((s) => s.id === ids.routine);
+  const callSignature = all.find((s) => s.id === ids.call);
+  if (!scorerSignature || !callSignature) throw new SearchliftError(`the ${pack.id} signatures are missing`, ExitCode.usage);
   const [scorer, call] = locateRoutines(c, [scorerSignature, callSignature]);
   const notLiftable = (message: string) => new SearchliftError(`cannot lift: ${message}`, ExitCode.notLiftable, c.input);
-  if (scorer!.result.status !== "found") throw notLiftable(`tool-search/scorer is ${scorer!.result.status}`);
+  if (scorer!.result.status !== "found") throw notLiftable(`${ids.routine} is ${scorer!.result.status}`);
   let code;
   try {
     // Without call(), the scorer alone is still lifted first: what stops it is the more useful message.
     if (call!.result.status !== "found") {
-      toolSearchCode(c, { scorer: scorer!, scorerSignature });
-      throw notLiftable(`tool-search/call is ${call!.result.status}`);
+      await pack.liftCode(c, { scorer: scorer!, scorerSignature });
+      throw notLiftable(`${ids.call} is ${call!.result.status}`);
     }
-    code = toolSearchCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
+    code = await pack.liftCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature });
   } catch (e) {
     if (e instanceof LiftError) throw notLiftable(e.message);
     throw e;
   }
-  const signature = `tool-search/scorer@${scorer!.result.variant} + tool-search/call@${call!.result.variant}`;
+  const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
   // A latin1 module's text, already read, is its bytes one for one: hashed without reading it again.
@@ -116,7 +121,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     client: info.client,
     version: info.version,
     platform: info.platform,
-    routine: "tool-search",
+    routine: pack.id,
     signature,
     input: { file: inputName(c), sha256: await inputSha256 },
     modules: sources,
@@ -124,7 +129,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   };
 
   const compose = (verified: unknown) =>
-    header(provenanceBase, verified) + code.readable + PROVENANCE_MARK + `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { searchTools, scoreTools, toolSearch, defaults, provenance };\n`;
+    header(pack, provenanceBase, verified) + code.readable + PROVENANCE_MARK + `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { ${pack.exports.join(", ")} };\n`;
 
   const draft = compose("pending");
   const impure = impurities(draft);
@@ -139,7 +144,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
     opts.onProgress?.({ stage: "verify", message: `verifying on ${opts.cases ?? 2000} cases` });
     try {
-      v = await verifyInOwnProcess(code.original, draft, opts.cases ?? 2000, budgetS * 1000);
+      v = await verifyInOwnProcess(pack.id, code.original, draft, opts.cases ?? 2000, budgetS * 1000);
     } catch (e) {
       if (e instanceof VerifyBudgetExceeded) throw new SearchliftError(`verification stopped: it did not finish within ${budgetS} s (--verify-timeout)`, ExitCode.verifyTimeout, c.input);
       throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, c.input);
@@ -161,11 +166,11 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
 
   // The parts were checked by releaseInfo; the resolved folder is checked again here.
   const dir = pathInside(opts.out, info.client, info.version, info.platform);
-  const module = join(dir, "tool-search.mjs");
-  const declarations = join(dir, "tool-search.d.ts");
+  const module = join(dir, `${pack.id}.mjs`);
+  const declarations = join(dir, `${pack.id}.d.ts`);
   writeAtomically(opts.out, dir, [
     [module, text],
-    [declarations, DECLARATIONS],
+    [declarations, pack.declarations()],
   ]);
   opts.onProgress?.({ stage: "lift", message: `wrote ${module}` });
   return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`), portedKeys: code.portedKeys };
@@ -194,15 +199,15 @@ export function liftedCode(moduleText: string): string {
   return moduleText.slice(Math.max(0, start), end < 0 ? undefined : end).trimEnd() + "\n";
 }
 
-function header(p: { client: string; version: string; platform: string; signature: string; input: { file: string; sha256: string }; modules: Array<{ name: string }> }, verified: unknown): string {
+function header(pack: RoutinePack, p: { client: string; version: string; platform: string; signature: string; input: { file: string; sha256: string }; modules: Array<{ name: string }> }, verified: unknown): string {
   const v = typeof verified === "object" && verified ? `agrees with the original on ${(verified as { agreed: number }).agreed}/${(verified as { cases: number }).cases} corpus cases` : String(verified);
   return [
-    `// ${p.client} ${p.version} (${p.platform}) — tool search, lifted by searchlift ${VERSION}.`,
+    `// ${p.client} ${p.version} (${p.platform}) — ${pack.title}, lifted by searchlift ${VERSION}.`,
     `// Matched ${p.signature} in ${p.input.file} (sha256 ${p.input.sha256}).`,
     `// From: ${p.modules.map((m) => m.name).join(", ")}.`,
     `// Verified: ${v}.`,
     `// The release's own code with readable names, pure: no imports, no host objects. Contract:`,
-    `// searchTools / scoreTools / toolSearch(query, deferred, { loaded, maxResults }), defaults, provenance.`,
+    `// ${pack.contractSummary}.`,
     "",
     "",
   ].join("\n");
@@ -229,41 +234,6 @@ function writeAtomically(out: string, dir: string, files: Array<[string, string]
     throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
   }
 }
-
-/** The contract's types, beside every emitted module. */
-const DECLARATIONS = `// Types of a lifted tool-search module (searchlift scorer-module contract).
-export interface Tool {
-  name: string;
-  description?: string;
-  searchHint?: string;
-  isMcp?: boolean;
-  mcpInfo?: { serverName: string; toolName?: string };
-  aliases?: string[];
-}
-
-export interface SearchOptions {
-  loaded?: Tool[];
-  maxResults?: number;
-}
-
-export function searchTools(query: string, deferred: Tool[], options?: SearchOptions): Promise<string[]>;
-export function scoreTools(query: string, deferred: Tool[], options?: SearchOptions): Promise<Array<{ name: string; score: number }>>;
-export function toolSearch(query: string, deferred: Tool[], options?: SearchOptions): Promise<string[]>;
-
-export const defaults: { maxResults: number };
-
-export const provenance: {
-  client: string;
-  version: string;
-  platform: string;
-  routine: "tool-search";
-  signature: string;
-  input: { file: string; sha256: string };
-  modules: Array<{ name: string; start: number; end: number; sha256: string }>;
-  generator: string;
-  verified: { cases: number; agreed: number } | string;
-};
-`;
 
 /**
  * A verification that ran but proves nothing: stopped early, or the original failed where agreement

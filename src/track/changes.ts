@@ -12,6 +12,7 @@ import { writeFileAtomic } from "../safe-write.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, sandboxScript, type BehaviourView, type ModuleSide } from "../diff/behaviour.js";
 import { DEFAULT_BUDGET, type Budget } from "../diff/witness-search.js";
+import type { RoutinePack } from "../routines/pack.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
 
 export interface ChangeOptions {
@@ -22,6 +23,8 @@ export interface ChangeOptions {
   jobs?: number;
   /** The folder relative paths to modules start from (track: the timeline folder). Default: the working folder. */
   dir?: string;
+  /** The routine whose modules are compared (default: tool search). */
+  pack?: RoutinePack;
 }
 
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
@@ -45,7 +48,7 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     let view = file ? readCached(file) : null;
     try {
       if (!view) {
-        view = await behaviourView(loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir), budget);
+        view = await behaviourView(loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir), budget, opts.pack);
         if (file) writeCached(file, view);
       }
       return { ...base, behaviour: view.behaviour, semantics: view.semantics };

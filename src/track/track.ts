@@ -21,6 +21,7 @@ import { liftedCode } from "../lift/lift.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
 import { isInside, writeFileAtomic } from "../safe-write.js";
 import { timelineChanges } from "./changes.js";
+import type { RoutinePack } from "../routines/pack.js";
 import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
 import { placeModules } from "./timeline-folder.js";
@@ -35,6 +36,8 @@ export interface TrackOptions {
   verifyTimeoutS?: number;
   /** Progress events (library API: src/api/progress.ts): one as each release is lifted or read from the cache, then the change points. */
   onProgress?: OnProgress;
+  /** The routine whose change points are compared (default: tool search; the lifts are the CLI's, tool search). */
+  pack?: RoutinePack;
 }
 
 export interface TrackResult {
@@ -89,7 +92,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const timeline = buildTimeline(placeModules(releases, outDir));
   // Each change point's behaviour (adjacent groups only), cached beside the lifts.
   opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
-  timeline.changes = await timelineChanges(timeline, { cache, dir: outDir, jobs: opts.jobs ?? availableParallelism() });
+  timeline.changes = await timelineChanges(timeline, { cache, dir: outDir, jobs: opts.jobs ?? availableParallelism(), ...(opts.pack ? { pack: opts.pack } : {}) });
   const json = join(outDir, "timeline.json");
   const markdown = join(outDir, "timeline.md");
   writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");

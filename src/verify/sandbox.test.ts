@@ -102,6 +102,26 @@ describe("runInSandbox: normal scripts", () => {
     expect(r.results).toEqual([ok(["real"])]);
   });
 
+  it("the driver neither iterates nor calls through methods the script can replace, virtual timers included", async () => {
+    const r = await runInSandbox(
+      `const boom = function () { throw new Error("hijacked"); };
+       const sleep = (ms, v) => new Promise((r) => setTimeout(r, ms, v));
+       Array.prototype[Symbol.iterator] = boom;
+       Array.prototype.splice = boom;
+       Reflect.apply = boom;
+       Function.prototype.apply = boom;
+       Object.freeze = boom;
+       Object.defineProperty = boom;
+       globalThis.__searchlift = { searchTools: async (q) => (await sleep(5, q)) + (await sleep(1, "!")), count: async (xs) => xs.length };`,
+      [
+        { fn: "searchTools", args: ["a"] },
+        { fn: "count", args: [[1, 2, 3]] },
+      ],
+      { virtualTimers: true },
+    );
+    expect(r.results).toEqual([ok("a!"), ok(3)]);
+  });
+
   it("virtual timers (opt-in) let code that yields through setTimeout settle; without them it fails clearly", async () => {
     const script = `globalThis.__searchlift = { searchTools: async (q) => {
       const out = [];

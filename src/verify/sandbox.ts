@@ -3,21 +3,22 @@
  *
  * Two layers:
  * 1. A child `node` process under Node's permission model, started by `node -e <runner>` with no
- *    `--allow-fs-read` at all (the runner is passed as text, so the child needs no file), and none of the
+ *    `--allow-fs-read` at all (the runner, runner/child.ts compiled, is passed as text, so the child needs
+ *    no file), and none of the
  *    other grants: no file writes, no child processes, no workers, no addons (and no network where the
  *    Node version's permission model covers it, 25+). It gets an empty environment, a V8 heap limit
  *    (`--max-old-space-size`), a wall-clock limit after which it is killed with SIGKILL, and on Linux a
  *    resident-memory watchdog (memory outside the V8 heap, such as ArrayBuffers, is not bounded by the
  *    heap limit).
  * 2. Inside the child, the code runs in a fresh vm context holding only JavaScript built-ins (see
- *    sandbox-runner.ts). Calls and results cross as JSON text only; each call has a CPU timeout that covers
+ *    runner/child.ts). Calls and results cross as JSON text only; each call has a CPU timeout that covers
  *    sync code and promise jobs, so one runaway call fails alone and the next calls still run.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RUNNER_SOURCE } from "./sandbox-runner.js";
 
 export interface SandboxCall {
   /** A property of `globalThis.__searchlift`: a function (called with `args`, awaited), or, with no args, any
@@ -358,7 +359,7 @@ function watchChild(child: ChildProcess, { timeoutMs, memoryMb }: ChildLimits, k
 function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
   const { request, limits } = childRequest(script, calls, careful, options);
   const nodePath = options.nodePath ?? process.execPath;
-  const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath)), "-e", RUNNER_SOURCE];
+  const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath)), "--input-type=module", "-e", runnerSource()];
   const env: Record<string, string> = {};
   if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
 
@@ -408,6 +409,20 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     });
     child.stdin.end(request);
   });
+}
+
+let runnerText: string | undefined;
+
+/** The child's program, runner/child.ts: compiled beside this module in dist/; run from the sources (the
+ *  tests), transpiled here with TypeScript (a dev dependency) so that it is never a stale build. Read once. */
+function runnerSource(): string {
+  if (runnerText !== undefined) return runnerText;
+  const compiled = new URL("./runner/child.js", import.meta.url);
+  if (existsSync(compiled)) return (runnerText = readFileSync(compiled, "utf8"));
+  const source = readFileSync(new URL("./runner/child.ts", import.meta.url), "utf8");
+  const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
+  const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext };
+  return (runnerText = ts.transpileModule(source, { compilerOptions: options }).outputText);
 }
 
 /** Sandbox children still running, so that a host about to exit can take them along. */

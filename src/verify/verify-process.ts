@@ -2,18 +2,20 @@
  * Verification in a process of its own: the corpus, the requests and the results live there, not in
  * the lift's process, which still holds what it read from a 400 MB release. Both stay small.
  *
- * As a program (stdin: one line { original, emitted, cases }, then kept open; stdout: the VerifyResult as
+ * As a program (stdin: one line { routine, original, emitted, cases }, then kept open; stdout: the VerifyResult as
  * JSON) and as the function that starts it. The verifier and its sandbox children end with the lift: when
  * its stdin closes (the lift exited, was killed, or gave up at its time budget) or its parent changes.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { exitWithParent, ORPHANED_EXIT } from "../exit-with-parent.js";
-import { defaultCorpus } from "../routines/tool-search/corpus.js";
+import { routinePack } from "../routines/packs.js";
 import { killSandboxChildren } from "./sandbox.js";
 import { verifyAgreement, type VerifyResult } from "./verify.js";
 
 interface Request {
+  /** The routine pack (by id) whose corpus the cases come from. */
+  routine: string;
   original: string;
   emitted: string;
   cases: number;
@@ -27,8 +29,8 @@ export class VerifyBudgetExceeded extends Error {
   }
 }
 
-/** Run verifyAgreement in a child process, stopped (with its sandboxes) after `budgetMs`. */
-export function verifyInOwnProcess(original: string, emitted: string, cases: number, budgetMs = Infinity): Promise<VerifyResult> {
+/** Run verifyAgreement on `routine`'s corpus in a child process, stopped (with its sandboxes) after `budgetMs`. */
+export function verifyInOwnProcess(routine: string, original: string, emitted: string, cases: number, budgetMs = Infinity): Promise<VerifyResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
@@ -59,7 +61,7 @@ export function verifyInOwnProcess(original: string, emitted: string, cases: num
       }
     });
     // One line (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
-    child.stdin.write(JSON.stringify({ original, emitted, cases } satisfies Request) + "\n");
+    child.stdin.write(JSON.stringify({ routine, original, emitted, cases } satisfies Request) + "\n");
   });
 }
 
@@ -87,7 +89,7 @@ function readRequest(): Promise<Request> {
 async function main(): Promise<void> {
   exitWithParent(killSandboxChildren);
   const req = await readRequest();
-  const v = await verifyAgreement(req.original, req.emitted, defaultCorpus(1, req.cases));
+  const v = await verifyAgreement(req.original, req.emitted, routinePack(req.routine).corpus(req.cases));
   process.stdout.write(JSON.stringify(v), () => process.exit(0));
 }
 

@@ -112,16 +112,10 @@ export async function verifyAgreement(
   // Cases go to the children in batches: a request, its results and the child's heap stay a few
   // megabytes instead of the whole corpus at once (a 400 MB release is lifted in 300 MB).
   const batch = Math.max(1, Math.floor(opts.batchCases ?? 500));
-  const disagreements = Object.fromEntries(CONTRACT_FNS.map((f) => [f, 0])) as Record<ContractFn, number>;
-  let agreed = 0;
-  let bothErrored = 0;
-  let originalFailed = 0;
-  let firstOriginalError: string | undefined;
-  const limitHits = { original: 0, emitted: 0 };
+  const tally = newTally();
   let stopped: string | undefined;
   let ran = 0;
   let callCount = 0;
-  let first: { index: number; fn: ContractFn; original: CallResult; emitted: CallResult } | undefined;
   for (let from = 0; from < cases.length; from += batch) {
     const slice = cases.slice(from, from + batch);
     const calls: SandboxCall[] = [];
@@ -134,28 +128,7 @@ export async function verifyAgreement(
       runSide("original", original, calls, sandbox, parallel),
       runSide("emitted", emittedScript, calls, sandbox, parallel),
     ]);
-    for (let i = 0; i < slice.length; i++) {
-      let all = true;
-      let originalOk = true;
-      for (let j = 0; j < fns.length; j++) {
-        const a = ro[i * fns.length + j]!;
-        const b = re[i * fns.length + j]!;
-        if (!a.ok && !b.ok) bothErrored++;
-        if (!a.ok) {
-          originalOk = false;
-          firstOriginalError ??= a.error;
-        }
-        if (hitLimit(a)) limitHits.original++;
-        if (hitLimit(b)) limitHits.emitted++;
-        if (!resultsAgree(a, b)) {
-          all = false;
-          disagreements[fns[j]!]++;
-          first ??= { index: from + i, fn: fns[j]!, original: a, emitted: b };
-        }
-      }
-      if (all) agreed++;
-      if (!originalOk) originalFailed++;
-    }
+    tallyBatch(tally, ro, re, fns, from, slice.length);
     ran += slice.length;
     const gaveUp = ro.find((r): r is { ok: false; error: string } => !r.ok && GAVE_UP.test(r.error));
     if (gaveUp !== undefined) {
@@ -163,27 +136,11 @@ export async function verifyAgreement(
       break;
     }
     // The original cannot be run on some case within the limits: the verdict is known (inconclusive).
-    if (limitHits.original > 0) break;
+    if (tally.limitHits.original > 0) break;
   }
   const tRun = performance.now() - t0;
-
-  let firstDisagreement: FirstDisagreement | undefined;
-  if (first !== undefined) {
-    const unshrunk: Disagreement = { case: cases[first.index]!, fn: first.fn, original: first.original, emitted: first.emitted };
-    // A case stopped by a limit is not shrunk: every smaller candidate would likely wait for the limit again.
-    const shrink = opts.shrink !== false && stopped === undefined && !hitLimit(first.original) && !hitLimit(first.emitted);
-    const s = shrink ? await shrinkDisagreement(original, emittedScript, unshrunk, sandbox, opts) : { ...unshrunk, steps: 0, rounds: 0 };
-    firstDisagreement = {
-      case: s.case,
-      fn: s.fn,
-      original: s.original,
-      emitted: s.emitted,
-      index: first.index,
-      unshrunk,
-      shrinkSteps: s.steps,
-      shrinkRounds: s.rounds,
-    };
-  }
+  const firstDisagreement = tally.first === undefined ? undefined : await shrunkFirst(tally.first, cases, original, emittedScript, stopped, sandbox, opts);
+  const { agreed, bothErrored, originalFailed, firstOriginalError, limitHits, disagreements } = tally;
   return {
     cases: ran,
     agreed,
@@ -199,6 +156,74 @@ export async function verifyAgreement(
   };
 }
 
+/** The counts over the cases compared so far, and the first disagreement (by case index). */
+interface Tally {
+  agreed: number;
+  bothErrored: number;
+  originalFailed: number;
+  firstOriginalError?: string;
+  limitHits: { original: number; emitted: number };
+  disagreements: Record<ContractFn, number>;
+  first?: { index: number; fn: ContractFn; original: CallResult; emitted: CallResult };
+}
+
+function newTally(): Tally {
+  const disagreements = Object.fromEntries(CONTRACT_FNS.map((f) => [f, 0])) as Record<ContractFn, number>;
+  return { agreed: 0, bothErrored: 0, originalFailed: 0, limitHits: { original: 0, emitted: 0 }, disagreements };
+}
+
+/** Compare one batch's results, `count` cases from case `from`, each with one result per function. */
+function tallyBatch(t: Tally, ro: CallResult[], re: CallResult[], fns: readonly ContractFn[], from: number, count: number): void {
+  for (let i = 0; i < count; i++) {
+    let all = true;
+    let originalOk = true;
+    for (let j = 0; j < fns.length; j++) {
+      const a = ro[i * fns.length + j]!;
+      const b = re[i * fns.length + j]!;
+      if (!a.ok && !b.ok) t.bothErrored++;
+      if (!a.ok) {
+        originalOk = false;
+        t.firstOriginalError ??= a.error;
+      }
+      if (hitLimit(a)) t.limitHits.original++;
+      if (hitLimit(b)) t.limitHits.emitted++;
+      if (!resultsAgree(a, b)) {
+        all = false;
+        t.disagreements[fns[j]!]++;
+        t.first ??= { index: from + i, fn: fns[j]!, original: a, emitted: b };
+      }
+    }
+    if (all) t.agreed++;
+    if (!originalOk) t.originalFailed++;
+  }
+}
+
+/** The first disagreement, shrunk unless the run stopped early or a limit stopped either side. */
+async function shrunkFirst(
+  first: NonNullable<Tally["first"]>,
+  cases: readonly VerifyCase[],
+  original: string,
+  emittedScript: string,
+  stopped: string | undefined,
+  sandbox: SandboxOptions,
+  opts: VerifyOptions,
+): Promise<FirstDisagreement> {
+  const unshrunk: Disagreement = { case: cases[first.index]!, fn: first.fn, original: first.original, emitted: first.emitted };
+  // A case stopped by a limit is not shrunk: every smaller candidate would likely wait for the limit again.
+  const shrink = opts.shrink !== false && stopped === undefined && !hitLimit(first.original) && !hitLimit(first.emitted);
+  const s = shrink ? await shrinkDisagreement(original, emittedScript, unshrunk, sandbox, opts) : { ...unshrunk, steps: 0, rounds: 0 };
+  return {
+    case: s.case,
+    fn: s.fn,
+    original: s.original,
+    emitted: s.emitted,
+    index: first.index,
+    unshrunk,
+    shrinkSteps: s.steps,
+    shrinkRounds: s.rounds,
+  };
+}
+
 /** The contract's arguments for one case: (query, deferred, { loaded, maxResults? }). */
 export function callArgs(c: VerifyCase): unknown[] {
   const options: { loaded: Tool[]; maxResults?: number } = { loaded: c.loaded ?? [] };
@@ -206,7 +231,7 @@ export function callArgs(c: VerifyCase): unknown[] {
   return [c.query, c.deferred, options];
 }
 
-/** How the sandbox reports a call it stopped (sandbox.ts, sandbox-runner.ts): a limit, not the code's answer. */
+/** How the sandbox reports a call it stopped (sandbox.ts, runner/child.ts): a limit, not the code's answer. */
 const LIMIT_ERRORS = /^(?:sandbox killed:|sandbox died|not run:|timed out:)/;
 /** The runner's message when it stops after calls that timed out one after another. */
 const GAVE_UP = /^not run: \d+ calls timed out/;

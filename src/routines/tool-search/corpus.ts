@@ -14,15 +14,11 @@
  * Everything comes from one seeded PRNG: the same seed and count give the same cases, byte for byte.
  */
 
-/** A tool as the scorer-module contract defines it. */
-export interface Tool {
-  name: string;
-  description?: string;
-  searchHint?: string;
-  isMcp?: boolean;
-  mcpInfo?: { serverName: string; toolName?: string };
-  aliases?: string[];
-}
+import type { Tool } from "../../../signatures/tool-search/lifted-module.d.ts";
+
+/** A tool as the scorer-module contract defines it: written once, in the declarations every lift writes
+ *  beside its module (signatures/tool-search/lifted-module.d.ts, shipped in the package). */
+export type { Tool };
 
 export interface CorpusCase {
   query: string;

@@ -83,7 +83,20 @@ export function moduleSemantics(text: string): Semantics {
   const program = parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
   const ctx = new Context(text, program);
   const root = ctx.factory ?? program;
+  const scores = scoreWeights(ctx, root, text);
+  const code = codeFeatures(ctx, root, text);
+  const features = featureValues(code, scores.descriptionKind);
+  const value = (s: Set<number>) => [...s].join(" / ");
+  const rows: Semantics = [];
+  for (const [key, label] of WEIGHTS) rows.push({ feature: label, value: scores.weights.has(key) ? value(scores.weights.get(key)!) : "—" });
+  for (const [label, s] of [...scores.other].sort(([x], [y]) => x.localeCompare(y))) rows.push({ feature: label, value: value(s) });
+  for (const f of FEATURES) rows.push({ feature: f, value: features.get(f) ?? "no" });
+  return rows;
+}
 
+/** The score rules' weights by what they match (`weights`), those of rules not recognised (`other`, by
+ *  their condition), and how descriptions are matched, when a rule shows it. */
+function scoreWeights(ctx: Context, root: Node, text: string) {
   const weights = new Map<string, Set<number>>();
   const other = new Map<string, Set<number>>();
   let descriptionKind: "word" | "substring" | null = null;
@@ -111,46 +124,67 @@ export function moduleSemantics(text: string): Semantics {
       } else add(weights, `${c.key}:${w.mcp ? "mcp" : "builtin"}`, w.n);
     }
   });
+  return { weights, other, descriptionKind: descriptionKind as "word" | "substring" | null };
+}
 
-  const features = new Map<Feature, string>();
-  const yes = (f: Feature, v: boolean) => features.set(f, v ? "yes" : "no");
-  const resultKeys = new Set<string>();
-  let selectRegex = false;
-  let selectList = false;
-  let aliases = false;
-  let required = false;
-  let prefixFastPath = false;
-  let exactFastPath = false;
-  let exactLoadedToo = false;
-  let selectLoadedToo = false;
-  let hint = false;
-  let coarse = false;
-  let boundaryRegExp = false;
-  const caps: Partial<Record<"chars" | "words" | "select" | "hint", Set<number>>> = {};
-  const addCap = (kind: keyof typeof caps, n: number) => (caps[kind] ??= new Set()).add(n);
-  let defaultMax: number | undefined;
+/** What the code shows, node by node, before it is worded as feature rows (featureValues). */
+interface CodeFeatures {
+  resultKeys: Set<string>;
+  selectRegex: boolean;
+  selectList: boolean;
+  aliases: boolean;
+  required: boolean;
+  prefixFastPath: boolean;
+  exactFastPath: boolean;
+  exactLoadedToo: boolean;
+  selectLoadedToo: boolean;
+  hint: boolean;
+  coarse: boolean;
+  boundaryRegExp: boolean;
+  caps: Partial<Record<"chars" | "words" | "select" | "hint", Set<number>>>;
+  defaultMax: number | undefined;
+}
+
+function codeFeatures(ctx: Context, root: Node, text: string): CodeFeatures {
+  const f: CodeFeatures = {
+    resultKeys: new Set<string>(),
+    selectRegex: false,
+    selectList: false,
+    aliases: false,
+    required: false,
+    prefixFastPath: false,
+    exactFastPath: false,
+    exactLoadedToo: false,
+    selectLoadedToo: false,
+    hint: false,
+    coarse: false,
+    boundaryRegExp: false,
+    caps: {},
+    defaultMax: undefined,
+  };
+  const addCap = (kind: keyof CodeFeatures["caps"], n: number) => (f.caps[kind] ??= new Set()).add(n);
 
   walk(root, (n) => {
     if (n.type === "Property" && !n.computed) {
       const k = propName(n.key);
-      if (k) resultKeys.add(k);
-      if (k === "max_results" && n.value.type === "AssignmentPattern") defaultMax ??= ctx.number(n.value.right);
+      if (k) f.resultKeys.add(k);
+      if (k === "max_results" && n.value.type === "AssignmentPattern") f.defaultMax ??= ctx.number(n.value.right);
     }
-    if (n.type === "Literal" && n.regex && /^\^select:/i.test(n.regex.pattern)) selectRegex = true;
+    if (n.type === "Literal" && n.regex && /^\^select:/i.test(n.regex.pattern)) f.selectRegex = true;
     if (n.type === "MemberExpression" && !n.computed) {
       const p = n.property.name;
-      if (p === "aliases") aliases = true;
-      if (p === "searchHint") hint = true;
-      if (p === "coarseParts") coarse = true;
+      if (p === "aliases") f.aliases = true;
+      if (p === "searchHint") f.hint = true;
+      if (p === "coarseParts") f.coarse = true;
     }
     if (n.type === "NewExpression" && n.callee.type === "Identifier" && n.callee.name === "RegExp" && n.arguments[0]) {
-      if (/\\\\b/.test(text.slice(n.arguments[0].start, n.arguments[0].end))) boundaryRegExp = true;
+      if (/\\\\b/.test(text.slice(n.arguments[0].start, n.arguments[0].end))) f.boundaryRegExp = true;
     }
     if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && !n.callee.computed) {
       const method = n.callee.property.name;
       const arg0 = n.arguments[0];
-      if (method === "split" && arg0?.type === "Literal" && arg0.value === "," && ctx.origins(n.callee.object).has("select")) selectList = true;
-      if (method === "startsWith" && arg0?.type === "Literal" && arg0.value === "+") required = true;
+      if (method === "split" && arg0?.type === "Literal" && arg0.value === "," && ctx.origins(n.callee.object).has("select")) f.selectList = true;
+      if (method === "startsWith" && arg0?.type === "Literal" && arg0.value === "+") f.required = true;
       if ((method === "slice" || method === "substring") && n.arguments.length === 2 && ctx.number(arg0) === 0) {
         const cap = ctx.number(n.arguments[1]);
         const kind = cap === undefined ? undefined : capKind(ctx.origins(n.callee.object));
@@ -167,46 +201,51 @@ export function moduleSemantics(text: string): Semantics {
         if (kind) addCap(kind, n.operator === ">=" || n.operator === "<" ? cap - 1 : cap);
       }
     }
-    if (n.type === "IfStatement" && hasCall(n.test, (c) => isMethod(c, "startsWith") && c.arguments[0]?.type === "Literal" && c.arguments[0].value === "mcp__")) {
-      if (hasCall(n.consequent, (c) => isMethod(c, "startsWith") && c.arguments[0] !== undefined && c.arguments[0].type !== "Literal")) prefixFastPath = true;
-    }
-    // `lookup(deferred, key) ?? lookup(all, key)`: a second place to look.
-    if (n.type === "LogicalExpression" && (n.operator === "??" || n.operator === "||") && ctx.isNameLookup(n.left) && ctx.isNameLookup(n.right)) {
-      if (isLoweredLookup(n.left) || isLoweredLookup(n.right)) exactLoadedToo = true;
-      else if (ctx.origins(n.left).has("select")) selectLoadedToo = true;
-    }
-    if ((n.type === "ArrowFunctionExpression" || n.type === "FunctionExpression") && n.params.length === 1) {
-      const body = n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0].type === "ReturnStatement" ? n.body.body[0].argument : n.body;
-      if (body?.type === "BinaryExpression" && body.operator === "===" && (isLoweredName(body.left) || isLoweredName(body.right))) exactFastPath = true;
-    }
+    fastPaths(ctx, n, f);
   });
-  if (defaultMax === undefined) defaultMax = ctx.defaultsMaxResults();
+  if (f.defaultMax === undefined) f.defaultMax = ctx.defaultsMaxResults();
+  return f;
+}
 
-  features.set("searches", resultKeys.has("total_mcp_tools") ? "MCP tools" : resultKeys.has("total_deferred_tools") ? "deferred tools" : "—");
-  yes("select: lookup", selectRegex);
-  yes("select: comma list", selectList);
-  yes("select: by alias", selectRegex && aliases);
-  yes("+required terms", required);
-  yes("mcp__ prefix fast path", prefixFastPath);
-  yes("exact-name fast path", exactFastPath);
-  yes("exact-name fast path: loaded tools too", exactFastPath && exactLoadedToo);
-  yes("select: loaded tools too", selectRegex && selectLoadedToo);
-  yes("searchHint", hint);
-  yes("coarse parts", coarse);
-  yes("word-boundary description match", descriptionKind ? descriptionKind === "word" : boundaryRegExp);
+/** The fast paths and second lookups one node shows (part of codeFeatures' walk). */
+function fastPaths(ctx: Context, n: Node, f: CodeFeatures): void {
+  if (n.type === "IfStatement" && hasCall(n.test, (c) => isMethod(c, "startsWith") && c.arguments[0]?.type === "Literal" && c.arguments[0].value === "mcp__")) {
+    if (hasCall(n.consequent, (c) => isMethod(c, "startsWith") && c.arguments[0] !== undefined && c.arguments[0].type !== "Literal")) f.prefixFastPath = true;
+  }
+  // `lookup(deferred, key) ?? lookup(all, key)`: a second place to look.
+  if (n.type === "LogicalExpression" && (n.operator === "??" || n.operator === "||") && ctx.isNameLookup(n.left) && ctx.isNameLookup(n.right)) {
+    if (isLoweredLookup(n.left) || isLoweredLookup(n.right)) f.exactLoadedToo = true;
+    else if (ctx.origins(n.left).has("select")) f.selectLoadedToo = true;
+  }
+  if ((n.type === "ArrowFunctionExpression" || n.type === "FunctionExpression") && n.params.length === 1) {
+    const body = n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0].type === "ReturnStatement" ? n.body.body[0].argument : n.body;
+    if (body?.type === "BinaryExpression" && body.operator === "===" && (isLoweredName(body.left) || isLoweredName(body.right))) f.exactFastPath = true;
+  }
+}
+
+/** The feature rows' values, worded. */
+function featureValues(f: CodeFeatures, descriptionKind: "word" | "substring" | null): Map<Feature, string> {
+  const features = new Map<Feature, string>();
+  const yes = (k: Feature, v: boolean) => features.set(k, v ? "yes" : "no");
+  features.set("searches", f.resultKeys.has("total_mcp_tools") ? "MCP tools" : f.resultKeys.has("total_deferred_tools") ? "deferred tools" : "—");
+  yes("select: lookup", f.selectRegex);
+  yes("select: comma list", f.selectList);
+  yes("select: by alias", f.selectRegex && f.aliases);
+  yes("+required terms", f.required);
+  yes("mcp__ prefix fast path", f.prefixFastPath);
+  yes("exact-name fast path", f.exactFastPath);
+  yes("exact-name fast path: loaded tools too", f.exactFastPath && f.exactLoadedToo);
+  yes("select: loaded tools too", f.selectRegex && f.selectLoadedToo);
+  yes("searchHint", f.hint);
+  yes("coarse parts", f.coarse);
+  yes("word-boundary description match", descriptionKind ? descriptionKind === "word" : f.boundaryRegExp);
   const capValue = (s: Set<number> | undefined) => (s ? [...s].sort((x, y) => x - y).join(" / ") : "no");
-  features.set("query cap (characters)", capValue(caps.chars));
-  features.set("query cap (words)", capValue(caps.words));
-  features.set("select: cap (names)", capValue(caps.select));
-  features.set("searchHint cap (characters)", capValue(caps.hint));
-  features.set("default max results", defaultMax === undefined ? "—" : String(defaultMax));
-
-  const value = (s: Set<number>) => [...s].join(" / ");
-  const rows: Semantics = [];
-  for (const [key, label] of WEIGHTS) rows.push({ feature: label, value: weights.has(key) ? value(weights.get(key)!) : "—" });
-  for (const [label, s] of [...other].sort(([x], [y]) => x.localeCompare(y))) rows.push({ feature: label, value: value(s) });
-  for (const f of FEATURES) rows.push({ feature: f, value: features.get(f) ?? "no" });
-  return rows;
+  features.set("query cap (characters)", capValue(f.caps.chars));
+  features.set("query cap (words)", capValue(f.caps.words));
+  features.set("select: cap (names)", capValue(f.caps.select));
+  features.set("searchHint cap (characters)", capValue(f.caps.hint));
+  features.set("default max results", f.defaultMax === undefined ? "—" : String(f.defaultMax));
+  return features;
 }
 
 interface Weight {

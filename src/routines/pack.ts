@@ -1,0 +1,44 @@
+/**
+ * A routine pack: what is specific to one routine, handed to the stages (lift, verify, diff, track) as a
+ * parameter, so that they do not import a routine's folder. src/routines/tool-search/index.ts is the one
+ * pack so far; src/routines/packs.ts lists the packs by id, for a process that receives only the id (the
+ * verifier).
+ *
+ * The shapes below (the lifted code, probes, contract calls, witnesses) are those of the scorer-module
+ * contract's `(query, deferred, { loaded, maxResults })` calls, which every pack's module answers.
+ */
+import type { CodeTokens } from "../diff/code-tokens.js";
+import type { ContractCall } from "../diff/witness-run.js";
+import type { Witness } from "../diff/witness-search.js";
+import type { Container } from "../extract/types.js";
+import type { VerifyCase } from "../verify/verify.js";
+import type { SemanticRow } from "./tool-search/semantics.js";
+import type { Probe } from "./tool-search/probes.js";
+import type { Routines, ToolSearchCode } from "./tool-search/tool-search-code.js";
+
+export interface RoutinePack {
+  /** The routine's name: provenance.routine, the lifted files' base name (`<id>.mjs`, `<id>.d.ts`). */
+  id: string;
+  /** Its name in sentences and module headers ("tool search"). */
+  title: string;
+  /** Signature ids, in the signatures folder: the routine itself and the call site its ports come from. */
+  signatures: { routine: string; call: string };
+  /** The routine's code lifted from a container: located code, ports and adapter (rejects with LiftError).
+   *  Async, so that the lifting code is loaded only by the stage that lifts, not by the verifier. */
+  liftCode(container: Container, found: Routines): Promise<ToolSearchCode>;
+  /** The lifted module's interface in one line, for its header ("searchTools / … , defaults, provenance"). */
+  contractSummary: string;
+  /** The names the lifted module exports, in order. */
+  exports: readonly string[];
+  /** The declarations (.d.ts text) written beside every lifted module. */
+  declarations(): string;
+  /** The verification corpus: `count` cases, the same for the same count. */
+  corpus(count: number): VerifyCase[];
+  /** Diff's behaviour catalog: probes from the numbers in both modules' code, and their rows. */
+  probes(numbers: readonly number[]): Probe[];
+  probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[] };
+  /** Diff's witness search: candidate calls, the kind that makes two witnesses the same, one sentence each. */
+  witnessCandidates(tokens: CodeTokens): Iterable<ContractCall>;
+  witnessKind(w: Witness): string;
+  witnessSummary(w: Witness): string;
+}

@@ -1,0 +1,488 @@
+/**
+ * The program the sandbox child runs (sandbox.ts starts it): real TypeScript, compiled with the rest, and
+ * sent as text. The child is started as `node --input-type=module -e <this file compiled>` with no
+ * `--allow-fs-read` whatsoever, so it needs no file, and this module imports only node: built-ins.
+ *
+ * Protocol. stdin: one JSON request `{ script, args: [argument lists], calls: [{ fn, a }], callTimeoutMs,
+ * scriptTimeoutMs, virtualTimers, carefulCalls, maxTimeouts }`, where `a` indexes `args` (calls with the same
+ * argument list share it in the request; each call still gets its own copy). stdout: newline-delimited JSON,
+ * written synchronously as each step ends (so a crash is attributed to the call that caused it):
+ *   {"script":"ok"} | {"script":"error","error":"…"}     once, after evaluating the script
+ *   {"ok":true,"value":…} | {"ok":false,"error":"…"}    once per call, in order
+ *   {"done":true}                                        last
+ *
+ * Inside the child, the untrusted code runs in a fresh vm context whose global object is created from a
+ * null-prototype object, so it holds only the JavaScript built-ins: no `process`, `require`, `fetch`,
+ * timers, `console`, `Buffer`. Data crosses the boundary only as JSON text: arguments are embedded as string
+ * literals in the code that starts a call, and results are serialised by `JSON.stringify` inside the
+ * context and read back as a primitive string. Promise jobs run in the context's own microtask queue
+ * (`microtaskMode: "afterEvaluate"`), which is drained at the end of each evaluation and counted in its
+ * CPU timeout, so async functions settle inside the vm and a promise-job loop is stopped like a sync one.
+ */
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as util from "node:util";
+import * as vm from "node:vm";
+
+// ---- In the context: the driver --------------------------------------------------------------------------
+//
+// Evaluated first in the context, before the untrusted script: it captures the built-ins it relies on before
+// that script can replace them, and defines the driver the host steps through under a random, non-writable,
+// non-configurable global. These functions never run in this module: their source text
+// (Function.prototype.toString) is sent into the context (driverSource), so each may use only its parameters
+// and the context's own built-ins, nothing of this module's scope. Inside them, calls go through the captured
+// `apply` and methods, and nothing iterates (no spread, for-of or array destructuring), because the untrusted
+// script may replace Array.prototype[Symbol.iterator], push, then, JSON and the rest after the driver ran.
+
+/** The built-ins the driver captures before the untrusted script runs. */
+interface Intrinsics {
+  apply: typeof Reflect.apply;
+  then: typeof Promise.prototype.then;
+  resolve: typeof Promise.resolve;
+  PromiseC: PromiseConstructor;
+  stringify: typeof JSON.stringify;
+  parse: typeof JSON.parse;
+  StringC: StringConstructor;
+  defineProperty: typeof Object.defineProperty;
+  freeze: typeof Object.freeze;
+  push: typeof Array.prototype.push;
+  splice: typeof Array.prototype.splice;
+  join: typeof Array.prototype.join;
+  dateNow: typeof Date.now;
+}
+
+type Global = Record<string, any>;
+
+/** A value thrown by untrusted code as one line of text, with its getters run inside the context. */
+function errorDescriber(I: Intrinsics): (e: unknown) => string {
+  return function describe(e: unknown): string {
+    try {
+      if (e !== null && (typeof e === "object" || typeof e === "function")) {
+        let name: unknown = "";
+        let msg: unknown;
+        try {
+          name = (e as Global).name;
+        } catch {
+          // a throwing getter: described without its name
+        }
+        try {
+          msg = (e as Global).message;
+        } catch {
+          // a throwing getter: described as a thrown value below
+        }
+        if (typeof msg === "string") return (typeof name === "string" && name ? name + ": " : "") + msg;
+      }
+      return "thrown: " + I.StringC(e);
+    } catch {
+      return "thrown: (a value that cannot be printed)";
+    }
+  };
+}
+
+interface Timer {
+  id: number;
+  due: number;
+  every: number;
+  fn: (...args: unknown[]) => unknown;
+  args: unknown[];
+}
+
+/** Virtual timers (opt-in): a deterministic queue inside the context, run by the host between evaluations. */
+function virtualClock(I: Intrinsics, G: Global) {
+  const timers: Timer[] = [];
+  let seq = 0;
+  let now = 0;
+  function addTimer(fn: unknown, ms: unknown, args: unknown[], repeat: boolean): number {
+    if (typeof fn !== "function") throw new TypeError("callback must be a function");
+    let d = +(ms as number);
+    if (!(d >= 1)) d = repeat ? 1 : 0;
+    const t: Timer = { id: ++seq, due: now + d, every: repeat ? d : -1, fn: fn as Timer["fn"], args: args };
+    I.apply(I.push, timers, [t]);
+    return t.id;
+  }
+  function clearTimer(id: unknown): void {
+    for (let i = 0; i < timers.length; i++)
+      if (timers[i]!.id === id) {
+        I.apply(I.splice, timers, [i, 1]);
+        return;
+      }
+  }
+  // Rest parameters build their array without the iterator protocol, so a replaced one cannot intervene.
+  function install(): void {
+    G.setTimeout = (fn: unknown, ms: unknown, ...args: unknown[]) => addTimer(fn, ms, args, false);
+    G.setInterval = (fn: unknown, ms: unknown, ...args: unknown[]) => addTimer(fn, ms, args, true);
+    G.setImmediate = (fn: unknown, ...args: unknown[]) => addTimer(fn, 0, args, false);
+    G.clearTimeout = G.clearInterval = G.clearImmediate = clearTimer;
+    G.queueMicrotask = (fn: () => void) => {
+      I.apply(I.then, I.apply(I.resolve, I.PromiseC, []), [() => fn()]);
+    };
+  }
+  /** Run the timer due first, moving the clock to its time; false when none is left. */
+  function tick(): boolean {
+    if (timers.length === 0) return false;
+    let k = 0;
+    for (let i = 1; i < timers.length; i++) {
+      const a = timers[i]!;
+      const b = timers[k]!;
+      if (a.due < b.due || (a.due === b.due && a.id < b.id)) k = i;
+    }
+    const t = timers[k]!;
+    if (t.due > now) now = t.due;
+    if (t.every < 0) I.apply(I.splice, timers, [k, 1]);
+    else t.due += t.every;
+    try {
+      I.apply(t.fn, undefined, t.args);
+    } catch {
+      // a timer callback's exception is the code's business, as in a host event loop
+    }
+    return true;
+  }
+  return { install, tick, pending: (): boolean => timers.length > 0 };
+}
+
+interface Slot {
+  done: boolean;
+  out: string | null;
+}
+
+/**
+ * The calls of one chunk, run one after another, each starting when the previous one settled, within one
+ * evaluation until a time slice is used up; results are collected as JSON lines and taken by the host
+ * between evaluations.
+ */
+function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
+  let queue: { fn: string; a: number }[] = [];
+  let argTexts: string[] = [];
+  let pos = 0;
+  let active: Slot | null = null;
+  let outs: string[] = [];
+  let deadline = 0;
+  let budget = 0;
+  function finish(slot: Slot, ok: boolean, v: unknown): void {
+    if (slot.done) return;
+    slot.done = true;
+    try {
+      slot.out = ok ? I.stringify({ ok: true, value: v }) : I.stringify({ ok: false, error: describe(v) });
+    } catch (e) {
+      slot.out = I.stringify({ ok: false, error: "the result is not serialisable as JSON: " + describe(e) });
+    }
+    if (typeof slot.out !== "string") slot.out = I.stringify({ ok: false, error: "the result is not serialisable as JSON" });
+  }
+  function settle(slot: Slot): void {
+    if (slot !== active) return; // a call already given up on (timed out, never settled)
+    I.apply(I.push, outs, [slot.out]);
+    active = null;
+    pos++;
+    pump();
+  }
+  function begin(call: { fn: string; a: number }): void {
+    const slot: Slot = (active = { done: false, out: null });
+    try {
+      const api = G.__searchlift;
+      if (api === null || (typeof api !== "object" && typeof api !== "function")) throw new TypeError("the script did not define globalThis.__searchlift");
+      // Each call parses its own arguments, so a function that changes its input cannot affect another call.
+      const args = I.parse(argTexts[call.a]!) as unknown[];
+      const f = api[call.fn];
+      if (typeof f !== "function") {
+        if (f !== undefined && args.length === 0) {
+          finish(slot, true, f);
+          settle(slot);
+          return;
+        }
+        throw new TypeError("globalThis.__searchlift." + call.fn + " is not a function");
+      }
+      const r: unknown = I.apply(f, undefined, args);
+      const settled = (ok: boolean) => (v: unknown) => {
+        finish(slot, ok, v);
+        settle(slot);
+      };
+      I.apply(I.then, I.apply(I.resolve, I.PromiseC, [r]), [settled(true), settled(false)]);
+    } catch (e) {
+      finish(slot, false, e);
+      settle(slot);
+    }
+  }
+  function pump(): void {
+    while (active === null && pos < queue.length && budget > 0 && I.dateNow() <= deadline) {
+      budget--;
+      begin(queue[pos]!);
+    }
+  }
+  return {
+    /** A chunk: argument lists as JSON texts, and calls { fn, a } naming one of them. */
+    load(texts: string[], callsJson: string): void {
+      argTexts = texts;
+      queue = I.parse(callsJson) as typeof queue;
+      pos = 0;
+      active = null;
+      outs = [];
+    },
+    /** Start calls until sliceMs have passed or maxCalls were started (waiting for each to settle). */
+    run(sliceMs: number, maxCalls: number): void {
+      deadline = I.dateNow() + sliceMs;
+      budget = maxCalls;
+      pump();
+    },
+    /** Results finished since the last take, one JSON text per line. */
+    take(): string {
+      const s = I.apply(I.join, outs, ["\n"]) as string;
+      outs = [];
+      return s;
+    },
+    status: (): string => (pos >= queue.length ? "idle" : active === null ? "paused" : "waiting"),
+    /** Give up on the call in progress with this result (JSON text). */
+    skip(outJson: string): void {
+      if (active === null) return;
+      const slot = active;
+      slot.out = outJson;
+      settle(slot);
+    },
+  };
+}
+
+/** Builds the driver from its parts (passed in as source text, see driverSource) and defines it as `name`. */
+function contextDriver(name: string, describer: typeof errorDescriber, clock: typeof virtualClock, calls: typeof callQueue): void {
+  const G = globalThis as Global;
+  // V8 puts these in every context: console reports to the inspector, Atomics.wait can block the thread,
+  // WebAssembly memory is outside the heap limit. Search code needs none of them.
+  delete G.console;
+  delete G.SharedArrayBuffer;
+  delete G.Atomics;
+  delete G.WebAssembly;
+  const I: Intrinsics = {
+    apply: Reflect.apply,
+    then: Promise.prototype.then,
+    resolve: Promise.resolve,
+    PromiseC: Promise,
+    stringify: JSON.stringify,
+    parse: JSON.parse,
+    StringC: String,
+    defineProperty: Object.defineProperty,
+    freeze: Object.freeze,
+    push: Array.prototype.push,
+    splice: Array.prototype.splice,
+    join: Array.prototype.join,
+    dateNow: Date.now,
+  };
+  const describe = describer(I);
+  const timers = clock(I, G);
+  const queue = calls(I, G, describe);
+  const driver = I.freeze({
+    installTimers: timers.install,
+    describe,
+    load: queue.load,
+    run: queue.run,
+    take: queue.take,
+    pending: timers.pending,
+    status: queue.status,
+    skip: queue.skip,
+    tick: timers.tick,
+  });
+  I.defineProperty(G, name, { value: driver, writable: false, enumerable: false, configurable: false });
+}
+
+/** The script that defines the driver as `name` in a fresh context (strict, like the rest of the driver). */
+function driverSource(name: string): string {
+  const parts = [errorDescriber, virtualClock, callQueue].map((f) => f.toString()).join(", ");
+  return `"use strict";\n(${contextDriver.toString()})(${JSON.stringify(name)}, ${parts});\n`;
+}
+
+// ---- In the child: the host side -------------------------------------------------------------------------
+
+interface Request {
+  script: string;
+  args: unknown[][];
+  calls: { fn: string; a: number }[];
+  callTimeoutMs: number;
+  scriptTimeoutMs: number;
+  virtualTimers: boolean;
+  carefulCalls: number;
+  maxTimeouts: number;
+}
+
+function write(obj: unknown): void {
+  const b = Buffer.from((typeof obj === "string" ? obj : JSON.stringify(obj)) + "\n", "utf8");
+  let o = 0;
+  while (o < b.length) {
+    try {
+      o += fs.writeSync(1, b, o);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+    }
+  }
+}
+
+const req = JSON.parse(fs.readFileSync(0, "utf8")) as Request;
+// The host may die without killing us (kill -9): we are then re-parented. Checked after every evaluation,
+// each of which is bounded by its CPU timeout, so an orphan runs at most one more call.
+const PARENT = process.ppid;
+function exitIfOrphaned(): void {
+  if (process.ppid !== PARENT) process.exit(0);
+}
+const callMs = req.callTimeoutMs;
+const D = "__searchlift_driver_" + crypto.randomBytes(8).toString("hex");
+const E = "__searchlift_error_" + crypto.randomBytes(8).toString("hex");
+const ctx = vm.createContext(Object.create(null), {
+  name: "searchlift sandbox",
+  codeGeneration: { strings: true, wasm: false },
+  microtaskMode: "afterEvaluate",
+});
+vm.runInContext(driverSource(D), ctx, { timeout: 10000 });
+if (req.virtualTimers) vm.runInContext(D + ".installTimers()", ctx, { timeout: callMs });
+
+// displayErrors: false, so that Node does not read properties of a thrown value (a proxy's traps) outside the timeout.
+function run(code: string, timeout: number): unknown {
+  return vm.runInContext(code, ctx, { timeout, filename: "searchlift-driver", displayErrors: false });
+}
+
+/** An exception that left the context: a timeout (a host error) or a value thrown by untrusted code, which
+ *  is described inside the context, under the timeout, so that getters or proxies cannot run unbounded here. */
+function describe(e: unknown, timeout: number, what: string): string {
+  if (util.types.isNativeError(e) && !util.types.isProxy(e)) {
+    const d = Object.getOwnPropertyDescriptor(e, "code");
+    if (d && d.value === "ERR_SCRIPT_EXECUTION_TIMEOUT") return "timed out: " + what + " ran for more than " + timeout + " ms (sync code and promise jobs)";
+  }
+  try {
+    ctx[E] = e;
+    const s = run(D + ".describe(globalThis." + E + ")", callMs);
+    return typeof s === "string" ? s : "error (cannot be described)";
+  } catch {
+    return "error (cannot be described)";
+  } finally {
+    try {
+      delete ctx[E];
+    } catch {
+      // the script made the slot undeletable: it is overwritten by the next description
+    }
+  }
+}
+
+try {
+  vm.runInContext(req.script, ctx, { timeout: req.scriptTimeoutMs, filename: "untrusted-script.js", displayErrors: false });
+  write({ script: "ok" });
+} catch (e) {
+  write({ script: "error", error: describe(e, req.scriptTimeoutMs, "the script") });
+}
+exitIfOrphaned();
+
+const MAX_TICKS = 100000;
+const SLICE = 20;
+const CHUNK_CALLS = 256;
+const CHUNK_CHARS = 4 << 20;
+const err = (error: string) => JSON.stringify({ ok: false, error });
+let done = 0;
+// Calls that timed out: past req.maxTimeouts, the rest are not run (code that loops whenever it reaches some
+// helper would otherwise hold the caller for calls × callTimeoutMs).
+let timeouts = 0;
+function giveUpAfterTimeouts(): void {
+  const e = err("not run: " + timeouts + " calls timed out (over " + callMs + " ms each)");
+  for (let i = done; i < req.calls.length; i++) write(e);
+  write({ done: true });
+  process.exit(0);
+}
+function flush(): void {
+  const s = run(D + ".take()", callMs);
+  if (typeof s === "string" && s !== "") {
+    write(s);
+    done += s.split("\n").length;
+  }
+}
+// The host steps between evaluations; a thrown exception (a timeout) is blamed on the call in progress, which
+// started before the slice ended and so ran for at least callMs.
+function step(code: string): string | null {
+  try {
+    run(code, callMs + SLICE);
+    return null;
+  } catch (e) {
+    return describe(e, callMs, "the call");
+  }
+}
+function hasTimers(): boolean {
+  return run(D + ".pending()", callMs) === true;
+}
+function skipCall(out: string): void {
+  run(D + ".skip(" + JSON.stringify(out) + ")", callMs);
+  flush();
+}
+
+/** A call in progress awaits something that is not a promise job: run a virtual timer, or give up on it
+ *  (the result to give, or null to keep waiting). */
+function awaitTimers(waitingSince: number, ticks: number): { out: string | null; settled: boolean } {
+  if (!req.virtualTimers) return { out: err("the call's promise never settled (it waits for something the sandbox does not provide, e.g. a timer)"), settled: false };
+  if (Date.now() - waitingSince > callMs || ticks >= MAX_TICKS) return { out: err("timed out: the call did not settle within " + callMs + " ms"), settled: false };
+  const failed = step(D + ".tick()");
+  flush();
+  if (failed !== null) return { out: err(failed), settled: false };
+  if (run(D + ".status()", callMs) !== "waiting") return { out: null, settled: true };
+  if (!hasTimers()) return { out: err("the call's promise never settled (no timers left to run)"), settled: false };
+  return { out: null, settled: false };
+}
+
+/** Load a chunk of calls into the driver and step it until every call has a result. */
+function runChunk(calls: { fn: string; a: number }[], texts: string[]): void {
+  run(D + ".load([" + texts.map((t) => JSON.stringify(t)).join(",") + "]," + JSON.stringify(JSON.stringify(calls)) + ")", callMs);
+  let waitingSince = 0;
+  let ticks = 0;
+  for (;;) {
+    // Careful calls run one per evaluation, so that a crash is attributed to the right call.
+    const failed = step(D + ".run(" + SLICE + "," + (done < req.carefulCalls ? 1 : CHUNK_CALLS) + ")");
+    flush();
+    exitIfOrphaned();
+    if (failed !== null) {
+      skipCall(err(failed));
+      waitingSince = 0;
+      ticks = 0;
+      if (failed.startsWith("timed out:") && req.maxTimeouts > 0 && ++timeouts >= req.maxTimeouts) giveUpAfterTimeouts();
+      continue;
+    }
+    const st = run(D + ".status()", callMs);
+    if (st === "idle") return;
+    if (st === "paused") {
+      waitingSince = 0;
+      ticks = 0;
+      continue;
+    }
+    // waiting: the call in progress awaits something that is not a promise job.
+    if (waitingSince === 0) waitingSince = Date.now();
+    const waited = awaitTimers(waitingSince, ticks);
+    ticks++;
+    if (waited.out === null && !waited.settled) continue;
+    if (waited.out !== null) skipCall(waited.out);
+    waitingSince = 0;
+    ticks = 0;
+  }
+}
+
+/** Send the calls in chunks of at most CHUNK_CALLS calls and CHUNK_CHARS characters of argument text. Calls
+ *  name their argument list by index into req.args; verify passes one list to the three functions. */
+function runCalls(): void {
+  const argText = new Array<string | undefined>(req.args.length);
+  const textOf = (k: number): string => (argText[k] ??= JSON.stringify(req.args[k] ?? []));
+  let chunk: { fn: string; a: number }[] = [];
+  let chunkTexts: string[] = [];
+  let chunkIndex = new Map<number, number>();
+  let chunkChars = 0;
+  for (const call of req.calls) {
+    const k = call.a;
+    const size = chunkIndex.has(k) ? 0 : textOf(k).length;
+    if (chunk.length > 0 && (chunk.length >= CHUNK_CALLS || chunkChars + size > CHUNK_CHARS)) {
+      runChunk(chunk, chunkTexts);
+      chunk = [];
+      chunkTexts = [];
+      chunkIndex = new Map();
+      chunkChars = 0;
+    }
+    let local = chunkIndex.get(k);
+    if (local === undefined) {
+      local = chunkTexts.length;
+      chunkTexts.push(textOf(k));
+      chunkIndex.set(k, local);
+      chunkChars += textOf(k).length;
+    }
+    chunk.push({ fn: String(call.fn), a: local });
+  }
+  if (chunk.length > 0) runChunk(chunk, chunkTexts);
+}
+
+runCalls();
+write({ done: true });
