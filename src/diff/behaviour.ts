@@ -14,7 +14,7 @@ import { impurities } from "../lift/purity.js";
 import { probeRows, toolSearchProbes } from "../routines/tool-search/probes.js";
 import type { SemanticRow } from "../routines/tool-search/semantics.js";
 import { witnessCandidates } from "../routines/tool-search/witness-candidates.js";
-import { witnessKind, witnessSummary } from "../routines/tool-search/witness-summary.js";
+import { witnessFocus, witnessKind, witnessSummary } from "../routines/tool-search/witness-summary.js";
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { moduleToScript } from "../verify/verify.js";
 import { codeTokens } from "./code-tokens.js";
@@ -85,7 +85,7 @@ export async function behaviourView(a: ModuleSide, b: ModuleSide, budget: Budget
   const side = (m: ModuleSide): Side => ({ script: m.script, label: m.label });
   let found;
   try {
-    found = await searchWitnesses(side(a), side(b), witnessCandidates(tokens), { budget, prelude: probes.flatMap((p) => p.calls), kindOf: witnessKind });
+    found = await searchWitnesses(side(a), side(b), witnessCandidates(tokens), { budget, prelude: probes.flatMap((p) => p.calls), kindOf: witnessKind, focus: witnessFocus });
   } catch (e) {
     if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
     throw e;

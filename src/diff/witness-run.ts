@@ -57,24 +57,50 @@ export class ModuleRunError extends Error {
   }
 }
 
-/** Each call's result on one module, in order. */
-export async function runCalls(side: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<CallResult[]> {
+/** Calls made ready for the sandbox: the script tail holding their tool lists, and the calls naming them. */
+interface PreparedCalls {
+  tail: string;
+  sandboxCalls: Array<{ fn: string; args: unknown[] }>;
+}
+
+/** The tool lists of `calls`, each sent once: the same array is found by identity (cheap), an equal one by
+ *  its text, so that the catalog of a thousand calls is neither stringified a thousand times nor sent twice. */
+function prepare(calls: readonly ContractCall[]): PreparedCalls {
   const lists: Tool[][] = [];
-  const index = new Map<string, number>();
+  const byArray = new Map<Tool[], number>();
+  const byText = new Map<string, number>();
   const listIndex = (l: Tool[]) => {
+    let i = byArray.get(l);
+    if (i !== undefined) return i;
     const key = JSON.stringify(l);
-    let i = index.get(key);
+    i = byText.get(key);
     if (i === undefined) {
       i = lists.length;
       lists.push(l);
-      index.set(key, i);
+      byText.set(key, i);
     }
+    byArray.set(l, i);
     return i;
   };
   const sandboxCalls = calls.map((c) => ({ fn: CALL, args: [c.fn, c.query, listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null] }));
-  const run = await runInSandbox(side.script + harness(lists), sandboxCalls, options);
+  return { tail: harness(lists), sandboxCalls };
+}
+
+async function runPrepared(side: Side, p: PreparedCalls, options: SandboxOptions): Promise<CallResult[]> {
+  const run = await runInSandbox(side.script + p.tail, p.sandboxCalls, options);
   if (run.scriptError !== undefined) throw new ModuleRunError(`the lifted module cannot be run (in the sandbox): ${run.scriptError}`, side.label);
   // A killed child leaves the rest of its calls unanswered: no comparison can use them.
   if (run.failure) throw new ModuleRunError(`the lifted module failed in the sandbox: ${run.failure.message}`, side.label);
   return run.results;
+}
+
+/** Each call's result on one module, in order. */
+export async function runCalls(side: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<CallResult[]> {
+  return runPrepared(side, prepare(calls), options);
+}
+
+/** Each call's result on both modules (a child each, side by side), the calls prepared once for both. */
+export async function runCallsOnBoth(a: Side, b: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<[CallResult[], CallResult[]]> {
+  const p = prepare(calls);
+  return Promise.all([runPrepared(a, p, options), runPrepared(b, p, options)]);
 }
