@@ -1,8 +1,8 @@
 /**
  * Running contract calls with their own tools on one lifted module in the sandbox, many at a time: the
- * engine under the witness search (witness-search.ts) and the probes. A module's script gets a table of the
- * tool lists its calls use (each list sent once, inside the script), and each call names its lists by index,
- * so three calls over one 300-tool catalog send the catalog once, not three times.
+ * engine under the witness search (witness-search.ts) and the probes. A module's script gets tables of the
+ * queries and tool lists its calls use (each sent once, inside the script), and each call names its entries by
+ * index, so three calls over one 300-tool catalog send the catalog once, not three times.
  *
  * A failing call is an answer like any other (the module throws on that input), not the module's failure:
  * the witness search compares failures too. Only a script that does not evaluate, or a sandbox that dies,
@@ -25,23 +25,26 @@ export interface ContractCall {
  *  release answers in milliseconds; a call that runs 2 s is stopped and counts as a failure). */
 export const WITNESS_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 2_000, scriptTimeoutMs: 10_000 };
 
-/** Called in the sandbox as (fn, query, deferredIndex, loadedIndex, maxResults | null). */
+/** Called in the sandbox as (fn, queryIndex, deferredIndex, loadedIndex, maxResults | null). */
 const CALL = "__searchlift_call";
 
-/** The script's tail: the tool lists, parsed once, and the function each call goes through. */
-function harness(lists: Tool[][]): string {
-  return `;(function (listsText) {
+/**
+ * The script's tail: the queries and tool lists, as literals (JSON is JavaScript, and a literal is escaped once
+ * where a JSON text inside a string literal would be escaped twice, then again in the request), and the
+ * function each call goes through.
+ */
+function harness(queries: string[], lists: Tool[][]): string {
+  return `;(function (queries, lists) {
   var api = globalThis.__searchlift;
   if (api === null || typeof api !== "object") return;
   var missing = ["searchTools", "scoreTools", "toolSearch"].filter(function (k) { return typeof api[k] !== "function"; });
   if (missing.length) throw new Error("not a lifted tool-search module: no " + missing.join(", ") + " export");
-  var lists = JSON.parse(listsText);
-  Object.defineProperty(api, ${JSON.stringify(CALL)}, { value: function (fn, query, d, l, max) {
+  Object.defineProperty(api, ${JSON.stringify(CALL)}, { value: function (fn, q, d, l, max) {
     var options = { loaded: lists[l] };
     if (max !== null) options.maxResults = max;
-    return api[fn](query, lists[d], options);
+    return api[fn](queries[q], lists[d], options);
   } });
-})(${JSON.stringify(JSON.stringify(lists))});\n`;
+})(${JSON.stringify(queries)}, ${JSON.stringify(lists)});\n`;
 }
 
 /** A module as the search runs it: its sandbox script, and a label for messages. */
@@ -82,8 +85,19 @@ function prepare(calls: readonly ContractCall[]): PreparedCalls {
     byArray.set(l, i);
     return i;
   };
-  const sandboxCalls = calls.map((c) => ({ fn: CALL, args: [c.fn, c.query, listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null] }));
-  return { tail: harness(lists), sandboxCalls };
+  // A long query goes to the three functions: sent once too.
+  const queries: string[] = [];
+  const queryIndex = new Map<string, number>();
+  const indexOfQuery = (q: string) => {
+    let i = queryIndex.get(q);
+    if (i === undefined) {
+      i = queries.push(q) - 1;
+      queryIndex.set(q, i);
+    }
+    return i;
+  };
+  const sandboxCalls = calls.map((c) => ({ fn: CALL, args: [c.fn, indexOfQuery(c.query), listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null] }));
+  return { tail: harness(queries, lists), sandboxCalls };
 }
 
 async function runPrepared(side: Side, p: PreparedCalls, options: SandboxOptions): Promise<CallResult[]> {
