@@ -141,6 +141,23 @@ rmSync(firstCache, { recursive: true, force: true });
 show("first-run track on samples (verified, empty cache)", first);
 goals.push([`first-run track on samples <= 20 s (${(first.ms / 1000).toFixed(1)} s)`, first.ms <= 20000]);
 
+// diff of two lifted modules, the behaviour search included (goal <= 10 s), and a warm track of the same two
+// releases (goal < 1 s: lifts and the change point's behaviour come from the cache).
+{
+  const diffIn = ["2.1.294", "2.1.295"].map((v) => fetchMember(`@anthropic-ai/claude-code-linux-x64@${v}`, "package/claude"));
+  const diffCache = join(cache, `bench-diff-${process.pid}`);
+  for (const f of diffIn) measure(null, [bin, "lift", f, "--out", join(diffCache, "lifted"), "--no-verify"], { node: true, runs: 0 });
+  const mods = ["2.1.294", "2.1.295"].map((v) => join(diffCache, "lifted", "claude-code", v, "linux-x64", "tool-search.mjs"));
+  const diff = measure(null, [bin, "diff", ...mods, "--json"], { node: true, runs: Math.min(runs, 3) });
+  measure(null, [bin, "track", ...diffIn, "--out", join(diffCache, "out"), "--cache", diffCache, "--no-verify"], { node: true, runs: 0 });
+  const warmTrack = measure(null, [bin, "track", ...diffIn, "--out", join(diffCache, "out"), "--cache", diffCache, "--no-verify"], { node: true, runs });
+  rmSync(diffCache, { recursive: true, force: true });
+  show("diff 2.1.294 → 2.1.295 (lifted, linux-x64)", diff);
+  show("track 2.1.294, 2.1.295, warm", warmTrack);
+  goals.push([`diff of two lifted modules <= 10 s (${(diff.ms / 1000).toFixed(1)} s)`, diff.ms <= 10_000]);
+  goals.push([`track rerun, warm, < 1 s (${warmTrack.ms.toFixed(0)} ms)`, warmTrack.ms < 1000]);
+}
+
 console.log(`searchlift bench — median of ${runs} runs after a warm-up (naive: 1 run); peak RSS of the searchlift process`);
 console.log(`input: ${spec} (${file})\n`);
 const w = Math.max(...rows.map((r) => r[0].length));

@@ -84,7 +84,7 @@ export async function behaviourView(a: ModuleSide, b: ModuleSide, budget: Budget
   const side = (m: ModuleSide): Side => ({ script: m.script, label: m.label });
   let found;
   try {
-    found = await searchWitnesses(side(a), side(b), pack.witnessCandidates(tokens), { budget, prelude: probes.flatMap((p) => p.calls), kindOf: pack.witnessKind });
+    found = await searchWitnesses(side(a), side(b), pack.witnessCandidates(tokens), { budget, prelude: probes.flatMap((p) => p.calls), kindOf: pack.witnessKind, focus: pack.witnessFocus });
   } catch (e) {
     if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
     throw e;
@@ -94,7 +94,25 @@ export async function behaviourView(a: ModuleSide, b: ModuleSide, budget: Budget
     const { fn, ...rest } = w;
     return { function: fn, query: rest.query, deferred: rest.deferred, loaded: rest.loaded, ...(rest.maxResults !== undefined ? { maxResults: rest.maxResults } : {}), before: rest.before, after: rest.after, summary: pack.witnessSummary(w) };
   });
-  return { semantics: rows, behaviour: { searched: found.searched, seconds: Math.round(found.seconds * 10) / 10, changed, sentences: [...sentences, ...changed.map((w) => w.summary)] } };
+  const kept = withinBytes(changed, MAX_WITNESS_BYTES);
+  return { semantics: rows, behaviour: { searched: found.searched, seconds: Math.round(found.seconds * 10) / 10, changed: kept, sentences: [...sentences, ...kept.map((w) => w.summary)] } };
+}
+
+/** The witnesses' JSON at most (a witness carries its tools and answers whole, so that it replays): a track of
+ *  many change points stays readable. Beyond it the biggest go; the smallest always stays. */
+const MAX_WITNESS_BYTES = 128 * 1024;
+
+function withinBytes(ws: WitnessReport[], max: number): WitnessReport[] {
+  const sizes = ws.map((w) => JSON.stringify(w).length);
+  const order = ws.map((_, i) => i).sort((x, y) => sizes[x]! - sizes[y]!);
+  const keep = new Set<number>();
+  let total = 0;
+  for (const i of order) {
+    if (keep.size > 0 && total + sizes[i]! > max) break;
+    keep.add(i);
+    total += sizes[i]!;
+  }
+  return ws.filter((_, i) => keep.has(i));
 }
 
 /** What the text views say when no witness was found: how far the search went, never just "no change". */

@@ -1,8 +1,8 @@
 /**
  * Running contract calls with their own tools on one lifted module in the sandbox, many at a time: the
- * engine under the witness search (witness-search.ts) and the probes. A module's script gets a table of the
- * tool lists its calls use (each list sent once, inside the script), and each call names its lists by index,
- * so three calls over one 300-tool catalog send the catalog once, not three times.
+ * engine under the witness search (witness-search.ts) and the probes. A module's script gets tables of the
+ * queries and tool lists its calls use (each sent once, inside the script), and each call names its entries by
+ * index, so three calls over one 300-tool catalog send the catalog once, not three times.
  *
  * A failing call is an answer like any other (the module throws on that input), not the module's failure:
  * the witness search compares failures too. Only a script that does not evaluate, or a sandbox that dies,
@@ -25,23 +25,26 @@ export interface ContractCall {
  *  release answers in milliseconds; a call that runs 2 s is stopped and counts as a failure). */
 export const WITNESS_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 2_000, scriptTimeoutMs: 10_000 };
 
-/** Called in the sandbox as (fn, query, deferredIndex, loadedIndex, maxResults | null). */
+/** Called in the sandbox as (fn, queryIndex, deferredIndex, loadedIndex, maxResults | null). */
 const CALL = "__searchlift_call";
 
-/** The script's tail: the tool lists, parsed once, and the function each call goes through. */
-function harness(lists: Tool[][]): string {
-  return `;(function (listsText) {
+/**
+ * The script's tail: the queries and tool lists, as literals (JSON is JavaScript, and a literal is escaped once
+ * where a JSON text inside a string literal would be escaped twice, then again in the request), and the
+ * function each call goes through.
+ */
+function harness(queries: string[], lists: Tool[][]): string {
+  return `;(function (queries, lists) {
   var api = globalThis.__searchlift;
   if (api === null || typeof api !== "object") return;
   var missing = ["searchTools", "scoreTools", "toolSearch"].filter(function (k) { return typeof api[k] !== "function"; });
   if (missing.length) throw new Error("not a lifted tool-search module: no " + missing.join(", ") + " export");
-  var lists = JSON.parse(listsText);
-  Object.defineProperty(api, ${JSON.stringify(CALL)}, { value: function (fn, query, d, l, max) {
+  Object.defineProperty(api, ${JSON.stringify(CALL)}, { value: function (fn, q, d, l, max) {
     var options = { loaded: lists[l] };
     if (max !== null) options.maxResults = max;
-    return api[fn](query, lists[d], options);
+    return api[fn](queries[q], lists[d], options);
   } });
-})(${JSON.stringify(JSON.stringify(lists))});\n`;
+})(${JSON.stringify(queries)}, ${JSON.stringify(lists)});\n`;
 }
 
 /** A module as the search runs it: its sandbox script, and a label for messages. */
@@ -57,24 +60,61 @@ export class ModuleRunError extends Error {
   }
 }
 
-/** Each call's result on one module, in order. */
-export async function runCalls(side: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<CallResult[]> {
+/** Calls made ready for the sandbox: the script tail holding their tool lists, and the calls naming them. */
+interface PreparedCalls {
+  tail: string;
+  sandboxCalls: Array<{ fn: string; args: unknown[] }>;
+}
+
+/** The tool lists of `calls`, each sent once: the same array is found by identity (cheap), an equal one by
+ *  its text, so that the catalog of a thousand calls is neither stringified a thousand times nor sent twice. */
+function prepare(calls: readonly ContractCall[]): PreparedCalls {
   const lists: Tool[][] = [];
-  const index = new Map<string, number>();
+  const byArray = new Map<Tool[], number>();
+  const byText = new Map<string, number>();
   const listIndex = (l: Tool[]) => {
+    let i = byArray.get(l);
+    if (i !== undefined) return i;
     const key = JSON.stringify(l);
-    let i = index.get(key);
+    i = byText.get(key);
     if (i === undefined) {
       i = lists.length;
       lists.push(l);
-      index.set(key, i);
+      byText.set(key, i);
+    }
+    byArray.set(l, i);
+    return i;
+  };
+  // A long query goes to the three functions: sent once too.
+  const queries: string[] = [];
+  const queryIndex = new Map<string, number>();
+  const indexOfQuery = (q: string) => {
+    let i = queryIndex.get(q);
+    if (i === undefined) {
+      i = queries.push(q) - 1;
+      queryIndex.set(q, i);
     }
     return i;
   };
-  const sandboxCalls = calls.map((c) => ({ fn: CALL, args: [c.fn, c.query, listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null] }));
-  const run = await runInSandbox(side.script + harness(lists), sandboxCalls, options);
+  const sandboxCalls = calls.map((c) => ({ fn: CALL, args: [c.fn, indexOfQuery(c.query), listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null] }));
+  return { tail: harness(queries, lists), sandboxCalls };
+}
+
+async function runPrepared(side: Side, p: PreparedCalls, options: SandboxOptions): Promise<CallResult[]> {
+  const run = await runInSandbox(side.script + p.tail, p.sandboxCalls, options);
   if (run.scriptError !== undefined) throw new ModuleRunError(`the lifted module cannot be run (in the sandbox): ${run.scriptError}`, side.label);
   // A killed child leaves the rest of its calls unanswered: no comparison can use them.
   if (run.failure) throw new ModuleRunError(`the lifted module failed in the sandbox: ${run.failure.message}`, side.label);
   return run.results;
+}
+
+/** Each call's result on one module, in order. */
+export async function runCalls(side: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<CallResult[]> {
+  return runPrepared(side, prepare(calls), options);
+}
+
+/** Each call's result on both modules (a child each, side by side), the calls prepared once for both. */
+export async function runCallsOnBoth(a: Side, b: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<[CallResult[], CallResult[]]> {
+  const p = prepare(calls);
+  return Promise.all([runPrepared(a, p, options), runPrepared(b, p, options)]);
 }

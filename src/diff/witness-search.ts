@@ -1,14 +1,15 @@
 /**
  * Witnesses by search: inputs on which two lifted modules answer differently. Candidate calls (whatever the
  * routine's generator yields, best first) run in batches on both modules, each module in its own sandbox
- * child per batch, until the budget (calls and seconds) is spent. Differences are grouped by their kind (the
- * routine says what a kind is); the first of each kind is shrunk (verify.ts's shrinkCandidates: fewer tools,
- * a shorter query, fewer tool fields) while it stays a difference of the same kind, and every witness
- * reported is replayed on fresh children of both modules, so that each one stands on its own.
+ * child per batch, until the budget (calls and seconds) is spent or enough kinds are found; after the first
+ * batch, each batch is sized to the time left. Differences are grouped by their kind (the routine says what a
+ * kind is); the first of each kind is shrunk while it stays a difference of the same kind — first to the few
+ * tools its answers name, then by verify.ts's shrinkCandidates (a shorter query, fewer tools and fields) —
+ * and every witness reported is replayed on fresh children of both modules, so that each one stands on its own.
  */
 import type { CallResult } from "../verify/sandbox.js";
 import { resultsAgree, shrinkCandidates } from "../verify/verify.js";
-import { runCalls, type ContractCall, type Side } from "./witness-run.js";
+import { runCallsOnBoth, type ContractCall, type Side } from "./witness-run.js";
 
 /** What a call returned, or `{ error }` when it threw. */
 export type Answer = unknown;
@@ -35,6 +36,8 @@ export interface SearchOptions {
   kindOf: (w: Witness) => string;
   /** Witnesses reported at most. */
   max?: number;
+  /** Names of the tools a difference is about (the routine reads them from the answers), tried first when shrinking. */
+  focus?: (w: Witness) => string[];
 }
 
 export interface SearchOutcome {
@@ -44,10 +47,13 @@ export interface SearchOutcome {
   prelude: [CallResult[], CallResult[]];
 }
 
-/** Calls per batch: a child costs ~0.3–0.7 s to start and evaluate a release's module, a call ~0.1–1 ms. */
-const BATCH = 1000;
-/** Shrinking candidates tried per witness and round. */
-const SHRINK_PER_ROUND = 60;
+/** Calls in the first batch (after the prelude); later batches are sized to the time left, as measured. */
+const FIRST_BATCH = 800;
+const MAX_BATCH = 2000;
+/** Shrinking candidates tried per witness and round (after the tools round), and rounds at most: each round
+ *  is a child per module, so a few wide rounds cost less than many narrow ones. */
+const SHRINK_PER_ROUND = 150;
+const SHRINK_ROUNDS = 4;
 
 export function answerOf(r: CallResult): Answer {
   return r.ok ? r.value : { error: r.error };
@@ -57,28 +63,24 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
   const t0 = performance.now();
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const max = opts.max ?? 10;
-  const prelude = opts.prelude ?? [];
   // Searching stops at half the time, leaving the rest to shrinking.
   const searchUntil = t0 + budget.seconds * 500;
   const shrinkUntil = t0 + budget.seconds * 1000;
   const found = new Map<string, Witness>();
   const it = candidates[Symbol.iterator]();
   let searched = 0;
-  let preludeResults: [CallResult[], CallResult[]] = [[], []];
-  let first = true;
-  while (searched < budget.cases && (first || performance.now() < searchUntil)) {
-    const batch: ContractCall[] = [];
-    for (let n = Math.min(BATCH, budget.cases - searched); batch.length < n; ) {
-      const next = it.next();
-      if (next.done) break;
-      batch.push(next.value);
-    }
-    if (batch.length === 0 && !first) break;
-    const calls = first ? [...prelude, ...batch] : batch;
-    const [ra, rb] = await Promise.all([runCalls(a, calls), runCalls(b, calls)]);
-    const skip = first ? prelude.length : 0;
-    if (first) preludeResults = [ra.slice(0, skip), rb.slice(0, skip)];
-    first = false;
+  let prelude: readonly ContractCall[] = opts.prelude ?? [];
+  let preludeResults: [CallResult[], CallResult[]] | undefined;
+  let size = FIRST_BATCH;
+  // Enough kinds found: the rest of the budget would only find more of the same, at the cost of the report's length.
+  while (searched < budget.cases && found.size < max + 4 && (!preludeResults || performance.now() < searchUntil)) {
+    const batch = take(it, Math.min(size, budget.cases - searched));
+    if (batch.length === 0 && preludeResults) break;
+    const started = performance.now();
+    const [ra, rb] = await runCallsOnBoth(a, b, [...prelude, ...batch]);
+    const skip = prelude.length;
+    preludeResults ??= [ra.slice(0, skip), rb.slice(0, skip)];
+    prelude = [];
     batch.forEach((c, i) => {
       const [x, y] = [ra[skip + i]!, rb[skip + i]!];
       if (resultsAgree(x, y)) return;
@@ -88,69 +90,127 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
     });
     searched += batch.length;
     if (batch.length === 0) break;
+    // The next batch fits the time left at this batch's pace (a loaded machine gets fewer cases, not more time).
+    const perCall = (performance.now() - started) / (batch.length + skip);
+    size = Math.min(MAX_BATCH, Math.floor((searchUntil - performance.now()) / perCall));
+    if (size < 50) break;
   }
-  const shrunk = await shrinkAll(a, b, [...found.values()].slice(0, max + 4), opts.kindOf, shrinkUntil);
+  const focus = opts.focus ?? (() => []);
+  const shrunk = await shrinkAll(a, b, [...found.values()].slice(0, max + 4), { kindOf: opts.kindOf, focus }, shrinkUntil);
   const witnesses = await replayed(a, b, shrunk);
   const distinct = new Map<string, Witness>();
   for (const w of witnesses) if (!distinct.has(opts.kindOf(w))) distinct.set(opts.kindOf(w), w);
-  return { witnesses: [...distinct.values()].slice(0, max), searched, seconds: (performance.now() - t0) / 1000, prelude: preludeResults };
+  return { witnesses: [...distinct.values()].slice(0, max), searched, seconds: (performance.now() - t0) / 1000, prelude: preludeResults ?? [[], []] };
+}
+
+function take<T>(it: Iterator<T>, n: number): T[] {
+  const out: T[] = [];
+  while (out.length < n) {
+    const next = it.next();
+    if (next.done) break;
+    out.push(next.value);
+  }
+  return out;
 }
 
 function callOf(w: ContractCall): ContractCall {
   return { fn: w.fn, query: w.query, deferred: w.deferred, loaded: w.loaded, ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}) };
 }
 
+const size = (c: ContractCall) => c.deferred.length + c.loaded.length;
+
 /** Smaller calls of the same function, as verify.ts shrinks a disagreement. */
 function smaller(w: Witness, seen: Set<string>): ContractCall[] {
   const out: ContractCall[] = [];
   for (const c of shrinkCandidates({ query: w.query, deferred: w.deferred, loaded: w.loaded, ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}) })) {
     const call: ContractCall = { fn: w.fn, query: c.query, deferred: c.deferred, loaded: c.loaded ?? [], ...(c.maxResults !== undefined ? { maxResults: c.maxResults } : {}) };
-    const key = JSON.stringify(call);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (!fresh(call, seen)) continue;
     out.push(call);
     if (out.length >= SHRINK_PER_ROUND) break;
   }
   return out;
 }
 
-/** Greedy shrinking of every witness at once: one batch per round holds the candidates of all of them. */
-async function shrinkAll(a: Side, b: Side, start: Witness[], kindOf: (w: Witness) => string, until: number): Promise<Witness[]> {
+function fresh(c: ContractCall, seen: Set<string>): boolean {
+  const key = JSON.stringify(c);
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}
+
+/** Few tools taken from a witness, each kept where it was (deferred or loaded): the tools its answers name
+ *  (`focus`) alone, in pairs and together, and, for a long list, its halves and quarters; for a short list,
+ *  each tool alone. One round of these takes a 300-tool witness to one or two tools, where dropping tools one
+ *  chunk at a time takes many rounds. */
+function fewTools(w: Witness, focus: readonly string[], seen: Set<string>): ContractCall[] {
+  const pool = [...w.deferred.map((t) => ({ t, loaded: false })), ...w.loaded.map((t) => ({ t, loaded: true }))];
+  const keep = (xs: typeof pool): ContractCall => ({ ...callOf(w), deferred: xs.filter((x) => !x.loaded).map((x) => x.t), loaded: xs.filter((x) => x.loaded).map((x) => x.t) });
+  const named = focus.slice(0, 8).map((n) => pool.filter((x) => x.t.name === n)).filter((xs) => xs.length > 0);
+  const sets: Array<typeof pool> = [];
+  named.forEach((x, i) => {
+    sets.push(x);
+    for (const y of named.slice(i + 1)) sets.push([...x, ...y]);
+  });
+  if (named.length > 2) sets.push(named.flat());
+  if (pool.length <= 40) for (const x of pool) sets.push([x]);
+  else for (const parts of [2, 4]) for (let i = 0; i < parts; i++) sets.push(pool.slice(Math.floor((i * pool.length) / parts), Math.floor(((i + 1) * pool.length) / parts)));
+  return sets.map(keep).filter((c) => size(c) < size(w) && fresh(c, seen));
+}
+
+interface ShrinkRules {
+  kindOf: (w: Witness) => string;
+  focus: (w: Witness) => string[];
+}
+
+/**
+ * Shrinking every witness at once, one batch per round for all of them: a first round of few-tools calls,
+ * then rounds of verify.ts's smaller calls (a shorter query, fewer tools and fields). Each round keeps, per
+ * witness, the smallest call (fewest tools, then the shortest query) that is still a difference of its kind.
+ */
+async function shrinkAll(a: Side, b: Side, start: Witness[], rules: ShrinkRules, until: number): Promise<Witness[]> {
   const cur = [...start];
-  const kinds = cur.map(kindOf);
+  const kinds = cur.map(rules.kindOf);
   const seen = cur.map((w) => new Set([JSON.stringify(callOf(w))]));
   const active = new Set(cur.map((_, i) => i));
-  while (active.size > 0 && performance.now() < until) {
+  // The few-tools round runs whatever the time: it is cheap (small lists) and keeps the report short.
+  for (let round = 0; round <= SHRINK_ROUNDS && active.size > 0 && (round === 0 || performance.now() < until); round++) {
     const owners: number[] = [];
     const calls: ContractCall[] = [];
     for (const i of active) {
-      const cands = smaller(cur[i]!, seen[i]!);
-      if (cands.length === 0) active.delete(i);
+      const cands = round === 0 ? fewTools(cur[i]!, rules.focus(cur[i]!), seen[i]!) : smaller(cur[i]!, seen[i]!);
+      if (cands.length === 0 && round > 0) active.delete(i);
       for (const c of cands) {
         owners.push(i);
         calls.push(c);
       }
     }
-    if (calls.length === 0) break;
-    const [ra, rb] = await Promise.all([runCalls(a, calls), runCalls(b, calls)]);
+    if (calls.length === 0) continue;
+    const [ra, rb] = await runCallsOnBoth(a, b, calls);
     const moved = new Set<number>();
     calls.forEach((c, k) => {
       const i = owners[k]!;
-      if (moved.has(i) || resultsAgree(ra[k]!, rb[k]!)) return;
+      if (resultsAgree(ra[k]!, rb[k]!)) return;
       const w: Witness = { ...c, before: answerOf(ra[k]!), after: answerOf(rb[k]!) };
-      if (kindOf(w) !== kinds[i]) return;
+      if (rules.kindOf(w) !== kinds[i] || !smallerThan(w, cur[i]!)) return;
       cur[i] = w;
       moved.add(i);
     });
-    for (const i of active) if (!moved.has(i)) active.delete(i);
+    if (round > 0) for (const i of active) if (!moved.has(i)) active.delete(i);
   }
   return cur;
+}
+
+/** Fewer tools, or as many and a shorter query, or as long a query and fewer characters in the tools. */
+function smallerThan(x: ContractCall, y: ContractCall): boolean {
+  if (size(x) !== size(y)) return size(x) < size(y);
+  if (x.query.length !== y.query.length) return x.query.length < y.query.length;
+  return JSON.stringify([x.deferred, x.loaded]).length < JSON.stringify([y.deferred, y.loaded]).length;
 }
 
 /** The witnesses that still differ when run alone on fresh children, with those answers. */
 async function replayed(a: Side, b: Side, ws: Witness[]): Promise<Witness[]> {
   if (ws.length === 0) return [];
   const calls = ws.map(callOf);
-  const [ra, rb] = await Promise.all([runCalls(a, calls), runCalls(b, calls)]);
+  const [ra, rb] = await runCallsOnBoth(a, b, calls);
   return calls.flatMap((c, i) => (resultsAgree(ra[i]!, rb[i]!) ? [] : [{ ...c, before: answerOf(ra[i]!), after: answerOf(rb[i]!) }]));
 }

@@ -89,6 +89,18 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
     await expectReplays(r, a, b);
   }, 300_000);
 
+  // More change points where the probe rows change (so the modules behave differently): each must give a
+  // witness that replays differently.
+  for (const [x, y, platform] of [["2.1.14", "2.1.19", "npm"], ["2.1.112", "2.1.124", "linux-x64"], ["2.1.295", "2.1.300", "linux-x64"]] as const) {
+    it(`${x} → ${y}: behaviour differs, so at least one witness, each replaying differently`, async () => {
+      const [a, b] = [liftedRelease(x, x === "2.1.112" ? "npm" : platform), liftedRelease(y, platform)];
+      const r = await diffInputs(a, b);
+      expect(r.semantics.some((s) => s.changed)).toBe(true);
+      expect(r.behaviour.changed.length).toBeGreaterThan(0);
+      await expectReplays(r, a, b);
+    }, 300_000);
+  }
+
   it("2.1.306 → 2.1.316: code changes that do not change behaviour give no witness", async () => {
     const r = await diffInputs(liftedRelease("2.1.306", "linux-x64"), liftedRelease("2.1.316", "linux-x64"));
     expect(r.code.changed).toBe(true);

@@ -37,8 +37,10 @@ export interface RoutinePack {
   /** Diff's behaviour catalog: probes from the numbers in both modules' code, and their rows. */
   probes(numbers: readonly number[]): Probe[];
   probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[] };
-  /** Diff's witness search: candidate calls, the kind that makes two witnesses the same, one sentence each. */
+  /** Diff's witness search: candidate calls, the kind that makes two witnesses the same, the tools to keep, one sentence each. */
   witnessCandidates(tokens: CodeTokens): Iterable<ContractCall>;
   witnessKind(w: Witness): string;
+  /** The tools a witness's answers name (shrinking keeps these first). */
+  witnessFocus(w: Witness): string[];
   witnessSummary(w: Witness): string;
 }

@@ -7,7 +7,7 @@ import type { RoutinePack } from "../pack.js";
 import { defaultCorpus } from "./corpus.js";
 import { probeRows, toolSearchProbes } from "./probes.js";
 import { witnessCandidates } from "./witness-candidates.js";
-import { witnessKind, witnessSummary } from "./witness-summary.js";
+import { witnessFocus, witnessKind, witnessSummary } from "./witness-summary.js";
 
 /** The shipped folder of the routine's signatures, which also holds the lifted module's declarations. */
 const SIGNATURES = new URL("../../../signatures/tool-search/", import.meta.url);
@@ -27,5 +27,6 @@ export const toolSearchPack: RoutinePack = {
   probeRows,
   witnessCandidates: (tokens) => witnessCandidates(tokens),
   witnessKind,
+  witnessFocus,
   witnessSummary,
 };

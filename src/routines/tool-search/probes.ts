@@ -2,7 +2,9 @@
  * Features and weights of a lifted tool-search module, measured by what it answers: each row is a small probe
  * (a few contract calls) run on the module in the sandbox, and its value is what those calls returned — "yes"
  * or "no" only as the probe shows, "throws: …" when a call threw. Caps are the longest input tried that still
- * counts, over lengths taken from both modules' numbers and round sizes. Rows keep the semantics view's shape.
+ * counts, over lengths taken from both modules' numbers and round sizes, measured through scoreTools (where the
+ * scorer applies them) and again through toolSearch (where call() may apply them first): the two rows side by side
+ * say which entry point applies a cap. Rows keep the semantics view's shape.
  */
 import type { ContractCall } from "../../diff/witness-run.js";
 import { showQuery } from "./witness-summary.js";
@@ -16,6 +18,8 @@ export interface Probe {
   read: (answers: unknown[]) => string;
   /** The plain-language change, when the value changed ("now …", "no longer …"). */
   sentence: (before: string, after: string, afterAnswers: unknown[]) => string;
+  /** The row this one measures again through another entry point: when both change alike, one sentence says so. */
+  again?: string;
 }
 
 const mcp = (server: string, tool: string, description: string, searchHint?: string): Tool => ({
@@ -29,6 +33,9 @@ const FETCH: Tool = { name: "WebFetch", description: "Fetch content from a URL a
 const SEARCH: Tool = { name: "WebSearch", description: "Search the web and use the results", isMcp: false };
 const AGENT: Tool = { name: "Agent", description: "Launch a new agent to handle a complex task", isMcp: false, aliases: ["Task"] };
 const TODO: Tool = { name: "TodoWrite", description: "Create and manage a structured task list", isMcp: false };
+/** Found by the one-letter query "q" (its name part), and by nothing in a padding of "z"s: a cut that drops the
+ *  query's last character loses it, so toolSearch, which shows names only, measures a cap to the character. */
+const Q = mcp("qq", "q", "A tool");
 
 const call = (fn: ContractCall["fn"], query: string, deferred: Tool[], loaded: Tool[] = []): ContractCall => ({ fn, query, deferred, loaded });
 const isError = (v: unknown): v is { error: string } => typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
@@ -94,7 +101,11 @@ function lengths(round: number[], numbers: readonly number[], min: number, max: 
 export function toolSearchProbes(numbers: readonly number[]): Probe[] {
   const twelve = Array.from({ length: 12 }, (_, i) => mcp(`srv${i}`, `tool_${i}`, "A tool for testing"));
   return [
-    yesNo("keyword search: built-in tools", [call("toolSearch", "fetch url", [FETCH, SLACK])], ([v]) => has(v, "WebFetch"), "the keyword search", "searches built-in tools"),
+    // Which tools are searched is the caller's deferred list (the contract's defer policy). MCPSearch-era releases
+    // (to 2.1.7) filtered call()'s tools by isMcp; the lift puts the caller's list in that filter's place, as it
+    // does for the later flag-reading policies, so a built-in given as deferred is found in every era: the row
+    // says what the module does with that input, not that MCPSearch searched built-ins.
+    yesNo("keyword search: a built-in given as deferred", [call("toolSearch", "fetch url", [FETCH, SLACK])], ([v]) => has(v, "WebFetch"), "the keyword search", "returns a built-in tool given as deferred"),
     yesNo("keyword search: MCP tools", [call("toolSearch", "slack message", [SLACK, FETCH])], ([v]) => has(v, SLACK.name), "the keyword search", "searches MCP tools"),
     yesNo("exact name in another case", [call("searchTools", "webfetch", [FETCH, SEARCH, SLACK])], ([v]) => has(v, "WebFetch"), "searchTools", "finds a tool by its exact name in another case"),
     yesNo("exact name: loaded tool", [call("toolSearch", "WebFetch", [SLACK, ISSUE], [FETCH])], ([v]) => has(v, "WebFetch"), "toolSearch", "finds a loaded tool by its exact name"),
@@ -113,6 +124,10 @@ export function toolSearchProbes(numbers: readonly number[]): Probe[] {
     cap("query cap (words)", call("scoreTools", "slack", [SLACK]), lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000), (n) => call("scoreTools", [...Array(n - 1).fill("zq"), "slack"].join(" "), [SLACK])),
     cap("select: cap (names)", call("toolSearch", `select:${SLACK.name}`, [SLACK, ISSUE]), lengths([8, 16, 64, 65, 256], numbers, 4, 2_000), (n) => call("toolSearch", `select:${Array.from({ length: n - 1 }, (_, i) => `x${i}`).join(",")},${SLACK.name}`, [SLACK, ISSUE])),
     cap("searchHint cap (characters)", call("scoreTools", "zork", [{ ...SLACK, searchHint: "zork" }]), lengths([100, 1000, 4096, 4097, 16384], numbers, 64, 70_000), (n) => call("scoreTools", "zork", [{ ...SLACK, searchHint: padded(n, "zork") }])),
+    // The same caps through toolSearch: a cap that call() applies before searching shows here only.
+    { ...cap("query cap (characters) in toolSearch", call("toolSearch", "q", [Q, SLACK]), lengths([100, 1000, 4096, 8192, 16384, 16385, 65536], numbers, 64, 70_000), (n) => call("toolSearch", padded(n, "q"), [Q, SLACK])), again: "query cap (characters)" },
+    { ...cap("query cap (words) in toolSearch", call("toolSearch", "q", [Q, SLACK]), lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000), (n) => call("toolSearch", [...Array(n - 1).fill("zz"), "q"].join(" "), [Q, SLACK])), again: "query cap (words)" },
+    { ...cap("searchHint cap (characters) in toolSearch", call("toolSearch", "zork", [{ ...SLACK, searchHint: "zork" }, Q]), lengths([100, 1000, 4096, 4097, 16384], numbers, 64, 70_000), (n) => call("toolSearch", "zork", [{ ...SLACK, searchHint: padded(n, "zork") }, Q])), again: "searchHint cap (characters)" },
     {
       feature: "default max results",
       calls: [call("searchTools", "testing", twelve)],
@@ -134,13 +149,22 @@ export function toolSearchProbes(numbers: readonly number[]): Probe[] {
 export function probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[] } {
   const rows: SemanticRow[] = [];
   const sentences: string[] = [];
+  const said = new Map<string, number>();
   let at = 0;
   for (const p of probes) {
     const [a, b] = [before.slice(at, at + p.calls.length), after.slice(at, at + p.calls.length)];
     at += p.calls.length;
     const [x, y] = [p.read(a), p.read(b)];
     rows.push({ feature: p.feature, before: x, after: y, changed: x !== y });
-    if (x !== y) sentences.push(p.sentence(x, y, b));
+    if (x === y) continue;
+    const first = p.again === undefined ? undefined : rows.find((r) => r.feature === p.again);
+    const i = p.again === undefined ? undefined : said.get(p.again);
+    if (first && i !== undefined && first.before === x && first.after === y) {
+      sentences[i] += " — through scoreTools and toolSearch alike";
+      continue;
+    }
+    said.set(p.feature, sentences.length);
+    sentences.push(p.sentence(x, y, b));
   }
   return { rows, sentences };
 }

@@ -108,18 +108,20 @@ function paddedQuery(length: number, word: string, atEnd: boolean): string {
 }
 
 /** Inputs at and just past each number of the code, as a cap would count them. Long inputs go through
- *  scoreTools and toolSearch only: scores show a cut that drops part of a word, toolSearch the whole call. */
+ *  scoreTools and toolSearch only: scores show a cut that drops part of a word, toolSearch the whole call.
+ *  Past 2000, only the input one past the number: long inputs cost the most to send and to search, and a cap
+ *  at the number already answers differently there (the probes measure the cap itself). */
 function* numberCalls(numbers: readonly number[]): Generator<ContractCall> {
   const base = [...GRAMMAR_TOOLS];
   const two = (query: string, deferred: Tool[]): ContractCall[] => (["scoreTools", "toolSearch"] as const).map((fn) => ({ fn, query, deferred, loaded: [] }));
   for (const n of numbers) {
     if (!Number.isInteger(n) || n < 2 || n > 70_000) continue;
-    for (const len of [n, n + 1]) {
+    for (const len of n > 2000 ? [n + 1] : [n, n + 1]) {
       yield* two(paddedQuery(len, "slack", true), base);
       if (len <= 5000) yield* two([...Array(len - 1).fill("zq"), "slack"].join(" "), base);
       if (len <= 2000) yield* callsFor(`select:${Array.from({ length: len - 1 }, (_, i) => `x${i}`).join(",")},mcp__slack__send_message`, base, []);
       yield* two("zork", [{ ...GRAMMAR_TOOLS[0]!, searchHint: paddedQuery(len, "zork", true) }]);
-      yield* two("zork", [{ ...GRAMMAR_TOOLS[0]!, description: paddedQuery(len, "zork", true) }]);
+      yield { fn: "scoreTools", query: "zork", deferred: [{ ...GRAMMAR_TOOLS[0]!, description: paddedQuery(len, "zork", true) }], loaded: [] };
     }
     if (n <= 100) yield* callsFor("search", base, [], n);
   }
@@ -141,24 +143,28 @@ function* catalogCalls(): Generator<ContractCall> {
   const catalog = defaultCatalog() as Tool[];
   const mcpTools = catalog.filter(isMcp);
   const builtIns = catalog.filter((t) => !isMcp(t));
-  for (const q of DEFAULT_QUERIES) yield* callsFor(q, catalog, []);
-  for (const q of DEFAULT_QUERIES) yield* callsFor(q, mcpTools, builtIns);
+  // A 280-tool call costs a hundred small ones: the scores of every tool say what searchTools would rank, and
+  // toolSearch (with the built-ins loaded) what the call returns; searchTools on top would only repeat them.
+  for (const q of DEFAULT_QUERIES) yield { fn: "scoreTools", query: q, deferred: catalog, loaded: [] };
+  for (const q of DEFAULT_QUERIES) yield { fn: "toolSearch", query: q, deferred: mcpTools, loaded: builtIns };
 }
 
 function* corpusCalls(seed: number): Generator<ContractCall> {
   for (const c of generateCorpus(seed)) yield* callsFor(c.query, c.deferred, c.loaded, c.maxResults);
 }
 
-/** Every source in turn, a few calls from each, until all are spent (the corpus never is). */
+/** Every source in turn, a few calls from each, until all are spent (the corpus never is). The catalog's
+ *  280-tool calls cost the most, so fewer of them come per turn (all within the default budget still). */
 export function* witnessCandidates(tokens: CodeTokens, seed = 1): Generator<ContractCall> {
-  const sources = [stringCalls(tokens), numberCalls(tokens.numbers), grammarCalls(), catalogCalls(), corpusCalls(seed)];
+  const sources: Array<[Generator<ContractCall>, number]> = [[stringCalls(tokens), 12], [numberCalls(tokens.numbers), 8], [grammarCalls(), 12], [catalogCalls(), 4], [corpusCalls(seed), 12]];
   const live = new Set(sources);
   while (live.size > 0) {
-    for (const s of [...live]) {
-      for (let i = 0; i < 12; i++) {
+    for (const entry of [...live]) {
+      const [s, perTurn] = entry;
+      for (let i = 0; i < perTurn; i++) {
         const next = s.next();
         if (next.done) {
-          live.delete(s);
+          live.delete(entry);
           break;
         }
         yield next.value;

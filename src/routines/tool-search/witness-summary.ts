@@ -40,6 +40,21 @@ function changeClass(w: Witness): string {
   return "replaced";
 }
 
+/** The tools a difference is about, most telling first: for scores, those whose score changed; for lists,
+ *  those gained or lost, then the rest of both answers (a reordering needs two of them). */
+export function witnessFocus(w: Witness): string[] {
+  if (w.fn === "scoreTools") {
+    const [a, b] = [w.before as Scored, w.after as Scored];
+    if (!Array.isArray(a) || !Array.isArray(b)) return [];
+    const score = (xs: Scored, name: string) => xs.find((x) => x?.name === name)?.score;
+    const all = [...new Set([...a, ...b].map((x) => String(x?.name)))];
+    return [...all.filter((n) => score(a, n) !== score(b, n)), ...all.filter((n) => score(a, n) === score(b, n))];
+  }
+  const [a, b] = [names(w.before), names(w.after)];
+  const moved = [...b.filter((x) => !a.includes(x)), ...a.filter((x) => !b.includes(x))];
+  return [...new Set([...moved, ...a, ...b])];
+}
+
 export function witnessKind(w: Witness): string {
   const c = changeClass(w);
   // A new error is one kind whatever the query: its message says which.
