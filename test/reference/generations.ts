@@ -1,0 +1,72 @@
+/**
+ * Which generation of Claude Code's tool search a release belongs to, and the rules that generation has.
+ *
+ * Generations are those of docs/tool-search-history.md (1–11). The boundaries below are where the
+ * project's own tools saw the code change, not guesses:
+ * - the lifted module's text (the key `track` groups releases by) of every release in the test cache:
+ *   2.0.70 = 2.0.76 = 2.1.3 = 2.1.7 (generation 1), 2.1.10 differs (2), 2.1.14 (3), 2.1.19 (4 and 5: the fast
+ *   paths and `+term` arrive together as far as the cached releases show), 2.1.64 (6), 2.1.112 (7),
+ *   2.1.124 … 2.1.250 (8, coarse parts; only the client around the scorer changes), 2.1.300 (9), 2.1.317
+ *   and 2.1.325 (10), 2.1.332 (11);
+ * - change points that `diff`/`track` report between adjacent releases (src/diff/witnesses.test.ts):
+ *   2.1.270 → 2.1.271 `select:` finds an MCP tool by its bare tool name; 2.1.294 → 2.1.295 the caps
+ *   (16384 characters, 32 words, 64 names, searchHint 4096) appear;
+ * - the history notes: 2.1.101 is where `mcpInfo` starts being read (generation 7), 2.1.317 where the
+ *   special lookup rules start (10), 2.1.332 the per-session class (11).
+ * Between two cached releases of different generations the exact first release is not pinned here: the
+ * table says "from" the first release known to have the rule, which is what the test needs (it only runs
+ * releases at or after each boundary it names).
+ */
+
+export interface Rules {
+  version: string;
+  generation: number;
+  /** `select:` takes a comma list and looks names up by alias too (from generation 6). */
+  selectList: boolean;
+  /** `select:` falls back to MCP tools whose bare tool name is the requested name (from 2.1.271). */
+  selectBareToolName: boolean;
+  /** Query, word, select-name and searchHint caps (from 2.1.295). */
+  caps: boolean;
+  /** The client turns keywords into tool names after the search (2.1.325 on, as lifted, this only adds
+   *  messages, but it looks names up and can throw on an mcpInfo without toolName). */
+  keywordNameLookup: boolean;
+}
+
+/** First release (in the sense above) of each generation, newest first. */
+const GENERATION_FROM: Array<[string, number]> = [
+  ["2.1.332", 11],
+  ["2.1.317", 10],
+  ["2.1.295", 9],
+  ["2.1.124", 8],
+  ["2.1.101", 7],
+  ["2.1.64", 6],
+  ["2.1.19", 4],
+  ["2.1.14", 3],
+  ["2.1.10", 2],
+  ["2.0.70", 1],
+];
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!;
+  return 0;
+}
+
+export function generationOf(version: string): number {
+  for (const [from, g] of GENERATION_FROM) if (compareVersions(version, from) >= 0) return g;
+  throw new Error(`no tool search before 2.0.70: ${version}`);
+}
+
+export function rulesFor(version: string): Rules {
+  const generation = generationOf(version);
+  const atLeast = (v: string) => compareVersions(version, v) >= 0;
+  return {
+    version,
+    generation,
+    selectList: generation >= 6,
+    selectBareToolName: atLeast("2.1.271"),
+    caps: atLeast("2.1.295"),
+    keywordNameLookup: atLeast("2.1.325"),
+  };
+}
