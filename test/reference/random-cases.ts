@@ -91,6 +91,11 @@ function malformed(r: Rng, t: Tool): Tool {
 function catalog(r: Rng, n: number, malformedRate: number): Tool[] {
   const tools = Array.from({ length: n }, () => (r.chance(0.6) ? mcpTool(r) : builtinTool(r)));
   if (tools.length > 0 && r.chance(0.1)) tools.push({ ...r.pick(tools) }); // a duplicate name
+  if (tools.length > 0 && r.chance(0.25)) {
+    // A name that differs from another only in case (generation 11 prefers the exact one).
+    const t = r.pick(tools);
+    tools.push({ ...t, name: r.chance(0.5) ? t.name.toLowerCase() : t.name.toUpperCase() });
+  }
   return tools.map((t) => (r.chance(malformedRate) ? malformed(r, t) : t));
 }
 
@@ -99,10 +104,11 @@ function namesOf(tools: Tool[]): string[] {
 }
 
 function keywordQuery(r: Rng, tools: Tool[]): string {
-  const pool = [...WORDS, ...tools.flatMap((t) => [...(t.name ?? "").split(/__|_/), t.mcpInfo?.serverName ?? "", t.mcpInfo?.toolName ?? "", ...(t.searchHint ?? "").split(" ")])].filter(Boolean);
+  // Mostly words the catalog holds (so that most searches find something), some from anywhere.
+  const own = tools.flatMap((t) => [...(t.name ?? "").split(/__|_/), t.mcpInfo?.serverName ?? "", t.mcpInfo?.toolName ?? "", ...(t.searchHint ?? "").split(" "), ...(t.description ?? "").split(" ")]).filter(Boolean);
   const n = 1 + r.int(4);
   const words = Array.from({ length: n }, () => {
-    const w = recase(r, r.pick(pool));
+    const w = recase(r, own.length > 0 && r.chance(0.7) ? r.pick(own) : r.pick(WORDS));
     return r.chance(0.15) ? `+${w}` : w;
   });
   if (r.chance(0.05)) words.push("+");
@@ -110,7 +116,9 @@ function keywordQuery(r: Rng, tools: Tool[]): string {
 }
 
 function selectQuery(r: Rng, tools: Tool[]): string {
-  const candidates = [...namesOf(tools), ...tools.flatMap((t) => t.aliases ?? []), ...ACTIONS, "Unknown", "mcp__nope__x"];
+  // Names, aliases, bare MCP tool names (as given and as they appear in tool names), and names no tool has.
+  const bare = ACTIONS.map((a) => a.replace(/[^A-Za-z0-9_-]/g, "_"));
+  const candidates = [...namesOf(tools), ...tools.flatMap((t) => t.aliases ?? []), ...ACTIONS, ...bare, "Unknown", "mcp__nope__x"];
   const n = r.chance(0.4) ? 1 : 1 + r.int(5);
   const names = Array.from({ length: n }, () => r.pick(candidates));
   if (r.chance(0.05)) names.push(...Array.from({ length: 70 }, () => r.pick(candidates))); // over the 64-name cap
@@ -128,7 +136,12 @@ function query(r: Rng, tools: Tool[]): string {
   const names = namesOf(tools);
   const k = r.int(20);
   if (k < 8) return keywordQuery(r, tools);
-  if (k < 10 && names.length) return (r.chance(0.3) ? " " : "") + recase(r, r.pick(names)) + (r.chance(0.3) ? " " : "");
+  if (k < 10 && names.length) {
+    // Often, as is, a name that an earlier name equals but for case (generation 11 tells them apart).
+    const twins = names.filter((n, i) => names.slice(0, i).some((m) => m !== n && m.toLowerCase() === n.toLowerCase()));
+    const name = twins.length > 0 && r.chance(0.6) ? r.pick(twins) : recase(r, r.pick(names));
+    return (r.chance(0.3) ? " " : "") + name + (r.chance(0.3) ? " " : "");
+  }
   if (k < 12 && names.length) {
     const mcp = names.filter((n) => n.startsWith("mcp__"));
     const base = mcp.length ? r.pick(mcp) : "mcp__github__create_issue";
