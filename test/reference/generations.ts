@@ -30,11 +30,13 @@ export interface Rules {
   /** The client turns keywords into tool names after the search (2.1.325 on, as lifted, this only adds
    *  messages, but it looks names up and can throw on an mcpInfo without toolName). */
   keywordNameLookup: boolean;
+  /** Device tools of the remote-devices server load together (from 2.1.317). */
+  devicesTogether: boolean;
+  /** The words bash and shell pull the device tools in (from 2.1.325). */
+  shellPullsDevices: boolean;
+  /** Looking up Eval by name or alias, a tool named Eval beats REPL's alias (from 2.1.325). */
+  evalOverReplAlias: boolean;
 }
-
-/** Generations whose new rules the reference does not model (the acceptance inputs keep away from them):
- *  on those inputs a release of generation 10 answers as one of generation 9. */
-export const UNMODELLED_GENERATIONS: ReadonlySet<number> = new Set([10]);
 
 /** First release (in the sense above) of each generation, newest first. */
 const GENERATION_FROM: Array<[string, number]> = [
@@ -72,5 +74,8 @@ export function rulesFor(version: string): Rules {
     selectBareToolName: atLeast("2.1.271"),
     caps: atLeast("2.1.295"),
     keywordNameLookup: atLeast("2.1.325"),
+    devicesTogether: atLeast("2.1.317"),
+    shellPullsDevices: atLeast("2.1.325"),
+    evalOverReplAlias: atLeast("2.1.325"),
   };
 }

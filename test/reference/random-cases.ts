@@ -5,9 +5,8 @@
  * on; queries of every shape a release treats specially (keywords in any case, `+required`, exact names,
  * `mcp__` prefixes, `select:` single and lists, long, over the caps, unicode, empty).
  *
- * The vocabulary is ours. It never names the tools generations 10–11 give special lookups (REPL and its
- * relatives, remote-device shells, artifacts), so those rules, which the reference does not model, are
- * never triggered.
+ * The vocabulary is ours; it names the tools generations 10–11 treat specially (REPL and Eval, the
+ * remote-devices server's device tools, the words bash and shell) so that those rules are reached.
  */
 import { mulberry32 } from "../helpers/random.js";
 import type { Tool } from "./tool-search-reference.js";
@@ -20,10 +19,10 @@ export interface Call {
   maxResults?: number;
 }
 
-const SERVERS = ["github", "slack", "linear", "google_drive", "notion", "my.server", "Acme Tools", "claude.ai Gmail", "db-prod", "jira"];
-const ACTIONS = ["create_issue", "send_message", "search", "list_files", "get.user", "SearchDocs", "update_page", "run_query", "delete", "read_file", "issue", "create"];
-const BUILTINS = ["NotebookEdit", "WebFetch", "WebSearch", "TodoWrite", "KillShell", "ListMcpResources", "ReadMcpResource", "TaskOutput", "EnterPlanMode", "Agent", "ask_user", "LSP"];
-const WORDS = ["issue", "issues", "create", "message", "channel", "notebook", "jupyter", "file", "files", "search", "web", "page", "query", "database", "user", "slack", "github", "read", "write", "task", "plan", "café", "naïve", "日本語", "🚀", "c++", "node.js", "e-mail", "re:", "(beta)", "*", "a", "the"];
+const SERVERS = ["remote-devices", "github", "slack", "linear", "google_drive", "notion", "my.server", "Acme Tools", "claude.ai Gmail", "db-prod", "jira"];
+const ACTIONS = ["create_issue", "send_message", "search", "list_files", "get.user", "SearchDocs", "update_page", "run_query", "delete", "read_file", "issue", "create", "device_bash", "device_screen", "device_x__y"];
+const BUILTINS = ["NotebookEdit", "WebFetch", "WebSearch", "TodoWrite", "KillShell", "ListMcpResources", "ReadMcpResource", "TaskOutput", "EnterPlanMode", "Agent", "ask_user", "LSP", "REPL", "Eval"];
+const WORDS = ["issue", "issues", "create", "message", "channel", "notebook", "jupyter", "file", "files", "search", "web", "page", "query", "database", "user", "slack", "github", "read", "write", "task", "plan", "bash", "shell", "eval", "café", "naïve", "İstanbul", "日本語", "🚀", "c++", "node.js", "e-mail", "re:", "(beta)", "*", "a", "the"];
 
 export class Rng {
   private next: () => number;
@@ -62,6 +61,7 @@ function mcpTool(r: Rng): Tool {
   if (r.chance(0.5)) t.mcpInfo = { serverName: server, toolName: action };
   if (r.chance(0.8)) t.description = sentence(r, [action, server]);
   if (r.chance(0.3)) t.searchHint = sentence(r, []);
+  if (r.chance(0.05)) t.searchHint = `${"pad ".repeat(1022 + r.int(3))}${r.pick(WORDS)}`; // a word about the 4096-character cap
   if (r.chance(0.1)) t.isMcp = r.chance(0.5);
   return t;
 }
@@ -71,6 +71,7 @@ function builtinTool(r: Rng): Tool {
   if (r.chance(0.8)) t.description = sentence(r, [t.name]);
   if (r.chance(0.3)) t.searchHint = sentence(r, []);
   if (r.chance(0.3)) t.aliases = [recase(r, r.pick(BUILTINS)), r.pick(WORDS)];
+  if (t.name === "REPL" && r.chance(0.7)) t.aliases = ["Eval"];
   if (r.chance(0.3)) t.isMcp = false;
   return t;
 }
@@ -88,8 +89,23 @@ function malformed(r: Rng, t: Tool): Tool {
   return { ...t, mcpInfo: k === 1 ? { serverName: server } : { toolName: tool } };
 }
 
+/** Tools that generations 10–11 treat specially, in some catalogs: device tools, REPL with its alias Eval, Eval. */
+function specialTools(r: Rng): Tool[] {
+  const out: Tool[] = [];
+  if (r.chance(0.35)) {
+    for (const action of ["device_bash", "device_screen", "device_x__y"]) {
+      if (action === "device_bash" || r.chance(0.6)) out.push({ name: `mcp__remote-devices__${action}`, description: sentence(r, ["device", "shell"]), ...(r.chance(0.5) ? { mcpInfo: { serverName: "remote-devices", toolName: action } } : {}) });
+    }
+  }
+  const repl = r.chance(0.2);
+  if (repl) out.push({ name: "REPL", description: sentence(r, ["repl"]), aliases: ["Eval"] });
+  if (r.chance(repl ? 0.7 : 0.1)) out.push({ name: "Eval", description: sentence(r, ["evaluate"]) });
+  return out;
+}
+
 function catalog(r: Rng, n: number, malformedRate: number): Tool[] {
   const tools = Array.from({ length: n }, () => (r.chance(0.6) ? mcpTool(r) : builtinTool(r)));
+  tools.splice(r.int(tools.length + 1), 0, ...specialTools(r));
   if (tools.length > 0 && r.chance(0.1)) tools.push({ ...r.pick(tools) }); // a duplicate name
   if (tools.length > 0 && r.chance(0.25)) {
     // A name that differs from another only in case (generation 11 prefers the exact one).
@@ -118,7 +134,7 @@ function keywordQuery(r: Rng, tools: Tool[]): string {
 function selectQuery(r: Rng, tools: Tool[]): string {
   // Names, aliases, bare MCP tool names (as given and as they appear in tool names), and names no tool has.
   const bare = ACTIONS.map((a) => a.replace(/[^A-Za-z0-9_-]/g, "_"));
-  const candidates = [...namesOf(tools), ...tools.flatMap((t) => t.aliases ?? []), ...ACTIONS, ...bare, "Unknown", "mcp__nope__x"];
+  const candidates = [...namesOf(tools), ...tools.flatMap((t) => t.aliases ?? []), ...ACTIONS, ...bare, "Eval", "Unknown", "mcp__nope__x"];
   const n = r.chance(0.4) ? 1 : 1 + r.int(5);
   const names = Array.from({ length: n }, () => r.pick(candidates));
   if (r.chance(0.05)) names.push(...Array.from({ length: 70 }, () => r.pick(candidates))); // over the 64-name cap
@@ -128,14 +144,17 @@ function selectQuery(r: Rng, tools: Tool[]): string {
 function longQuery(r: Rng, tools: Tool[]): string {
   if (r.chance(0.5)) return Array.from({ length: 30 + r.int(10) }, () => keywordQuery(r, tools)).join(" "); // about the 32-word cap
   // About the 16384-character cap, with a surrogate pair astride it now and then.
-  const filler = "x".repeat(16383 - r.int(3));
-  return `${keywordQuery(r, tools)} ${filler}🚀 ${keywordQuery(r, tools)}`;
+  const head = `${keywordQuery(r, tools)} `;
+  const filler = "x".repeat(Math.max(0, 16383 - head.length - r.int(3)));
+  return `${head}${filler}🚀 ${keywordQuery(r, tools)}`;
 }
 
 function query(r: Rng, tools: Tool[]): string {
   const names = namesOf(tools);
   const k = r.int(20);
-  if (k < 8) return keywordQuery(r, tools);
+  if (k < 6) return keywordQuery(r, tools);
+  // A required word that keeps the device tools out, and a shell word that may pull them back in.
+  if (k < 8) return `+${keywordQuery(r, tools).trim().split(/\s+/)[0]!.replace(/^\+/, "")} ${recase(r, r.pick(["bash", "shell"]))}`;
   if (k < 10 && names.length) {
     // Often, as is, a name that an earlier name equals but for case (generation 11 tells them apart).
     const twins = names.filter((n, i) => names.slice(0, i).some((m) => m !== n && m.toLowerCase() === n.toLowerCase()));

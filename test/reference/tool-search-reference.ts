@@ -7,9 +7,9 @@
  * `searchTools`, `toolSearch`. Where a release throws (a tool without a name, an mcpInfo it cannot read),
  * the reference throws a ReferenceThrow.
  *
- * Not modelled (the acceptance test keeps its inputs away from them): generation 10–11's special rules
- * (tools loaded together, REPL lookups, shell tools pulling their relatives along), and generation 11's
- * removal of a fixed boilerplate paragraph from descriptions (its text belongs to the release).
+ * Not modelled: generation 11's removal of a fixed boilerplate paragraph from descriptions (its text belongs
+ * to the release; random descriptions never hold it), and what the client around the search does with
+ * state the contract does not carry (tools already loaded in the conversation, context room, hooks).
  */
 import type { Rules } from "./generations.js";
 
@@ -92,14 +92,17 @@ function byName(list: Tool[], name: string): Tool | undefined {
   return list.find((t) => t.name === name);
 }
 
-function byNameOrAlias(list: Tool[], name: string): Tool | undefined {
-  return list.find((t) => t.name === name || (t.aliases?.includes(name) ?? false));
+/** The first tool named `name` or aliased so. From 2.1.325 a tool named Eval beats REPL's alias Eval. */
+function byNameOrAlias(rules: Rules, list: Tool[], name: string): Tool | undefined {
+  const t = list.find((x) => x.name === name || (x.aliases?.includes(name) ?? false));
+  if (rules.evalOverReplAlias && name === "Eval" && t?.name === "REPL") return list.find((x) => x.name === name) ?? t;
+  return t;
 }
 
 /** A tool's description as the release reads it: the first tool of all with that name (or, from
  *  generation 6, alias) serves it. */
 function descriptionOf(rules: Rules, c: Catalog, name: string): string {
-  const t = rules.generation >= 6 ? byNameOrAlias(c.all, name) : byName(c.all, name);
+  const t = rules.generation >= 6 ? byNameOrAlias(rules, c.all, name) : byName(c.all, name);
   return (t?.description ?? "").toLowerCase();
 }
 
@@ -329,7 +332,7 @@ function select(rules: Rules, names: string, c: Catalog): string[] {
   }
   const picked: string[] = [];
   for (const wanted of names.split(",").map((s) => s.trim()).filter(Boolean)) {
-    const t = byNameOrAlias(c.deferred, wanted) ?? byNameOrAlias(c.all, wanted);
+    const t = byNameOrAlias(rules, c.deferred, wanted) ?? byNameOrAlias(rules, c.all, wanted);
     const found = t ? [t] : rules.selectBareToolName ? byBareToolName(c.all, wanted) : [];
     for (const f of found) if (!picked.includes(f.name)) picked.push(f.name);
   }
@@ -339,21 +342,38 @@ function select(rules: Rules, names: string, c: Catalog): string[] {
 /** 2.1.325 on, after a keyword search: the client looks the query (whole, joined with `_`, and each word
  *  holding `_`) up as tool names. Only messages come of it, but the bare-name lookup reads every MCP
  *  tool's toolName, so an mcpInfo without one throws. */
-function keywordNameLookup(query: string, c: Catalog): void {
+function keywordNameLookup(rules: Rules, query: string, c: Catalog): void {
   const trimmed = query.trim();
   if (c.all.some((t) => t.name.toLowerCase() === trimmed.toLowerCase())) return;
   const words = trimmed.split(/\s+/).map((w) => w.replace(/^\+/, ""));
   for (const candidate of [trimmed, words.join("_"), ...words.filter((w) => w.includes("_"))]) {
-    if (!byNameOrAlias(c.all, candidate)) byBareToolName(c.all, candidate);
+    if (!byNameOrAlias(rules, c.all, candidate)) byBareToolName(c.all, candidate);
   }
+}
+
+/** A tool of the remote-devices server whose tool name starts `device_` (2.1.317 on, these load together). */
+function isDeviceTool(name: string): boolean {
+  const prefix = "mcp__remote-devices__";
+  return name.startsWith(`${prefix}device_`) && !name.slice(prefix.length).includes("__");
+}
+
+/** 2.1.317 on: when a match is a device tool, every deferred device tool comes along (after the matches,
+ *  the whole list without repeats); from 2.1.325 a keyword search with the word bash or shell pulls them
+ *  in too, if the device shell is deferred. */
+function withDeviceTools(rules: Rules, matches: string[], c: Catalog, query?: string): string[] {
+  if (!rules.devicesTogether || matches.length === 0) return matches;
+  const shellWord = query !== undefined && rules.shellPullsDevices && query.trim().split(/\s+/).some((w) => ["bash", "shell"].includes(w.replace(/^\+/, "").toLowerCase()));
+  const pulled = shellWord && byNameOrAlias(rules, c.deferred, "mcp__remote-devices__device_bash") !== undefined;
+  if (!pulled && !matches.some(isDeviceTool)) return matches;
+  return [...new Set([...matches, ...c.deferred.map((t) => t.name).filter(isDeviceTool)])];
 }
 
 export function toolSearch(rules: Rules, query: string, deferred: Tool[], options: Options = {}): string[] {
   const c = catalogOf(deferred, options);
   const q = rules.caps ? capToolQuery(query) : query;
   const m = SELECT.exec(q);
-  if (m) return select(rules, m[1]!, c);
+  if (m) return withDeviceTools(rules, select(rules, m[1]!, c), c);
   const found = searchTools(rules, q, deferred, options);
-  if (rules.keywordNameLookup) keywordNameLookup(q, c);
-  return found;
+  if (rules.keywordNameLookup) keywordNameLookup(rules, q, c);
+  return withDeviceTools(rules, found, c, q);
 }
