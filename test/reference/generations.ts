@@ -1,21 +1,22 @@
 /**
  * Which generation of Claude Code's tool search a release belongs to, and the rules that generation has.
  *
- * Generations are those of docs/tool-search-history.md (1–11). The boundaries below are where the
- * project's own tools saw the code change, not guesses:
- * - the lifted module's text (the key `track` groups releases by) of every release in the test cache:
- *   2.0.70 = 2.0.76 = 2.1.3 = 2.1.7 (generation 1), 2.1.10 differs (2), 2.1.14 (3), 2.1.19 (4 and 5: the fast
- *   paths and `+term` arrive together as far as the cached releases show), 2.1.64 (6), 2.1.112 (7),
- *   2.1.124 … 2.1.250 (8, coarse parts; only the client around the scorer changes), 2.1.300 (9), 2.1.317
- *   and 2.1.325 (10), 2.1.332 (11);
- * - change points that `diff`/`track` report between adjacent releases (src/diff/witnesses.test.ts):
- *   2.1.270 → 2.1.271 `select:` finds an MCP tool by its bare tool name; 2.1.294 → 2.1.295 the caps
- *   (16384 characters, 32 words, 64 names, searchHint 4096) appear;
- * - the history notes: 2.1.101 is where `mcpInfo` starts being read (generation 7), 2.1.317 where the
- *   special lookup rules start (10), 2.1.332 the per-session class (11).
- * Between two cached releases of different generations the exact first release is not pinned here: the
- * table says "from" the first release known to have the rule, which is what the test needs (it only runs
- * releases at or after each boundary it names).
+ * Generations are those of docs/tool-search-history.md (1–11). The boundaries are where the project's own
+ * tools saw the code change:
+ * - the lifted module's text without its provenance (the key `track` groups releases by), from
+ *   `searchlift lift --no-verify` on every Claude Code release in the test cache: 2.0.70 = 2.0.76 = 2.1.3 =
+ *   2.1.7 (generation 1); 2.1.10 (2, server and action weights); 2.1.14 (3, name parts); 2.1.19 (4 and 5:
+ *   the fast paths and `+term` arrive together as far as the cached releases show); 2.1.64 (6, searchHint,
+ *   select lists, aliases); 2.1.112 (7, mcpInfo); 2.1.124, 2.1.200, 2.1.250 (8, coarse parts; only the
+ *   client around the scorer changes); 2.1.300 (9); 2.1.317, 2.1.325 (10); 2.1.332 (11);
+ * - change points that `diff` reports between adjacent releases (src/diff/witnesses.test.ts): 2.1.270 →
+ *   2.1.271 `select:` finds an MCP tool by its bare tool name; 2.1.294 → 2.1.295 the caps appear;
+ * - within generation 10, reading the lifted 2.1.317 and 2.1.325: device tools load together from 2.1.317;
+ *   the words bash/shell, Eval over REPL's alias and the keyword name lookup from 2.1.325;
+ * - the module contract: releases from 2.1.101 read mcpInfo (generation 7).
+ * Between two cached releases of different generations the first release is not pinned: the table starts a
+ * rule at the first release known to have it, and the test runs only releases on or after a boundary.
+ * `track` over the full range would pin them; it was not run here (it fetches every release).
  */
 
 export interface Rules {
