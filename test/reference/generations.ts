@@ -11,6 +11,8 @@
  *   client around the scorer changes); 2.1.300 (9); 2.1.317, 2.1.325 (10); 2.1.332 (11);
  * - change points that `diff` reports between adjacent releases (src/diff/witnesses.test.ts): 2.1.270 →
  *   2.1.271 `select:` finds an MCP tool by its bare tool name; 2.1.294 → 2.1.295 the caps appear;
+ * - found by this test, then read in the release itself: 2.1.295 cuts searchHints at 2048 characters,
+ *   2.1.300 at 4096 (the notes give only 4096); the release between them where it changed is not pinned;
  * - within generation 10, reading the lifted 2.1.317 and 2.1.325: device tools load together from 2.1.317;
  *   the words bash/shell, Eval over REPL's alias and the keyword name lookup from 2.1.325;
  * - the module contract: releases from 2.1.101 read mcpInfo (generation 7).
@@ -28,6 +30,8 @@ export interface Rules {
   selectBareToolName: boolean;
   /** Query, word, select-name and searchHint caps (from 2.1.295). */
   caps: boolean;
+  /** The searchHint cap in characters: 2048 in 2.1.295, 4096 by 2.1.300 (the notes give only the later). */
+  hintChars: number;
   /** The client turns keywords into tool names after the search (2.1.325 on, as lifted, this only adds
    *  messages, but it looks names up and can throw on an mcpInfo without toolName). */
   keywordNameLookup: boolean;
@@ -74,6 +78,7 @@ export function rulesFor(version: string): Rules {
     selectList: generation >= 6,
     selectBareToolName: atLeast("2.1.271"),
     caps: atLeast("2.1.295"),
+    hintChars: atLeast("2.1.300") ? 4096 : 2048,
     keywordNameLookup: atLeast("2.1.325"),
     devicesTogether: atLeast("2.1.317"),
     shellPullsDevices: atLeast("2.1.325"),

@@ -61,7 +61,8 @@ function mcpTool(r: Rng): Tool {
   if (r.chance(0.5)) t.mcpInfo = { serverName: server, toolName: action };
   if (r.chance(0.8)) t.description = sentence(r, [action, server]);
   if (r.chance(0.3)) t.searchHint = sentence(r, []);
-  if (r.chance(0.05)) t.searchHint = `${"pad ".repeat(1022 + r.int(3))}${r.pick(WORDS)}`; // a word about the 4096-character cap
+  // A word about a searchHint cap (2048 characters in 2.1.295, 4096 later).
+  if (r.chance(0.08)) t.searchHint = `${"pad ".repeat(r.pick([510, 1022]) + r.int(3))}${r.pick(WORDS)}`;
   if (r.chance(0.1)) t.isMcp = r.chance(0.5);
   return t;
 }
@@ -119,15 +120,22 @@ function namesOf(tools: Tool[]): string[] {
   return tools.map((t) => t.name).filter((n): n is string => typeof n === "string");
 }
 
+function uniq<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
+
 function keywordQuery(r: Rng, tools: Tool[]): string {
   // Mostly words the catalog holds (so that most searches find something), some from anywhere.
-  const own = tools.flatMap((t) => [...(t.name ?? "").split(/__|_/), t.mcpInfo?.serverName ?? "", t.mcpInfo?.toolName ?? "", ...(t.searchHint ?? "").split(" "), ...(t.description ?? "").split(" ")]).filter(Boolean);
+  const own = uniq(tools.flatMap((t) => [...(t.name ?? "").split(/__|_/), t.mcpInfo?.serverName ?? "", t.mcpInfo?.toolName ?? "", ...(t.searchHint ?? "").split(" "), ...(t.description ?? "").split(" ")]).filter(Boolean));
   const n = 1 + r.int(4);
   const words = Array.from({ length: n }, () => {
     const w = recase(r, own.length > 0 && r.chance(0.7) ? r.pick(own) : r.pick(WORDS));
     return r.chance(0.15) ? `+${w}` : w;
   });
   if (r.chance(0.05)) words.push("+");
+  // The word at the end of a long searchHint, which a cap may cut off.
+  const tails = tools.filter((t) => (t.searchHint?.length ?? 0) > 1000).map((t) => t.searchHint!.split(" ").pop()!);
+  if (tails.length > 0 && r.chance(0.5)) words.push(r.pick(tails));
   return (r.chance(0.2) ? "  " : "") + words.join(r.chance(0.9) ? " " : "\t");
 }
 

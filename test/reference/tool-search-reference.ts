@@ -34,7 +34,6 @@ const DEFAULT_MAX = 5;
 const QUERY_CHARS = 16384;
 const QUERY_WORDS = 32;
 const SELECT_NAMES = 64;
-const HINT_CHARS = 4096;
 const SELECT = /^select:(.+)$/i;
 
 /** One search call's view: the deferred tools and every tool (deferred, then loaded). */
@@ -108,7 +107,7 @@ function descriptionOf(rules: Rules, c: Catalog, name: string): string {
 
 function hintOf(rules: Rules, t: Tool): string {
   if (rules.generation < 6 || t.searchHint === undefined) return "";
-  return (rules.caps ? t.searchHint.slice(0, HINT_CHARS) : t.searchHint).toLowerCase();
+  return (rules.caps ? t.searchHint.slice(0, rules.hintChars) : t.searchHint).toLowerCase();
 }
 
 /** `mcp__server__tool…` read as server and tool (the tool keeps any later `__`); null when not MCP-shaped. */
