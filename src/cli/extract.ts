@@ -2,9 +2,6 @@
  * `searchlift extract`: list a packaged client's JavaScript modules, or write them under a folder.
  */
 import type { Command } from "commander";
-import { openContainer } from "../extract/open-container.js";
-import { formatListing, listing } from "../extract/listing.js";
-import { writeModules } from "../extract/write-modules.js";
 import { terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
 import { printJson } from "./output.js";
@@ -19,10 +16,15 @@ export function registerExtract(program: Command): void {
     .option("-o, --out <dir>", "write every module under DIR by virtual path, plus manifest.json")
     .option("--force", "replace DIR if it exists")
     .action(async (arg: string, opts: InputFlags & { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
-      const c = openContainer(await resolveCliInput(arg, "extract", opts));
+      // The stage is loaded when the command runs (start-up is part of every command's time); an executable
+      // is listed without loading the JavaScript parser (see open-executable.ts).
+      const input = await resolveCliInput(arg, "extract", opts);
+      const [{ openContainerLazily }, { formatListing, listing }] = await Promise.all([import("../extract/open-executable.js"), import("../extract/listing.js")]);
+      const c = await openContainerLazily(input);
       try {
         const l = listing(c);
         if (opts.out) {
+          const { writeModules } = await import("../extract/write-modules.js");
           const { written, bytes } = await writeModules(c, opts.out, !!opts.force);
           if (!opts.list && !opts.json) process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${safe(opts.out)}\n`);
         }

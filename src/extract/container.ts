@@ -1,6 +1,11 @@
 import type { ByteSource } from "./byte-source.js";
 import type { Container, ContainerFormat, Encoding, ModuleEntry } from "./types.js";
 
+/** A gzip stream (an npm .tgz) starts with these two bytes. */
+export function isGzip(head: Buffer): boolean {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
 /** Bytes → text by the module's recorded encoding. Binary assets decode as latin1 so no byte is lost. */
 export function decode(bytes: Buffer, encoding: Encoding): string {
   switch (encoding) {

@@ -8,9 +8,7 @@ import { ExitCode, MalformedInput, SearchliftError, UnrecognizedInput } from "..
 import { isTextHead, looksLikeProgram, parseProgram, stripBom } from "./plain-script.js";
 import type { Container } from "./types.js";
 
-export function isGzip(head: Buffer): boolean {
-  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-}
+export { isGzip } from "./container.js";
 
 type OpenFile = (file: string, input: string) => Container;
 

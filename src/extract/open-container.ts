@@ -1,9 +1,8 @@
 import { statSync } from "node:fs";
 import { ExitCode, SearchliftError, UnrecognizedInput } from "../errors.js";
 import { FileByteSource, type ByteSource } from "./byte-source.js";
-import { readBun } from "./bun.js";
 import { carveScripts } from "./carve.js";
-import { readNodeSea } from "./node-sea.js";
+import { readExecutable } from "./open-executable.js";
 import { openNpmPackage, isGzip } from "./npm-package.js";
 import { readPlainScript } from "./plain-script.js";
 import type { Container } from "./types.js";
@@ -41,10 +40,14 @@ export function openFile(file: string, input: string): Container {
       src.close();
       return openNpmPackage(file, openFile);
     }
-    const found = readBun(src, input) ?? readNodeSea(src, input) ?? readPlainScript(src, input) ?? carveScripts(src, input);
-    return found;
+    return readExecutable(src, input) ?? readNonExecutable(src, input);
   } catch (e) {
     src.close();
     throw e;
   }
+}
+
+/** What a file that is not an executable is read as: a plain script, else the scripts carved out of it. */
+export function readNonExecutable(src: ByteSource, input: string): Container {
+  return readPlainScript(src, input) ?? carveScripts(src, input);
 }
