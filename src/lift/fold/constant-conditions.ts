@@ -20,7 +20,8 @@ function foldExpression(n: Node, inTest: boolean): Node {
     case "BinaryExpression": {
       if (!isConstant(n.left) || !isConstant(n.right)) return n;
       const [l, r] = [constantValue(n.left), constantValue(n.right)];
-      const result = { "===": l === r, "!==": l !== r, "==": l == r, "!=": l != r }[n.operator as string];
+      const [a, b] = [l as number, r as number];
+      const result = { "===": l === r, "!==": l !== r, "==": l == r, "!=": l != r, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b }[n.operator as string];
       return result === undefined ? n : literalAt(result, n);
     }
     case "LogicalExpression":

@@ -4,8 +4,8 @@
  * without declarations of its own is spliced into the list around it.
  */
 import type { Node } from "../../ast/pattern.js";
-import { effectsOf, withEffects } from "./pure.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import { effectsOf, withEffects, type Known } from "./pure.js";
+import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
 const isEmpty = (s: Node | null | undefined): boolean => !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
 /** A block whose statements declare nothing scoped to it, so its statements can join the enclosing list. */
@@ -17,43 +17,55 @@ function statementOf(effects: Node[], at: Node): Node | null {
   return { type: "ExpressionStatement", expression: withEffects(effects.slice(0, -1), effects.at(-1)!), start: at.start, end: at.end };
 }
 
-function foldStatement(n: Node): [Node | null, number] {
+function foldStatement(n: Node, known: Known): [Node | null, number] {
   if (n.type === "IfStatement") {
     if (n.alternate && isEmpty(n.alternate)) return [{ ...n, alternate: null }, 1];
     if (!isEmpty(n.consequent)) return [n, 0];
-    if (!n.alternate) return [statementOf(effectsOf(n.test), n), 1];
+    if (!n.alternate) return [statementOf(effectsOf(n.test, known), n), 1];
     const test = { type: "UnaryExpression", operator: "!", prefix: true, argument: n.test, start: n.test.start, end: n.test.end };
     return [{ ...n, test, consequent: n.alternate, alternate: null }, 1];
   }
   if (n.type === "ExpressionStatement" && !n.directive) {
-    const effects = effectsOf(n.expression);
-    if (effects.length === 1 && effects[0] === n.expression) return [n, 0];
+    const effects = effectsOf(n.expression, known);
+    const parts: Node[] = n.expression.type === "SequenceExpression" ? n.expression.expressions : [n.expression];
+    if (effects.length === parts.length && effects.every((e, i) => e === parts[i])) return [n, 0];
     return [statementOf(effects, n), 1];
   }
   if (n.type === "EmptyStatement") return [null, 1];
   return [n, 0];
 }
 
-/** A statement made of a sequence, `(a(), b());`, as the folds leave one. */
-const isSequenceStatement = (s: Node): boolean => s.type === "ExpressionStatement" && s.expression.type === "SequenceExpression";
-
-/** Splice plain blocks into the statement list holding them (a function body or a block), and sequences as statements. */
+/** Splice plain blocks into the statement list holding them (a function body or a block). */
 function flattenBlocks(n: Node): number {
   const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
-  if (!key || !n[key].some((s: Node) => isPlainBlock(s) || isSequenceStatement(s))) return 0;
-  const before = n[key].length;
-  n[key] = n[key].flatMap((s: Node) =>
-    isPlainBlock(s) ? s.body : isSequenceStatement(s) ? s.expression.expressions.map((e: Node) => ({ type: "ExpressionStatement", expression: e, start: e.start, end: e.end })) : [s],
-  );
-  return Math.max(1, Math.abs(before - n[key].length));
+  if (!key || !n[key].some(isPlainBlock)) return 0;
+  const blocks = n[key].filter(isPlainBlock).length;
+  n[key] = n[key].flatMap((s: Node) => (isPlainBlock(s) ? s.body : [s]));
+  return blocks;
+}
+
+/**
+ * `xs.length` where xs is declared once as an array literal and never written again (its contents
+ * may change, never what it is): reading it has no effect, and it is a number.
+ */
+function arrayLengths(root: Node): Known {
+  const heads = loopHeadsOf(root);
+  const arrays = new Set<Node>();
+  for (const v of variablesOf(root)) {
+    const decl = singleDeclarator(v, heads);
+    if (decl?.init?.type !== "ArrayExpression" || laterWrites(v).length > 0 || (v.defs[0]!.parent as unknown as Node | null)?.kind === "var") continue;
+    for (const r of reads(v)) arrays.add(r.identifier as unknown as Node);
+  }
+  return { length: (m) => !m.computed && !m.optional && m.property.name === "length" && arrays.has(m.object) };
 }
 
 export const emptyStatements: Fold = (root) => {
+  const known = arrayLengths(root);
   let count = 0;
   rewriteUp(root, (n, parent, key) => {
     // An empty statement in a single statement slot (a loop body, an if branch) is what fills it.
     if (n.type === "EmptyStatement" && !Array.isArray(parent[key])) return n;
-    const [r, changes] = foldStatement(n);
+    const [r, changes] = foldStatement(n, known);
     count += changes;
     if (r) count += flattenBlocks(r);
     return r;

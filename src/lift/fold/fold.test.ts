@@ -5,8 +5,10 @@ import type { Node } from "../../ast/pattern.js";
 import { awaitConstants } from "./await-constants.js";
 import { constantBindings } from "./constant-bindings.js";
 import { constantConditions } from "./constant-conditions.js";
+import { copyBindings } from "./copy-bindings.js";
 import { emptyStatements } from "./empty-statements.js";
 import { equalBranches } from "./equal-branches.js";
+import { sequenceStatements } from "./sequence-statements.js";
 import { foldDeadCode, foldFunction } from "./index.js";
 import type { Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
@@ -50,6 +52,10 @@ describe("constantBindings", () => {
   it("a reassigned binding is not constant", () => {
     expect(folded("let s = null; if (a) s = a; return s;", only)).toBe("let s = null; if (a) s = a; return s;");
   });
+  it("an empty array read only for its length has length 0; one that is pushed to does not", () => {
+    expect(folded("let xs = []; if (xs.length > 0) g();", only)).toBe("let xs = []; if (0 > 0) g();");
+    expect(folded("let xs = []; xs.push(a); if (xs.length > 0) g();", only)).toBe("let xs = []; xs.push(a); if (xs.length > 0) g();");
+  });
   it("numbers and strings keep their names", () => {
     expect(folded("let n = 5; return n;", only)).toBe("let n = 5; return n;");
   });
@@ -64,6 +70,7 @@ describe("constantConditions", () => {
     expect(folded("if (null && g()) h(); return false ? a : b;", only)).toBe("return b;");
     expect(folded("if (!void 0) h(); else k();", only)).toBe("h();");
     expect(folded("return void 0 === void 0 || g();", only)).toBe("return true;");
+    expect(folded("if (0 > 0) g();", only)).toBe("");
   });
   it("a constant right side decides a test only where its truth is all that is read", () => {
     expect(folded("if (a && false) h();", only)).toBe("");
@@ -114,6 +121,20 @@ describe("identityCalls", () => {
   });
 });
 
+describe("copyBindings", () => {
+  const only = { copyBindings };
+  it("a copy of a binding never written is read as the original", () => {
+    expect(folded("let pool = a; return g(pool);", only)).toBe("let pool = a; return g(a);");
+  });
+  it("a copy stays where the original is written, or where the name means another binding", () => {
+    expect(folded("let pool = a; a = g(); return pool;", only)).toBe("let pool = a; a = g(); return pool;");
+    expect(folded("let pool = a; return (a) => pool;", only)).toBe("let pool = a; return a => pool;");
+  });
+  it("a var may be read before its value: not an original", () => {
+    expect(folded("let pool = v; var v = g(); return pool;", only)).toBe("let pool = v; var v = g(); return pool;");
+  });
+});
+
 describe("minifiedBooleans", () => {
   it("!0 and !1 read as true and false", () => {
     expect(folded("return [!0, !1, !a];", { minifiedBooleans })).toBe("return [true, false, !a];");
@@ -156,11 +177,20 @@ describe("emptyStatements", () => {
   it("an empty if keeps its test only for its effect", () => {
     expect(folded("if (a) {} if (g()) {} ; void 0;", only)).toBe("g();");
   });
+  it("the length of a local array is read without effect; of anything else, not", () => {
+    expect(folded("let xs = []; xs.push(a); if (xs.length > 0) {} if (b.length > 0) {}", only)).toBe("let xs = []; xs.push(a); b.length > 0;");
+  });
   it("an empty branch turns the if around", () => {
     expect(folded("if (a) {} else h();", only)).toBe("if (!a) h();");
   });
   it("a block without declarations joins its list; one with a let stays", () => {
     expect(folded("{ g(); } { let x = g(); h(x); }", only)).toBe("g(); { let x = g(); h(x); }");
+  });
+});
+
+describe("sequenceStatements", () => {
+  it("a sequence statement is one statement per expression; a sequence value stays", () => {
+    expect(folded("(g(), h()); return (g(), a);", { sequenceStatements })).toBe("g(); h(); return (g(), a);");
   });
 });
 

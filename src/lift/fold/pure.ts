@@ -35,9 +35,22 @@ const PURE_UNARY = new Set(["!", "void", "typeof"]);
 // Operators that never call user code when both sides are primitives or references compared by identity.
 const PURE_BINARY = new Set(["===", "!=="]);
 
+/**
+ * What a fold knows beyond the syntax: `length(m)` says the member expression m is the length of
+ * an array (so reading it has no effect, and it is a number).
+ */
+export interface Known {
+  length?: (m: Node) => boolean;
+}
+
+const RELATIONAL = new Set(["<", ">", "<=", ">=", "==", "!=", "===", "!=="]);
+const isNumber = (n: Node, known: Known): boolean =>
+  (n.type === "Literal" && typeof n.value === "number") || (n.type === "MemberExpression" && !!known.length?.(n));
+
 /** Evaluating `n` has no effect and cannot throw (reading a local binding is taken as such). */
-export function isPure(n: Node | null | undefined): boolean {
+export function isPure(n: Node | null | undefined, known: Known = {}): boolean {
   if (!n) return true;
+  const pure = (c: Node | null | undefined) => isPure(c, known);
   switch (n.type) {
     case "Literal":
     case "Identifier":
@@ -48,32 +61,36 @@ export function isPure(n: Node | null | undefined): boolean {
     case "TemplateLiteral":
       return n.expressions.length === 0;
     case "UnaryExpression":
-      return PURE_UNARY.has(n.operator) && isPure(n.argument);
+      return PURE_UNARY.has(n.operator) && pure(n.argument);
     case "BinaryExpression":
-      return PURE_BINARY.has(n.operator) && isPure(n.left) && isPure(n.right);
+      if (RELATIONAL.has(n.operator) && isNumber(n.left, known) && isNumber(n.right, known)) return true;
+      return PURE_BINARY.has(n.operator) && pure(n.left) && pure(n.right);
+    case "MemberExpression":
+      return !!known.length?.(n);
     case "LogicalExpression":
-      return isPure(n.left) && isPure(n.right);
+      return pure(n.left) && pure(n.right);
     case "ConditionalExpression":
-      return isPure(n.test) && isPure(n.consequent) && isPure(n.alternate);
+      return pure(n.test) && pure(n.consequent) && pure(n.alternate);
     case "SequenceExpression":
-      return n.expressions.every(isPure);
+      return n.expressions.every(pure);
     case "ArrayExpression":
-      return n.elements.every((e: Node | null) => !e || (e.type !== "SpreadElement" && isPure(e)));
+      return n.elements.every((e: Node | null) => !e || (e.type !== "SpreadElement" && pure(e)));
     case "ObjectExpression":
-      return n.properties.every((p: Node) => p.type === "Property" && (!p.computed || isConstant(p.key)) && isPure(p.value));
+      return n.properties.every((p: Node) => p.type === "Property" && (!p.computed || isConstant(p.key)) && pure(p.value));
     default:
       return false;
   }
 }
 
 /** The parts of `n` that must still run when its value is no longer used (empty when it is pure). */
-export function effectsOf(n: Node): Node[] {
-  if (isPure(n)) return [];
-  if (n.type === "ArrayExpression" && n.elements.every((e: Node | null) => e?.type !== "SpreadElement")) return n.elements.flatMap((e: Node | null) => (e ? effectsOf(e) : []));
+export function effectsOf(n: Node, known: Known = {}): Node[] {
+  const inner = (c: Node | null): Node[] => (c ? effectsOf(c, known) : []);
+  if (isPure(n, known)) return [];
+  if (n.type === "ArrayExpression" && n.elements.every((e: Node | null) => e?.type !== "SpreadElement")) return n.elements.flatMap(inner);
   if (n.type === "ObjectExpression" && n.properties.every((p: Node) => p.type === "Property" && (!p.computed || isConstant(p.key)))) {
-    return n.properties.flatMap((p: Node) => effectsOf(p.value));
+    return n.properties.flatMap((p: Node) => inner(p.value));
   }
-  if (n.type === "SequenceExpression") return n.expressions.flatMap(effectsOf);
+  if (n.type === "SequenceExpression") return n.expressions.flatMap(inner);
   return [n];
 }
 
