@@ -24,6 +24,7 @@ import { KEY_PORT, portComputedKeys } from "../../lift/key-port.js";
 import { lineColumn } from "../../ast/parse-module.js";
 import { renameLocals } from "../../lift/rename-locals.js";
 import { codeTag } from "../../lift/stable-name.js";
+import { foldDeadCode } from "../../lift/fold/index.js";
 
 export { LiftError };
 
@@ -41,6 +42,8 @@ export interface ToolSearchCode {
   toolSearch: boolean;
   /** Host calls cut out of call(). */
   dropped: Array<{ name: string; at: Place }>;
+  /** How often each dead-code fold changed the readable copy (see src/lift/fold). */
+  folded: Record<string, number>;
 }
 
 /** The release's default for max_results: the call signature accepts only a literal 5 there. */
@@ -125,6 +128,12 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
       if (b && !Array.isArray(b) && b.type === "Identifier" && !roleByOffset.has(b.start)) roleByOffset.set(b.start, role);
     }
   };
+  const callDef = callKey ? closure.definitions[1]! : null;
+  const cacheKey = cacheClass && callDef ? callDef.references.get(cacheClass) ?? null : null;
+  if (cacheClass && !cacheKey) throw new LiftError(`the scorer's cache class ${cacheClass} is not defined in the closure`);
+  // What the cuts left dead goes from the readable copy; verification compares it with the faithful one.
+  const used = [rootKey, callKey, argumentsKey, cacheKey].flatMap((k) => (k ? [read.names.get(k)!] : []));
+  const folded = foldDeadCode(read.statements, used, [DEFERRED_BY_CALLER]);
   addRoles(r.scorer, r.scorerSignature);
   addRoles(r.call, r.callSignature);
   // Scorer parameters without a role take the name of what call() passes them.
@@ -135,9 +144,6 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   renameLocals(read.statements, { roles: roleByOffset, taken: new Set([...read.names.values(), ...reserved]) });
   const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
 
-  const callDef = callKey ? closure.definitions[1]! : null;
-  const cacheKey = cacheClass && callDef ? callDef.references.get(cacheClass) ?? null : null;
-  if (cacheClass && !cacheKey) throw new LiftError(`the scorer's cache class ${cacheClass} is not defined in the closure`);
   const names = (a: typeof orig) => ({
     search: a.names.get(rootKey)!,
     call: callKey ? a.names.get(callKey)! : null,
@@ -156,6 +162,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     names: read.names,
     toolSearch: !!call,
     dropped: call?.dropped ?? [],
+    folded,
   };
 }
 

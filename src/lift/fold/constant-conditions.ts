@@ -1,0 +1,104 @@
+/**
+ * Tests whose outcome is known: `if (null) …`, `false ? a : b`, `undefined && x`, `!true`,
+ * `void 0 === null`, `undefined?.x`. Where only the test is read for its truth (an if, a conditional's
+ * test, the operand of `!`), a constant right side decides too: `x && false` is false once x has run.
+ * Statements after a return or throw go as well (function declarations are hoisted: they stay).
+ */
+import type { Node } from "../../ast/pattern.js";
+import { constantValue, effectsOf, isConstant, isUndefined, literalAt, undefinedAt, withEffects } from "./pure.js";
+import { rewriteUp, type Fold } from "./tree.js";
+
+const truthy = (n: Node): boolean => !!constantValue(n);
+const nullish = (n: Node): boolean => constantValue(n) == null;
+
+function foldExpression(n: Node, inTest: boolean): Node {
+  switch (n.type) {
+    case "UnaryExpression":
+      if (n.operator === "!" && isConstant(n.argument)) return literalAt(!truthy(n.argument), n);
+      if (n.operator === "void" && !isUndefined(n) && isConstant(n.argument)) return undefinedAt(n);
+      return n;
+    case "BinaryExpression": {
+      if (!isConstant(n.left) || !isConstant(n.right)) return n;
+      const [l, r] = [constantValue(n.left), constantValue(n.right)];
+      const [a, b] = [l as number, r as number];
+      const result = { "===": l === r, "!==": l !== r, "==": l == r, "!=": l != r, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b }[n.operator as string];
+      return result === undefined ? n : literalAt(result, n);
+    }
+    case "LogicalExpression":
+      return foldLogical(n, inTest);
+    case "ConditionalExpression":
+      return isConstant(n.test) ? (truthy(n.test) ? n.consequent : n.alternate) : n;
+    case "ChainExpression": {
+      // `undefined?.x(…).y` is undefined: an optional link on a nullish value ends the whole chain.
+      for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression"); ) {
+        const inner = link.type === "MemberExpression" ? link.object : link.callee;
+        if (link.optional && isConstant(inner) && nullish(inner)) return undefinedAt(n);
+        link = inner;
+      }
+      return n;
+    }
+    default:
+      return n;
+  }
+}
+
+function foldLogical(n: Node, inTest: boolean): Node {
+  const { left, right, operator } = n;
+  if (isConstant(left)) {
+    if (operator === "&&") return truthy(left) ? right : left;
+    if (operator === "||") return truthy(left) ? left : right;
+    if (operator === "??") return nullish(left) ? right : left;
+  }
+  if (!inTest || !isConstant(right) || operator === "??") return n;
+  // Only the truth of the whole is read: a constant right side either decides it or changes nothing.
+  const decides = operator === "&&" ? !truthy(right) : truthy(right);
+  return decides ? withEffects(effectsOf(left), right) : left;
+}
+
+/** The nodes whose value is only tested for truth: tests, operands of `!`, and operands of `&&`/`||` that are. */
+function testedNodes(root: Node): Set<Node> {
+  const tested = new Set<Node>();
+  const walk = (n: Node, isTested: boolean) => {
+    if (isTested) tested.add(n);
+    for (const key in n) {
+      const v = n[key];
+      const childTested =
+        (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(n.type)) ||
+        (n.type === "UnaryExpression" && n.operator === "!") ||
+        (isTested && n.type === "LogicalExpression" && n.operator !== "??");
+      if (Array.isArray(v)) for (const c of v) c && typeof c === "object" && typeof c.type === "string" && walk(c, false);
+      else if (v && typeof v === "object" && typeof v.type === "string") walk(v, childTested);
+    }
+  };
+  walk(root, false);
+  return tested;
+}
+
+/** A known if goes to its branch; statements after a return or throw go (hoisted declarations stay). Returns [replacement, changes]. */
+function foldStatement(n: Node): [Node | null, number] {
+  if (n.type === "IfStatement" && isConstant(n.test)) return [truthy(n.test) ? n.consequent : (n.alternate ?? null), 1];
+  const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
+  const list: Node[] | null = key ? n[key] : null;
+  if (!list) return [n, 0];
+  const end = list.findIndex((s) => s.type === "ReturnStatement" || s.type === "ThrowStatement");
+  if (end < 0) return [n, 0];
+  const kept = list.filter((s, i) => i <= end || s.type === "FunctionDeclaration" || (s.type === "VariableDeclaration" && s.kind === "var"));
+  n[key!] = kept;
+  return [n, list.length - kept.length];
+}
+
+export const constantConditions: Fold = (root) => {
+  const tested = testedNodes(root);
+  let count = 0;
+  rewriteUp(root, (n) => {
+    if (/Expression$/.test(n.type)) {
+      const r = foldExpression(n, tested.has(n));
+      if (r !== n) count++;
+      return r;
+    }
+    const [r, changes] = foldStatement(n);
+    count += changes;
+    return r;
+  });
+  return count;
+};

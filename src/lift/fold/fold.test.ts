@@ -1,0 +1,215 @@
+import { parse } from "acorn";
+import { generate } from "astring";
+import { describe, expect, it } from "vitest";
+import type { Node } from "../../ast/pattern.js";
+import { awaitConstants } from "./await-constants.js";
+import { constantBindings } from "./constant-bindings.js";
+import { constantConditions } from "./constant-conditions.js";
+import { copyBindings } from "./copy-bindings.js";
+import { emptyStatements } from "./empty-statements.js";
+import { equalBranches } from "./equal-branches.js";
+import { sequenceStatements } from "./sequence-statements.js";
+import { foldDeadCode, foldFunction } from "./index.js";
+import type { Fold } from "./tree.js";
+import { constantCalls } from "./constant-calls.js";
+import { identityCalls } from "./identity-calls.js";
+import { minifiedBooleans } from "./minified-booleans.js";
+import { unusedBindings } from "./unused-bindings.js";
+import { unusedFunctions } from "./unused-functions.js";
+
+const flat = (n: Node) => generate(n as never).replace(/\s+/g, " ").trim();
+
+/** `src` is the body of an async function f; returns f folded by `folds` (all of them by default), on one line. */
+function folded(src: string, folds?: Record<string, Fold>): string {
+  const program = parse(`async function f(a, b) { ${src} }`, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+  const fn = program.body[0];
+  foldFunction(fn, folds);
+  return flat(fn.body).replace(/^\{\s*/, "").replace(/\s*\}$/, "");
+}
+
+describe("equalBranches", () => {
+  const only = { equalBranches };
+  it("a pure test between equal branches goes", () => {
+    expect(folded("return a ? b : b;", only)).toBe("return b;");
+  });
+  it("a test with an effect stays, before the value", () => {
+    expect(folded("return g() ? b : b;", only)).toBe("return (g(), b);");
+    expect(folded("if (g()) h(); else h();", only)).toBe("{ g(); h(); }");
+  });
+  it("different branches stay", () => {
+    expect(folded("return a ? b : a;", only)).toBe("return a ? b : a;");
+  });
+});
+
+describe("constantBindings", () => {
+  const only = { constantBindings };
+  it("a null never reassigned is read as null", () => {
+    expect(folded("let s = null; if (s && a.length > 0) g(s);", only)).toBe("let s = null; if (null && a.length > 0) g(null);");
+  });
+  it("a value left after the effects of a folded call is constant too", () => {
+    expect(folded("let s = (g(), void 0); return s === void 0;", only)).toBe("let s = (g(), void 0); return void 0 === void 0;");
+  });
+  it("a reassigned binding is not constant", () => {
+    expect(folded("let s = null; if (a) s = a; return s;", only)).toBe("let s = null; if (a) s = a; return s;");
+  });
+  it("an empty array read only for its length has length 0; one that is pushed to does not", () => {
+    expect(folded("let xs = []; if (xs.length > 0) g();", only)).toBe("let xs = []; if (0 > 0) g();");
+    expect(folded("let xs = []; xs.push(a); if (xs.length > 0) g();", only)).toBe("let xs = []; xs.push(a); if (xs.length > 0) g();");
+  });
+  it("numbers and strings keep their names", () => {
+    expect(folded("let n = 5; return n;", only)).toBe("let n = 5; return n;");
+  });
+  it("a loop variable is written on every turn", () => {
+    expect(folded("for (let x of a) g(x);", only)).toBe("for (let x of a) g(x);");
+  });
+});
+
+describe("constantConditions", () => {
+  const only = { constantConditions };
+  it("constant tests pick their branch", () => {
+    expect(folded("if (null && g()) h(); return false ? a : b;", only)).toBe("return b;");
+    expect(folded("if (!void 0) h(); else k();", only)).toBe("h();");
+    expect(folded("return void 0 === void 0 || g();", only)).toBe("return true;");
+    expect(folded("if (0 > 0) g();", only)).toBe("");
+  });
+  it("a constant right side decides a test only where its truth is all that is read", () => {
+    expect(folded("if (a && false) h();", only)).toBe("");
+    expect(folded("if (g() && false) h();", only)).toBe("if ((g(), false)) h();");
+    expect(folded("return a && false;", only)).toBe("return a && false;");
+  });
+  it("an optional call on undefined is undefined", () => {
+    expect(folded("return (void 0)?.x(g());", only)).toBe("return void 0;");
+  });
+  it("code after a return goes, hoisted functions stay", () => {
+    expect(folded("return a; g(); function h() {}", only)).toBe("return a; function h() {}");
+  });
+  it("an unknown test stays", () => {
+    expect(folded("if (a) h();", only)).toBe("if (a) h();");
+  });
+});
+
+describe("constantCalls", () => {
+  const only = { constantCalls };
+  it("a call of a function that does nothing is undefined, its arguments' effects stay", () => {
+    expect(folded("let n = () => void 0; let x = n(a), y = n(g());", only)).toBe("let n = () => void 0; let x = void 0, y = (g(), void 0);");
+  });
+  it("an async one folds only where its promise is awaited or unused", () => {
+    const out = folded("async function s(p) { return; } let x = await s(a); s(b); return s(a);", only);
+    expect(out).toContain("let x = void 0; void 0; return s(a);");
+  });
+  it("a function that does something is called", () => {
+    expect(folded("let n = () => g(); return n(a);", only)).toBe("let n = () => g(); return n(a);");
+  });
+  it("a reassigned function is not known", () => {
+    expect(folded("let n = () => void 0; if (a) n = g; return n(a);", only)).toContain("return n(a);");
+  });
+});
+
+describe("identityCalls", () => {
+  const only = { identityCalls };
+  it("a call of a function returning its argument is that argument", () => {
+    expect(folded("function keep(t) { return t; } return keep(a.b) + keep(g(), h());", only)).toBe("function keep(t) { return t; } return a.b + keep(g(), h());");
+  });
+  it("earlier arguments keep their effects", () => {
+    expect(folded("let second = (x, y) => y; return second(g(), a);", only)).toBe("let second = (x, y) => y; return (g(), a);");
+  });
+  it("a method passed through keeps its call without this", () => {
+    expect(folded("function keep(t) { return t; } return keep(a.m)();", only)).toBe("function keep(t) { return t; } return keep(a.m)();");
+  });
+  it("a function that changes its argument is called", () => {
+    expect(folded("function up(t) { return t + 1; } return up(a);", only)).toBe("function up(t) { return t + 1; } return up(a);");
+  });
+});
+
+describe("copyBindings", () => {
+  const only = { copyBindings };
+  it("a copy of a binding never written is read as the original", () => {
+    expect(folded("let pool = a; return g(pool);", only)).toBe("let pool = a; return g(a);");
+  });
+  it("a copy stays where the original is written, or where the name means another binding", () => {
+    expect(folded("let pool = a; a = g(); return pool;", only)).toBe("let pool = a; a = g(); return pool;");
+    expect(folded("let pool = a; return (a) => pool;", only)).toBe("let pool = a; return a => pool;");
+  });
+  it("a var may be read before its value: not an original", () => {
+    expect(folded("let pool = v; var v = g(); return pool;", only)).toBe("let pool = v; var v = g(); return pool;");
+  });
+});
+
+describe("minifiedBooleans", () => {
+  it("!0 and !1 read as true and false", () => {
+    expect(folded("return [!0, !1, !a];", { minifiedBooleans })).toBe("return [true, false, !a];");
+  });
+});
+
+describe("awaitConstants", () => {
+  it("awaiting a settled value is the value", () => {
+    expect(folded("let x = await void 0, y = await [], z = await g();", { awaitConstants })).toBe("let x = void 0, y = [], z = await g();");
+  });
+});
+
+describe("unusedBindings", () => {
+  const only = { unusedBindings };
+  it("an unread binding with a pure initialiser goes", () => {
+    expect(folded("let x = () => g(), y = null; return a;", only)).toBe("return a;");
+  });
+  it("an initialiser with an effect stays as a statement, in order", () => {
+    expect(folded("let w = 1, x = g(), y = w; return y;", only)).toBe("let w = 1; g(); let y = w; return y;");
+  });
+  it("a read binding stays, and so does one written later", () => {
+    expect(folded("let x = 1, y = 2; y = g(); return x;", only)).toBe("let x = 1, y = 2; y = g(); return x;");
+  });
+  it("an unread destructured key leaves the pattern, one key stays", () => {
+    expect(folded("let { p: p, q: q = 5 } = a, { r: r } = b; return p;", only)).toBe("let {p: p} = a, {r: r} = b; return p;");
+  });
+  it("a pattern with a rest element keeps its keys", () => {
+    expect(folded("let { p: p, ...rest } = a; return rest;", only)).toBe("let {p: p, ...rest} = a; return rest;");
+  });
+});
+
+describe("unusedFunctions", () => {
+  it("a function called only by itself goes, a called one stays", () => {
+    expect(folded("function r(n) { return r(n - 1); } function u() {} return u();", { unusedFunctions })).toBe("function u() {} return u();");
+  });
+});
+
+describe("emptyStatements", () => {
+  const only = { emptyStatements };
+  it("an empty if keeps its test only for its effect", () => {
+    expect(folded("if (a) {} if (g()) {} ; void 0;", only)).toBe("g();");
+  });
+  it("the length of a local array is read without effect; of anything else, not", () => {
+    expect(folded("let xs = []; xs.push(a); if (xs.length > 0) {} if (b.length > 0) {}", only)).toBe("let xs = []; xs.push(a); b.length > 0;");
+  });
+  it("an empty branch turns the if around", () => {
+    expect(folded("if (a) {} else h();", only)).toBe("if (!a) h();");
+  });
+  it("a block without declarations joins its list; one with a let stays", () => {
+    expect(folded("{ g(); } { let x = g(); h(x); }", only)).toBe("g(); { let x = g(); h(x); }");
+  });
+});
+
+describe("sequenceStatements", () => {
+  it("a sequence statement is one statement per expression; a sequence value stays", () => {
+    expect(folded("(g(), h()); return (g(), a);", { sequenceStatements })).toBe("g(); h(); return (g(), a);");
+  });
+});
+
+describe("all folds to a fixpoint", () => {
+  it("the cut client's state goes with everything it guarded", () => {
+    const out = folded(
+      "let c = null, q = [], n = () => void 0, t = g() ? a : a; if (c && q.length > 0) { q = await c.redial(q); } let s = n(); if (s !== void 0) await s; return t;",
+    );
+    expect(out).toBe("let t = (g(), a); return t;");
+  });
+  it("a port's no-op call leaves its arguments' effects, and what it guarded goes", () => {
+    const out = folded("async function check(x, y) { return; } let r = await check(a.b, { c: h() }); if (r !== void 0 && r.kept) k(); let no = async () => null, m = await no(); if (m) k(); return a;");
+    expect(out).toBe("a.b; h(); return a;");
+  });
+  it("a module keeps what is used from outside, and the functions they call", () => {
+    const program = parse("function root() { return h(); } function h() { return g(); } function dead() { return h(); }", { ecmaVersion: "latest" }) as unknown as Node;
+    const statements: Node[] = program.body;
+    const fired = foldDeadCode(statements, ["root"]);
+    expect(statements.map((s) => s.id.name)).toEqual(["root", "h"]);
+    expect(fired.unusedFunctions).toBe(1);
+  });
+});

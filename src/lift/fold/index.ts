@@ -1,0 +1,71 @@
+/**
+ * Dead code the ports' cuts leave in a lifted module, folded away (one fold per file, in the manner
+ * of webcrack's transforms). Each fold makes work for the others — a constant test empties a branch,
+ * which leaves a binding unread, whose initialiser was the only call of a function — so they run in
+ * turn until none changes anything.
+ */
+import type { Node } from "../../ast/pattern.js";
+import { awaitConstants } from "./await-constants.js";
+import { constantBindings } from "./constant-bindings.js";
+import { constantConditions } from "./constant-conditions.js";
+import { copyBindings } from "./copy-bindings.js";
+import { emptyStatements } from "./empty-statements.js";
+import { equalBranches } from "./equal-branches.js";
+import { sequenceStatements } from "./sequence-statements.js";
+import type { Fold } from "./tree.js";
+import { constantCalls } from "./constant-calls.js";
+import { identityCalls } from "./identity-calls.js";
+import { minifiedBooleans } from "./minified-booleans.js";
+import { unusedBindings } from "./unused-bindings.js";
+import { unusedFunctions } from "./unused-functions.js";
+
+export const FOLDS: Record<string, Fold> = {
+  minifiedBooleans,
+  constantBindings,
+  constantConditions,
+  equalBranches,
+  constantCalls,
+  identityCalls,
+  copyBindings,
+  awaitConstants,
+  emptyStatements,
+  sequenceStatements,
+  unusedBindings,
+  unusedFunctions,
+};
+
+/** Rounds before giving up on a fixpoint: each round removes code, so real modules settle in a few. */
+const MAX_ROUNDS = 50;
+
+/** Run the folds over `fn` (a function node) in place until none changes anything; how often each fired. */
+export function foldFunction(fn: Node, folds: Record<string, Fold> = FOLDS): Record<string, number> {
+  const fired: Record<string, number> = Object.fromEntries(Object.keys(folds).map((k) => [k, 0]));
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let changed = 0;
+    for (const [name, fold] of Object.entries(folds)) {
+      const n = fold(fn);
+      fired[name]! += n;
+      changed += n;
+    }
+    if (changed === 0) return fired;
+  }
+  // A fold that keeps reporting changes rewrites without removing: a bug, not a module to fold.
+  throw new Error(`dead-code folding did not settle in ${MAX_ROUNDS} rounds`);
+}
+
+/**
+ * Fold a module body: the statements of one scope (the lifted factory), where the names in `used`
+ * are read from outside (the roots the adapter calls) and so are never unused. `params` are the
+ * names the scope receives. The list is changed in place.
+ */
+export function foldDeadCode(statements: Node[], used: string[], params: string[] = []): Record<string, number> {
+  const id = (name: string): Node => ({ type: "Identifier", name, start: -1, end: -1 }) as Node;
+  const uses = { type: "ReturnStatement", argument: { type: "ArrayExpression", elements: used.map(id), start: -1, end: -1 }, start: -1, end: -1 } as Node;
+  const body = { type: "BlockStatement", body: [...statements, uses], start: -1, end: -1 } as Node;
+  const fn = { type: "FunctionExpression", id: null, params: params.map(id), body, generator: false, async: false, expression: false, start: -1, end: -1 } as Node;
+  const fired = foldFunction(fn);
+  const folded: Node[] = body.body;
+  if (folded.at(-1) !== uses) throw new Error("dead-code folding lost the module's uses");
+  statements.splice(0, statements.length, ...folded.slice(0, -1));
+  return fired;
+}

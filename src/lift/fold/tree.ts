@@ -1,0 +1,102 @@
+/**
+ * Shared machinery of the dead-code folds: a bottom-up rewrite that can drop statements, and the
+ * scope analysis of the code being folded (re-run by each fold, since the one before changed the tree).
+ */
+import type { Reference, Scope, Variable } from "eslint-scope";
+import type { Node } from "../../ast/pattern.js";
+import { analyzeFunction } from "../fold-undefined.js";
+
+/** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
+export type Fold = (root: Node) => number;
+
+/**
+ * Visit every node below `root`, children first; `visit` returns the node to put in its place, or
+ * null to drop it: from a list it goes, in a single statement slot it leaves an empty statement.
+ */
+export function rewriteUp(root: Node, visit: (n: Node, parent: Node, key: string) => Node | null): void {
+  const walk = (n: Node) => {
+    for (const key in n) {
+      const v = n[key];
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const c = v[i];
+          if (!c || typeof c !== "object" || typeof c.type !== "string") continue;
+          walk(c);
+          const r = visit(c, n, key);
+          if (r === null) v.splice(i--, 1);
+          else v[i] = r;
+        }
+      } else if (v && typeof v === "object" && typeof v.type === "string") {
+        walk(v);
+        const r = visit(v, n, key);
+        n[key] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
+      }
+    }
+  };
+  walk(root);
+}
+
+/** Every node below `root`, itself included (by identity). */
+export function nodesOf(root: Node): Set<Node> {
+  const seen = new Set<Node>();
+  const walk = (n: Node) => {
+    seen.add(n);
+    for (const key in n) {
+      const v = n[key];
+      if (Array.isArray(v)) for (const c of v) c && typeof c === "object" && typeof c.type === "string" && walk(c);
+      else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+    }
+  };
+  walk(root);
+  return seen;
+}
+
+/** The variables declared in the code of `fn` (its free names are not among them). */
+export function variablesOf(fn: Node): Variable[] {
+  numberRanges(fn);
+  const sm = analyzeFunction(fn);
+  return sm.scopes.flatMap((s: Scope) => s.variables);
+}
+
+/**
+ * eslint-scope compares ranges to tell a parameter's default from the body. A lifted module joins
+ * code from several chunks, whose offsets overlap, and folds add nodes without any: ranges are
+ * renumbered in tree order, nested as the nodes are, before each analysis.
+ */
+function numberRanges(root: Node): void {
+  let at = 0;
+  const walk = (n: Node) => {
+    const start = at++;
+    for (const key in n) {
+      if (key === "range") continue;
+      const v = n[key];
+      if (Array.isArray(v)) for (const c of v) c && typeof c === "object" && typeof c.type === "string" && walk(c);
+      else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+    }
+    n.range = [start, at++];
+  };
+  walk(root);
+}
+
+export const reads = (v: Variable): Reference[] => v.references.filter((r) => r.isRead());
+/** Writes other than the declaration's own initialiser. */
+export const laterWrites = (v: Variable): Reference[] => v.references.filter((r) => r.isWrite() && !r.init);
+
+/** The declarations that head a for, for-in or for-of loop: written on every turn, or holding the counter. */
+export function loopHeadsOf(root: Node): Set<Node> {
+  const heads = new Set<Node>();
+  for (const n of nodesOf(root)) {
+    if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
+    if (n.type === "ForStatement" && n.init?.type === "VariableDeclaration") heads.add(n.init);
+  }
+  return heads;
+}
+
+/** The declarator of a variable declared once by `let`/`const`/`var x = …`, outside loop heads (`heads`, see loopHeadsOf). */
+export function singleDeclarator(v: Variable, heads: Set<Node>): Node | null {
+  if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable") return null;
+  const decl = v.defs[0]!.node as unknown as Node;
+  const declaration = v.defs[0]!.parent as unknown as Node;
+  if (decl.id?.type !== "Identifier" || !declaration || heads.has(declaration)) return null;
+  return decl;
+}
