@@ -2,7 +2,7 @@
 /**
  * How readable are lifted modules? For each one, the share of identifier references (every
  * identifier but property keys and labels) that are placeholders — numbered or hash-tagged names
- * (`v12`, `helper_794f`, `value_4d05`, `arg3`) or one- and two-letter leftovers other than the loop
+ * (`v12`, `helper_794f`, `value_4d05`, `tool3`) or one- and two-letter leftovers other than the loop
  * counters i, j, k, n — and the module's size in lines (its code, without header and provenance).
  *
  *   node scripts/placeholders.mjs <lifted .mjs | folder of lifted modules | release input>… [--json]
@@ -20,11 +20,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const LOOP_COUNTERS = new Set(["i", "j", "k", "n"]);
 const PROVENANCE_MARK = "\nconst provenance = ";
 
-/** Whether a name tells the reader nothing: a number or a hash tag where a word should be. */
+/**
+ * Whether a name tells the reader nothing, or not all: a hash tag, a one- or two-letter leftover, or
+ * a number (`v12`, and also `tool3`: a numbered suffix is a placeholder for the word that would tell
+ * the three apart). Globals such as `Uint8Array` or `atob` are the platform's names, not ours.
+ */
 export function isPlaceholder(name) {
-  if (name.length <= 2 && !LOOP_COUNTERS.has(name)) return true;
+  if (name.length <= 2 && !LOOP_COUNTERS.has(name)) return !(name in globalThis);
   if (/_[0-9a-f]{4}\d*$/.test(name)) return true;
-  return /^(v|value|helper|Helper|fn|arg|param|tmp|temp|var|ref|local)\d+$/.test(name);
+  return /\d$/.test(name) && !(name in globalThis);
 }
 
 /** The module's code, without the header comments and the provenance object. */
