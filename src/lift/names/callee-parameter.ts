@@ -12,7 +12,8 @@ export const calleeParameter: Rule = (b, ctx) => {
     const call = ctx.parent(use);
     if (call?.type !== "CallExpression" && call?.type !== "NewExpression") continue;
     const i = call.arguments.indexOf(use);
-    const fn = i < 0 ? null : functionOf(call.callee, ctx);
+    // Only a module-level helper's parameter names are trusted: a local's may come from this very rule.
+    const fn = i < 0 || !ctx.bindingOf(call.callee)?.topLevel ? null : functionOf(call.callee, ctx);
     const param = fn?.params[i];
     const id = param?.type === "AssignmentPattern" ? param.left : param;
     if (id?.type !== "Identifier") continue;
@@ -26,15 +27,18 @@ export const calleeParameter: Rule = (b, ctx) => {
 export const callerArgument: Rule = (b, ctx) => {
   if (b.kind !== "parameter" || !b.fn || b.index < 0) return null;
   const owner = ctx.byFunction.get(b.fn);
+  // Every caller must pass a value of the same name: one caller's word is not the parameter's.
+  let agreed: string | null = null;
   for (const use of owner?.uses ?? []) {
     const call = ctx.parent(use);
     if ((call?.type !== "CallExpression" && call?.type !== "NewExpression") || call.callee !== use) continue;
     const arg = call.arguments[b.index];
-    if (arg?.type === "SpreadElement") return null;
+    if (!arg || arg.type === "SpreadElement") return null;
     const name = ctx.nameOf(arg);
-    if (name && name !== "length") return name;
+    if (!name || name === "length" || (agreed && agreed !== name)) return null;
+    agreed = name;
   }
-  return null;
+  return agreed;
 };
 
 /** The function a callee names, where the program defines it. */

@@ -66,7 +66,8 @@ export class NameContext {
     if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier") return n.property.name;
     if (n.type !== "Identifier") return null;
     const b = this.byIdentifier.get(n);
-    if (b) return this.chosen.get(b) ?? null;
+    // A numbered name's word is what names built on it need (`items2` → item, not items2Item).
+    if (b) return this.chosen.get(b)?.replace(/(?<=[a-z])\d+$/, "") ?? null;
     return isPlaceholderName(n.name) ? null : n.name;
   }
 

@@ -36,6 +36,8 @@ const RESERVED = new Set(
     "private protected public await arguments eval async of get set undefined NaN Infinity").split(" "),
 );
 
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
+
 /** Rules with evidence, strongest first. */
 export const RULES: ReadonlyArray<[string, Rule]> = [
   ["destructured key", destructuredKey],
@@ -90,6 +92,13 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   const take = (b: Binding, want: string) => {
     const scope = b.variable.scope;
     let name = want;
+    // A clash is told apart by a word first — the function the binding belongs to — then by a number.
+    const owner = ownerName(b, ctx);
+    const qualified = owner && !want.toLowerCase().includes(owner.toLowerCase()) ? `${owner}${want[0]!.toUpperCase()}${want.slice(1)}` : null;
+    // A parameter is told apart by its place (`secondList`), which stays while the code around it changes.
+    const placed = b.kind === "parameter" && b.index > 0 && b.index < ORDINALS.length ? `${ORDINALS[b.index]}${want[0]!.toUpperCase()}${want.slice(1)}` : null;
+    if (!free(name, scope) && placed && free(placed, scope)) name = placed;
+    if (!free(name, scope) && qualified && qualified.length <= 24 && free(qualified, scope)) name = qualified;
     for (let i = 2; !free(name, scope); i++) name = `${want}${i}`;
     holders.set(name, [...(holders.get(name) ?? []), scope]);
     ctx.chosen.set(b, name);
@@ -105,7 +114,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
       for (const b of ctx.bindings) {
         if (ctx.chosen.has(b)) continue;
         for (const [, rule] of RULES) {
-          const name = rule(b, ctx);
+          const name = shorten(rule(b, ctx));
           if (usable(name)) {
             take(b, name);
             progress = true;
@@ -140,6 +149,28 @@ function related(a: Scope, b: Scope): boolean {
   for (let s: Scope | null = a; s; s = s.upper) if (s === b) return true;
   for (let s: Scope | null = b; s; s = s.upper) if (s === a) return true;
   return false;
+}
+
+/**
+ * Names built on names grow (`filteredLowerTrimmedQueryWords`): past 20 letters keep the outer
+ * modifier and the noun (`filteredWords`), which is what a reader needs from a local.
+ */
+export function shorten(name: string | null): string | null {
+  if (!name || name.length <= 20) return name;
+  const words = name.split(/(?=[A-Z])/);
+  return words.length > 2 ? words[0] + words.slice(-1).join("") : name;
+}
+
+/** The chosen name of the function a binding is a parameter or local of. */
+function ownerName(b: Binding, ctx: NameContext): string | null {
+  let n: Node | undefined = b.fn ?? ctx.parent(b.id);
+  while (n && !/Function/.test(n.type)) n = ctx.parent(n);
+  const fn = n ? ctx.byFunction.get(n) : undefined;
+  const holder = n ? ctx.parent(n) : undefined;
+  const key = holder?.type === "Property" && holder.value === n && !holder.computed && holder.key.type === "Identifier" ? holder.key.name : undefined;
+  const iterated = holder?.type === "CallExpression" && holder.callee.type === "MemberExpression" && holder.arguments[0] === n ? "each" : undefined;
+  const name = fn ? ctx.chosen.get(fn) : key ?? iterated;
+  return name && !isPlaceholderName(name) ? name.replace(/\d+$/, "") : null;
 }
 
 function roleOf(b: Binding, roles: Map<number, string>): string | null {

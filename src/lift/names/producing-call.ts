@@ -21,7 +21,7 @@ export function elementOf(collection: string | null): string | null {
   if (!collection) return null;
   const stripped = collection.replace(/(Set|Map|List|Array)$/, "");
   if (stripped !== collection && stripped.length >= 3) return singular(stripped) ?? stripped;
-  return singular(collection);
+  return singular(collection) ?? (collection.length <= 12 && !/Item$/.test(collection) ? `${collection}Item` : null);
 }
 
 export function produced(e: Node, ctx: NameContext, b?: Binding): string | null {
@@ -215,6 +215,8 @@ function mappedName(e: Node, ctx: NameContext, base: string | null): string | nu
 
 function calledResult(e: Node, ctx: NameContext): string | null {
   const name = ctx.nameOf(e.callee);
+  // What passes its argument through is no name for the result.
+  if (name && /^identity\d*$/.test(name)) return baseOf(e.arguments[0], ctx);
   if (!name || /^(Boolean|String|Number)$/.test(name)) return name ? uncap(name === "String" ? "text" : name === "Number" ? "number" : "flag") : null;
   return verbResult(name);
 }

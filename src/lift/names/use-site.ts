@@ -14,7 +14,7 @@ export const useSite: Rule = (b, ctx) => {
   for (const use of b.uses) {
     const p = ctx.parent(use);
     if (!p) continue;
-    if ((p.type === "CallExpression" || p.type === "NewExpression") && p.callee === use) seen.add("callback");
+    if ((p.type === "CallExpression" || p.type === "NewExpression") && p.callee === use && b.kind !== "function") seen.add("callback");
     if (p.type === "MemberExpression" && p.object === use && !p.computed) {
       const prop: string = p.property.name;
       if (prop === "test" || prop === "exec") seen.add("pattern");
