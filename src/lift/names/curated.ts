@@ -70,14 +70,15 @@ function featuresOf(statement: Node): Features {
   const texts: string[] = [];
   walk(statement, (n) => {
     if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier") words.add(n.property.name);
-    if (n.type === "Property" && !n.computed && n.key.type === "Identifier") words.add(n.key.name);
+    if ((n.type === "Property" || n.type === "MethodDefinition") && !n.computed && n.key.type === "Identifier") words.add(n.key.name);
     if (n.type === "Literal" && typeof n.value === "string") texts.push(n.value);
     if (n.type === "Literal" && n.regex) texts.push(n.regex.pattern);
     if (n.type === "TemplateElement") texts.push(n.value.cooked ?? "");
   });
   const fn = statement.type === "FunctionDeclaration" ? statement : statement.declarations?.[0]?.init;
   const isFn = fn && /Function/.test(fn.type);
-  return { words, texts, params: isFn ? fn.params.length : -1, kind: statement.type === "ClassDeclaration" ? "class" : isFn ? "function" : "value" };
+  const isClass = statement.type === "ClassDeclaration" || fn?.type === "ClassExpression";
+  return { words, texts, params: isFn ? fn.params.length : -1, kind: isClass ? "class" : isFn ? "function" : "value" };
 }
 
 function likeness(e: CuratedEntry, f: Features): number {

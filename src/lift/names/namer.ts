@@ -103,8 +103,14 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     holders.set(name, [...(holders.get(name) ?? []), scope]);
     ctx.chosen.set(b, name);
   };
+  const curatedUsed = new Set<string>();
   for (const b of ctx.bindings) {
-    const fixed = b.id.start < 0 ? b.original : roleOf(b, input.roles) ?? (b.topLevel && input.curated ? input.curated(b.statement) : null);
+    let fixed = b.id.start < 0 ? b.original : roleOf(b, input.roles);
+    if (!fixed && b.topLevel && input.curated) {
+      // A curated name fits one helper: when two match, neither is sure, and the rules name the second.
+      const name = input.curated(b.statement);
+      if (name && !curatedUsed.has(name)) (fixed = name), curatedUsed.add(name);
+    }
     if (fixed) take(b, fixed);
   }
   const usable = (name: string | null): name is string => !!name && /^[A-Za-z_$][\w$]*$/.test(name) && !isPlaceholderName(name) && !RESERVED.has(name) && name.length <= 40;
