@@ -6,6 +6,7 @@ import type { Node } from "../../ast/pattern.js";
 import type { NameContext } from "./context.js";
 import { isFunction } from "./context.js";
 import type { Rule } from "./rule.js";
+import { baseOf } from "./producing-call.js";
 
 export const calleeParameter: Rule = (b, ctx) => {
   for (const use of b.uses) {
@@ -34,7 +35,7 @@ export const callerArgument: Rule = (b, ctx) => {
     if ((call?.type !== "CallExpression" && call?.type !== "NewExpression") || call.callee !== use) continue;
     const arg = call.arguments[b.index];
     if (!arg || arg.type === "SpreadElement") return null;
-    const name = ctx.nameOf(arg);
+    const name = baseOf(arg, ctx);
     if (!name || name === "length" || (agreed && agreed !== name)) return null;
     agreed = name;
   }

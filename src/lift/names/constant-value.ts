@@ -6,7 +6,7 @@
 import type { Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
-import { baseOf, elementOf } from "./producing-call.js";
+import { baseOf } from "./producing-call.js";
 import { camelWords, join } from "./words.js";
 
 export const constantValue: Rule = (b, ctx) => {
@@ -29,7 +29,7 @@ function numberUse(b: Binding, ctx: NameContext): string | null {
     const p = ctx.parent(u);
     if (p?.type === "CallExpression" && p.arguments.includes(u) && p.callee.type === "MemberExpression" && !p.callee.computed) {
       const m = p.callee.property.name;
-      if (m === "slice" || m === "substring") return join("max", elementOf(baseOf(p.callee.object, ctx)) ?? "length");
+      if (m === "slice" || m === "substring") return join("max", baseOf(p.callee.object, ctx) ?? "length");
     }
     if (p?.type === "BinaryExpression" && /^[<>]=?$/.test(p.operator)) {
       const other = p.left === u ? p.right : p.left;
