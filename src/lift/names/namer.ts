@@ -28,7 +28,7 @@ import { producingCall } from "./producing-call.js";
 import { constantValue } from "./constant-value.js";
 import { functionPurpose } from "./function-purpose.js";
 import { useSite } from "./use-site.js";
-import { isPlaceholderName } from "./words.js";
+import { cap, isPlaceholderName } from "./words.js";
 
 const RESERVED = new Set(
   ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
@@ -92,13 +92,8 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   const take = (b: Binding, want: string) => {
     const scope = b.variable.scope;
     let name = want;
-    // A clash is told apart by a word first — the function the binding belongs to — then by a number.
-    const owner = ownerName(b, ctx);
-    const qualified = owner && !want.toLowerCase().includes(owner.toLowerCase()) ? `${owner}${want[0]!.toUpperCase()}${want.slice(1)}` : null;
-    // A parameter is told apart by its place (`secondList`), which stays while the code around it changes.
-    const placed = b.kind === "parameter" && b.index > 0 && b.index < ORDINALS.length ? `${ORDINALS[b.index]}${want[0]!.toUpperCase()}${want.slice(1)}` : null;
-    if (!free(name, scope) && placed && free(placed, scope)) name = placed;
-    if (!free(name, scope) && qualified && qualified.length <= 24 && free(qualified, scope)) name = qualified;
+    // A clash is told apart by words first, each fixed by the code's structure, and by a number last.
+    for (const alt of alternatives(b, want, ctx)) if (!free(name, scope) && alt.length <= 24 && free(alt, scope)) name = alt;
     for (let i = 2; !free(name, scope); i++) name = `${want}${i}`;
     holders.set(name, [...(holders.get(name) ?? []), scope]);
     ctx.chosen.set(b, name);
@@ -165,6 +160,41 @@ export function shorten(name: string | null): string | null {
   if (!name || name.length <= 20) return name;
   const words = name.split(/(?=[A-Z])/);
   return words.length > 2 ? words[0] + words.slice(-1).join("") : name;
+}
+
+/**
+ * Other names for a binding whose first choice is taken: a parameter by its place (`secondList`);
+ * a local by the function it belongs to (`isLoadedInput`); a module-level helper by the most telling
+ * property its code reads (`identityTools`, `formatMatches`); then `otherX`.
+ */
+function alternatives(b: Binding, want: string, ctx: NameContext): string[] {
+  const Want = cap(want);
+  const out: string[] = [];
+  if (b.kind === "parameter" && b.index > 0 && b.index < ORDINALS.length) out.push(`${ORDINALS[b.index]}${Want}`);
+  const owner = ownerName(b, ctx);
+  if (owner && !want.toLowerCase().includes(owner.toLowerCase())) out.push(`${owner}${Want}`);
+  if (b.topLevel) for (const word of tellingWords(b.statement)) if (!want.toLowerCase().includes(word.toLowerCase())) out.push(`${want}${cap(word)}`);
+  out.push(`other${Want}`);
+  return out;
+}
+
+const COMMON = new Set(["length", "name", "map", "filter", "push", "slice", "join", "includes", "has", "get", "set", "add", "some", "every", "find", "trim", "split", "replace", "toLowerCase", "type", "call", "apply", "then", "concat", "indexOf", "keys", "values", "entries", "test", "exec", "forEach", "reduce", "flatMap"]);
+
+/** Property names and key words a statement's code reads, rarest-looking first (in source order, common ones left out). */
+function tellingWords(statement: Node): string[] {
+  const out: string[] = [];
+  const visit = (n: Node) => {
+    if (!n || typeof n.type !== "string" || out.length >= 3) return;
+    if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier" && !COMMON.has(n.property.name) && /^[a-zA-Z]{3,14}$/.test(n.property.name)) out.push(n.property.name);
+    for (const k of Object.keys(n)) {
+      if (k === "range" || k === "loc") continue;
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      else if (v && typeof v === "object") visit(v);
+    }
+  };
+  visit(statement);
+  return [...new Set(out)];
 }
 
 /** The chosen name of the function a binding is a parameter or local of. */
