@@ -37,5 +37,5 @@ function numberUse(b: Binding, ctx: NameContext): string | null {
       if (of) return join("max", of.replace(/^(max|lower|trimmed)(?=[A-Z])/, ""));
     }
   }
-  return "limit";
+  return null;
 }

@@ -42,12 +42,12 @@ const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 export const RULES: ReadonlyArray<[string, Rule]> = [
   ["destructured key", destructuredKey],
   ["iteration", iterationElement],
+  ["constant value", constantValue],
   ["object key", objectKey],
   ["callee parameter", calleeParameter],
   ["caller argument", callerArgument],
   ["predicate", predicate],
   ["producing call", producingCall],
-  ["constant value", constantValue],
   ["function purpose", functionPurpose],
 ];
 

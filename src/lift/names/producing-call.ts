@@ -193,9 +193,10 @@ function isZero(n: Node | undefined): boolean {
 
 function gotten(base: string | null, key: Node | undefined, ctx: NameContext): string | null {
   if (!base) return null;
-  const stripped = base.replace(/(Map|Cache|ByName|ById)$/, "");
+  const stripped = base.replace(/(Map|Cache|ByName|ById|Result)$/, "");
   if (stripped !== base && stripped.length >= 3) return singular(stripped) ?? stripped;
-  return elementOf(base) ?? join(baseOf(key, ctx) ?? "", base) ?? null;
+  const keyName = baseOf(key, ctx);
+  return elementOf(base) ?? (keyName ? join(keyName, base) : null);
 }
 
 function mappedName(e: Node, ctx: NameContext, base: string | null): string | null {
