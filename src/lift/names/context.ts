@@ -89,8 +89,15 @@ export function recordParents(root: Node, parents: Map<Node, Node>): void {
       if (k === "range" || k === "loc") continue;
       const v = n[k];
       if (Array.isArray(v)) {
-        for (const c of v) if (c && typeof c.type === "string") (parents.set(c, n), stack.push(c));
-      } else if (v && typeof v === "object" && typeof v.type === "string") (parents.set(v, n), stack.push(v));
+        for (const c of v) {
+          if (!c || typeof c.type !== "string") continue;
+          parents.set(c, n);
+          stack.push(c);
+        }
+      } else if (v && typeof v === "object" && typeof v.type === "string") {
+        parents.set(v, n);
+        stack.push(v);
+      }
     }
   }
 }

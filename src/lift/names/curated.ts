@@ -52,7 +52,10 @@ export function curatedLookup(entries: CuratedEntry[]): (statement: Node) => str
       const score = likeness(e, f);
       if (score < LIKENESS) continue;
       if (best && score === best.score) tie = true;
-      if (!best || score > best.score) (best = { name: e.name, score }), (tie = false);
+      if (!best || score > best.score) {
+        best = { name: e.name, score };
+        tie = false;
+      }
     }
     return best && !tie ? best.name : null;
   };

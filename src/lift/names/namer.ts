@@ -104,7 +104,10 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     if (!fixed && b.topLevel && input.curated) {
       // A curated name fits one helper: when two match, neither is sure, and the rules name the second.
       const name = input.curated(b.statement);
-      if (name && !curatedUsed.has(name)) (fixed = name), curatedUsed.add(name);
+      if (name && !curatedUsed.has(name)) {
+        fixed = name;
+        curatedUsed.add(name);
+      }
     }
     if (fixed) take(b, fixed);
   }
