@@ -5,10 +5,11 @@
  * Inputs come from the npm registry through the same cache the tests use (~/.cache/searchlift).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { measure as placeholderShare } from "../scripts/placeholders.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] || 5) || 5;
@@ -94,6 +95,10 @@ const grepLift = measure("grep", ["-c", "max_results", liftFile]);
 show(`lift --no-verify (${liftSpec})`, liftFast);
 show("lift, verified on 2,000 cases", liftFull);
 show("grep -c max_results (same file)", grepLift);
+// Readability of what the lift wrote (issue 11: at most 5% placeholders).
+const lifted = readdirSync(liftOut, { recursive: true }).find((f) => String(f).includes("2.1.332") && String(f).endsWith("tool-search.mjs"));
+const names = placeholderShare(readFileSync(join(liftOut, String(lifted)), "utf8"));
+goals.push([`placeholders <= 5% of identifier references in the lifted module (${(100 * names.share).toFixed(1)}%, ${names.placeholders}/${names.references}; ${names.lines} lines)`, names.share <= 0.05]);
 goals.push([`lift --no-verify <= 2x grep on ${liftSpec} (${(liftFast.ms / grepLift.ms).toFixed(2)}x)`, liftFast.ms <= 2 * grepLift.ms]);
 // Issue goal: verification (sandbox start, corpus, 2,000 cases on both sides) at most doubles the lift's time.
 goals.push([`verified lift <= 2x unverified lift (${(liftFull.ms / liftFast.ms).toFixed(2)}x)`, liftFull.ms <= 2 * liftFast.ms]);

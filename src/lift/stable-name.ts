@@ -10,6 +10,11 @@ import { BUILTINS } from "./globals.js";
 
 /** Four hex digits of a hash of the code with every name but built-ins replaced by its order of first use. */
 export function codeTag(node: Node): string {
+  return codeShape(node, 4);
+}
+
+/** `digits` hex digits of that hash: the key of a helper in a names file. */
+export function codeShape(node: Node, digits = 12): string {
   const copy = structuredClone(node) as Node;
   const order = new Map<string, string>();
   walk(copy, (n) => {
@@ -27,7 +32,7 @@ export function codeTag(node: Node): string {
     if (n.type === "PropertyName") n.type = "Identifier";
   });
   const text = generate(asGeneratable(copy) as never);
-  return createHash("sha256").update(text).digest("hex").slice(0, 4);
+  return createHash("sha256").update(text).digest("hex").slice(0, digits);
 }
 
 /** astring prints statements and expressions; a declarator or a method is printed inside a holder. */

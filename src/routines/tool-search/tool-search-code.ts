@@ -22,7 +22,8 @@ import { LiftError } from "../../lift/lift-error.js";
 import { EMPTY_STATE_FUNCTION } from "../../lift/trusted-functions.js";
 import { KEY_PORT, portComputedKeys } from "../../lift/key-port.js";
 import { lineColumn } from "../../ast/parse-module.js";
-import { renameLocals } from "../../lift/rename-locals.js";
+import { nameProgram } from "../../lift/names/namer.js";
+import { curatedNames } from "../../lift/names/curated.js";
 import { codeTag } from "../../lift/stable-name.js";
 import { foldDeadCode } from "../../lift/fold/index.js";
 
@@ -50,6 +51,8 @@ export interface ToolSearchCode {
 export const DEFAULT_MAX_RESULTS = 5;
 
 const FACTORY = "createReleaseSearch";
+/** The names assembly gives helpers and constants (kind and code hash), which the namer replaces. */
+const TAGGED = /^(helper|Helper|value)_[0-9a-f]{4}\d*$/;
 const CALL_ROOT = "call";
 /** The scorer's arguments as call() computes them, in terms of the adapter's values. */
 const ARGUMENTS_ROOT = "scorerArguments";
@@ -141,7 +144,8 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     const p = fn.params[i];
     if (slot && slot !== "cache" && p?.type === "Identifier" && !roleByOffset.has(p.start)) roleByOffset.set(p.start, slot);
   });
-  renameLocals(read.statements, { roles: roleByOffset, taken: new Set([...read.names.values(), ...reserved]) });
+  const renamed = nameProgram({ statements: read.statements, roles: roleByOffset, taken: reserved, renamable: (n) => TAGGED.test(n), curated: curatedNames() });
+  for (const [key, name] of read.names) read.names.set(key, renamed.get(name) ?? name);
   const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
 
   const names = (a: typeof orig) => ({

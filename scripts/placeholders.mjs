@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/**
+ * How readable are lifted modules? For each one, the share of identifier references (every
+ * identifier but property keys and labels) that are placeholders — numbered or hash-tagged names
+ * (`v12`, `helper_794f`, `value_4d05`, `tool3`) or one- and two-letter leftovers other than the loop
+ * counters i, j, k, n — and the module's size in lines (its code, without header and provenance).
+ *
+ *   node scripts/placeholders.mjs <lifted .mjs | folder of lifted modules | release input>… [--json]
+ *
+ * A release input (a tarball, binary, cli.js) is lifted first, without verification, to a temporary folder.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "acorn";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const LOOP_COUNTERS = new Set(["i", "j", "k", "n"]);
+const PROVENANCE_MARK = "\nconst provenance = ";
+
+/**
+ * Whether a name tells the reader nothing, or not all: a hash tag, a one- or two-letter leftover, or
+ * a number (`v12`, and also `tool3`: a numbered suffix is a placeholder for the word that would tell
+ * the three apart). Globals such as `Uint8Array` or `atob` are the platform's names, not ours.
+ */
+export function isPlaceholder(name) {
+  if (name.length <= 2 && !LOOP_COUNTERS.has(name)) return !(name in globalThis);
+  if (/_[0-9a-f]{4}\d*$/.test(name)) return true;
+  return /\d$/.test(name) && !(name in globalThis);
+}
+
+/** The module's code, without the header comments and the provenance object. */
+export function codeOf(text) {
+  const start = text.search(/^(?!\/\/)(?=\S)/m);
+  const end = text.indexOf(PROVENANCE_MARK);
+  return text.slice(Math.max(0, start), end < 0 ? undefined : end).trimEnd() + "\n";
+}
+
+/** { lines, references, placeholders, share, top } for one module's text. */
+export function measure(text) {
+  const code = codeOf(text);
+  const ast = parse(code, { ecmaVersion: "latest", sourceType: "module" });
+  const counts = new Map();
+  let references = 0;
+  const visit = (n, skip) => {
+    if (!n || typeof n.type !== "string") return;
+    if (n.type === "Identifier" && !skip.has(n)) {
+      references++;
+      if (isPlaceholder(n.name)) counts.set(n.name, (counts.get(n.name) ?? 0) + 1);
+    }
+    const keysOf = new Set();
+    if (n.type === "MemberExpression" && !n.computed) keysOf.add(n.property);
+    if ((n.type === "Property" || n.type === "MethodDefinition" || n.type === "PropertyDefinition") && !n.computed && !n.shorthand) keysOf.add(n.key);
+    if (n.type === "Property" && n.shorthand) keysOf.add(n.key); // counted once, as its value
+    if (n.type === "LabeledStatement" || n.type === "BreakStatement" || n.type === "ContinueStatement") keysOf.add(n.label);
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c, keysOf));
+      else if (v && typeof v === "object" && k !== "loc") visit(v, keysOf);
+    }
+  };
+  visit(ast, new Set());
+  const placeholders = [...counts.values()].reduce((a, b) => a + b, 0);
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, count]) => ({ name, count }));
+  return { lines: code.split("\n").length - 1, references, placeholders, share: references ? placeholders / references : 0, top };
+}
+
+function liftedModules(path) {
+  if (statSync(path).isDirectory()) {
+    const found = readdirSync(path, { recursive: true }).filter((f) => String(f).endsWith("tool-search.mjs")).map((f) => join(path, String(f)));
+    if (found.length) return found.sort();
+  } else if (path.endsWith(".mjs")) return [path];
+  // A release input: lift it first.
+  const out = mkdtempSync(join(tmpdir(), "placeholders-"));
+  try {
+    execFileSync(process.execPath, [join(root, "bin", "searchlift.js"), "lift", path, "--out", out, "--no-verify"], { stdio: ["ignore", "ignore", "inherit"] });
+    return liftedModules(out).map((f) => ({ file: f, label: path, cleanup: out }));
+  } catch {
+    rmSync(out, { recursive: true, force: true });
+    throw new Error(`cannot lift ${path}`);
+  }
+}
+
+/** Label of a lifted module: client/version/platform from its folder, else its path. */
+function labelOf(file) {
+  const parts = file.split(/[\\/]/);
+  return parts.length >= 4 ? parts.slice(-4, -1).join("/") : relative(process.cwd(), file);
+}
+
+function main(argv) {
+  const json = argv.includes("--json");
+  const inputs = argv.filter((a) => a !== "--json");
+  if (!inputs.length) {
+    console.error("usage: node scripts/placeholders.mjs <lifted .mjs | folder | release input>… [--json]");
+    process.exit(2);
+  }
+  const rows = [];
+  for (const input of inputs) {
+    let entries;
+    try {
+      entries = liftedModules(input).map((e) => (typeof e === "string" ? { file: e } : e));
+    } catch (e) {
+      console.error(`placeholders: ${e.code === "ENOENT" ? `no such file: ${input}` : e.message}`);
+      process.exit(1);
+    }
+    for (const e of entries) {
+      rows.push({ module: labelOf(e.file), ...measure(readFileSync(e.file, "utf8")) });
+      if (e.cleanup) rmSync(e.cleanup, { recursive: true, force: true });
+    }
+  }
+  if (json) return console.log(JSON.stringify(rows, null, 2));
+  const w = Math.max(6, ...rows.map((r) => r.module.length));
+  console.log(`${"module".padEnd(w)}  lines  references  placeholders   share  most frequent`);
+  for (const r of rows) {
+    const top = r.top.slice(0, 4).map((t) => `${t.name}×${t.count}`).join(" ");
+    console.log(`${r.module.padEnd(w)}  ${String(r.lines).padStart(5)}  ${String(r.references).padStart(10)}  ${String(r.placeholders).padStart(12)}  ${(100 * r.share).toFixed(1).padStart(5)}%  ${top}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));

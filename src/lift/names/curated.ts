@@ -1,0 +1,94 @@
+/**
+ * Curated names (signatures/tool-search/names.jsonl): names we wrote for the routine's helpers and
+ * constants, one entry a line, keyed by code structure rather than by minified names, and carried
+ * to every release where the helper exists — the way binary diffing tools port symbol names:
+ *   - exactly, by the shape of its code (a hash of it with every name masked, stable-name.ts);
+ *   - else by likeness: the features we listed for it (properties, method calls, string and regex
+ *     text it must hold, its parameter count), when at least 80% are present and no other entry
+ *     fits as well.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { walk, type Node } from "../../ast/pattern.js";
+import { codeShape } from "../stable-name.js";
+
+export interface CuratedEntry {
+  name: string;
+  about: string;
+  /** Shapes (codeShape, 12 hex digits) of the releases' versions of it. */
+  shapes?: string[];
+  /** What its code holds: property or method names, and text of its string or regex literals. */
+  features?: { words?: string[]; texts?: string[]; params?: number; kind?: "function" | "value" | "class" };
+}
+
+const DEFAULT_FILE = fileURLToPath(new URL("../../../signatures/tool-search/names.jsonl", import.meta.url));
+const LIKENESS = 0.8;
+
+let cached: ((s: Node) => string | null) | null = null;
+
+/** The namer's lookup over the shipped names file. */
+export function curatedNames(): (statement: Node) => string | null {
+  cached ??= curatedLookup(readEntries(readFileSync(DEFAULT_FILE, "utf8")));
+  return cached;
+}
+
+export function readEntries(text: string): CuratedEntry[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() && !l.trimStart().startsWith("//"))
+    .map((l) => JSON.parse(l) as CuratedEntry);
+}
+
+export function curatedLookup(entries: CuratedEntry[]): (statement: Node) => string | null {
+  const byShape = new Map<string, string>();
+  for (const e of entries) for (const s of e.shapes ?? []) byShape.set(s, e.name);
+  return (statement) => {
+    const exact = byShape.get(codeShape(statement));
+    if (exact) return exact;
+    const f = featuresOf(statement);
+    let best: { name: string; score: number } | null = null;
+    let tie = false;
+    for (const e of entries) {
+      const score = likeness(e, f);
+      if (score < LIKENESS) continue;
+      if (best && score === best.score) tie = true;
+      if (!best || score > best.score) {
+        best = { name: e.name, score };
+        tie = false;
+      }
+    }
+    return best && !tie ? best.name : null;
+  };
+}
+
+interface Features {
+  words: Set<string>;
+  texts: string[];
+  params: number;
+  kind: "function" | "value" | "class";
+}
+
+function featuresOf(statement: Node): Features {
+  const words = new Set<string>();
+  const texts: string[] = [];
+  walk(statement, (n) => {
+    if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier") words.add(n.property.name);
+    if ((n.type === "Property" || n.type === "MethodDefinition") && !n.computed && n.key.type === "Identifier") words.add(n.key.name);
+    if (n.type === "Literal" && typeof n.value === "string") texts.push(n.value);
+    if (n.type === "Literal" && n.regex) texts.push(n.regex.pattern);
+    if (n.type === "TemplateElement") texts.push(n.value.cooked ?? "");
+  });
+  const fn = statement.type === "FunctionDeclaration" ? statement : statement.declarations?.[0]?.init;
+  const isFn = fn && /Function/.test(fn.type);
+  const isClass = statement.type === "ClassDeclaration" || fn?.type === "ClassExpression";
+  return { words, texts, params: isFn ? fn.params.length : -1, kind: isClass ? "class" : isFn ? "function" : "value" };
+}
+
+function likeness(e: CuratedEntry, f: Features): number {
+  const want = e.features;
+  if (!want) return 0;
+  if (want.kind && want.kind !== f.kind) return 0;
+  if (want.params !== undefined && want.params !== f.params) return 0;
+  const checks = [...(want.words ?? []).map((w) => f.words.has(w)), ...(want.texts ?? []).map((t) => f.texts.some((x) => x.includes(t)))];
+  return checks.length ? checks.filter(Boolean).length / checks.length : 0;
+}

@@ -1,0 +1,36 @@
+/**
+ * An element named after its collection: `for (const tool of tools)`, `tools.map((tool) => …)`,
+ * the callback of a helper that walks its first argument (`eachOf(tools, (tool) => …)`), and the
+ * two sides of a sort comparator (`toolA`, `toolB`).
+ */
+import type { Node } from "../../ast/pattern.js";
+import type { Rule } from "./rule.js";
+import type { NameContext } from "./context.js";
+import { baseOf, elementOf } from "./producing-call.js";
+import { cap } from "./words.js";
+
+const ITERATING = new Set(["map", "filter", "some", "every", "find", "findIndex", "findLast", "findLastIndex", "flatMap", "forEach", "reduce", "sort", "toSorted"]);
+
+export const iterationElement: Rule = (b, ctx) => {
+  if (b.iterates) return b.id.type === "Identifier" ? elementOf(baseOf(b.init, ctx)) : null;
+  if (b.kind !== "parameter" || !b.fn || b.fn.params[b.index] !== b.id) return null;
+  const call = ctx.parent(b.fn);
+  if (call?.type !== "CallExpression" || !call.arguments.includes(b.fn)) return null;
+  if (call.callee.type === "MemberExpression" && !call.callee.computed && ITERATING.has(call.callee.property.name)) {
+    return methodElement(call.callee.property.name, call.callee.object, b.index, ctx);
+  }
+  // A helper's callback over the collection passed first.
+  if (call.callee.type === "Identifier" && call.arguments[0] !== b.fn && b.index === 0) return elementOf(baseOf(call.arguments[0], ctx));
+  return null;
+};
+
+function methodElement(method: string, collection: Node, index: number, ctx: NameContext): string | null {
+  const element = elementOf(baseOf(collection, ctx));
+  if (method === "sort" || method === "toSorted") return element && index < 2 ? `${element}${index === 0 ? "A" : "B"}` : null;
+  if (method === "reduce") return index === 1 ? element : index === 0 ? "total" : null;
+  if (index === 0) return element;
+  return index === 1 && element ? `${element}Index` : null;
+}
+
+/** The name of a callback parameter standing for an element: `part` over `parts`, reused by function naming. */
+export const elementWord = (collection: string | null): string | null => (collection ? elementOf(collection) ?? `${collection}${cap("item")}` : null);

@@ -1,0 +1,103 @@
+import { parse } from "acorn";
+import { generate } from "astring";
+import { describe, expect, it } from "vitest";
+import type { Node } from "../../ast/pattern.js";
+import { nameProgram, shorten } from "./namer.js";
+import { curatedLookup, readEntries } from "./curated.js";
+import { codeShape } from "../stable-name.js";
+import { isPlaceholderName, plural, singular } from "./words.js";
+
+/** Name a snippet whose module-level `h_…` definitions are renamable; roles by the name they had. */
+function named(code: string, roles: Record<string, string> = {}, curated?: (s: Node) => string | null): string {
+  const program = parse(code, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
+  const byOffset = new Map<number, string>();
+  const visit = (n: Node) => {
+    if (!n || typeof n.type !== "string") return;
+    if (n.type === "Identifier" && roles[n.name]) byOffset.set(n.start, roles[n.name]!);
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      else if (v && typeof v === "object" && k !== "range") visit(v);
+    }
+  };
+  visit(program);
+  nameProgram({ statements: program.body, roles: byOffset, taken: ["root"], renamable: (n) => n.startsWith("h_"), curated });
+  return program.body.map((s: Node) => generate(s as never)).join("\n");
+}
+
+describe("naming rules", () => {
+  it("the object key a value flows into, and the destructured key", () => {
+    const out = named("function root(a) { let b = a.x; const { server: c } = a; return { budget: b, s: c }; }");
+    expect(out).toContain("let budget = ");
+    expect(out).toContain("server: server");
+  });
+
+  it("the producing call: lower case, split, RegExp, Set, Map, filter, map", () => {
+    const out = named(
+      "function root(q, t) { let a = q.toLowerCase(), b = a.split(/\\s+/), c = new RegExp(`\\\\b${q}\\\\b`), d = new Set(t), e = new Map(), f = t.filter((x) => x.ok), g = t.map((x) => x.name); e.set(q, 1); return [b, c, d, e, f, g]; }",
+      { q: "query", t: "tools" },
+    );
+    for (const name of ["lowerQuery =", "lowerQueryWords =", "queryPattern =", "toolSet =", "queryMap =", "filteredTools =", "toolNames ="]) expect(out).toContain(name);
+  });
+
+  it("the element of a collection: for-of and callbacks", () => {
+    const out = named("function root(t) { for (const a of t) a.run(); return t.some((b) => b.ok); }", { t: "tools" });
+    expect(out).toContain("for (const tool of tools)");
+    expect(out).toMatch(/tools\.some\(\w*[tT]ool =>/);
+  });
+
+  it("booleans from predicates", () => {
+    const out = named("function root(t, q) { let a = t.length > 0, b = q === void 0, c = t.includes(q); return [a, b, c]; }", { t: "tools", q: "query" });
+    expect(out).toContain("hasTools = tools.length > 0");
+    expect(out).toContain("noQuery = query === void 0");
+    expect(out).toContain("hasQuery = tools.includes(query)");
+  });
+
+  it("helpers by what they return, parameters by what callers pass, arguments by the parameter they land in", () => {
+    const out = named("function h_0001(a) { return a; }\nfunction h_0002(a) { return [...new Set(a)]; }\nfunction h_0003(a, b) { return a.slice(0, b); }\nfunction root(t) { return h_0003(h_0002(h_0001(t)), 5); }", { t: "tools" });
+    expect(out).toContain("function identity(tools)");
+    expect(out).toContain("function getUnique(tools)");
+    expect(out).not.toMatch(/h_000\d/);
+  });
+
+  it("a constant by what it holds and where it is used", () => {
+    const out = named("let h_00aa = /^select:(.*)$/i, h_00bb = 16384;\nfunction root(q) { return h_00aa.exec(q.slice(0, h_00bb)); }", { q: "query" });
+    expect(out).toContain("selectPattern = /^select:");
+    expect(out).toContain("maxQuery = 16384");
+  });
+
+  it("unrelated scopes share a name; nested ones are told apart by a word, not a number", () => {
+    const out = named("function root(t) { t.map((a) => a.x); t.map((b) => b.y); return t.map((c) => t.filter((d) => d === c)); }", { t: "tools" });
+    expect(out.match(/\(tool\) =>|tool =>/g)?.length).toBe(3);
+    expect(out).toContain("eachTool");
+    expect(out).not.toMatch(/tool\d/);
+  });
+
+  it("collision numbers depend on structure: a helper added earlier does not rename a later one's locals", () => {
+    const later = "function h_0009(q) { let a = q.toLowerCase(); return a; }\nfunction root(q) { return h_0009(q); }";
+    const before = named(later, { q: "query" });
+    const after = named("function h_0001(q) { let a = q.toLowerCase(); return a + 1; }\n" + later, { q: "query" });
+    const body = (s: string) => s.slice(s.indexOf("function getLowerQuery(")).split("\n").slice(0, 4).join("\n");
+    expect(body(after)).toBe(body(before));
+  });
+
+  it("a curated name by code shape, else by the features listed", () => {
+    const code = "function h_0001(a) { return a.replace(/[.*]/g, '\\\\$&'); }\nfunction root(q) { return h_0001(q); }";
+    const program = parse(code, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+    const shape = codeShape(program.body[0]);
+    const byShape = curatedLookup(readEntries(`{"name": "escapeForPattern", "about": "x", "shapes": ["${shape}"]}`));
+    expect(named(code, {}, byShape)).toContain("function escapeForPattern(");
+    const byFeatures = curatedLookup(readEntries('{"name": "escapeRegExp", "about": "x", "features": {"kind": "function", "params": 1, "words": ["replace"], "texts": ["\\\\$&"]}}'));
+    expect(named(code, {}, byFeatures)).toContain("function escapeRegExp(");
+    expect(named(code.replace("\\\\$&", "x"), {}, byFeatures)).not.toContain("escapeRegExp");
+  });
+});
+
+describe("words", () => {
+  it("singular, plural, placeholders, shortening", () => {
+    expect([singular("tools"), singular("entries"), singular("matches"), singular("class")]).toEqual(["tool", "entry", "match", null]);
+    expect([plural("tool"), plural("entry"), plural("tools")]).toEqual(["tools", "entries", "tools"]);
+    expect(["v12", "helper_794f", "value_4d05", "ab", "i", "tool3", "tool"].map(isPlaceholderName)).toEqual([true, true, true, true, false, false, false]);
+    expect(shorten("filteredLowerTrimmedQueryWords")).toBe("filteredWords");
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * A value named by what makes it: `q.toLowerCase()` → lowerQuery, `s.split(/\s+/)` → sWords,
+ * `new RegExp(…)` → …Pattern, `new Set(tools)` → toolSet, `tools.filter(…)` → filteredTools,
+ * `tools.map((t) => t.name)` → toolNames, a call of `parseName(…)` → parsedName.
+ */
+import type { Node } from "../../ast/pattern.js";
+import type { Binding, NameContext } from "./context.js";
+import type { Rule } from "./rule.js";
+import { cap, join, plural, singular, uncap } from "./words.js";
+
+export const producingCall: Rule = (b, ctx) => (b.kind === "variable" && !b.iterates && b.init ? produced(b.init, ctx, b) : null);
+
+/** The name of a value, or of what makes it. */
+export function baseOf(e: Node | null | undefined, ctx: NameContext): string | null {
+  if (!e) return null;
+  return ctx.nameOf(e) ?? produced(e, ctx);
+}
+
+/** A word for an element of a collection (`tools` → tool, `termSet` → term). */
+export function elementOf(collection: string | null): string | null {
+  if (!collection) return null;
+  const stripped = collection.replace(/(Set|Map|List|Array)$/, "");
+  if (stripped !== collection && stripped.length >= 3) return singular(stripped) ?? stripped;
+  return singular(collection) ?? (collection.length <= 12 && !/Item$/.test(collection) ? `${collection}Item` : null);
+}
+
+export function produced(e: Node, ctx: NameContext, b?: Binding): string | null {
+  switch (e.type) {
+    case "AwaitExpression":
+      return produced(e.argument, ctx, b);
+    case "ChainExpression":
+      return produced(e.expression, ctx, b);
+    case "Identifier":
+      return ctx.nameOf(e);
+    case "MemberExpression":
+      if (!e.computed) return e.property.name === "length" ? join(elementOf(baseOf(e.object, ctx)) ?? "item", "count") : e.property.name;
+      return elementOf(baseOf(e.object, ctx));
+    case "NewExpression":
+      return constructed(e, ctx, b);
+    case "CallExpression":
+      return e.callee.type === "MemberExpression" && !e.callee.computed ? methodResult(e, ctx) : calledResult(e, ctx);
+    case "ArrayExpression":
+      return arrayName(e, ctx, b);
+    case "TemplateLiteral":
+      return "message";
+    case "ConditionalExpression":
+      return baseOf(e.consequent, ctx) ?? baseOf(e.alternate, ctx);
+    case "LogicalExpression":
+      return e.operator === "&&" ? null : baseOf(e.left, ctx) ?? baseOf(e.right, ctx);
+    case "Literal":
+      return b && typeof e.value === "number" && e.value === 0 && addsTo(b, ctx) ? "total" : null;
+    default:
+      return null;
+  }
+}
+
+function addsTo(b: Binding, ctx: NameContext): boolean {
+  return b.uses.some((u) => {
+    const p = ctx.parent(u);
+    return (p?.type === "AssignmentExpression" && p.left === u && p.operator === "+=") || p?.type === "UpdateExpression";
+  });
+}
+
+const COLLECTIONS: Record<string, string> = { Set: "Set", Map: "Map", WeakMap: "Cache", WeakSet: "Set" };
+
+function constructed(e: Node, ctx: NameContext, b?: Binding): string | null {
+  const c = e.callee.type === "Identifier" ? e.callee.name : null;
+  if (!c) return null;
+  if (c === "RegExp") {
+    const subject = patternSubject(e.arguments[0], ctx);
+    return subject ? `${subject}Pattern` : "pattern";
+  }
+  const suffix = COLLECTIONS[c];
+  if (suffix) {
+    const from = elementOf(baseOf(e.arguments[0], ctx)) ?? (b ? addedElement(b, ctx) : null);
+    return from ? `${from}${suffix}` : uncap(suffix === "Cache" ? "cache" : suffix);
+  }
+  if (/^[A-Z][a-z]+[A-Za-z]*$/.test(c) && c.length > 2) return uncap(c);
+  return null;
+}
+
+/** The word inside `new RegExp(\`\\b${escape(term)}\\b\`)`: term. */
+function patternSubject(arg: Node | undefined, ctx: NameContext): string | null {
+  if (!arg) return null;
+  if (arg.type === "TemplateLiteral") {
+    for (const x of arg.expressions) {
+      const inner = x.type === "CallExpression" && x.arguments.length === 1 ? x.arguments[0] : x;
+      const n = baseOf(inner, ctx);
+      if (n) return n;
+    }
+    return null;
+  }
+  return baseOf(arg, ctx);
+}
+
+/** What `s.add(x)` / `s.set(x, …)` puts into a collection made empty. */
+function addedElement(b: Binding, ctx: NameContext): string | null {
+  for (const u of b.uses) {
+    const m = ctx.parent(u);
+    const call = m && ctx.parent(m);
+    if (m?.type === "MemberExpression" && m.object === u && !m.computed && /^(add|set|push)$/.test(m.property.name) && call?.type === "CallExpression") {
+      const n = baseOf(call.arguments[0], ctx);
+      if (n) return n;
+    }
+  }
+  return null;
+}
+
+function arrayName(e: Node, ctx: NameContext, b?: Binding): string | null {
+  if (e.elements.length === 0) {
+    const added = b ? addedElement(b, ctx) : null;
+    return added ? plural(added) : null;
+  }
+  const first = e.elements[0];
+  if (e.elements.length === 1 && first?.type === "SpreadElement" && first.argument.type === "NewExpression" && first.argument.callee.name === "Set") {
+    return join("unique", baseOf(first.argument.arguments[0], ctx));
+  }
+  if (first?.type === "SpreadElement") {
+    const n = baseOf(first.argument, ctx);
+    return n ? join("all", plural(n.replace(/Set$/, ""))) : null;
+  }
+  return null;
+}
+
+function methodResult(e: Node, ctx: NameContext): string | null {
+  const method: string = e.callee.property.name;
+  const recv = e.callee.object;
+  const base = () => baseOf(recv, ctx);
+  switch (method) {
+    case "toLowerCase":
+      return join("lower", base());
+    case "toUpperCase":
+      return join("upper", base());
+    case "trim":
+      return join("trimmed", base());
+    case "split": {
+      const a = e.arguments[0];
+      const kind = a?.type === "Literal" && (a.value === "," ? "Items" : a.value === " " || (a.regex && /\\s/.test(a.regex.pattern)) ? "Words" : null);
+      return `${base() ?? (kind ? "" : "part")}${kind || (base() ? "Parts" : "s")}`.replace(/^([A-Z])/, (c) => c.toLowerCase());
+    }
+    case "filter":
+      return join("filtered", plural(base() ?? "item"));
+    case "map":
+    case "flatMap":
+      return mappedName(e, ctx, base());
+    case "find":
+    case "findLast":
+      return elementOf(base()) ?? join("found", base());
+    case "indexOf":
+    case "findIndex":
+    case "findLastIndex":
+    case "lastIndexOf":
+      return `${elementOf(base()) ?? base() ?? "item"}Index`;
+    case "slice":
+    case "substring":
+      return base() ? `${base()}${isZero(e.arguments[0]) ? "Head" : "Tail"}` : null;
+    case "join":
+      return `${elementOf(base()) ?? base() ?? "joined"}${base() ? "Text" : ""}`;
+    case "replace":
+    case "replaceAll":
+      return join("cleaned", base());
+    case "get":
+      return gotten(base(), e.arguments[0], ctx);
+    case "exec":
+    case "match":
+      return `${(base() ?? "").replace(/Pattern$/, "") || "match"}${base() ? "Match" : ""}`;
+    case "matchAll":
+      return "matches";
+    case "concat":
+      return base();
+    case "keys":
+    case "values":
+    case "entries":
+      return join(base() ?? method, base() ? method : null);
+    default:
+      return staticResult(recv, method, e, ctx) ?? verbResult(method);
+  }
+}
+
+function staticResult(recv: Node, method: string, e: Node, ctx: NameContext): string | null {
+  if (recv.type !== "Identifier") return null;
+  const arg = baseOf(e.arguments[0], ctx);
+  if (recv.name === "Object" && /^(keys|values|entries)$/.test(method)) return join(arg ?? method, arg ? method : null);
+  if (recv.name === "Array" && method === "from") return arg ? plural(elementOf(arg) ?? arg) : "list";
+  if (recv.name === "JSON") return method === "parse" ? "parsed" : "json";
+  if (recv.name === "Math") return join(method, arg);
+  return null;
+}
+
+function isZero(n: Node | undefined): boolean {
+  return n?.type === "Literal" && n.value === 0;
+}
+
+function gotten(base: string | null, key: Node | undefined, ctx: NameContext): string | null {
+  if (!base) return null;
+  const stripped = base.replace(/(Map|Cache|ByName|ById|Result)$/, "");
+  if (stripped !== base && stripped.length >= 3) return singular(stripped) ?? stripped;
+  const keyName = baseOf(key, ctx);
+  return elementOf(base) ?? (keyName ? join(keyName, base) : null);
+}
+
+function mappedName(e: Node, ctx: NameContext, base: string | null): string | null {
+  const fn = e.arguments[0];
+  const body = fn && (fn.type === "ArrowFunctionExpression" ? (fn.body.type === "BlockStatement" ? null : fn.body) : null);
+  const element = elementOf(base);
+  if (body?.type === "MemberExpression" && !body.computed) return `${element ?? ""}${element ? cap(plural(body.property.name)) : plural(body.property.name)}`;
+  if (body?.type === "CallExpression" && body.callee.type === "MemberExpression" && !body.callee.computed) {
+    const m = body.callee.property.name;
+    if (m === "toLowerCase") return join("lower", base ?? "items");
+    if (m === "trim") return join("trimmed", base ?? "items");
+  }
+  const fnName = ctx.nameOf(fn);
+  if (fnName) return plural(verbResult(fnName) ?? fnName);
+  return base ? join("mapped", plural(base)) : null;
+}
+
+function calledResult(e: Node, ctx: NameContext): string | null {
+  const name = ctx.nameOf(e.callee);
+  // What passes its argument through is no name for the result.
+  if (name && /^identity\d*$/.test(name)) return baseOf(e.arguments[0], ctx);
+  if (!name || /^(Boolean|String|Number)$/.test(name)) return name ? uncap(name === "String" ? "text" : name === "Number" ? "number" : "flag") : null;
+  return verbResult(name);
+}
+
+const PARTICIPLES: Record<string, string> = { parse: "parsed", normalize: "normalized", format: "formatted", escape: "escaped", truncate: "truncated", trim: "trimmed", split: "split", sort: "sorted", merge: "merged", resolve: "resolved", describe: "description", cap: "capped", clean: "cleaned", dedupe: "unique", unique: "unique" };
+
+/** What a call of a function so named returns: getX → x, parseX → parsedX, isX stays isX. */
+export function verbResult(fn: string): string | null {
+  const m = /^([a-z]+)([A-Z][A-Za-z0-9]*)?$/.exec(fn);
+  if (!m) return null;
+  const [, verb, rest] = m;
+  if (/^(is|has|can|should)$/.test(verb!)) return fn;
+  if (/^(get|read|load|fetch|find|compute|collect|build|make|create|to|list|select|pick|lookup|count)$/.test(verb!)) return rest ? uncap(rest) : verb === "count" ? "count" : null;
+  if (PARTICIPLES[verb!]) return join(PARTICIPLES[verb!]!, rest ? uncap(rest) : null);
+  return rest ? `${fn}Result` : `${verb}Result`;
+}

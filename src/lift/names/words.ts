@@ -1,0 +1,43 @@
+/** Small word helpers the naming rules share. */
+
+export const cap = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+export const uncap = (s: string): string => (s ? s[0]!.toLowerCase() + s.slice(1) : s);
+
+/** `tools` → `tool`, `entries` → `entry`, `matches` → `match`; null when the word is not a plural. */
+export function singular(name: string | null | undefined): string | null {
+  if (!name || name.length < 4 || !/^[a-z][A-Za-z]*s$/.test(name) || name.endsWith("ss")) return null;
+  if (name.endsWith("ies")) return `${name.slice(0, -3)}y`;
+  if (/(ch|sh|x|ss)es$/.test(name)) return name.slice(0, -2);
+  return name.slice(0, -1);
+}
+
+/** `tool` → `tools`, `entry` → `entries`, `match` → `matches`; plurals stay as they are. */
+export function plural(name: string): string {
+  if (singular(name)) return name;
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
+  if (/(ch|sh|x|s)$/.test(name)) return `${name}es`;
+  return `${name}s`;
+}
+
+/** A camelCase name of at most `max` words from free text (`"tool_search"` → `toolSearch`); null without words. */
+export function camelWords(text: string, max = 3): string | null {
+  const words = text
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z]+/)
+    .filter((w) => w.length > 1)
+    .slice(0, max)
+    .map((w) => w.toLowerCase());
+  if (!words.length) return null;
+  const name = words[0] + words.slice(1).map(cap).join("");
+  return name.length >= 3 ? name : null;
+}
+
+/** `prefix` + `Base`, or the prefix alone without a base. */
+export const join = (prefix: string, base: string | null | undefined): string => (base ? `${prefix}${cap(base)}` : prefix);
+
+/** Whether a name says nothing: numbered or hash-tagged, or one or two letters (loop counters aside). */
+export function isPlaceholderName(name: string): boolean {
+  if (name.length <= 2 && !/^[ijkn]$/.test(name)) return true;
+  if (/_[0-9a-f]{4}\d*$/.test(name)) return true;
+  return /^(v|value|helper|Helper|fn|arg|param|tmp|temp|var|ref|local)\d+$/.test(name);
+}

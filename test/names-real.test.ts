@@ -1,0 +1,55 @@
+/**
+ * Readable names on real releases (issue 11): at most 5% of the identifier references in a lifted
+ * module are placeholders, measured by the same script the bench runs (scripts/placeholders.mjs).
+ */
+import { describe, expect, it } from "vitest";
+import { openContainer } from "../src/index.js";
+import { locateRoutines } from "../src/locate/locate.js";
+import { loadSignatures } from "../src/locate/signature.js";
+import { toolSearchCode } from "../src/routines/tool-search/tool-search-code.js";
+import { npmPackMember } from "./helpers/cache.js";
+
+const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
+const signatures = loadSignatures(undefined, ["tool-search/scorer", "tool-search/call"]);
+const scorerSignature = signatures.find((s) => s.id === "tool-search/scorer")!;
+const callSignature = signatures.find((s) => s.id === "tool-search/call")!;
+
+interface Share {
+  lines: number;
+  references: number;
+  placeholders: number;
+  share: number;
+  top: Array<{ name: string; count: number }>;
+}
+const script = "../scripts/placeholders.mjs";
+const { measure } = (await import(script)) as { measure: (text: string) => Share };
+
+function readable(spec: string, member: string): string {
+  const c = openContainer(npmPackMember(spec, member));
+  try {
+    const [scorer, call] = locateRoutines(c, [scorerSignature, callSignature]);
+    return toolSearchCode(c, { scorer: scorer!, scorerSignature, call: call!, callSignature }).readable;
+  } finally {
+    c.close();
+  }
+}
+
+describe.skipIf(skip)("names on real releases", () => {
+  for (const [spec, member] of [
+    ["@anthropic-ai/claude-code@2.0.70", "package/cli.js"],
+    ["@anthropic-ai/claude-code@2.1.112", "package/cli.js"],
+    ["@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude"],
+  ] as const) {
+    it(`${spec}: at most 5% placeholders`, () => {
+      const m = measure(readable(spec, member));
+      expect(m.references).toBeGreaterThan(200);
+      expect(m.share, JSON.stringify(m.top)).toBeLessThanOrEqual(0.05);
+    });
+  }
+
+  it("the curated names reach the releases where the helpers exist", () => {
+    const text = readable("@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude");
+    for (const name of ["escapeRegExp", "findToolByName", "formatNameList", "ToolDescriptionCache", "mapWithYield", "selectPattern"]) expect(text).toContain(name);
+    expect(readable("@anthropic-ai/claude-code@2.1.112", "package/cli.js")).toContain("function escapeRegExp(");
+  });
+});
