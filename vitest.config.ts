@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 1_200_000,
     pool: "forks",
+    // Lets test/helpers/cache.ts skip a test that would download under SEARCHLIFT_SKIP_REAL=1.
+    setupFiles: ["test/helpers/network-gate.ts"],
   },
 });

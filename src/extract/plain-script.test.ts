@@ -26,14 +26,10 @@ function bulk(bytes: number): string {
 }
 
 describe("readPlainScript", () => {
-  it("reads the real 2.1.112 cli.js quickly: one esm utf8 module spanning the file, and acorn agrees it is a module", () => {
+  it("reads the real 2.1.112 cli.js: one esm utf8 module spanning the file, and acorn agrees it is a module", () => {
     const file = npmPackMember("@anthropic-ai/claude-code@2.1.112", "package/cli.js");
-    const t = performance.now();
     const src = new FileByteSource(file);
     const c = readPlainScript(src, file)!;
-    const ms = performance.now() - t;
-    console.log(`readPlainScript(cli.js 2.1.112, ${src.size} bytes): ${ms.toFixed(0)} ms`);
-    expect(ms).toBeLessThan(1000);
     expect(c.format).toBe("plain-script");
     expect(c.modules).toHaveLength(1);
     const m = c.modules[0]!;

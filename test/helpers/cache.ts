@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { skipWithoutNetwork } from "./network-gate.js";
 
 export function cacheDir(...sub: string[]): string {
   const base = process.env.SEARCHLIFT_TEST_CACHE ?? join(homedir(), ".cache", "searchlift");
@@ -15,8 +16,9 @@ export function cacheDir(...sub: string[]): string {
   return dir;
 }
 
-/** `npm pack SPEC` into the cache (once); returns the .tgz path. */
+/** `npm pack SPEC` into the cache (once); returns the .tgz path. Under SEARCHLIFT_SKIP_REAL=1 the test is skipped. */
 export function npmPack(spec: string): string {
+  skipWithoutNetwork(spec);
   const dir = cacheDir("npm");
   const name = spec.replace(/^@/, "").replace(/[/@]/g, "-") + ".tgz";
   const want = join(dir, name);
