@@ -7,7 +7,26 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setImmediate: "readonly", setInterval: "readonly", clearInterval: "readonly", performance: "readonly", structuredClone: "readonly", TextDecoder: "readonly", TextEncoder: "readonly", queueMicrotask: "readonly", AbortController: "readonly", fetch: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setImmediate: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        performance: "readonly",
+        structuredClone: "readonly",
+        TextDecoder: "readonly",
+        TextEncoder: "readonly",
+        queueMicrotask: "readonly",
+        AbortController: "readonly",
+        fetch: "readonly",
+      },
+    },
     rules: {
       // acorn's ESTree nodes are walked generically by their fields (src/ast/pattern.ts Node).
       "@typescript-eslint/no-explicit-any": "off",

@@ -26,7 +26,13 @@ function fetchMember(spec, member) {
     const tmp = join(npmDir, `.bench-${process.pid}`);
     mkdirSync(tmp, { recursive: true });
     execFileSync("npm", ["pack", spec, "--pack-destination", tmp, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
-    renameSync(join(tmp, readdirSync(tmp).find((f) => f.endsWith(".tgz"))), tgz);
+    renameSync(
+      join(
+        tmp,
+        readdirSync(tmp).find((f) => f.endsWith(".tgz")),
+      ),
+      tgz,
+    );
     rmSync(tmp, { recursive: true, force: true });
   }
   const tmp = join(cache, "unpacked", tag, `.bench-${process.pid}`);
@@ -96,44 +102,96 @@ show(`lift --no-verify (${liftSpec})`, liftFast);
 show("lift, verified on 2,000 cases", liftFull);
 show("grep -c max_results (same file)", grepLift);
 // Readability of what the lift wrote (issue 11: at most 5% placeholders).
-const lifted = readdirSync(liftOut, { recursive: true }).find((f) => String(f).includes("2.1.332") && String(f).endsWith("tool-search.mjs"));
+const lifted = readdirSync(liftOut, { recursive: true }).find(
+  (f) => String(f).includes("2.1.332") && String(f).endsWith("tool-search.mjs"),
+);
 const names = placeholderShare(readFileSync(join(liftOut, String(lifted)), "utf8"));
-goals.push([`placeholders <= 5% of identifier references in the lifted module (${(100 * names.share).toFixed(1)}%, ${names.placeholders}/${names.references}; ${names.lines} lines)`, names.share <= 0.05]);
+goals.push([
+  `placeholders <= 5% of identifier references in the lifted module (${(100 * names.share).toFixed(1)}%, ${names.placeholders}/${names.references}; ${names.lines} lines)`,
+  names.share <= 0.05,
+]);
 goals.push([`lift --no-verify <= 2x grep on ${liftSpec} (${(liftFast.ms / grepLift.ms).toFixed(2)}x)`, liftFast.ms <= 2 * grepLift.ms]);
 // Issue goal: verification (sandbox start, corpus, 2,000 cases on both sides) at most doubles the lift's time.
 goals.push([`verified lift <= 2x unverified lift (${(liftFull.ms / liftFast.ms).toFixed(2)}x)`, liftFull.ms <= 2 * liftFast.ms]);
-goals.push([`lift peak RSS <= 300 MB (${Math.max(liftFast.rssMB, liftFull.rssMB).toFixed(0)} MB)`, Math.max(liftFast.rssMB, liftFull.rssMB) <= 300]);
+goals.push([
+  `lift peak RSS <= 300 MB (${Math.max(liftFast.rssMB, liftFull.rssMB).toFixed(0)} MB)`,
+  Math.max(liftFast.rssMB, liftFull.rssMB) <= 300,
+]);
 
 // track (goal: 20 cached releases, warm, <= 3 s; the cold per-release rate printed beside the lift figure).
-const trackSpecs = ["2.0.70", "2.0.76", "2.1.3", "2.1.7", "2.1.10", "2.1.14", "2.1.19", "2.1.64", "2.1.111", "2.1.112"].map((v) => [`@anthropic-ai/claude-code@${v}`, "package/cli.js"]);
-trackSpecs.push(["@anthropic-ai/claude-code-linux-x64@2.1.110", "package/claude"], ["@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"]);
-const trackInputs = [...trackSpecs.map(([spec, member]) => fetchMember(spec, member)), ...readdirSync(join(root, "samples/releases")).map((f) => join(root, "samples/releases", f))];
+const trackSpecs = ["2.0.70", "2.0.76", "2.1.3", "2.1.7", "2.1.10", "2.1.14", "2.1.19", "2.1.64", "2.1.111", "2.1.112"].map((v) => [
+  `@anthropic-ai/claude-code@${v}`,
+  "package/cli.js",
+]);
+trackSpecs.push(
+  ["@anthropic-ai/claude-code-linux-x64@2.1.110", "package/claude"],
+  ["@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"],
+);
+const trackInputs = [
+  ...trackSpecs.map(([spec, member]) => fetchMember(spec, member)),
+  ...readdirSync(join(root, "samples/releases")).map((f) => join(root, "samples/releases", f)),
+];
 const trackCache = join(cache, `bench-track-${process.pid}`);
 const trackOut = join(trackCache, "out");
-const cold = measure(null, [bin, "track", ...trackInputs, "--out", trackOut, "--cache", trackCache, "--no-verify"], { node: true, runs: 0 });
-const warm = measure(null, [bin, "track", ...trackInputs, "--out", trackOut, "--cache", trackCache, "--no-verify"], { node: true, runs: 5 });
+const cold = measure(null, [bin, "track", ...trackInputs, "--out", trackOut, "--cache", trackCache, "--no-verify"], {
+  node: true,
+  runs: 0,
+});
+const warm = measure(null, [bin, "track", ...trackInputs, "--out", trackOut, "--cache", trackCache, "--no-verify"], {
+  node: true,
+  runs: 5,
+});
 rmSync(trackCache, { recursive: true, force: true });
 show(`track, cold, ${trackInputs.length} releases (--no-verify)`, cold);
 show(`  per release`, { ms: cold.ms / trackInputs.length, rssMB: null });
 show(`track, warm, ${trackInputs.length} releases`, warm);
-goals.push([`track of ${trackInputs.length} cached releases, warm, <= 3 s (${warm.ms.toFixed(0)} ms)`, trackInputs.length >= 20 && warm.ms <= 3000]);
+goals.push([
+  `track of ${trackInputs.length} cached releases, warm, <= 3 s (${warm.ms.toFixed(0)} ms)`,
+  trackInputs.length >= 20 && warm.ms <= 3000,
+]);
 
 // check (goal: warm, 50 tools x 20 queries x 4 releases <= 2 s): the releases lifted once beforehand (warm means
 // lifted and cached), a made-up server of 50 tools and 20 queries, every query on every release in the sandbox.
 const checkDir = join(cache, `bench-check-${process.pid}`);
 mkdirSync(checkDir, { recursive: true });
-const checkInputs = [fetchMember("@anthropic-ai/claude-code@2.0.70", "package/cli.js"), fetchMember("@anthropic-ai/claude-code@2.1.112", "package/cli.js"), fetchMember("@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"), file];
+const checkInputs = [
+  fetchMember("@anthropic-ai/claude-code@2.0.70", "package/cli.js"),
+  fetchMember("@anthropic-ai/claude-code@2.1.112", "package/cli.js"),
+  fetchMember("@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude"),
+  file,
+];
 const checkModules = checkInputs.map((input, i) => {
   const out = join(checkDir, `lifted-${i}`);
   execFileSync(process.execPath, [bin, "lift", input, "--out", out, "--no-verify"], { stdio: ["ignore", "ignore", "inherit"] });
-  return readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.name === "tool-search.mjs").map((e) => join(e.parentPath, e.name))[0];
+  return readdirSync(out, { recursive: true, withFileTypes: true })
+    .filter((e) => e.name === "tool-search.mjs")
+    .map((e) => join(e.parentPath, e.name))[0];
 });
 const verbs = ["get", "list", "create", "update", "delete", "search", "export", "import", "sync", "archive"];
 const nouns = ["issue", "repo", "branch", "commit", "release"];
-const checkTools = verbs.flatMap((v) => nouns.map((n, i) => ({ name: `${v}_${n}`, description: `${v} a ${n} in the project tracker; returns the ${n} as JSON with its id, title and state.`, ...(i === 0 ? { _meta: { "anthropic/searchHint": `${n} ${v}` } } : {}) })));
+const checkTools = verbs.flatMap((v) =>
+  nouns.map((n, i) => ({
+    name: `${v}_${n}`,
+    description: `${v} a ${n} in the project tracker; returns the ${n} as JSON with its id, title and state.`,
+    ...(i === 0 ? { _meta: { "anthropic/searchHint": `${n} ${v}` } } : {}),
+  })),
+);
 writeFileSync(join(checkDir, "tools.json"), JSON.stringify({ serverName: "tracker", tools: checkTools }));
-writeFileSync(join(checkDir, "queries.txt"), Array.from({ length: 20 }, (_, i) => `${verbs[i % 10]} ${nouns[(i * 3) % 5]}${i % 4 === 0 ? " json" : ""}`).join("\n"));
-const checkArgs = [bin, "check", "--tools", join(checkDir, "tools.json"), "--queries", join(checkDir, "queries.txt"), "--releases", checkModules.join(","), "--json"];
+writeFileSync(
+  join(checkDir, "queries.txt"),
+  Array.from({ length: 20 }, (_, i) => `${verbs[i % 10]} ${nouns[(i * 3) % 5]}${i % 4 === 0 ? " json" : ""}`).join("\n"),
+);
+const checkArgs = [
+  bin,
+  "check",
+  "--tools",
+  join(checkDir, "tools.json"),
+  "--queries",
+  join(checkDir, "queries.txt"),
+  "--releases",
+  checkModules.join(","),
+  "--json",
+];
 const checkWarm = measure(null, checkArgs, { node: true });
 const checkExplain = measure(null, [...checkArgs, "--explain"], { node: true, runs: 3 });
 rmSync(checkDir, { recursive: true, force: true });
@@ -143,7 +201,10 @@ goals.push([`check, warm, 50 tools x 20 queries x 4 releases <= 2 s (${checkWarm
 
 // first impression (goal: `searchlift track` on a fresh clone, i.e. the bundled samples, verified, with an empty cache, <= 20 s).
 const firstCache = join(cache, `bench-first-${process.pid}`);
-const first = measure(null, [bin, "track", join(root, "samples/releases"), "--out", join(firstCache, "out"), "--cache", firstCache], { node: true, runs: 0 });
+const first = measure(null, [bin, "track", join(root, "samples/releases"), "--out", join(firstCache, "out"), "--cache", firstCache], {
+  node: true,
+  runs: 0,
+});
 rmSync(firstCache, { recursive: true, force: true });
 show("first-run track on samples (verified, empty cache)", first);
 goals.push([`first-run track on samples <= 20 s (${(first.ms / 1000).toFixed(1)} s)`, first.ms <= 20000]);
@@ -157,7 +218,10 @@ goals.push([`first-run track on samples <= 20 s (${(first.ms / 1000).toFixed(1)}
   const mods = ["2.1.294", "2.1.295"].map((v) => join(diffCache, "lifted", "claude-code", v, "linux-x64", "tool-search.mjs"));
   const diff = measure(null, [bin, "diff", ...mods, "--json"], { node: true, runs: Math.min(runs, 3) });
   measure(null, [bin, "track", ...diffIn, "--out", join(diffCache, "out"), "--cache", diffCache, "--no-verify"], { node: true, runs: 0 });
-  const warmTrack = measure(null, [bin, "track", ...diffIn, "--out", join(diffCache, "out"), "--cache", diffCache, "--no-verify"], { node: true, runs });
+  const warmTrack = measure(null, [bin, "track", ...diffIn, "--out", join(diffCache, "out"), "--cache", diffCache, "--no-verify"], {
+    node: true,
+    runs,
+  });
   rmSync(diffCache, { recursive: true, force: true });
   show("diff 2.1.294 → 2.1.295 (lifted, linux-x64)", diff);
   show("track 2.1.294, 2.1.295, warm", warmTrack);
@@ -168,6 +232,7 @@ goals.push([`first-run track on samples <= 20 s (${(first.ms / 1000).toFixed(1)}
 console.log(`searchlift bench — median of ${runs} runs after a warm-up (naive: 1 run); peak RSS of the searchlift process`);
 console.log(`input: ${spec} (${file})\n`);
 const w = Math.max(...rows.map((r) => r[0].length));
-for (const [name, ms, rss] of rows) console.log(`${name.padEnd(w)}  ${ms.toFixed(1).padStart(9)} ms  ${rss == null ? "" : rss.toFixed(1).padStart(7) + " MB"}`);
+for (const [name, ms, rss] of rows)
+  console.log(`${name.padEnd(w)}  ${ms.toFixed(1).padStart(9)} ms  ${rss == null ? "" : rss.toFixed(1).padStart(7) + " MB"}`);
 console.log("");
 for (const [g, ok] of goals) console.log(`${ok ? "met   " : "MISSED"}  ${g}`);

@@ -52,7 +52,8 @@ export function measure(text) {
     }
     const keysOf = new Set();
     if (n.type === "MemberExpression" && !n.computed) keysOf.add(n.property);
-    if ((n.type === "Property" || n.type === "MethodDefinition" || n.type === "PropertyDefinition") && !n.computed && !n.shorthand) keysOf.add(n.key);
+    if ((n.type === "Property" || n.type === "MethodDefinition" || n.type === "PropertyDefinition") && !n.computed && !n.shorthand)
+      keysOf.add(n.key);
     if (n.type === "Property" && n.shorthand) keysOf.add(n.key); // counted once, as its value
     if (n.type === "LabeledStatement" || n.type === "BreakStatement" || n.type === "ContinueStatement") keysOf.add(n.label);
     for (const k of Object.keys(n)) {
@@ -63,19 +64,26 @@ export function measure(text) {
   };
   visit(ast, new Set());
   const placeholders = [...counts.values()].reduce((a, b) => a + b, 0);
-  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, count]) => ({ name, count }));
+  const top = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, count]) => ({ name, count }));
   return { lines: code.split("\n").length - 1, references, placeholders, share: references ? placeholders / references : 0, top };
 }
 
 function liftedModules(path) {
   if (statSync(path).isDirectory()) {
-    const found = readdirSync(path, { recursive: true }).filter((f) => String(f).endsWith("tool-search.mjs")).map((f) => join(path, String(f)));
+    const found = readdirSync(path, { recursive: true })
+      .filter((f) => String(f).endsWith("tool-search.mjs"))
+      .map((f) => join(path, String(f)));
     if (found.length) return found.sort();
   } else if (path.endsWith(".mjs")) return [path];
   // A release input: lift it first.
   const out = mkdtempSync(join(tmpdir(), "placeholders-"));
   try {
-    execFileSync(process.execPath, [join(root, "bin", "searchlift.js"), "lift", path, "--out", out, "--no-verify"], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(process.execPath, [join(root, "bin", "searchlift.js"), "lift", path, "--out", out, "--no-verify"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     return liftedModules(out).map((f) => ({ file: f, label: path, cleanup: out }));
   } catch {
     rmSync(out, { recursive: true, force: true });
@@ -114,8 +122,13 @@ function main(argv) {
   const w = Math.max(6, ...rows.map((r) => r.module.length));
   console.log(`${"module".padEnd(w)}  lines  references  placeholders   share  most frequent`);
   for (const r of rows) {
-    const top = r.top.slice(0, 4).map((t) => `${t.name}×${t.count}`).join(" ");
-    console.log(`${r.module.padEnd(w)}  ${String(r.lines).padStart(5)}  ${String(r.references).padStart(10)}  ${String(r.placeholders).padStart(12)}  ${(100 * r.share).toFixed(1).padStart(5)}%  ${top}`);
+    const top = r.top
+      .slice(0, 4)
+      .map((t) => `${t.name}×${t.count}`)
+      .join(" ");
+    console.log(
+      `${r.module.padEnd(w)}  ${String(r.lines).padStart(5)}  ${String(r.references).padStart(10)}  ${String(r.placeholders).padStart(12)}  ${(100 * r.share).toFixed(1).padStart(5)}%  ${top}`,
+    );
   }
 }
 

@@ -15,13 +15,36 @@ const ROOT = resolve(import.meta.dirname, "..");
 const target = resolve(process.argv[2] ?? join(ROOT, "docs", "track-report.png"));
 const tmp = mkdtempSync(join(tmpdir(), "searchlift-report-shot-"));
 try {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", ...readdirSync(join(ROOT, "samples", "releases")).map((f) => join(ROOT, "samples", "releases", f)), join(ROOT, "samples", "refused", "0.8.0"), "--out", join(tmp, "out"), "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "bin", "searchlift.js"),
+      "track",
+      ...readdirSync(join(ROOT, "samples", "releases")).map((f) => join(ROOT, "samples", "releases", f)),
+      join(ROOT, "samples", "refused", "0.8.0"),
+      "--out",
+      join(tmp, "out"),
+      "--cache",
+      join(tmp, "cache"),
+      "--no-verify",
+    ],
+    { encoding: "utf8" },
+  );
   // 17: the refused sample release is not lifted, which the page shows.
   if (r.status !== 17) throw new Error(`track failed (${r.status}): ${r.stderr}`);
   const context = await chromium.launchPersistentContext(join(tmp, "profile"), {
     executablePath: "/usr/bin/chromium",
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
     viewport: { width: 1180, height: 900 },
     deviceScaleFactor: 1,
   });
@@ -32,7 +55,11 @@ try {
     await page.goto(page_url);
     // Groups and chart, and the first change below them.
     const bottom = await page.locator("#change-1").evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
-    await page.screenshot({ path: target, fullPage: true, clip: { x: 0, y: 0, width: 1180, height: Math.min(Math.ceil(bottom) - 8, 1700) } });
+    await page.screenshot({
+      path: target,
+      fullPage: true,
+      clip: { x: 0, y: 0, width: 1180, height: Math.min(Math.ceil(bottom) - 8, 1700) },
+    });
   } finally {
     await context.close();
   }

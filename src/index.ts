@@ -11,6 +11,15 @@ export { lift, type LiftOptions, type LiftResult } from "./api/lift.js";
 export { diff, type DiffOptions, type DiffResult } from "./api/diff.js";
 export { track, defaultInputs, type TrackOptions, type TrackResult } from "./api/track.js";
 export { fetch, type FetchOptions, type FetchResult } from "./api/fetch.js";
-export { check, clientTool, defaultQueries, type CheckInput, type CheckResult, type ClientTool, type ListedTool, type Query } from "./api/check.js";
+export {
+  check,
+  clientTool,
+  defaultQueries,
+  type CheckInput,
+  type CheckResult,
+  type ClientTool,
+  type ListedTool,
+  type Query,
+} from "./api/check.js";
 export { listReleases } from "./inputs/release-folder.js";
 export type { Release, Timeline, Group, Change } from "./track/timeline.js";

@@ -36,7 +36,19 @@ describe("terminal-safe text", () => {
       runtime: "bun \u202e1.2",
       entry: "/$bunfs/root/\u001b]8;;http://x\u0007e.js",
       notes: ["note\nforged: yes"],
-      modules: [{ path: "/$bunfs/root/m\u001b[8m.js", kind: "js", loader: "js", moduleFormat: "esm", encoding: "utf8", size: 1, bytecode: false, start: 0, end: 1 } as Listing["modules"][0]],
+      modules: [
+        {
+          path: "/$bunfs/root/m\u001b[8m.js",
+          kind: "js",
+          loader: "js",
+          moduleFormat: "esm",
+          encoding: "utf8",
+          size: 1,
+          bytecode: false,
+          start: 0,
+          end: 1,
+        } as Listing["modules"][0],
+      ],
     };
     const out = formatListing(l);
     expect(out).not.toMatch(RAW_UNSAFE);
@@ -57,9 +69,13 @@ describe("release path parts", () => {
   };
 
   it("accepts every platform fetch knows, npm, unknown, and the versions releases use", () => {
-    for (const p of [...NATIVE_PLATFORMS, "npm", "unknown", "linux-unknown", "darwin-unknown", "win32-unknown"]) expect(isPlatform(p), p).toBe(true);
-    for (const v of ["0.1.0", "2.0.70", "2.1.112", "2.1.332", "1.0.0-beta.1", "1.0.0+build.5", "1.0.0-rc.1+sha.abc", "unknown"]) expect(isVersion(v), v).toBe(true);
-    expect(checkedReleaseInfo("x", info("claude-code", "2.1.332", "linux-x64-musl"))).toEqual(info("claude-code", "2.1.332", "linux-x64-musl"));
+    for (const p of [...NATIVE_PLATFORMS, "npm", "unknown", "linux-unknown", "darwin-unknown", "win32-unknown"])
+      expect(isPlatform(p), p).toBe(true);
+    for (const v of ["0.1.0", "2.0.70", "2.1.112", "2.1.332", "1.0.0-beta.1", "1.0.0+build.5", "1.0.0-rc.1+sha.abc", "unknown"])
+      expect(isVersion(v), v).toBe(true);
+    expect(checkedReleaseInfo("x", info("claude-code", "2.1.332", "linux-x64-musl"))).toEqual(
+      info("claude-code", "2.1.332", "linux-x64-musl"),
+    );
     expect(checkedReleaseInfo("x", info("searchlift-sample", "0.1.0", "npm")).client).toBe("searchlift-sample");
   });
 
@@ -84,16 +100,25 @@ describe("release path parts", () => {
       expect(e.exitCode, JSON.stringify(c)).toBe(ExitCode.malformed);
       expect(e.message).not.toMatch(RAW_UNSAFE);
     }
-    expect(refused(info("claude-code", "1.0.0\u001b[31m", "npm")).message).toBe('refusing version "1.0.0\\u001b[31m": not a semver version (1.2.3, 1.2.3-beta.1)');
+    expect(refused(info("claude-code", "1.0.0\u001b[31m", "npm")).message).toBe(
+      'refusing version "1.0.0\\u001b[31m": not a semver version (1.2.3, 1.2.3-beta.1)',
+    );
   });
 });
 
 describe("timeline.md and timeline.html carry no markup from the input", () => {
-  const evil = '<img src=x onerror=alert(1)> | *b* [l](javascript:x) \u001b[2J\nforged';
+  const evil = "<img src=x onerror=alert(1)> | *b* [l](javascript:x) \u001b[2J\nforged";
   const t: Timeline = {
     releases: [
       { input: "a", version: "1.0.0", platform: "npm", routineHash: null, error: evil, verified: null },
-      { input: "b", version: "1.0.1", platform: "npm", routineHash: "ab".repeat(32), signature: "tool-search/scorer@<b>x</b>", verified: null },
+      {
+        input: "b",
+        version: "1.0.1",
+        platform: "npm",
+        routineHash: "ab".repeat(32),
+        signature: "tool-search/scorer@<b>x</b>",
+        verified: null,
+      },
     ],
     groups: [
       { first: "1.0.0", last: "1.0.0", routineHash: null, releases: ["1.0.0"], error: evil },
@@ -107,7 +132,17 @@ describe("timeline.md and timeline.html carry no markup from the input", () => {
         behaviour: {
           searched: 5,
           seconds: 1,
-          changed: [{ function: "toolSearch", query: "q`<script>`\n# head", deferred: [{ name: "<script>alert(1)</script>" }], loaded: [], before: ["<script>alert(1)</script>"], after: [], summary: "s" }],
+          changed: [
+            {
+              function: "toolSearch",
+              query: "q`<script>`\n# head",
+              deferred: [{ name: "<script>alert(1)</script>" }],
+              loaded: [],
+              before: ["<script>alert(1)</script>"],
+              after: [],
+              summary: "s",
+            },
+          ],
           sentences: ["`q`<script>`\n# head` → <script>alert(1)</script> before, (none) after"],
         },
       },

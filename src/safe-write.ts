@@ -42,7 +42,11 @@ export function makeDirInside(root: string, dir: string): void {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
     if (!isInside(realRoot, realpathSync(at))) {
-      throw new SearchliftError(`refusing to write outside the output folder: ${quoted(at)} leads elsewhere (a symlink)`, ExitCode.output, root);
+      throw new SearchliftError(
+        `refusing to write outside the output folder: ${quoted(at)} leads elsewhere (a symlink)`,
+        ExitCode.output,
+        root,
+      );
     }
   }
 }
@@ -64,7 +68,7 @@ export function writeTemporary(path: string, data: string | Buffer): string {
   const { tmp, fd } = createTemporary(path);
   try {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
   } catch (e) {
     closeSync(fd);
     rmSync(tmp, { force: true });

@@ -31,7 +31,9 @@ function open(path: string): Container {
 
 /** Undo the bundler's \uXXXX / \xXX escapes so literals can be compared with the sources. */
 function unescapeJs(s: string): string {
-  return s.replace(/\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})/g, (_m, a, b, c) => String.fromCodePoint(parseInt(a ?? b ?? c, 16)));
+  return s.replace(/\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})/g, (_m, a, b, c) =>
+    String.fromCodePoint(parseInt(a ?? b ?? c, 16)),
+  );
 }
 
 const TRAILER = Buffer.from("\n---- Bun! ----\n");
@@ -55,7 +57,9 @@ function payloadRegion(path: string, format: string): { width: number; start: nu
   try {
     if (format === "bun-elf") return lengthPrefixed(src, readElf(src).sections.find((s) => s.name === ".bun")!.offset);
     if (format === "bun-macho") {
-      const sect = readMacho(src)[0]!.segments.find((s) => s.segname === "__BUN")!.sections.find((s) => s.sectname === "__bun")!;
+      const sect = readMacho(src)[0]!
+        .segments.find((s) => s.segname === "__BUN")!
+        .sections.find((s) => s.sectname === "__bun")!;
       return lengthPrefixed(src, sect.offset);
     }
     if (format === "bun-pe") return lengthPrefixed(src, readPe(src).sections.find((s) => s.name === ".bun")!.pointerToRawData);
@@ -78,7 +82,10 @@ function expectInside(modules: ModuleEntry[], r: { start: number; end: number })
 
 function byName(c: Container, re: RegExp): ModuleEntry {
   const hits = c.modules.filter((m) => re.test(m.path));
-  expect(hits.map((m) => m.path), String(re)).toHaveLength(1);
+  expect(
+    hits.map((m) => m.path),
+    String(re),
+  ).toHaveLength(1);
   return hits[0]!;
 }
 
@@ -236,17 +243,87 @@ describe("Bun 1.4 builds of samples/bun-app", () => {
 });
 
 /** Older releases, from `@oven/bun-linux-x64@<version>` (cross targets download their runtime from npm). */
-const OLD: Array<{ version: string; target?: string; format: string; entry: string; encoding: string; moduleFormat: string; width?: number; why: string }> = [
-  { version: "1.3.12", format: "bun-elf", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", width: 8, why: "first ELF .bun section release, 52-byte records" },
-  { version: "1.3.0", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", why: "appended payload, 32-byte Offsets, 36-byte records" },
-  { version: "1.3.0", target: "bun-darwin-arm64", format: "bun-macho", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", width: 4, why: "Mach-O __bun with a u32 length" },
-  { version: "1.3.0", target: "bun-windows-x64", format: "bun-pe", entry: "B:/~BUN/root/app", encoding: "latin1", moduleFormat: "esm", width: 4, why: "PE .bun with a u32 length" },
-  { version: "1.2.20", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", why: "appended payload, 24-byte Offsets, 36-byte records" },
-  { version: "1.1.38", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "esm", why: "36-byte records with the old loader numbering" },
+const OLD: Array<{
+  version: string;
+  target?: string;
+  format: string;
+  entry: string;
+  encoding: string;
+  moduleFormat: string;
+  width?: number;
+  why: string;
+}> = [
+  {
+    version: "1.3.12",
+    format: "bun-elf",
+    entry: "/$bunfs/root/app",
+    encoding: "latin1",
+    moduleFormat: "esm",
+    width: 8,
+    why: "first ELF .bun section release, 52-byte records",
+  },
+  {
+    version: "1.3.0",
+    format: "bun-legacy",
+    entry: "/$bunfs/root/app",
+    encoding: "latin1",
+    moduleFormat: "esm",
+    why: "appended payload, 32-byte Offsets, 36-byte records",
+  },
+  {
+    version: "1.3.0",
+    target: "bun-darwin-arm64",
+    format: "bun-macho",
+    entry: "/$bunfs/root/app",
+    encoding: "latin1",
+    moduleFormat: "esm",
+    width: 4,
+    why: "Mach-O __bun with a u32 length",
+  },
+  {
+    version: "1.3.0",
+    target: "bun-windows-x64",
+    format: "bun-pe",
+    entry: "B:/~BUN/root/app",
+    encoding: "latin1",
+    moduleFormat: "esm",
+    width: 4,
+    why: "PE .bun with a u32 length",
+  },
+  {
+    version: "1.2.20",
+    format: "bun-legacy",
+    entry: "/$bunfs/root/app",
+    encoding: "latin1",
+    moduleFormat: "esm",
+    why: "appended payload, 24-byte Offsets, 36-byte records",
+  },
+  {
+    version: "1.1.38",
+    format: "bun-legacy",
+    entry: "/$bunfs/root/app",
+    encoding: "latin1",
+    moduleFormat: "esm",
+    why: "36-byte records with the old loader numbering",
+  },
   { version: "1.1.25", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "latin1", moduleFormat: "none", why: "28-byte records" },
-  { version: "1.1.10", format: "bun-legacy", entry: "/$bunfs/root/app", encoding: "utf8", moduleFormat: "none", why: "32-byte records without an encoding field" },
+  {
+    version: "1.1.10",
+    format: "bun-legacy",
+    entry: "/$bunfs/root/app",
+    encoding: "utf8",
+    moduleFormat: "none",
+    why: "32-byte records without an encoding field",
+  },
   // 1.0.x names the entry after the source file and uses the compiled://root/ prefix.
-  { version: "1.0.14", format: "bun-legacy", entry: "compiled://root/main.js", encoding: "utf8", moduleFormat: "none", why: "compiled://root/ virtual paths" },
+  {
+    version: "1.0.14",
+    format: "bun-legacy",
+    entry: "compiled://root/main.js",
+    encoding: "utf8",
+    moduleFormat: "none",
+    why: "compiled://root/ virtual paths",
+  },
 ];
 
 describe("older Bun releases", () => {

@@ -71,7 +71,13 @@ function summary(c: Container) {
   return {
     entry: c.entry,
     runtime: c.runtime,
-    modules: c.modules.map((m) => ({ path: m.path, kind: m.kind, loader: m.loader, encoding: m.encoding, bytes: c.read(m).toString("base64") })),
+    modules: c.modules.map((m) => ({
+      path: m.path,
+      kind: m.kind,
+      loader: m.loader,
+      encoding: m.encoding,
+      bytes: c.read(m).toString("base64"),
+    })),
   };
 }
 

@@ -13,7 +13,6 @@ import { carveScripts } from "../src/extract/carve.js";
 const dir = mkdtempSync(join(tmpdir(), "searchlift-carve-mem-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-
 const PROGRAM = Buffer.from(
   "function rank(tools, q) {\n  const s = q.toLowerCase();\n  return tools.filter((t) => t.name.toLowerCase().includes(s)).sort((a, b) => a.name.length - b.name.length);\n}\nmodule.exports = { rank, version: '1.0.0', note: 'carved from the middle of a large unknown binary' };\n",
 );

@@ -44,7 +44,12 @@ interface TermScore {
 interface CheckJson {
   server: string;
   releases: Array<{ version: string; platform: string; module: string }>;
-  results: Array<{ tool: string; query: string; ranks: Record<string, number | null>; explain?: Record<string, { score: number; terms: TermScore[] }> }>;
+  results: Array<{
+    tool: string;
+    query: string;
+    ranks: Record<string, number | null>;
+    explain?: Record<string, { score: number; terms: TermScore[] }>;
+  }>;
   unfound: Array<{ tool: string; releases: string[]; reasons: Record<string, string> }>;
   loaded: string[];
 }
@@ -93,8 +98,24 @@ function acmeTools(): string {
 
 describe("check --tools", () => {
   it("ranks exactly as each release's scorer scores, hint and alwaysLoad included", () => {
-    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--query", "select:mcp__acme__report_status", "--query", "select:report"]);
-    expect(j.releases.map((r) => [r.version, r.platform])).toEqual([["0.5.0", "npm"], ["0.7.0", "npm"]]);
+    const j = checkJson([
+      "--tools",
+      acmeTools(),
+      "--server-name",
+      "acme",
+      "--releases",
+      releases,
+      "--query",
+      "report",
+      "--query",
+      "select:mcp__acme__report_status",
+      "--query",
+      "select:report",
+    ]);
+    expect(j.releases.map((r) => [r.version, r.platform])).toEqual([
+      ["0.5.0", "npm"],
+      ["0.7.0", "npm"],
+    ]);
     expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 2, "0.7.0": 1 });
     expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 2 });
     expect(ranksOf(j, "report", "mcp__acme__fetch_data")).toEqual({ "0.5.0": 3, "0.7.0": 3 });
@@ -124,7 +145,22 @@ describe("check --tools", () => {
     writeFileSync(loaded, JSON.stringify({ serverName: "rival", tools: [{ name: "report", description: "Create a report" }] }));
     const ours = join(dir, "acme-loaded.json");
     writeFileSync(ours, JSON.stringify({ serverName: "acme", tools: [{ name: "report" }] }));
-    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--loaded", loaded, "--loaded", ours, "--releases", releases, "--query", "report", "--query", "select:mcp__acme__report"]);
+    const j = checkJson([
+      "--tools",
+      acmeTools(),
+      "--server-name",
+      "acme",
+      "--loaded",
+      loaded,
+      "--loaded",
+      ours,
+      "--releases",
+      releases,
+      "--query",
+      "report",
+      "--query",
+      "select:mcp__acme__report",
+    ]);
     expect(j.loaded.sort()).toEqual(["mcp__acme__report", "mcp__acme__report_status"]);
     expect(ranksOf(j, "report", "mcp__acme__report")).toBeUndefined();
     expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
@@ -194,17 +230,47 @@ describe("check: reasons for unfound tools, read from the release", () => {
     );
     const rival = join(dir, "capped-rival.json");
     writeFileSync(rival, JSON.stringify({ serverName: "rival", tools: ["a", "b", "c", "d", "e"].map((x) => ({ name: `summary_${x}` })) }));
-    return ["--tools", ours, "--with", rival, "--releases", CAPPED, "--query", "summary", "--query", "spreadsheet", "--query", "ledger", "--query", "select:geo.find", "--query", "nothing here"];
+    return [
+      "--tools",
+      ours,
+      "--with",
+      rival,
+      "--releases",
+      CAPPED,
+      "--query",
+      "summary",
+      "--query",
+      "spreadsheet",
+      "--query",
+      "ledger",
+      "--query",
+      "select:geo.find",
+      "--query",
+      "nothing here",
+    ];
   }
 
   it("names the rival to beat, a word past what the release reads (description, hint) and a missing bare-name select", () => {
     const j = checkJson(cappedCase());
     const reason = (tool: string) => j.unfound.find((u) => u.tool === tool)?.reasons["0.9.0"];
-    expect(j.unfound.map((u) => u.tool)).toEqual(["mcp__acme__report", "mcp__acme__fetch_rows", "mcp__acme__archive", "mcp__acme__geo_find"]);
-    expect(reason("mcp__acme__report")).toBe('"summary": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2 (and 4 other queries missed it)');
-    expect(reason("mcp__acme__fetch_rows")).toBe('"spreadsheet": scores 0; its words occur in its description only after character 40, past the part this release reads (and 4 other queries missed it)');
-    expect(reason("mcp__acme__archive")).toBe('"ledger": scores 0; its words occur in its search hint only after character 20, past the part this release reads (and 4 other queries missed it)');
-    expect(reason("mcp__acme__geo_find")).toBe('"select:geo.find": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)');
+    expect(j.unfound.map((u) => u.tool)).toEqual([
+      "mcp__acme__report",
+      "mcp__acme__fetch_rows",
+      "mcp__acme__archive",
+      "mcp__acme__geo_find",
+    ]);
+    expect(reason("mcp__acme__report")).toBe(
+      '"summary": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2 (and 4 other queries missed it)',
+    );
+    expect(reason("mcp__acme__fetch_rows")).toBe(
+      '"spreadsheet": scores 0; its words occur in its description only after character 40, past the part this release reads (and 4 other queries missed it)',
+    );
+    expect(reason("mcp__acme__archive")).toBe(
+      '"ledger": scores 0; its words occur in its search hint only after character 20, past the part this release reads (and 4 other queries missed it)',
+    );
+    expect(reason("mcp__acme__geo_find")).toBe(
+      '"select:geo.find": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)',
+    );
   });
 
   it("prints one line per unfound tool (text and Markdown) and still exits unfound with --fail-on-unfound", () => {
@@ -213,23 +279,54 @@ describe("check: reasons for unfound tools, read from the release", () => {
     const lines = text.stdout.split("\n");
     const unfound = lines.slice(lines.indexOf("unfound: returned by none of their own queries") + 1).filter(Boolean);
     expect(unfound).toHaveLength(4);
-    expect(unfound[3]).toBe("  mcp__acme__geo_find on 0.9.0: \"select:geo.find\": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)");
+    expect(unfound[3]).toBe(
+      '  mcp__acme__geo_find on 0.9.0: "select:geo.find": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)',
+    );
     const md = run(["check", ...cappedCase(), "--markdown", "--fail-on-unfound"]);
     expect(md.code).toBe(ExitCode.unfound);
     expect(md.stdout).toContain("**4 tools not found by their own queries:**");
-    expect(md.stdout).toContain("- `mcp__acme__report` on 0.9.0: \"summary\": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2");
+    expect(md.stdout).toContain(
+      '- `mcp__acme__report` on 0.9.0: "summary": 5 tools rank above it; the last of the 5 returned, mcp__rival__summary_e, scores 10 to its 2',
+    );
   });
 });
 
 describe("check --explain", () => {
   it("gives each returned tool's score per word and what name, hint and description add, per release", () => {
-    const j = checkJson(["--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--query", "select:report", "--explain"]);
+    const j = checkJson([
+      "--tools",
+      acmeTools(),
+      "--server-name",
+      "acme",
+      "--releases",
+      releases,
+      "--query",
+      "report",
+      "--query",
+      "select:report",
+      "--explain",
+    ]);
     const explained = (tool: string) => j.results.find((r) => r.query === "report" && r.tool === tool)?.explain;
-    const term = (score: number, nameOnly: number, hint: number, description: number): TermScore => ({ term: "report", score, nameOnly, hint, description });
+    const term = (score: number, nameOnly: number, hint: number, description: number): TermScore => ({
+      term: "report",
+      score,
+      nameOnly,
+      hint,
+      description,
+    });
     // See the header: 0.7.0 adds the whole-name bonuses; the hint word +4; the description word +2.
-    expect(explained("mcp__acme__report")).toEqual({ "0.5.0": { score: 12, terms: [term(12, 12, 0, 0)] }, "0.7.0": { score: 24, terms: [term(24, 24, 0, 0)] } });
-    expect(explained("mcp__acme__report_export")).toEqual({ "0.5.0": { score: 14, terms: [term(14, 12, 0, 2)] }, "0.7.0": { score: 18, terms: [term(18, 16, 0, 2)] } });
-    expect(explained("mcp__acme__fetch_data")).toEqual({ "0.5.0": { score: 4, terms: [term(4, 0, 4, 0)] }, "0.7.0": { score: 4, terms: [term(4, 0, 4, 0)] } });
+    expect(explained("mcp__acme__report")).toEqual({
+      "0.5.0": { score: 12, terms: [term(12, 12, 0, 0)] },
+      "0.7.0": { score: 24, terms: [term(24, 24, 0, 0)] },
+    });
+    expect(explained("mcp__acme__report_export")).toEqual({
+      "0.5.0": { score: 14, terms: [term(14, 12, 0, 2)] },
+      "0.7.0": { score: 18, terms: [term(18, 16, 0, 2)] },
+    });
+    expect(explained("mcp__acme__fetch_data")).toEqual({
+      "0.5.0": { score: 4, terms: [term(4, 0, 4, 0)] },
+      "0.7.0": { score: 4, terms: [term(4, 0, 4, 0)] },
+    });
     // select: is not scored.
     expect(j.results.filter((r) => r.query === "select:report").every((r) => r.explain === undefined)).toBe(true);
     const text = run(["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "report", "--explain"]);
@@ -254,7 +351,9 @@ describe("check --server (the sample MCP server, over stdio with the SDK)", () =
     expect(j.loaded).toEqual(["mcp__weather_demo__convert_units"]);
     for (const t of tools) expect(ranksOf(j, `select:${t}`, t)).toEqual({ "0.5.0": 1, "0.7.0": 1 });
     // The hint is a query of its own, and only list_alerts has its words.
-    expect(j.results.filter((r) => r.query === "storm warning")).toEqual([{ tool: "mcp__weather_demo__list_alerts", query: "storm warning", ranks: { "0.5.0": 1, "0.7.0": 1 } }]);
+    expect(j.results.filter((r) => r.query === "storm warning")).toEqual([
+      { tool: "mcp__weather_demo__list_alerts", query: "storm warning", ranks: { "0.5.0": 1, "0.7.0": 1 } },
+    ]);
     // The bare name keeps its dot: no release selects it.
     expect(ranksOf(j, "select:geocode.lookup", "mcp__weather_demo__geocode_lookup")).toEqual({ "0.5.0": null, "0.7.0": null });
     expect(ranksOf(j, "geocode lookup", "mcp__weather_demo__geocode_lookup")).toEqual({ "0.5.0": 1, "0.7.0": 1 });
@@ -267,7 +366,11 @@ describe("check --server (the sample MCP server, over stdio with the SDK)", () =
   });
 
   it("a server that exits at once, lists no tools or never answers is serverFailed, in one line", () => {
-    for (const server of [`node -e "console.error('bad config'); process.exit(3)"`, `${SERVER} --no-tools`, "searchlift-no-such-command-here"]) {
+    for (const server of [
+      `node -e "console.error('bad config'); process.exit(3)"`,
+      `${SERVER} --no-tools`,
+      "searchlift-no-such-command-here",
+    ]) {
       const r = run(["check", "--server", server, "--releases", releases]);
       expect(r.code, `${server}: ${r.stderr}`).toBe(ExitCode.serverFailed);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
@@ -282,7 +385,9 @@ describe("check --server (the sample MCP server, over stdio with the SDK)", () =
 
 /** The sample HTTP server (samples/mcp-server/http-server.mjs) on a free port; its URL once it listens. */
 async function startHttpServer(...flags: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, "samples", "mcp-server", "http-server.mjs"), ...flags], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(ROOT, "samples", "mcp-server", "http-server.mjs"), ...flags], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -346,7 +451,20 @@ describe("check --url (the sample MCP server over streamable HTTP, with the SDK)
 describe("check --releases given as inputs", () => {
   it("lifts a release once into the lift cache, and reads it back on the next run", () => {
     const cache = join(dir, "lift-cache");
-    const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", join(ROOT, "samples", "releases", "0.7.0"), "--lift-cache", cache, "--query", "report", "--json"];
+    const args = [
+      "check",
+      "--tools",
+      acmeTools(),
+      "--server-name",
+      "acme",
+      "--releases",
+      join(ROOT, "samples", "releases", "0.7.0"),
+      "--lift-cache",
+      cache,
+      "--query",
+      "report",
+      "--json",
+    ];
     const first = run(args);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain("lifting");
@@ -368,7 +486,10 @@ describe("check --releases given as inputs", () => {
       const work = join(dir, "pkg-0.7.0");
       mkdirSync(join(work, "package"), { recursive: true });
       copyFileSync(join(ROOT, "samples", "releases", "0.7.0"), join(work, "package", "cli.js"));
-      writeFileSync(join(work, "package", "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version: "0.7.0", bin: { claude: "cli.js" } }));
+      writeFileSync(
+        join(work, "package", "package.json"),
+        JSON.stringify({ name: "@anthropic-ai/claude-code", version: "0.7.0", bin: { claude: "cli.js" } }),
+      );
       mkdirSync(dirname(tgz), { recursive: true });
       expect(spawnSync("tar", ["-czf", tgz, "-C", work, "package"]).status).toBe(0);
     }
@@ -413,6 +534,7 @@ describe("check --releases given as inputs", () => {
     const j = JSON.parse(r.stdout) as CheckJson;
     expect(j.releases.map((x) => x.version)).toEqual(["2.1.112"]);
     expect(existsSync(j.releases[0]!.module)).toBe(true);
-    for (const t of ["mcp__weather_demo__get_forecast", "mcp__weather_demo__list_alerts"]) expect(ranksOf(j, `select:${t}`, t)).toEqual({ "2.1.112": 1 });
+    for (const t of ["mcp__weather_demo__get_forecast", "mcp__weather_demo__list_alerts"])
+      expect(ranksOf(j, `select:${t}`, t)).toEqual({ "2.1.112": 1 });
   });
 });

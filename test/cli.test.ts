@@ -29,7 +29,15 @@ describe("searchlift extract", () => {
     const l = JSON.parse(r.stdout);
     expect(l).toMatchObject({ input: file, format: "plain-script" });
     expect(l.modules).toHaveLength(1);
-    expect(l.modules[0]).toMatchObject({ kind: "js", moduleFormat: "esm", encoding: "utf8", size: Buffer.byteLength(SCRIPT), bytecode: false, start: 0, end: Buffer.byteLength(SCRIPT) });
+    expect(l.modules[0]).toMatchObject({
+      kind: "js",
+      moduleFormat: "esm",
+      encoding: "utf8",
+      size: Buffer.byteLength(SCRIPT),
+      bytecode: false,
+      start: 0,
+      end: Buffer.byteLength(SCRIPT),
+    });
     for (const k of ["path", "loader"]) expect(typeof l.modules[0][k]).toBe("string");
   });
 
@@ -120,7 +128,9 @@ describe("numeric options", () => {
     ]) {
       const r = run(...args);
       expect(r.code, args.join(" ")).toBe(ExitCode.usage);
-      expect(r.stderr, args.join(" ")).toMatch(/^error: option '--(cases|jobs) <n>' argument '.*' is invalid\. expected a whole number of at least 1\.\n$/);
+      expect(r.stderr, args.join(" ")).toMatch(
+        /^error: option '--(cases|jobs) <n>' argument '.*' is invalid\. expected a whole number of at least 1\.\n$/,
+      );
     }
   });
 

@@ -6,7 +6,18 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -39,13 +50,21 @@ function snapshot(root: string): string[] {
   return (readdirSync(root, { recursive: true }) as string[])
     .map((p) => {
       const st = lstatSync(join(root, p));
-      return st.isFile() ? `${p} ${createHash("sha256").update(readFileSync(join(root, p))).digest("hex")}` : `${p} ${st.isSymbolicLink() ? "link" : "dir"}`;
+      return st.isFile()
+        ? `${p} ${createHash("sha256")
+            .update(readFileSync(join(root, p)))
+            .digest("hex")}`
+        : `${p} ${st.isSymbolicLink() ? "link" : "dir"}`;
     })
     .sort();
 }
 
 function run(root: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, env: { ...process.env, TMPDIR: join(root, "tmp"), ...env } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    timeout: 300_000,
+    env: { ...process.env, TMPDIR: join(root, "tmp"), ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -106,7 +125,9 @@ describe("client, version and platform from the input never leave the output fol
       const r = run(root, ["lift", input, "--no-verify", "--out", join(root, "out")]);
       expect(r.code, r.stderr).toBe(ExitCode.malformed);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toContain(`refusing version ${JSON.stringify(version).replace(/[\u007f-\u009f\u202a-\u202e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}`);
+      expect(r.stderr).toContain(
+        `refusing version ${JSON.stringify(version).replace(/[\u007f-\u009f\u202a-\u202e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}`,
+      );
       expect(r.stderr + r.stdout).not.toMatch(RAW);
       expect(snapshot(root)).toEqual(before);
     });
@@ -122,9 +143,18 @@ describe("client, version and platform from the input never leave the output fol
     expect(snapshot(root)).toEqual(before);
 
     // A plain script (a versions-folder entry) whose embedded build info names the version.
-    for (const [pkg, version] of [["searchlift-sample", "../../../x"], ["/abs/pkg", "0.1.0"]] as const) {
+    for (const [pkg, version] of [
+      ["searchlift-sample", "../../../x"],
+      ["/abs/pkg", "0.1.0"],
+    ] as const) {
       const script = join(root, "script.js");
-      writeFileSync(script, SAMPLE.replace('{PACKAGE_URL:"searchlift-sample",VERSION:"0.1.0"}', `{PACKAGE_URL:${JSON.stringify(pkg)},VERSION:${JSON.stringify(version)}}`));
+      writeFileSync(
+        script,
+        SAMPLE.replace(
+          '{PACKAGE_URL:"searchlift-sample",VERSION:"0.1.0"}',
+          `{PACKAGE_URL:${JSON.stringify(pkg)},VERSION:${JSON.stringify(version)}}`,
+        ),
+      );
       const snap = snapshot(root);
       const s = run(root, ["lift", script, "--no-verify", "--out", join(root, "out")]);
       expect(s.code, s.stderr).toBe(ExitCode.malformed);
@@ -214,7 +244,11 @@ describe("npm packages are read as npm installs them", () => {
     const app = join(root, "app");
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), "{}");
-    const npm = spawnSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--cache", join(root, "npm-cache"), input], { cwd: app, encoding: "utf8" });
+    const npm = spawnSync(
+      "npm",
+      ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--cache", join(root, "npm-cache"), input],
+      { cwd: app, encoding: "utf8" },
+    );
     expect(npm.status, npm.stderr).toBe(0);
     expect(readFileSync(join(app, "node_modules", "dup-member", "cli.js"), "utf8")).toBe("last\n");
   });
@@ -235,7 +269,10 @@ describe("npm packages are read as npm installs them", () => {
     symlinkSync(join(root, "outside", "bin"), join(viaDir, "bin"));
     const before = snapshot(root);
     for (const p of [pkg, viaDir]) {
-      for (const args of [["lift", p, "--no-verify", "--out", join(root, "out")], ["extract", p, "--list"]]) {
+      for (const args of [
+        ["lift", p, "--no-verify", "--out", join(root, "out")],
+        ["extract", p, "--list"],
+      ]) {
         const r = run(root, args);
         expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(ExitCode.malformed);
         expect(r.stderr).toMatch(/leads outside the package folder/);
@@ -259,7 +296,11 @@ describe("terminal output: names from the input are escaped", () => {
     mkdirSync(versions);
     const evil = join(versions, "0.1.0\u001b]0;pwned\u0007\u202e.js");
     writeFileSync(evil, SAMPLE);
-    for (const args of [["lift", evil, "--no-verify", "--out", join(root, "out")], ["locate", evil, "-r", "tool-search/scorer"], ["extract", evil, "--list"]]) {
+    for (const args of [
+      ["lift", evil, "--no-verify", "--out", join(root, "out")],
+      ["locate", evil, "-r", "tool-search/scorer"],
+      ["extract", evil, "--list"],
+    ]) {
       const r = run(root, args);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout + r.stderr, args[0]).not.toMatch(RAW);
@@ -311,7 +352,13 @@ describe("fetch: a cache hit is checked against the registry's integrity, not on
     mkdirSync(dir, { recursive: true });
     const cached = join(dir, "anthropic-ai-claude-code-2.0.70.tgz");
     writeFileSync(cached, tarball);
-    const meta = { version: "2.0.70", platform: "npm", package: "@anthropic-ai/claude-code", tarball: "anthropic-ai-claude-code-2.0.70.tgz", integrity: sri(cached) };
+    const meta = {
+      version: "2.0.70",
+      platform: "npm",
+      package: "@anthropic-ai/claude-code",
+      tarball: "anthropic-ai-claude-code-2.0.70.tgz",
+      integrity: sri(cached),
+    };
     writeFileSync(join(dir, "release.json"), JSON.stringify(meta));
     return { cache, cached };
   }

@@ -39,7 +39,12 @@ describe("deeply nested input", () => {
       for (const depth of [2000, 20_000]) {
         const alone = join(work, `${kind[0]}-${depth}.js`);
         writeFileSync(alone, deep(kind, depth));
-        for (const args of [["extract", alone, "--list"], ["extract", alone, "--list", "--json"], ["locate", alone], ["lift", alone, "--no-verify", "--out", join(work, "out")]]) {
+        for (const args of [
+          ["extract", alone, "--list"],
+          ["extract", alone, "--list", "--json"],
+          ["locate", alone],
+          ["lift", alone, "--no-verify", "--out", join(work, "out")],
+        ]) {
           const r = run(...args);
           expect(r.signal, args.join(" ")).toBeNull();
           expect([ExitCode.ok, ExitCode.absent, ExitCode.notLiftable], `${args.join(" ")}: ${r.stderr}`).toContain(r.code);

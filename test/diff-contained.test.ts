@@ -33,17 +33,23 @@ function write(name: string, text: string): string {
 }
 
 function diff(a: string, b: string) {
-  const r = spawnSync(process.execPath, [BIN, "diff", a, b, "--json"], { encoding: "utf8", timeout: 300_000, env: { ...process.env, SEARCHLIFT_TEST_SECRET: SECRET } });
+  const r = spawnSync(process.execPath, [BIN, "diff", a, b, "--json"], {
+    encoding: "utf8",
+    timeout: 300_000,
+    env: { ...process.env, SEARCHLIFT_TEST_SECRET: SECRET },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const CONTRACT_TAIL = "async function scoreTools() { return []; }\nasync function toolSearch() { return []; }\nexport { searchTools, scoreTools, toolSearch };\n";
+const CONTRACT_TAIL =
+  "async function scoreTools() { return []; }\nasync function toolSearch() { return []; }\nexport { searchTools, scoreTools, toolSearch };\n";
 
 /** A well-behaved hand-written module: the tools whose name holds the query. */
 const good = () =>
   write(
     "good.mjs",
-    "async function searchTools(query, deferred) { return deferred.filter((t) => t.name.includes(query)).map((t) => t.name).slice(0, 5); }\n" + CONTRACT_TAIL,
+    "async function searchTools(query, deferred) { return deferred.filter((t) => t.name.includes(query)).map((t) => t.name).slice(0, 5); }\n" +
+      CONTRACT_TAIL,
   );
 
 /** A lifted-looking module that writes `marker` and reads the environment, openly, on import and when called. */
@@ -110,7 +116,9 @@ describe("searchlift diff on modules with payloads (command line)", () => {
     const partial = write("partial.mjs", "export async function searchTools() { return []; }\n");
     const r2 = diff(good(), partial);
     expect([r2.code, r2.stderr.trim().split("\n").length]).toEqual([ExitCode.brokenModule, 1]);
-    expect(r2.stderr).toMatch(/partial\.mjs: the lifted module cannot be run \(in the sandbox\): Error: not a lifted tool-search module: no scoreTools, toolSearch export/);
+    expect(r2.stderr).toMatch(
+      /partial\.mjs: the lifted module cannot be run \(in the sandbox\): Error: not a lifted tool-search module: no scoreTools, toolSearch export/,
+    );
 
     const hangs = write("hangs.mjs", "async function searchTools() { for (;;) {} }\n" + CONTRACT_TAIL);
     const r3 = diff(hangs, good());
@@ -147,7 +155,14 @@ describe("track's behaviour view", () => {
     const marker = join(dir, "marker-track");
     const t = buildTimeline([
       { input: "a", version: "1.0.0", platform: "npm", routineHash: "a".repeat(64), verified: null, module: good() },
-      { input: "b", version: "1.0.1", platform: "npm", routineHash: "b".repeat(64), verified: null, module: hiddenPayload("track-evil.mjs", marker) },
+      {
+        input: "b",
+        version: "1.0.1",
+        platform: "npm",
+        routineHash: "b".repeat(64),
+        verified: null,
+        module: hiddenPayload("track-evil.mjs", marker),
+      },
     ]);
     const [c] = await timelineChanges(t, { budget: { cases: 50, seconds: 2 } });
     expect(c!.behaviour).toBeNull();
@@ -160,13 +175,20 @@ describe("track's behaviour view", () => {
 
 describe("searchlift's own code", () => {
   it("imports modules by literal names only: no path from an input reaches import()", () => {
-    const files = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    const files = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" }).filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".test.ts"),
+    );
     expect(files.length).toBeGreaterThan(20);
     const dynamic: string[] = [];
     for (const f of files) {
       const source = ts.createSourceFile(f, readFileSync(join(ROOT, "src", f), "utf8"), ts.ScriptTarget.Latest, true);
       const visit = (n: ts.Node): void => {
-        if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && !(n.arguments[0] && ts.isStringLiteral(n.arguments[0]))) dynamic.push(`${f}: ${n.getText()}`);
+        if (
+          ts.isCallExpression(n) &&
+          n.expression.kind === ts.SyntaxKind.ImportKeyword &&
+          !(n.arguments[0] && ts.isStringLiteral(n.arguments[0]))
+        )
+          dynamic.push(`${f}: ${n.getText()}`);
         ts.forEachChild(n, visit);
       };
       visit(source);
@@ -181,7 +203,9 @@ async function importedAnswers(path: string, calls: ContractCall[]): Promise<unk
   const out: unknown[] = [];
   for (const c of calls) {
     try {
-      out.push(await m[c.fn](c.query, c.deferred, { loaded: c.loaded, ...(c.maxResults !== undefined ? { maxResults: c.maxResults } : {}) }));
+      out.push(
+        await m[c.fn](c.query, c.deferred, { loaded: c.loaded, ...(c.maxResults !== undefined ? { maxResults: c.maxResults } : {}) }),
+      );
     } catch (e) {
       out.push({ error: String(e) });
     }
@@ -193,7 +217,8 @@ describe("the sandboxed view answers as the imported module did", () => {
   const versions = ["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0", "0.6.0", "0.7.0"];
   const modules = new Map<string, string>();
   beforeAll(async () => {
-    for (const v of versions) modules.set(v, (await liftInput(join(ROOT, "samples", "releases", v), { out: join(dir, "lifted", v), verify: false })).module);
+    for (const v of versions)
+      modules.set(v, (await liftInput(join(ROOT, "samples", "releases", v), { out: join(dir, "lifted", v), verify: false })).module);
   }, 300_000);
 
   it("on every lifted sample release, every probe call, names and scores", async () => {
@@ -201,7 +226,9 @@ describe("the sandboxed view answers as the imported module did", () => {
     let results = 0;
     for (const v of versions) {
       const path = modules.get(v)!;
-      const sandboxed = (await runCalls({ script: sandboxScript(readFileSync(path, "utf8"), path), label: path }, calls)).map((r) => (r.ok ? r.value : { error: r.error }));
+      const sandboxed = (await runCalls({ script: sandboxScript(readFileSync(path, "utf8"), path), label: path }, calls)).map((r) =>
+        r.ok ? r.value : { error: r.error },
+      );
       const imported = await importedAnswers(path, calls);
       expect(JSON.stringify(sandboxed), v).toBe(JSON.stringify(imported));
       results += imported.filter((a) => Array.isArray(a) && a.length > 0).length;

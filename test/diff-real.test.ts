@@ -30,9 +30,20 @@ async function diffReplayed(a: string, b: string): Promise<DiffResult> {
   const out = mkdtempSync(join(tmpdir(), "searchlift-diff-real-"));
   try {
     const r = await diffInputs(a, b, { out });
-    const module = (side: string) => join(out, side, readdirSync(join(out, side), { recursive: true, encoding: "utf8" }).find((f) => f.endsWith("tool-search.mjs"))!);
+    const module = (side: string) =>
+      join(
+        out,
+        side,
+        readdirSync(join(out, side), { recursive: true, encoding: "utf8" }).find((f) => f.endsWith("tool-search.mjs"))!,
+      );
     const sides = ["a", "b"].map(module).map((p) => ({ script: sandboxScript(readFileSync(p, "utf8"), p), label: p }));
-    const calls = r.behaviour.changed.map((w) => ({ fn: w.function, query: w.query, deferred: w.deferred, loaded: w.loaded, ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}) }));
+    const calls = r.behaviour.changed.map((w) => ({
+      fn: w.function,
+      query: w.query,
+      deferred: w.deferred,
+      loaded: w.loaded,
+      ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}),
+    }));
     if (calls.length) {
       const [ra, rb] = await Promise.all(sides.map((s) => runCalls(s, calls)));
       calls.forEach((_, i) => expect(resultsAgree(ra![i]!, rb![i]!), r.behaviour.changed[i]!.summary).toBe(false));
@@ -68,7 +79,8 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     // "github" for mcp__github__create_issue: name contains 5 + description 2 → exact MCP part 12 + description word 2.
     expect(row(r, "score: server name")).toEqual(["7", "14"]);
     expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
-    for (const f of ["select: comma list", "+required terms", "mcp__ prefix: a server's tools", "searchHint words count"]) expect(row(r, f), f).toEqual(["no", "yes"]);
+    for (const f of ["select: comma list", "+required terms", "mcp__ prefix: a server's tools", "searchHint words count"])
+      expect(row(r, f), f).toEqual(["no", "yes"]);
     // A description substring counted before; a whole word only after.
     expect(row(r, "description: part of a word")).toEqual(["yes", "no"]);
     expect(row(r, "default max results")).toEqual(["5", "5"]);
@@ -79,7 +91,8 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
   it("2.1.19 → 2.1.64: searchHint (+4) and select lists appear; the name weights stay", async () => {
     const r = await diffReplayed(cli("2.1.19"), cli("2.1.64"));
     expect(r.code.changed).toBe(true);
-    for (const f of ["select: comma list", "select: by alias", "select: loaded tools too", "searchHint words count"]) expect(row(r, f), f).toEqual(["no", "yes"]);
+    for (const f of ["select: comma list", "select: by alias", "select: loaded tools too", "searchHint words count"])
+      expect(row(r, f), f).toEqual(["no", "yes"]);
     expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
     expect(row(r, "+required terms")).toEqual(["yes", "yes"]);
     // Exact part 12 (MCP) / 10 (built-in), description word 2: unchanged.

@@ -29,7 +29,11 @@ export { searchTools, scoreTools, toolSearch, defaults };
 }
 
 function run(args: string[], marker: string) {
-  return spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 600_000, env: { ...process.env, SEARCHLIFT_ESCAPE_MARKER: marker } });
+  return spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    timeout: 600_000,
+    env: { ...process.env, SEARCHLIFT_ESCAPE_MARKER: marker },
+  });
 }
 
 describe("escape corpus through diff and track", () => {
@@ -59,7 +63,9 @@ describe("escape corpus through diff and track", () => {
     const r = run(["track", ...releases, "--out", join(dir, "timeline"), "--cache", join(dir, "cache")], marker);
     expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
     expect(existsSync(marker)).toBe(false);
-    const timeline = JSON.parse(readFileSync(join(dir, "timeline", "timeline.json"), "utf8")) as { releases: Array<{ routineHash: string | null; error?: string }> };
+    const timeline = JSON.parse(readFileSync(join(dir, "timeline", "timeline.json"), "utf8")) as {
+      releases: Array<{ routineHash: string | null; error?: string }>;
+    };
     expect(timeline.releases).toHaveLength(FORMS.length);
     // A refused form names its reason; a contained one was lifted and verified (its key goes through propertyKey).
     for (const rel of timeline.releases) if (!rel.routineHash) expect(rel.error).toMatch(/cannot lift|cannot verify|verification/);

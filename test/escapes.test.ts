@@ -60,7 +60,10 @@ describe("escape corpus", () => {
           expect(existsSync(marker), "the payload works when the release itself runs").toBe(true);
         }
         const out = join(dir, "out");
-        const lift = spawnSync(process.execPath, [BIN, "lift", release, "--out", out, "--no-verify"], { encoding: "utf8", timeout: 120_000 });
+        const lift = spawnSync(process.execPath, [BIN, "lift", release, "--out", out, "--no-verify"], {
+          encoding: "utf8",
+          timeout: 120_000,
+        });
         const module = join(out, "searchlift-sample", `0.9.0-${form.name}`, "npm", "tool-search.mjs");
         if (form.lift === "refused") {
           expect(lift.status).toBe(ExitCode.notLiftable);

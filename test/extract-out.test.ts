@@ -45,7 +45,13 @@ describe("extract --out: module names that clash on disk", () => {
 
   it("names equal on a case-insensitive disk, `..`, empty names and the manifest's own name", () => {
     expect(extractNames(["A", "a", "x/Y", "X/y"], "case")).toEqual(["A", "a~2", "x/Y", "x/y~2"]);
-    expect(extractNames(["../../etc/passwd", "", "./.", "manifest.json", "a/../b"], "dots")).toEqual(["etc/passwd", "module", "module~2", "manifest.json~2", "a/b"]);
+    expect(extractNames(["../../etc/passwd", "", "./.", "manifest.json", "a/../b"], "dots")).toEqual([
+      "etc/passwd",
+      "module",
+      "module~2",
+      "manifest.json~2",
+      "a/b",
+    ]);
   });
 
   it("20,000 repeats of one name get distinct numbered files, the same on every run", () => {
@@ -60,7 +66,10 @@ describe("extract --out: module names that clash on disk", () => {
 
 describe("extract --list: very many modules", () => {
   it("lists 130,000 modules as text and as JSON", () => {
-    const input = writeCraftedBun(join(work, "many.bin"), Array.from({ length: 130_000 }, (_, i) => rooted(`m${i}.js`, i)));
+    const input = writeCraftedBun(
+      join(work, "many.bin"),
+      Array.from({ length: 130_000 }, (_, i) => rooted(`m${i}.js`, i)),
+    );
     const text = run(["extract", input, "--list"]);
     expect(text.stderr).toBe("");
     expect(text.code).toBe(0);
@@ -97,7 +106,10 @@ describe("extract --out: refused destinations and left-over temporaries", () => 
   });
 
   it("SIGTERM in the middle of writing removes the temporary folder and leaves no output", async () => {
-    const many = writeCraftedBun(join(work, "slow.bin"), Array.from({ length: 20_000 }, (_, i) => rooted(`d${i % 50}/m${i}.js`, i)));
+    const many = writeCraftedBun(
+      join(work, "slow.bin"),
+      Array.from({ length: 20_000 }, (_, i) => rooted(`d${i % 50}/m${i}.js`, i)),
+    );
     const dir = mkdtempSync(join(work, "signal-"));
     const child = spawn(process.execPath, [BIN, "extract", many, "--out", join(dir, "out")], { stdio: "ignore" });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));

@@ -24,7 +24,8 @@ function run(args: string[], env: Record<string, string> = {}) {
 
 const tmp = () => mkdtempSync(join(tmpdir(), "searchlift-fetch-"));
 const sha512 = (file: string) => `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;
-const registryIntegrity = (spec: string) => JSON.parse(execFileSync("npm", ["view", spec, "dist.integrity", "--json"], { encoding: "utf8" })) as string;
+const registryIntegrity = (spec: string) =>
+  JSON.parse(execFileSync("npm", ["view", spec, "dist.integrity", "--json"], { encoding: "utf8" })) as string;
 /** Everything under `dir`, relative: what a failed fetch must not leave behind. */
 const contents = (dir: string) => readdirSync(dir, { recursive: true }).map(String).sort();
 
@@ -45,7 +46,12 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(statSync(tarball).size).toBeGreaterThan(20_000_000);
     const want = registryIntegrity(`${PKG}@2.0.70`);
     expect(sha512(tarball)).toBe(want);
-    expect(JSON.parse(readFileSync(join(cache, "2.0.70", "npm", RELEASE_META), "utf8"))).toMatchObject({ version: "2.0.70", platform: "npm", package: PKG, integrity: want });
+    expect(JSON.parse(readFileSync(join(cache, "2.0.70", "npm", RELEASE_META), "utf8"))).toMatchObject({
+      version: "2.0.70",
+      platform: "npm",
+      package: PKG,
+      integrity: want,
+    });
     expect(contents(cache).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
   });
 
@@ -57,7 +63,9 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({
-      releases: [{ version: "2.0.70", platform: "npm", package: PKG, tarball, integrity: registryIntegrity(`${PKG}@2.0.70`), cached: true }],
+      releases: [
+        { version: "2.0.70", platform: "npm", package: PKG, tarball, integrity: registryIntegrity(`${PKG}@2.0.70`), cached: true },
+      ],
     });
     expect(statSync(tarball).mtimeMs).toBe(before);
     const human = run(["fetch", "2.0.70", "--cache", cache]);
@@ -68,7 +76,11 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     const before = contents(cache);
     const offline = run(["fetch", "2.0.70", "--cache", cache, "--json"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
     expect(offline.code, offline.stderr).toBe(0);
-    expect(JSON.parse(offline.stdout).releases[0]).toMatchObject({ version: "2.0.70", cached: true, integrity: registryIntegrity(`${PKG}@2.0.70`) });
+    expect(JSON.parse(offline.stdout).releases[0]).toMatchObject({
+      version: "2.0.70",
+      cached: true,
+      integrity: registryIntegrity(`${PKG}@2.0.70`),
+    });
     const r = run(["fetch", "2.0.70", "--cache", cache, "--json", "--recheck"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
     expect(r.code, r.stderr).toBe(ExitCode.npmFailed);
     expect(r.stderr).toMatch(/cannot run \/nonexistent\/npm/);
@@ -167,7 +179,11 @@ describe("fetch --list and ranges", () => {
   it("--list --json: which versions exist for which platform, with the era marked", () => {
     const r = run(["fetch", "--list", "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    const l = JSON.parse(r.stdout) as { packages: Record<string, string>; distTags: Record<string, string>; versions: Array<{ version: string; era: string; platforms: string[] }> };
+    const l = JSON.parse(r.stdout) as {
+      packages: Record<string, string>;
+      distTags: Record<string, string>;
+      versions: Array<{ version: string; era: string; platforms: string[] }>;
+    };
     const row = (v: string) => l.versions.find((x) => x.version === v)!;
     expect(row("2.0.70")).toEqual({ version: "2.0.70", era: "cli.js", platforms: ["npm"] });
     expect(row("2.1.332")).toMatchObject({ era: "native" });
@@ -192,7 +208,13 @@ describe("fetch --list and ranges", () => {
     const cache = tmp();
     const r = run(["fetch", "2.1.109-2.1.114", "--dry-run", "--json", "--cache", cache]);
     expect(r.code, r.stderr).toBe(0);
-    const releases = JSON.parse(r.stdout).releases as Array<{ version: string; platform: string; package: string; integrity: string; cached: boolean }>;
+    const releases = JSON.parse(r.stdout).releases as Array<{
+      version: string;
+      platform: string;
+      package: string;
+      integrity: string;
+      cached: boolean;
+    }>;
     const host = hostPlatform();
     expect(releases.map((x) => `${x.version} ${x.platform}`)).toEqual([
       "2.1.109 npm",
@@ -242,7 +264,11 @@ describe("version ranges (no registry)", () => {
 
   it("hyphen ranges include both ends; comparators, || and * as in semver; prereleases never match", () => {
     const h = range("2.1.100-2.1.112");
-    expect(["2.1.99", "2.1.100", "2.1.105", "2.1.112", "2.1.113", "2.10.0"].filter((v) => satisfies(v, h))).toEqual(["2.1.100", "2.1.105", "2.1.112"]);
+    expect(["2.1.99", "2.1.100", "2.1.105", "2.1.112", "2.1.113", "2.10.0"].filter((v) => satisfies(v, h))).toEqual([
+      "2.1.100",
+      "2.1.105",
+      "2.1.112",
+    ]);
     const c = range(">= 2.1.100 <2.1.113");
     expect(["2.1.99", "2.1.100", "2.1.112", "2.1.113"].filter((v) => satisfies(v, c))).toEqual(["2.1.100", "2.1.112"]);
     const alt = range("2.0.70 || >2.1.300");

@@ -52,7 +52,15 @@ async function corpora(): Promise<Corpus[]> {
   return [
     { name: "bun-legacy (crafted)", file: "app", bytes: bun, hot: [[bun.length - 4096 - 1024, bun.length]] },
     { name: "plain script", file: "cli.js", bytes: SAMPLE, hot: [[0, SAMPLE.length]] },
-    { name: "npm .tgz", file: "client.tgz", bytes: tgzBytes, hot: [[0, Math.min(64, tgzBytes.length)], [tgzBytes.length - 64, tgzBytes.length]] },
+    {
+      name: "npm .tgz",
+      file: "client.tgz",
+      bytes: tgzBytes,
+      hot: [
+        [0, Math.min(64, tgzBytes.length)],
+        [tgzBytes.length - 64, tgzBytes.length],
+      ],
+    },
   ];
 }
 
@@ -81,7 +89,12 @@ function mutate(c: Corpus, rnd: () => number): { op: string; bytes: Buffer } {
     }
     case 4: {
       const depth = [100, 2000, 20_000][int(3)]!;
-      const [open, close] = [["if (1) {", "}"], ["(", ")"], ["`${", "}`"], ["[", "]"]][int(4)]!;
+      const [open, close] = [
+        ["if (1) {", "}"],
+        ["(", ")"],
+        ["`${", "}`"],
+        ["[", "]"],
+      ][int(4)]!;
       const nest = Buffer.from(`\nfunction z(){${open.repeat(depth)}0${close.repeat(rnd() < 0.8 ? depth : depth - 1)}}\n`);
       return { op: `nest${depth}${open}@${at}`, bytes: Buffer.concat([b.subarray(0, at), nest, b.subarray(at)]) };
     }
@@ -92,7 +105,13 @@ function mutate(c: Corpus, rnd: () => number): { op: string; bytes: Buffer } {
   }
 }
 
-const COMMANDS = [["extract", "--list"], ["extract", "--list", "--json"], ["extract", "--out"], ["locate"], ["lift", "--no-verify", "--out"]];
+const COMMANDS = [
+  ["extract", "--list"],
+  ["extract", "--list", "--json"],
+  ["extract", "--out"],
+  ["locate"],
+  ["lift", "--no-verify", "--out"],
+];
 
 interface Outcome {
   what: string;
@@ -106,7 +125,11 @@ interface Outcome {
 function runCli(cmd: string[], input: string, out: string): Outcome {
   const args = [...cmd.slice(0, 1), input, ...cmd.slice(1)];
   if (cmd[cmd.length - 1] === "--out") args.push(out);
-  const r = spawnSync(process.execPath, [WRAPPER, ...args], { stdio: ["ignore", "pipe", "pipe", "pipe"], timeout: RUN_TIMEOUT_MS, maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [WRAPPER, ...args], {
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    timeout: RUN_TIMEOUT_MS,
+    maxBuffer: 1 << 26,
+  });
   const rss = Number(String(r.output[3] ?? "0")) / 1024;
   const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT";
   return { what: args.join(" "), code: r.status, signal: r.signal, stderr: String(r.stderr ?? ""), rssMb: rss, timedOut };
@@ -151,7 +174,12 @@ describe("mutation fuzz of the CLI, as a process", () => {
       const p = problem(o);
       if (p) failures.push(`${c.name} seed=${seed} ${m.op} | ${o.what}: ${p}`);
     }
-    console.log(`fuzz (CLI): ${RUNS} runs, peak RSS ${peakRss.toFixed(0)} MB; outcomes: ${[...byCode].sort().map(([k, n]) => `${k} ×${n}`).join(", ")}`);
+    console.log(
+      `fuzz (CLI): ${RUNS} runs, peak RSS ${peakRss.toFixed(0)} MB; outcomes: ${[...byCode]
+        .sort()
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(", ")}`,
+    );
     if (failures.length) console.log(failures.slice(0, 20).join("\n"));
     expect(failures).toEqual([]);
     // The mutations reach past the readers: some runs succeed, some are refused.

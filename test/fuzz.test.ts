@@ -85,7 +85,11 @@ const U32_SPECIAL = [0xffffffff, 0xfffffff0, 0x80000000, 0x7fffffff, 0x10000, 0,
 const U64_SPECIAL = [0xffffffffffffffffn, 0x100000000n, 0xffffffffn, 0x20000000000000n, 0x8000000000000000n, 0n];
 
 /** ELF64 LE with the given PT_NOTE notes and extra sections; the smallest file our ELF readers accept. */
-function elfShell(opts: { notes?: Array<{ name: string; type: number; desc: Buffer }>; sections?: Array<{ name: string; type: number; data: Buffer }>; extra?: Buffer }): { bytes: Buffer; hot: Region[] } {
+function elfShell(opts: {
+  notes?: Array<{ name: string; type: number; desc: Buffer }>;
+  sections?: Array<{ name: string; type: number; data: Buffer }>;
+  extra?: Buffer;
+}): { bytes: Buffer; hot: Region[] } {
   const notes = opts.notes ?? [];
   const sections = opts.sections ?? [];
   const phnum = notes.length ? 1 : 0;
@@ -153,7 +157,10 @@ function elfShell(opts: { notes?: Array<{ name: string; type: number; desc: Buff
     sh(2 + i, nameOff, s.type, secAt[i]!, s.data.length);
     nameOff += s.name.length + 1;
   });
-  const hot: Region[] = [{ start: 0, end: 64 + phnum * 56 }, { start: shstrAt, end: bytes.length }];
+  const hot: Region[] = [
+    { start: 0, end: 64 + phnum * 56 },
+    { start: shstrAt, end: bytes.length },
+  ];
   if (notes.length) hot.push({ start: noteAt, end: noteAt + 64 });
   return { bytes, hot };
 }
@@ -213,7 +220,13 @@ function legacyOf(payload: Buffer): { bytes: Buffer; hot: Region[] } {
   const total = Buffer.alloc(8);
   const bytes = Buffer.concat([prefix, payload, total]);
   bytes.writeBigUInt64LE(BigInt(bytes.length), bytes.length - 8);
-  return { bytes, hot: [...payloadHot(payload).map((r) => ({ start: r.start + 4096, end: r.end + 4096 })), { start: bytes.length - 8, end: bytes.length }] };
+  return {
+    bytes,
+    hot: [
+      ...payloadHot(payload).map((r) => ({ start: r.start + 4096, end: r.end + 4096 })),
+      { start: bytes.length - 8, end: bytes.length },
+    ],
+  };
 }
 
 function bunElfOf(payload: Buffer): { bytes: Buffer; hot: Region[] } {
@@ -232,7 +245,11 @@ function seaElfOf(blob: Buffer): { bytes: Buffer; hot: Region[] } {
 const align = (n: number, a: number) => Math.ceil(n / a) * a;
 
 /** PE32+ with the given sections (raw data 512-aligned) and, optionally, a resource data directory. */
-function peShell(sections: Array<{ name: string; data: (rva: number) => Buffer; resources?: boolean }>): { bytes: Buffer; hot: Region[]; at: number[] } {
+function peShell(sections: Array<{ name: string; data: (rva: number) => Buffer; resources?: boolean }>): {
+  bytes: Buffer;
+  hot: Region[];
+  at: number[];
+} {
   const lfanew = 64;
   const optSize = 112 + 16 * 8;
   const secTable = lfanew + 24 + optSize;
@@ -384,23 +401,43 @@ function buildCorpora(): Corpus[] {
   if (bytecode.length <= 8 * 1024 * 1024) add("bun-elf --bytecode", "app", "bun-elf", bunElfOf(bytecode));
   for (const version of ["1.1.25", "1.0.14"]) {
     const tail = legacyTailBytes(buildBun({ version }).path);
-    add(`bun-legacy ${version} (real tail)`, "app", "bun-legacy", { bytes: tail, hot: [{ start: Math.max(0, tail.length - 4096), end: tail.length }] });
+    add(`bun-legacy ${version} (real tail)`, "app", "bun-legacy", {
+      bytes: tail,
+      hot: [{ start: Math.max(0, tail.length - 4096), end: tail.length }],
+    });
   }
 
   // Node SEA: a real blob (main + assets) in a minimal ELF with a PT_NOTE.
-  const sea = seaFixture({ node: process.execPath, main: join(SEA_APP, "app.js"), assets: { "words.txt": join(SEA_APP, "words.txt"), "img/icon.bin": join(SEA_APP, "icon.bin") }, carrier: "blob" });
+  const sea = seaFixture({
+    node: process.execPath,
+    main: join(SEA_APP, "app.js"),
+    assets: { "words.txt": join(SEA_APP, "words.txt"), "img/icon.bin": join(SEA_APP, "icon.bin") },
+    carrier: "blob",
+  });
   const blob = readFileSync(sea.blob);
   const seaShell = seaElfOf(blob);
   const blobAt = seaShell.bytes.indexOf(blob.subarray(0, 32));
-  add("node-sea-elf (real blob, PT_NOTE)", "app", "node-sea-elf", { bytes: seaShell.bytes, hot: [...seaShell.hot, { start: blobAt, end: blobAt + 96 }] });
+  add("node-sea-elf (real blob, PT_NOTE)", "app", "node-sea-elf", {
+    bytes: seaShell.bytes,
+    hot: [...seaShell.hot, { start: blobAt, end: blobAt + 96 }],
+  });
   const seaPe = peShell([{ name: ".rsrc", data: rcdata("NODE_SEA_BLOB", blob), resources: true }]);
-  add("node-sea-pe (real blob, RT_RCDATA)", "app.exe", "node-sea-pe", { bytes: seaPe.bytes, hot: [...seaPe.hot, { start: seaPe.at[0]!, end: seaPe.at[0]! + 120 + 96 }] });
+  add("node-sea-pe (real blob, RT_RCDATA)", "app.exe", "node-sea-pe", {
+    bytes: seaPe.bytes,
+    hot: [...seaPe.hot, { start: seaPe.at[0]!, end: seaPe.at[0]! + 120 + 96 }],
+  });
   const seaMacho = machoShell("NODE_SEA", "__NODE_SEA_BLOB", blob);
-  add("node-sea-macho (real blob, NODE_SEA segment)", "app", "node-sea-macho", { bytes: seaMacho.bytes, hot: [...seaMacho.hot, { start: 160, end: 160 + 96 }] });
+  add("node-sea-macho (real blob, NODE_SEA segment)", "app", "node-sea-macho", {
+    bytes: seaMacho.bytes,
+    hot: [...seaMacho.hot, { start: 160, end: 160 + 96 }],
+  });
 
   // The modern graph in the other Bun carriers: PE .bun section, thin and fat Mach-O __BUN,__bun.
   const bunPe = peShell([{ name: ".bun", data: () => lengthPrefixed(modern) }]);
-  add("bun-pe (1.4 graph, .bun section)", "app.exe", "bun-pe", { bytes: bunPe.bytes, hot: [...bunPe.hot, ...hotAt(modern, bunPe.at[0]! + 8)] });
+  add("bun-pe (1.4 graph, .bun section)", "app.exe", "bun-pe", {
+    bytes: bunPe.bytes,
+    hot: [...bunPe.hot, ...hotAt(modern, bunPe.at[0]! + 8)],
+  });
   const thin = machoShell("__BUN", "__bun", lengthPrefixed(modern));
   add("bun-macho (1.4 graph, __BUN,__bun)", "app", "bun-macho", { bytes: thin.bytes, hot: [...thin.hot, ...hotAt(modern, 160 + 8)] });
   const thinX64 = Buffer.from(thin.bytes);
@@ -409,7 +446,13 @@ function buildCorpora(): Corpus[] {
 
   // Plain script, npm .tgz, carvable unknown binary.
   const script = Buffer.from(SCRIPT + "\n" + "console.log(search('a', [{ name: 'abc' }]));\n".repeat(20));
-  add("plain-script .mjs", "cli.mjs", "plain-script", { bytes: script, hot: [{ start: 0, end: 200 }, { start: script.length - 200, end: script.length }] });
+  add("plain-script .mjs", "cli.mjs", "plain-script", {
+    bytes: script,
+    hot: [
+      { start: 0, end: 200 },
+      { start: script.length - 200, end: script.length },
+    ],
+  });
 
   const pkgDir = mkdtempSync(join(work, "pkg-"));
   writeFileSync(join(pkgDir, "cli.js"), script);
@@ -417,10 +460,22 @@ function buildCorpora(): Corpus[] {
   const tgzPath = join(work, "fuzz.tgz");
   tar.c({ gzip: true, file: tgzPath, cwd: pkgDir, sync: true, portable: true, prefix: "package" }, ["cli.js", "package.json"]);
   const tgz = readFileSync(tgzPath);
-  add("npm .tgz", "fuzz.tgz", "npm-package", { bytes: tgz, hot: [{ start: 0, end: 64 }, { start: tgz.length - 64, end: tgz.length }] });
+  add("npm .tgz", "fuzz.tgz", "npm-package", {
+    bytes: tgz,
+    hot: [
+      { start: 0, end: 64 },
+      { start: tgz.length - 64, end: tgz.length },
+    ],
+  });
 
   const carved = Buffer.concat([noise(20_000, rng), Buffer.from([0]), script, Buffer.from([0]), noise(20_000, rng)]);
-  add("carved unknown binary", "blob.bin", "carved", { bytes: carved, hot: [{ start: 19_990, end: 20_400 }, { start: 20_000 + script.length - 200, end: 20_000 + script.length + 20 }] });
+  add("carved unknown binary", "blob.bin", "carved", {
+    bytes: carved,
+    hot: [
+      { start: 19_990, end: 20_400 },
+      { start: 20_000 + script.length - 200, end: 20_000 + script.length + 20 },
+    ],
+  });
   return out;
 }
 
@@ -463,7 +518,10 @@ function mutation(c: Corpus, rng: Rng): Mutation {
       const from = hotOffset(c, rng, c.bytes.length, 4);
       const to = hotOffset(c, rng, c.bytes.length, 4);
       const n = rng.pick([4, 8, 16]);
-      return { op: `copy${n}@${from}->${to}`, apply: (b) => (from + n <= b.length && to + n <= b.length && b.copy(b, to, from, from + n), b) };
+      return {
+        op: `copy${n}@${from}->${to}`,
+        apply: (b) => (from + n <= b.length && to + n <= b.length && b.copy(b, to, from, from + n), b),
+      };
     }
     case 5: {
       const at = hotOffset(c, rng, c.bytes.length, 4);
@@ -504,7 +562,8 @@ function runOne(file: string): { problem: string | null; ms: number; opened: boo
     try {
       for (const m of c.modules) {
         const raw = c.read(m);
-        if (raw.length !== m.end - m.start) return { problem: `read ${m.path} gave ${raw.length} bytes for [${m.start}, ${m.end})`, ms: performance.now() - t, opened };
+        if (raw.length !== m.end - m.start)
+          return { problem: `read ${m.path} gave ${raw.length} bytes for [${m.start}, ${m.end})`, ms: performance.now() - t, opened };
         if (m.encoding !== "binary") c.text(m);
       }
     } finally {
@@ -513,7 +572,15 @@ function runOne(file: string): { problem: string | null; ms: number; opened: boo
     return { problem: null, ms: performance.now() - t, opened };
   } catch (e) {
     const ms = performance.now() - t;
-    if (!(e instanceof SearchliftError)) return { problem: `${(e as Error)?.constructor?.name ?? typeof e}: ${String((e as Error)?.stack ?? e).split("\n").slice(0, 4).join(" | ")}`, ms, opened };
+    if (!(e instanceof SearchliftError))
+      return {
+        problem: `${(e as Error)?.constructor?.name ?? typeof e}: ${String((e as Error)?.stack ?? e)
+          .split("\n")
+          .slice(0, 4)
+          .join(" | ")}`,
+        ms,
+        opened,
+      };
     if (e.message.includes("\n")) return { problem: `multi-line message: ${JSON.stringify(e.message)}`, ms, opened };
     return { problem: null, ms, opened };
   }
@@ -543,38 +610,40 @@ describe("mutation fuzz over every container reader", () => {
     expect(readdirSync(scratch)).toEqual([]);
   });
 
-  it(
-    `${CASES_PER_CORPUS} mutations per corpus: success or a one-line SearchliftError, within ${CASE_BUDGET_MS} ms, no temp files left`,
-    () => {
-      const failures: Failure[] = [];
-      let total = 0;
-      let opened = 0;
-      let slowest = { ms: 0, what: "" };
-      const t0 = performance.now();
-      corpora.forEach((c, ci) => {
-        const file = join(work, `case-${ci}-${c.file}`);
-        for (let i = 0; i < CASES_PER_CORPUS; i++) {
-          const seed = (SEED + ci * 100_003 + i) >>> 0;
-          const rng = new Rng(seed);
-          const m = mutation(c, rng);
-          writeFileSync(file, m.apply(Buffer.from(c.bytes)));
-          const r = runOne(file);
-          total++;
-          if (r.opened) opened++;
-          if (r.ms > slowest.ms) slowest = { ms: r.ms, what: `${c.name} seed ${seed} ${m.op}` };
-          if (r.problem) failures.push({ corpus: c.name, seed, op: m.op, problem: r.problem });
-          else if (r.ms > CASE_BUDGET_MS) failures.push({ corpus: c.name, seed, op: m.op, problem: `took ${r.ms.toFixed(0)} ms` });
-        }
-      });
+  it(`${CASES_PER_CORPUS} mutations per corpus: success or a one-line SearchliftError, within ${CASE_BUDGET_MS} ms, no temp files left`, () => {
+    const failures: Failure[] = [];
+    let total = 0;
+    let opened = 0;
+    let slowest = { ms: 0, what: "" };
+    const t0 = performance.now();
+    corpora.forEach((c, ci) => {
+      const file = join(work, `case-${ci}-${c.file}`);
+      for (let i = 0; i < CASES_PER_CORPUS; i++) {
+        const seed = (SEED + ci * 100_003 + i) >>> 0;
+        const rng = new Rng(seed);
+        const m = mutation(c, rng);
+        writeFileSync(file, m.apply(Buffer.from(c.bytes)));
+        const r = runOne(file);
+        total++;
+        if (r.opened) opened++;
+        if (r.ms > slowest.ms) slowest = { ms: r.ms, what: `${c.name} seed ${seed} ${m.op}` };
+        if (r.problem) failures.push({ corpus: c.name, seed, op: m.op, problem: r.problem });
+        else if (r.ms > CASE_BUDGET_MS) failures.push({ corpus: c.name, seed, op: m.op, problem: `took ${r.ms.toFixed(0)} ms` });
+      }
+    });
+    console.log(
+      `fuzz: ${total} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${opened} opened, ${total - opened} rejected with SearchliftError; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`,
+    );
+    if (failures.length)
       console.log(
-        `fuzz: ${total} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${opened} opened, ${total - opened} rejected with SearchliftError; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`,
+        failures
+          .slice(0, 20)
+          .map((f) => `${f.corpus} seed=${f.seed} ${f.op}: ${f.problem}`)
+          .join("\n"),
       );
-      if (failures.length) console.log(failures.slice(0, 20).map((f) => `${f.corpus} seed=${f.seed} ${f.op}: ${f.problem}`).join("\n"));
-      expect(failures).toEqual([]);
-      expect(readdirSync(scratch)).toEqual([]);
-    },
-    300_000,
-  );
+    expect(failures).toEqual([]);
+    expect(readdirSync(scratch)).toEqual([]);
+  }, 300_000);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -619,7 +688,10 @@ function bunBlockHot(src: ByteSource, at: number): Region[] {
   const len = Number(src.read(at, 8).readBigUInt64LE(0));
   const start = at + 8;
   const end = start + len;
-  const hot: Region[] = [{ start: at, end: at + 8 }, { start: end - 48, end }];
+  const hot: Region[] = [
+    { start: at, end: at + 8 },
+    { start: end - 48, end },
+  ];
   const table = src.read(end - 16 - 32 + 8, 8);
   const off = table.readUInt32LE(0);
   const n = table.readUInt32LE(4);
@@ -639,7 +711,10 @@ function realTargets(): RealTarget[] {
   };
   const elfHot = (src: FileByteSource): Region[] => {
     const elf = readElf(src);
-    const hot: Region[] = [{ start: 0, end: 64 }, { start: elf.shoff, end: elf.shoff + elf.shSize }];
+    const hot: Region[] = [
+      { start: 0, end: 64 },
+      { start: elf.shoff, end: elf.shoff + elf.shSize },
+    ];
     const phoff = Number(src.read(32, 8).readBigUInt64LE(0));
     hot.push({ start: phoff, end: phoff + 56 * elf.segments.length });
     for (const s of elf.sections) if (s.name === ".shstrtab") hot.push({ start: s.offset, end: s.offset + Math.min(s.size, 512) });
@@ -681,7 +756,12 @@ function realTargets(): RealTarget[] {
       return [{ start: 0, end: 32 + cmds }, ...bunBlockHot(src, sect.offset)];
     }),
   });
-  const sea = seaFixture({ node: process.execPath, main: join(SEA_APP, "app.js"), assets: { "words.txt": join(SEA_APP, "words.txt"), "img/icon.bin": join(SEA_APP, "icon.bin") }, carrier: "postject" });
+  const sea = seaFixture({
+    node: process.execPath,
+    main: join(SEA_APP, "app.js"),
+    assets: { "words.txt": join(SEA_APP, "words.txt"), "img/icon.bin": join(SEA_APP, "icon.bin") },
+    carrier: "postject",
+  });
   out.push({ name: "real Node SEA ELF (postject)", path: sea.exe!, expectFormat: "node-sea-elf", hot: withSrc(sea.exe!, elfHot) });
   return out;
 }
@@ -721,7 +801,11 @@ function patchMutation(t: RealTarget, base: FileByteSource, rng: Rng): { op: str
       const from = hot() & ~3;
       const to = hot() & ~3;
       const n = rng.pick([4, 8, 16]);
-      return { op: `copy${n}@${from}->${to}`, size: base.size, patches: [[to, Buffer.from(base.read(from, Math.min(n, base.size - from)))]] };
+      return {
+        op: `copy${n}@${from}->${to}`,
+        size: base.size,
+        patches: [[to, Buffer.from(base.read(from, Math.min(n, base.size - from)))]],
+      };
     }
     case 5: {
       const at = hot();
@@ -744,52 +828,60 @@ describe("mutation fuzz over real executables, in place", () => {
     targets = realTargets();
   }, 1_200_000);
 
-  it(
-    `${REAL_CASES} header/table mutations per real Bun ELF/PE/Mach-O and Node SEA executable: the Bun and SEA readers return a container, null, or a one-line SearchliftError`,
-    () => {
-      const failures: Failure[] = [];
-      let total = 0;
-      let opened = 0;
-      let slowest = { ms: 0, what: "" };
-      const t0 = performance.now();
-      targets.forEach((t, ti) => {
-        const base = new FileByteSource(t.path);
-        try {
-          const baseline = readBun(base, t.path) ?? readNodeSea(base, t.path);
-          expect(baseline?.format, t.name).toBe(t.expectFormat);
-          for (let i = 0; i < REAL_CASES; i++) {
-            const seed = (SEED + 7_000_003 * (ti + 1) + i) >>> 0;
-            const m = patchMutation(t, base, new Rng(seed));
-            const src = new PatchedSource(base, m.size, m.patches);
-            const start = performance.now();
-            let problem: string | null = null;
-            try {
-              const c: Container | null = readBun(src, t.path) ?? readNodeSea(src, t.path);
-              if (c) {
-                opened++;
-                for (const mod of c.modules) {
-                  if (c.read(mod).length !== mod.end - mod.start) problem = `short read of ${mod.path}`;
-                  if (mod.encoding !== "binary") c.text(mod);
-                }
+  it(`${REAL_CASES} header/table mutations per real Bun ELF/PE/Mach-O and Node SEA executable: the Bun and SEA readers return a container, null, or a one-line SearchliftError`, () => {
+    const failures: Failure[] = [];
+    let total = 0;
+    let opened = 0;
+    let slowest = { ms: 0, what: "" };
+    const t0 = performance.now();
+    targets.forEach((t, ti) => {
+      const base = new FileByteSource(t.path);
+      try {
+        const baseline = readBun(base, t.path) ?? readNodeSea(base, t.path);
+        expect(baseline?.format, t.name).toBe(t.expectFormat);
+        for (let i = 0; i < REAL_CASES; i++) {
+          const seed = (SEED + 7_000_003 * (ti + 1) + i) >>> 0;
+          const m = patchMutation(t, base, new Rng(seed));
+          const src = new PatchedSource(base, m.size, m.patches);
+          const start = performance.now();
+          let problem: string | null = null;
+          try {
+            const c: Container | null = readBun(src, t.path) ?? readNodeSea(src, t.path);
+            if (c) {
+              opened++;
+              for (const mod of c.modules) {
+                if (c.read(mod).length !== mod.end - mod.start) problem = `short read of ${mod.path}`;
+                if (mod.encoding !== "binary") c.text(mod);
               }
-            } catch (e) {
-              if (!(e instanceof SearchliftError)) problem = `${(e as Error)?.constructor?.name}: ${String((e as Error)?.stack ?? e).split("\n").slice(0, 4).join(" | ")}`;
-              else if (e.message.includes("\n")) problem = `multi-line message: ${JSON.stringify(e.message)}`;
             }
-            const ms = performance.now() - start;
-            total++;
-            if (ms > slowest.ms) slowest = { ms, what: `${t.name} seed ${seed} ${m.op}` };
-            if (!problem && ms > CASE_BUDGET_MS) problem = `took ${ms.toFixed(0)} ms`;
-            if (problem) failures.push({ corpus: t.name, seed, op: m.op, problem });
+          } catch (e) {
+            if (!(e instanceof SearchliftError))
+              problem = `${(e as Error)?.constructor?.name}: ${String((e as Error)?.stack ?? e)
+                .split("\n")
+                .slice(0, 4)
+                .join(" | ")}`;
+            else if (e.message.includes("\n")) problem = `multi-line message: ${JSON.stringify(e.message)}`;
           }
-        } finally {
-          base.close();
+          const ms = performance.now() - start;
+          total++;
+          if (ms > slowest.ms) slowest = { ms, what: `${t.name} seed ${seed} ${m.op}` };
+          if (!problem && ms > CASE_BUDGET_MS) problem = `took ${ms.toFixed(0)} ms`;
+          if (problem) failures.push({ corpus: t.name, seed, op: m.op, problem });
         }
-      });
-      console.log(`fuzz (real executables): ${total} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${opened} opened; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`);
-      if (failures.length) console.log(failures.slice(0, 20).map((f) => `${f.corpus} seed=${f.seed} ${f.op}: ${f.problem}`).join("\n"));
-      expect(failures).toEqual([]);
-    },
-    600_000,
-  );
+      } finally {
+        base.close();
+      }
+    });
+    console.log(
+      `fuzz (real executables): ${total} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${opened} opened; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`,
+    );
+    if (failures.length)
+      console.log(
+        failures
+          .slice(0, 20)
+          .map((f) => `${f.corpus} seed=${f.seed} ${f.op}: ${f.problem}`)
+          .join("\n"),
+      );
+    expect(failures).toEqual([]);
+  }, 600_000);
 });

@@ -90,7 +90,11 @@ describe("version specs", () => {
     expect(readVersionSpec("@anthropic-ai/claude-code@latest")).toMatchObject({ fetchSpec: "latest", kind: "tag" });
     expect(readVersionSpec("claude-code@next")).toMatchObject({ fetchSpec: "next", kind: "tag" });
     expect(readVersionSpec("latest")).toMatchObject({ kind: "tag" });
-    expect(readVersionSpec("claude-code-darwin-arm64@2.1.332")).toMatchObject({ fetchSpec: "2.1.332", kind: "exact", platform: "darwin-arm64" });
+    expect(readVersionSpec("claude-code-darwin-arm64@2.1.332")).toMatchObject({
+      fetchSpec: "2.1.332",
+      kind: "exact",
+      platform: "darwin-arm64",
+    });
     expect(readVersionSpec("2.1.290-2.1.300")).toMatchObject({ kind: "range" });
     expect(readVersionSpec(">=2.1.290 <2.1.300")).toMatchObject({ kind: "range" });
     for (const notSpec of ["claude", "next", "cli.js", "./2.1.300", "2.1", "claude-code-plan9-x64@2.1.300", "other@2.1.300", ""]) {
@@ -119,12 +123,26 @@ describe("version inputs through the release cache (a fake npm over sample tarba
 
   it("lift takes a range (each release) and latest; --cache puts releases elsewhere", () => {
     const other = join(m.home, "other-cache");
-    const r = run(m, ["lift", "0.5.0-0.6.0", "@anthropic-ai/claude-code@latest", "--cache", other, "--out", join(m.home, "lifted"), "--no-verify", "--json"]);
+    const r = run(m, [
+      "lift",
+      "0.5.0-0.6.0",
+      "@anthropic-ai/claude-code@latest",
+      "--cache",
+      other,
+      "--out",
+      join(m.home, "lifted"),
+      "--no-verify",
+      "--json",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const results = JSON.parse(r.stdout).results as Array<{ input: string; version: string }>;
     expect(results.map((x) => x.version)).toEqual(["0.5.0", "0.6.0", "0.7.0"]);
-    expect(results.map((x) => x.input)).toEqual(["0.5.0", "0.6.0", "0.7.0"].map((v) => join(other, v, "npm", `anthropic-ai-claude-code-${v}.tgz`)));
-    expect(r.stderr).toContain(`@anthropic-ai/claude-code@latest: 0.7.0 (npm) → ${join(other, "0.7.0", "npm", "anthropic-ai-claude-code-0.7.0.tgz")}`);
+    expect(results.map((x) => x.input)).toEqual(
+      ["0.5.0", "0.6.0", "0.7.0"].map((v) => join(other, v, "npm", `anthropic-ai-claude-code-${v}.tgz`)),
+    );
+    expect(r.stderr).toContain(
+      `@anthropic-ai/claude-code@latest: 0.7.0 (npm) → ${join(other, "0.7.0", "npm", "anthropic-ai-claude-code-0.7.0.tgz")}`,
+    );
   });
 
   it("diff of two versions lifts both; a range there is a usage error", () => {
@@ -177,7 +195,16 @@ describe("track over fetch's release cache", () => {
     const timeline = JSON.parse(r.stdout) as { releases: Array<{ version: string; routineHash: string | null; input: string }> };
     expect(timeline.releases.map((x) => x.version)).toEqual(["0.1.0", "0.2.0", "0.3.0"]);
     expect(timeline.releases.every((x) => x.routineHash)).toBe(true);
-    const one = run(null, ["track", join(cache, "0.2.0"), "--no-verify", "--json", "--out", out, "--cache", join(cache, "..", `track-cache-${Date.now()}`)]);
+    const one = run(null, [
+      "track",
+      join(cache, "0.2.0"),
+      "--no-verify",
+      "--json",
+      "--out",
+      out,
+      "--cache",
+      join(cache, "..", `track-cache-${Date.now()}`),
+    ]);
     expect(one.code, one.stderr).toBe(0);
     expect(JSON.parse(one.stdout).releases.map((x: { version: string }) => x.version)).toEqual(["0.2.0"]);
   });
@@ -223,12 +250,16 @@ describe("the user's Claude Code", () => {
     const r = run(m, ["lift", "--no-verify", "--json", "--out", join(m.home, "lifted")]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).results).toMatchObject([{ input: join(versions, "0.7.0"), version: "0.7.0" }]);
-    expect(r.stderr).toBe(`note: no input given: lifting the newest installed Claude Code, versions-folder 0.7.0 at ${join(versions, "0.7.0")}\n`);
+    expect(r.stderr).toBe(
+      `note: no input given: lifting the newest installed Claude Code, versions-folder 0.7.0 at ${join(versions, "0.7.0")}\n`,
+    );
 
     const bare = machine();
     const none = run(bare, ["lift"]);
     expect(none.code).toBe(ExitCode.usage);
-    expect(none.stderr).toMatch(/^searchlift: no input given and no Claude Code installation found \(looked in .*\.local\/share\/claude\/versions/);
+    expect(none.stderr).toMatch(
+      /^searchlift: no input given and no Claude Code installation found \(looked in .*\.local\/share\/claude\/versions/,
+    );
   });
 
   it("track with no versions folder takes the other installs (a PATH claude inside the npm package counted once)", () => {
@@ -244,10 +275,20 @@ describe("the user's Claude Code", () => {
       [basename(npm), "0.5.0"],
       [basename(bun), "0.6.0"],
     ]);
-    expect(r.stderr).toMatch(/^note: .*versions does not exist: tracking the other installs found \(npm-global 0\.5\.0 at .*; bun-global 0\.6\.0 at /);
+    expect(r.stderr).toMatch(
+      /^note: .*versions does not exist: tracking the other installs found \(npm-global 0\.5\.0 at .*; bun-global 0\.6\.0 at /,
+    );
 
     const bare = machine();
-    const samples = run(bare, ["track", "--no-verify", "--json", "--out", join(bare.home, "timeline"), "--cache", join(bare.home, "track-cache")]);
+    const samples = run(bare, [
+      "track",
+      "--no-verify",
+      "--json",
+      "--out",
+      join(bare.home, "timeline"),
+      "--cache",
+      join(bare.home, "track-cache"),
+    ]);
     expect(samples.code, samples.stderr).toBe(0);
     expect(samples.stderr).toMatch(/no Claude Code installation found .*: tracking the bundled sample releases/);
     expect(JSON.parse(samples.stdout).releases).toHaveLength(readdirSync(SAMPLES).length);

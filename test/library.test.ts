@@ -61,14 +61,23 @@ describe("the library (dist/index.js)", () => {
 
     const tr = recorder();
     const timeline = tmp("timeline");
-    const t = await s.track([sample("0.3.0"), sample("0.3.1"), sample("0.4.0")], { out: timeline, cache: tmp("cache"), verify: false, jobs: 1, onProgress: tr.onProgress });
+    const t = await s.track([sample("0.3.0"), sample("0.3.1"), sample("0.4.0")], {
+      out: timeline,
+      cache: tmp("cache"),
+      verify: false,
+      jobs: 1,
+      onProgress: tr.onProgress,
+    });
     expect(t.timeline.groups.map((g) => `${g.first}-${g.last}`)).toEqual(["0.3.0-0.3.1", "0.4.0-0.4.0"]);
     expect(tr.events.filter((e) => e.stage === "track").map((e) => `${e.done}/${e.total}`)).toEqual(["1/3", "2/3", "3/3"]);
     expect(tr.events.at(-1)).toMatchObject({ stage: "diff", message: "comparing 1 change points" });
 
     const ck = recorder();
     const tools = [s.clientTool("weather", { name: "get_forecast", description: "Weather forecast for a city" })];
-    const r = await s.check({ server: "weather", tools, competitors: [], queries: s.defaultQueries(tools), modules: [lifted.module] }, { onProgress: ck.onProgress });
+    const r = await s.check(
+      { server: "weather", tools, competitors: [], queries: s.defaultQueries(tools), modules: [lifted.module] },
+      { onProgress: ck.onProgress },
+    );
     expect(r.results.length).toBeGreaterThan(0);
     expect(ck.events.map((e) => e.done)).toEqual([0, 1]);
   });
@@ -93,7 +102,10 @@ describe("the library (dist/index.js)", () => {
       expect(f.events.length).toBeGreaterThan(0);
       expect(f.events.every((e) => e.stage === "fetch" && /0\.5\.0/.test(e.message))).toBe(true);
     } finally {
-      for (const [k, v] of [["SEARCHLIFT_NPM", saved.npm], ["FAKE_NPM_REGISTRY", saved.registry]] as const) {
+      for (const [k, v] of [
+        ["SEARCHLIFT_NPM", saved.npm],
+        ["FAKE_NPM_REGISTRY", saved.registry],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
@@ -123,8 +135,26 @@ export async function all(input: string): Promise<number> {
     const bad = `import { lift } from "searchlift";\nexport const p = lift("x", { verify: false });\n`;
     const tsc = (name: string, text: string) => {
       writeFileSync(join(dir, name), text);
-      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", noEmit: true, skipLibCheck: false, typeRoots: [join(ROOT, "node_modules", "@types")], types: ["node"] }, files: [name] }));
-      return spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { encoding: "utf8", timeout: 300_000 });
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            target: "es2022",
+            noEmit: true,
+            skipLibCheck: false,
+            typeRoots: [join(ROOT, "node_modules", "@types")],
+            types: ["node"],
+          },
+          files: [name],
+        }),
+      );
+      return spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], {
+        encoding: "utf8",
+        timeout: 300_000,
+      });
     };
     const ok = tsc("consumer.ts", good);
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);

@@ -23,7 +23,15 @@ function run(...args: string[]) {
 function release(sample: string, version: string): string {
   const dir = join(mkdtempSync(join(tmpdir(), "searchlift-lift-cli-")), "versions");
   mkdirSync(dir);
-  const out = buildSync({ entryPoints: [join(ROOT, "samples", "tool-search", `${sample}.js`)], bundle: true, format: "esm", minifyIdentifiers: true, minifyWhitespace: true, write: false, logLevel: "silent" });
+  const out = buildSync({
+    entryPoints: [join(ROOT, "samples", "tool-search", `${sample}.js`)],
+    bundle: true,
+    format: "esm",
+    minifyIdentifiers: true,
+    minifyWhitespace: true,
+    write: false,
+    logLevel: "silent",
+  });
   const file = join(dir, version);
   writeFileSync(file, out.outputFiles[0]!.text);
   return file;
@@ -49,7 +57,12 @@ describe("searchlift lift", () => {
 
     const m = await import(pathToFileURL(res.module).href);
     expect(m.defaults).toEqual({ maxResults: 5 });
-    expect(m.provenance).toMatchObject({ version: "0.3.0", platform: "npm", routine: "tool-search", verified: { cases: 300, agreed: 300 } });
+    expect(m.provenance).toMatchObject({
+      version: "0.3.0",
+      platform: "npm",
+      routine: "tool-search",
+      verified: { cases: 300, agreed: 300 },
+    });
     // What the sample's behaviour says: exact part matches rank first, select: picks by name.
     expect(await m.searchTools("github issue", tools)).toEqual(["mcp__github__create_issue", "mcp__github__list_pull_requests"]);
     expect(await m.toolSearch("select:NotebookEdit,mcp__slack__send_message", tools)).toEqual(["NotebookEdit", "mcp__slack__send_message"]);

@@ -78,7 +78,11 @@ describe.skipIf(skip)("lift on real releases", () => {
         const api = new Function(`${code.readable}\nreturn { toolSearch, searchTools, scoreTools };`)();
         expect(await api.toolSearch("select:NotebookEdit", truthTools)).toEqual(["NotebookEdit"]);
         // 2.1.19 selects one name (the single-select variant); lists come after it.
-        if (!spec.endsWith("@2.1.19")) expect(await api.toolSearch("select:NotebookEdit,mcp__slack__send_message", truthTools)).toEqual(["NotebookEdit", "mcp__slack__send_message"]);
+        if (!spec.endsWith("@2.1.19"))
+          expect(await api.toolSearch("select:NotebookEdit,mcp__slack__send_message", truthTools)).toEqual([
+            "NotebookEdit",
+            "mcp__slack__send_message",
+          ]);
         expect(await api.searchTools("slack", truthTools)).toEqual(["mcp__slack__send_message"]);
         // A plain keyword query goes through call() to the same scorer.
         expect(await api.toolSearch("slack message", truthTools)).toEqual(["mcp__slack__send_message"]);

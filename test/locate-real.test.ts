@@ -29,8 +29,15 @@ const releases: Release[] = [
     spec: "@anthropic-ai/claude-code@2.0.70",
     member: "package/cli.js",
     pins: {
-      "tool-search/scorer": { variant: "mcp-name-substring", line: 2941, roles: { searchTools: "BX5", query: "A", deferredTools: "Q", maxResults: "G", terms: "Z", score: "K", tool: "J" } },
-      "tool-search/call": { variant: "single-select", roles: { input: "A", query: "B", maxResults: "G", searchTools: "BX5", deferredTools: "Z", allTools: "Q" } },
+      "tool-search/scorer": {
+        variant: "mcp-name-substring",
+        line: 2941,
+        roles: { searchTools: "BX5", query: "A", deferredTools: "Q", maxResults: "G", terms: "Z", score: "K", tool: "J" },
+      },
+      "tool-search/call": {
+        variant: "single-select",
+        roles: { input: "A", query: "B", maxResults: "G", searchTools: "BX5", deferredTools: "Z", allTools: "Q" },
+      },
       "tool-search/mode": { variant: "opt-in", roles: { getToolSearchMode: "rrA" } },
       "tool-search/name-parser": "absent",
       "tool-search/defer-policy": "absent",
@@ -40,7 +47,10 @@ const releases: Release[] = [
     spec: "@anthropic-ai/claude-code@2.1.19",
     member: "package/cli.js",
     pins: {
-      "tool-search/scorer": { variant: "required-terms", roles: { searchTools: "g4Y", query: "A", terms: "$", term: "M", score: "j", tool: "Z", parsedName: "G" } },
+      "tool-search/scorer": {
+        variant: "required-terms",
+        roles: { searchTools: "g4Y", query: "A", terms: "$", term: "M", score: "j", tool: "Z", parsedName: "G" },
+      },
       "tool-search/call": { variant: "single-select", roles: { query: "q", maxResults: "Y", searchTools: "g4Y" } },
       "tool-search/mode": { variant: "flag-default", roles: { getToolSearchMode: "aKA", parseAutoPercent: "pI6" } },
       "tool-search/name-parser": { variant: "name-string", roles: { parseToolName: "A77" } },
@@ -63,7 +73,10 @@ const releases: Release[] = [
     spec: "@anthropic-ai/claude-code@2.1.112",
     member: "package/cli.js",
     pins: {
-      "tool-search/scorer": { variant: "search-hint", roles: { searchTools: "EjY", query: "q", deferredTools: "K", maxResults: "z", score: "G", tool: "M", parsedName: "P" } },
+      "tool-search/scorer": {
+        variant: "search-hint",
+        roles: { searchTools: "EjY", query: "q", deferredTools: "K", maxResults: "z", score: "G", tool: "M", parsedName: "P" },
+      },
       "tool-search/call": { variant: "select-list", roles: { input: "q", query: "z", maxResults: "Y", searchTools: "EjY" } },
       "tool-search/mode": { variant: "auto-percent", roles: { getToolSearchMode: "Az7", parseAutoPercent: "MLK" } },
       "tool-search/name-parser": { variant: "tool-object", roles: { parseToolName: "_vK" } },
@@ -74,7 +87,11 @@ const releases: Release[] = [
     spec: "@anthropic-ai/claude-code-linux-x64@2.1.124",
     member: "package/claude",
     pins: {
-      "tool-search/scorer": { variant: "coarse-parts", module: "/$bunfs/root/src/entrypoints/cli.js", roles: { searchTools: "NR_", score: "G", parsedName: "X" } },
+      "tool-search/scorer": {
+        variant: "coarse-parts",
+        module: "/$bunfs/root/src/entrypoints/cli.js",
+        roles: { searchTools: "NR_", score: "G", parsedName: "X" },
+      },
       "tool-search/call": { variant: "select-list", roles: { searchTools: "NR_", query: "_", maxResults: "A" } },
       "tool-search/mode": { variant: "auto-percent", roles: { getToolSearchMode: "sG6" } },
       "tool-search/name-parser": { variant: "coarse-parts", roles: { parseToolName: "PR7" } },
@@ -85,9 +102,41 @@ const releases: Release[] = [
     spec: "@anthropic-ai/claude-code-linux-x64@2.1.332",
     member: "package/claude",
     pins: {
-      "tool-search/scorer": { variant: "session-cache", module: "/$bunfs/root/chunk-z2hgkt87.js", line: 155, roles: { searchTools: "Nun", query: "e", deferredTools: "n", maxResults: "g", terms: "Y", term: "Pe", score: "Se", tool: "ie", parsedName: "_e", sessionCache: "y" } },
-      "tool-search/call": { variant: "capped-query", module: "/$bunfs/root/chunk-bqhgd24a.js", roles: { query: "Dt", maxResults: "Nt", selectPattern: "_vr", capQuery: "ANi", searchTools: "Nun", deferredTools: "po", allTools: "Jn" } },
-      "tool-search/mode": { variant: "auto-percent", module: "/$bunfs/root/chunk-xx7hthae.js", roles: { getToolSearchMode: "Vie", parseAutoPercent: "gJi" } },
+      "tool-search/scorer": {
+        variant: "session-cache",
+        module: "/$bunfs/root/chunk-z2hgkt87.js",
+        line: 155,
+        roles: {
+          searchTools: "Nun",
+          query: "e",
+          deferredTools: "n",
+          maxResults: "g",
+          terms: "Y",
+          term: "Pe",
+          score: "Se",
+          tool: "ie",
+          parsedName: "_e",
+          sessionCache: "y",
+        },
+      },
+      "tool-search/call": {
+        variant: "capped-query",
+        module: "/$bunfs/root/chunk-bqhgd24a.js",
+        roles: {
+          query: "Dt",
+          maxResults: "Nt",
+          selectPattern: "_vr",
+          capQuery: "ANi",
+          searchTools: "Nun",
+          deferredTools: "po",
+          allTools: "Jn",
+        },
+      },
+      "tool-search/mode": {
+        variant: "auto-percent",
+        module: "/$bunfs/root/chunk-xx7hthae.js",
+        roles: { getToolSearchMode: "Vie", parseAutoPercent: "gJi" },
+      },
       "tool-search/name-parser": { variant: "coarse-parts", module: "/$bunfs/root/chunk-z2hgkt87.js", roles: { parseToolName: "jb" } },
       "tool-search/defer-policy": { variant: "guidance", module: "/$bunfs/root/chunk-nvq28d5s.js", roles: { isDeferredTool: "E" } },
     },
@@ -119,8 +168,26 @@ const releases: Release[] = [
 
 // Releases between the pinned ones: every routine is there, matched by the generation it belongs to.
 const between: Array<[string, Record<string, string>]> = [
-  ["2.1.250", { "tool-search/scorer": "coarse-parts", "tool-search/call": "select-list", "tool-search/defer-policy": "always-load", "tool-search/mode": "auto-percent", "tool-search/name-parser": "coarse-parts" }],
-  ["2.1.300", { "tool-search/scorer": "coarse-parts", "tool-search/call": "capped-match", "tool-search/defer-policy": "should-defer", "tool-search/mode": "auto-percent", "tool-search/name-parser": "coarse-parts" }],
+  [
+    "2.1.250",
+    {
+      "tool-search/scorer": "coarse-parts",
+      "tool-search/call": "select-list",
+      "tool-search/defer-policy": "always-load",
+      "tool-search/mode": "auto-percent",
+      "tool-search/name-parser": "coarse-parts",
+    },
+  ],
+  [
+    "2.1.300",
+    {
+      "tool-search/scorer": "coarse-parts",
+      "tool-search/call": "capped-match",
+      "tool-search/defer-policy": "should-defer",
+      "tool-search/mode": "auto-percent",
+      "tool-search/name-parser": "coarse-parts",
+    },
+  ],
 ];
 
 describe.skipIf(skip)("locate between the pinned releases", () => {

@@ -12,7 +12,18 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parse } from "acorn";
@@ -76,7 +87,13 @@ const callRoles = (scorer: string, deferred: string, all: string, select: boolea
   ...(select ? { selectMatch: "selectMatch" } : {}),
   ...(policy ? { isDeferredTool: policy } : {}),
 });
-const autoPercentRoles = { getToolSearchMode: "getToolSearchMode", value: "value", autoPercent: "autoPercent", parseAutoPercent: "parseAutoPercent", isAutoValue: "isAutoValue" };
+const autoPercentRoles = {
+  getToolSearchMode: "getToolSearchMode",
+  value: "value",
+  autoPercent: "autoPercent",
+  parseAutoPercent: "parseAutoPercent",
+  isAutoValue: "isAutoValue",
+};
 const optIn = (file: string): Expected => ({
   variant: "opt-in",
   file,
@@ -93,7 +110,13 @@ const partsParser = (file: string, variant: string, tool: string, coarse = false
   variant,
   file,
   where: { fn: "parseToolName" },
-  roles: { parseToolName: "parseToolName", tool, parts: "mcpParts", words: "builtinWords", ...(coarse ? { coarseParts: "wholeNames" } : {}) },
+  roles: {
+    parseToolName: "parseToolName",
+    tool,
+    parts: "mcpParts",
+    words: "builtinWords",
+    ...(coarse ? { coarseParts: "wholeNames" } : {}),
+  },
 });
 
 const SAMPLE_LIST: Sample[] = [
@@ -154,12 +177,20 @@ const SAMPLE_LIST: Sample[] = [
       name,
       entry: file,
       routines: {
-        "tool-search/scorer": { variant: scorer, file, where: { fn: "searchDeferredTools" }, roles: { ...scorerRoles("searchDeferredTools"), parsedName: "parsed" } },
+        "tool-search/scorer": {
+          variant: scorer,
+          file,
+          where: { fn: "searchDeferredTools" },
+          roles: { ...scorerRoles("searchDeferredTools"), parsedName: "parsed" },
+        },
         "tool-search/call": {
           variant: call,
           file,
           where: { object: "toolSearchTool", key: "call" },
-          roles: { ...callRoles("searchDeferredTools", "deferred", "allTools", true, "isDeferredTool"), ...(call === "single-select" ? { selectedName: "requested" } : {}) },
+          roles: {
+            ...callRoles("searchDeferredTools", "deferred", "allTools", true, "isDeferredTool"),
+            ...(call === "single-select" ? { selectedName: "requested" } : {}),
+          },
         },
         "tool-search/name-parser": partsParser(file, parser, parserArg, parser === "coarse-parts"),
         "tool-search/defer-policy": policy(file, defer),
@@ -186,11 +217,20 @@ const SAMPLE_LIST: Sample[] = [
         variant: "capped-query",
         file: "session-cache.js",
         where: { object: "toolSearchTool", key: "call" },
-        roles: { ...callRoles("searchDeferredTools", "deferred", "allTools", false), capQuery: "capQuery", selectPattern: "SELECT_PATTERN" },
+        roles: {
+          ...callRoles("searchDeferredTools", "deferred", "allTools", false),
+          capQuery: "capQuery",
+          selectPattern: "SELECT_PATTERN",
+        },
       },
       "tool-search/name-parser": partsParser("session-cache.js", "coarse-parts", "tool", true),
       "tool-search/defer-policy": policy("session-cache.js", "guidance", true),
-      "tool-search/mode": { variant: "flag-default", file: "session-cache.js", where: { fn: "getToolSearchMode" }, roles: { ...autoPercentRoles, featureFlag: "featureFlag" } },
+      "tool-search/mode": {
+        variant: "flag-default",
+        file: "session-cache.js",
+        where: { fn: "getToolSearchMode" },
+        roles: { ...autoPercentRoles, featureFlag: "featureFlag" },
+      },
     },
   },
   { name: "decoys-only", entry: "decoys-only.js", routines: {} },
@@ -199,8 +239,18 @@ const SAMPLE_LIST: Sample[] = [
     entry: "split/main.js",
     split: true,
     routines: {
-      "tool-search/scorer": { variant: "search-hint", file: "split/scorer.js", where: { fn: "searchDeferredTools" }, roles: { ...scorerRoles("searchDeferredTools"), parsedName: "parsed" } },
-      "tool-search/call": { variant: "select-list", file: "split/tool.js", where: { object: "toolSearchTool", key: "call" }, roles: callRoles("searchDeferredTools", "deferred", "allTools", true, "isDeferredTool") },
+      "tool-search/scorer": {
+        variant: "search-hint",
+        file: "split/scorer.js",
+        where: { fn: "searchDeferredTools" },
+        roles: { ...scorerRoles("searchDeferredTools"), parsedName: "parsed" },
+      },
+      "tool-search/call": {
+        variant: "select-list",
+        file: "split/tool.js",
+        where: { object: "toolSearchTool", key: "call" },
+        roles: callRoles("searchDeferredTools", "deferred", "allTools", true, "isDeferredTool"),
+      },
       "tool-search/name-parser": partsParser("split/scorer.js", "tool-object", "tool"),
       "tool-search/defer-policy": policy("split/policy.js", "always-load"),
       "tool-search/mode": { variant: "auto-percent", file: "split/main.js", where: { fn: "getToolSearchMode" }, roles: autoPercentRoles },
@@ -241,9 +291,11 @@ function findOriginal(file: string, where: Where): Original {
   const ast = parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as AnyNode;
   const hits: Original[] = [];
   walkAll(ast, (n) => {
-    if ("fn" in where && n.type === "FunctionDeclaration" && n.id?.name === where.fn) hits.push({ file, start: n.start, end: n.end, nameAt: n.id.start, name: where.fn });
+    if ("fn" in where && n.type === "FunctionDeclaration" && n.id?.name === where.fn)
+      hits.push({ file, start: n.start, end: n.end, nameAt: n.id.start, name: where.fn });
     if ("object" in where && n.type === "VariableDeclarator" && n.id.name === where.object && n.init?.type === "ObjectExpression") {
-      for (const p of n.init.properties) if (p.key?.name === where.key) hits.push({ file, start: p.start, end: p.end, nameAt: p.key.start, name: where.key });
+      for (const p of n.init.properties)
+        if (p.key?.name === where.key) hits.push({ file, start: p.start, end: p.end, nameAt: p.key.start, name: where.key });
     }
   });
   if (hits.length !== 1) throw new Error(`${relative(REPO, file)}: ${JSON.stringify(where)} found ${hits.length} times in the sample`);
@@ -350,7 +402,10 @@ interface EsbuildOut {
 function esbuildSample(s: Sample, hash: string): EsbuildOut {
   // The maps name sources relative to the output, so a build made from another checkout (a CI run
   // sharing this cache) would point at that checkout's samples: the checkout is part of the key.
-  const key = createHash("sha256").update(JSON.stringify({ esbuildVersion, hash, samples: SAMPLES, entry: s.entry, split: !!s.split, v: 1 })).digest("hex").slice(0, 16);
+  const key = createHash("sha256")
+    .update(JSON.stringify({ esbuildVersion, hash, samples: SAMPLES, entry: s.entry, split: !!s.split, v: 1 }))
+    .digest("hex")
+    .slice(0, 16);
   const dir = join(cacheDir("fixtures", "tool-search", "esbuild"), `${s.name}-${key}`);
   const done = join(dir, "files.json");
   if (!existsSync(done)) {
@@ -368,7 +423,12 @@ function esbuildSample(s: Sample, hash: string): EsbuildOut {
       ...(s.split ? { splitting: true, outdir: dir, chunkNames: "chunk-[hash]" } : { outfile: join(dir, `${s.name}.js`) }),
     });
     const entry = s.split ? "main.js" : `${s.name}.js`;
-    const files = [entry, ...readdirSync(dir).filter((f) => f.endsWith(".js") && f !== entry).sort()];
+    const files = [
+      entry,
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith(".js") && f !== entry)
+        .sort(),
+    ];
     writeFileSync(done, JSON.stringify(files));
   }
   const files = (JSON.parse(readFileSync(done, "utf8")) as string[]).map((f) => join(dir, f));
@@ -498,7 +558,10 @@ function truthFor(exp: Expected, stages: Stage[], named: boolean): Truth {
       positions = through(stages, file, occurrences(file, origName, orig.start, orig.end));
     }
     // Segments that start at punctuation (Bun maps some of those to an identifier's origin) are not the identifier.
-    let ids = positions.filter((p) => p.gen.key === module).map((p) => identifierAt(p.gen.text, p.offset)).filter((x) => x !== "");
+    let ids = positions
+      .filter((p) => p.gen.key === module)
+      .map((p) => identifierAt(p.gen.text, p.offset))
+      .filter((x) => x !== "");
     if (!named && ids.some((x) => x !== origName)) ids = ids.filter((x) => x !== origName); // shorthand keys
     // Bun's --minify inlines a variable used once (`let parts = …; return { parts }`): then no
     // identifier carries it and the role has no name in that build.
@@ -659,10 +722,20 @@ describe("searchlift locate CLI on the samples", () => {
     expect(out.routines.map((x: { id: string }) => x.id)).toEqual([...IDS]);
     const stage = esbuildStage(es, (f) => basename(f));
     for (const x of out.routines) {
-      for (const k of ["id", "status", "module", "start", "end", "line", "column", "variant", "roles"]) expect(x, `${x.id}.${k}`).toHaveProperty(k);
+      for (const k of ["id", "status", "module", "start", "end", "line", "column", "variant", "roles"])
+        expect(x, `${x.id}.${k}`).toHaveProperty(k);
       const exp = sample.routines[x.id as RoutineId]!;
       const t = truthFor(exp, [stage], true);
-      expect({ id: x.id, status: x.status, start: x.start, end: x.end, line: x.line, column: x.column, variant: x.variant, roles: x.roles }).toEqual({
+      expect({
+        id: x.id,
+        status: x.status,
+        start: x.start,
+        end: x.end,
+        line: x.line,
+        column: x.column,
+        variant: x.variant,
+        roles: x.roles,
+      }).toEqual({
         id: x.id,
         status: "found",
         start: t.start,
@@ -707,7 +780,17 @@ describe("searchlift locate CLI on the samples", () => {
       const twin = join(dir, "twin.js");
       writeFileSync(twin, `${src}\nexport ${copy}\n`);
       const outFile = join(dir, "out.js");
-      buildSync({ entryPoints: [twin], bundle: true, format: "esm", platform: "node", minifyIdentifiers: true, minifyWhitespace: true, sourcemap: "external", outfile: outFile, logLevel: "silent" });
+      buildSync({
+        entryPoints: [twin],
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        minifyIdentifiers: true,
+        minifyWhitespace: true,
+        sourcemap: "external",
+        outfile: outFile,
+        logLevel: "silent",
+      });
       const stage = new Stage([generated(outFile, readFileSync(outFile, "utf8"), `${outFile}.map`, dir)]);
       sourceText.set(twin, readFileSync(twin, "utf8"));
       const expectAt = (fn: string) => {
@@ -719,11 +802,15 @@ describe("searchlift locate CLI on the samples", () => {
       const out = JSON.parse(r.stdout);
       const scorer = out.routines.find((x: { id: string }) => x.id === "tool-search/scorer");
       expect(scorer.status).toBe("ambiguous");
-      expect(scorer.candidates.map((c: { line: number; column: number; variant: string }) => ({ line: c.line, column: c.column, variant: c.variant }))).toEqual([
-        expectAt("searchDeferredTools"),
-        expectAt("searchDeferredToolsAgain"),
-      ]);
-      for (const x of out.routines.filter((x: { id: string }) => x.id !== "tool-search/scorer")) expect({ id: x.id, status: x.status }).toEqual({ id: x.id, status: "found" });
+      expect(
+        scorer.candidates.map((c: { line: number; column: number; variant: string }) => ({
+          line: c.line,
+          column: c.column,
+          variant: c.variant,
+        })),
+      ).toEqual([expectAt("searchDeferredTools"), expectAt("searchDeferredToolsAgain")]);
+      for (const x of out.routines.filter((x: { id: string }) => x.id !== "tool-search/scorer"))
+        expect({ id: x.id, status: x.status }).toEqual({ id: x.id, status: "found" });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

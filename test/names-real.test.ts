@@ -49,7 +49,8 @@ describe.skipIf(skip)("names on real releases", () => {
 
   it("the curated names reach the releases where the helpers exist", () => {
     const text = readable("@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude");
-    for (const name of ["escapeRegExp", "findToolByName", "formatNameList", "ToolDescriptionCache", "mapWithYield", "selectPattern"]) expect(text).toContain(name);
+    for (const name of ["escapeRegExp", "findToolByName", "formatNameList", "ToolDescriptionCache", "mapWithYield", "selectPattern"])
+      expect(text).toContain(name);
     expect(readable("@anthropic-ai/claude-code@2.1.112", "package/cli.js")).toContain("function escapeRegExp(");
   });
 });

@@ -175,7 +175,10 @@ describe("corrupt blobs are MalformedInput, read without trusting lengths", () =
 
   it("truncated blob", () => {
     const b = good();
-    const e = expectMalformed(b.subarray(0, b.length - 7), new RegExp(`does not decode with any known header: ${H}-byte header: .*runs past the end`));
+    const e = expectMalformed(
+      b.subarray(0, b.length - 7),
+      new RegExp(`does not decode with any known header: ${H}-byte header: .*runs past the end`),
+    );
     expect(e.message).toContain(`(${b.length - 7} bytes)`);
   });
 

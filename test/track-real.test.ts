@@ -21,17 +21,43 @@ describe.skipIf(skip)("track on real releases", () => {
     const inputs = versions.map((v) => npmPack(`@anthropic-ai/claude-code@${v}`));
     const out = mkdtempSync(join(tmpdir(), "searchlift-track-real-"));
     const cache = mkdtempSync(join(tmpdir(), "searchlift-track-real-cache-"));
-    const r = spawnSync(process.execPath, [join(import.meta.dirname, "..", "bin", "searchlift.js"), "track", ...inputs, "--out", out, "--cache", cache, "--no-verify", "--json"], { encoding: "utf8", timeout: 900_000, maxBuffer: 256 << 20 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(import.meta.dirname, "..", "bin", "searchlift.js"),
+        "track",
+        ...inputs,
+        "--out",
+        out,
+        "--cache",
+        cache,
+        "--no-verify",
+        "--json",
+      ],
+      { encoding: "utf8", timeout: 900_000, maxBuffer: 256 << 20 },
+    );
     expect(r.status, r.stderr).toBe(0);
     const t = JSON.parse(r.stdout);
-    expect(t.releases.map((x: { version: string; platform: string }) => `${x.version}/${x.platform}`)).toEqual(versions.map((v) => `${v}/npm`));
-    expect(t.groups.map((g: { first: string; last: string }) => `${g.first}-${g.last}`)).toEqual(["2.0.70-2.0.76", "2.1.10-2.1.10", "2.1.14-2.1.14", "2.1.19-2.1.19", "2.1.111-2.1.112"]);
+    expect(t.releases.map((x: { version: string; platform: string }) => `${x.version}/${x.platform}`)).toEqual(
+      versions.map((v) => `${v}/npm`),
+    );
+    expect(t.groups.map((g: { first: string; last: string }) => `${g.first}-${g.last}`)).toEqual([
+      "2.0.70-2.0.76",
+      "2.1.10-2.1.10",
+      "2.1.14-2.1.14",
+      "2.1.19-2.1.19",
+      "2.1.111-2.1.112",
+    ]);
     expect(t.groups.every((g: { routineHash: string | null }) => g.routineHash !== null)).toBe(true);
     // Each change point's probe rows say what the generation added.
     const changes = t.changes as Change[];
     expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual(["2.0.76-2.1.10", "2.1.10-2.1.14", "2.1.14-2.1.19", "2.1.19-2.1.111"]);
     for (const c of changes) expect(c.behaviour!.searched).toBeGreaterThan(0);
-    const row = (c: Change, f: string) => c.semantics!.find((r) => r.feature === f) && [c.semantics!.find((r) => r.feature === f)!.before, c.semantics!.find((r) => r.feature === f)!.after];
+    const row = (c: Change, f: string) =>
+      c.semantics!.find((r) => r.feature === f) && [
+        c.semantics!.find((r) => r.feature === f)!.before,
+        c.semantics!.find((r) => r.feature === f)!.after,
+      ];
     // "github" for mcp__github__create_issue: name contains 5 + description 2 → server equals 12 + description word 2.
     expect(row(changes[0]!, "score: server name")).toEqual(["7", "14"]);
     expect(row(changes[2]!, "+required terms")).toEqual(["no", "yes"]);

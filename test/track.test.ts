@@ -24,7 +24,11 @@ const INPUTS = [...readdirSync(RELEASES).map((f) => join(RELEASES, f)), join(ROO
 
 function run(...args: string[]) {
   // The JSON holds every witness's tool lists (a catalog's worth each): more than spawnSync's default 1 MB buffer.
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], { encoding: "utf8", timeout: 600_000, maxBuffer: 256 << 20 });
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], {
+    encoding: "utf8",
+    timeout: 600_000,
+    maxBuffer: 256 << 20,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -37,9 +41,28 @@ describe("searchlift track", () => {
     expect(first.code, first.stderr).toBe(ExitCode.trackIncomplete);
     expect(first.stderr).toMatch(/^searchlift: 1 of 9 releases not lifted: 0\.8\.0 \(.*refused[/\\]0\.8\.0\)\n$/);
     const t = JSON.parse(first.stdout);
-    expect(t.releases.map((r: { version: string }) => r.version)).toEqual(["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0"]);
+    expect(t.releases.map((r: { version: string }) => r.version)).toEqual([
+      "0.1.0",
+      "0.2.0",
+      "0.3.0",
+      "0.3.1",
+      "0.4.0",
+      "0.5.0",
+      "0.6.0",
+      "0.7.0",
+      "0.8.0",
+    ]);
     // One group per generation: the two builds of name-parts share one.
-    expect(t.groups.map((g: { first: string; last: string }) => `${g.first}-${g.last}`)).toEqual(["0.1.0-0.1.0", "0.2.0-0.2.0", "0.3.0-0.3.1", "0.4.0-0.4.0", "0.5.0-0.5.0", "0.6.0-0.6.0", "0.7.0-0.7.0", "0.8.0-0.8.0"]);
+    expect(t.groups.map((g: { first: string; last: string }) => `${g.first}-${g.last}`)).toEqual([
+      "0.1.0-0.1.0",
+      "0.2.0-0.2.0",
+      "0.3.0-0.3.1",
+      "0.4.0-0.4.0",
+      "0.5.0-0.5.0",
+      "0.6.0-0.6.0",
+      "0.7.0-0.7.0",
+      "0.8.0-0.8.0",
+    ]);
     const hashes = t.groups.map((g: { routineHash: string | null }) => g.routineHash);
     expect(new Set(hashes.slice(0, 7)).size).toBe(7);
     // 0.8.0's scorer reads a weight from process.env (samples/lift/env-weight.js): refused, and why.
@@ -56,16 +79,28 @@ describe("searchlift track", () => {
 
     // One change per group boundary, each with its behaviour.
     const changes = t.changes as Change[];
-    expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual(["0.1.0-0.2.0", "0.2.0-0.3.0", "0.3.1-0.4.0", "0.4.0-0.5.0", "0.5.0-0.6.0", "0.6.0-0.7.0", "0.7.0-0.8.0"]);
+    expect(changes.map((c) => `${c.from}-${c.to}`)).toEqual([
+      "0.1.0-0.2.0",
+      "0.2.0-0.3.0",
+      "0.3.1-0.4.0",
+      "0.4.0-0.5.0",
+      "0.5.0-0.6.0",
+      "0.6.0-0.7.0",
+      "0.7.0-0.8.0",
+    ]);
     for (const c of changes.slice(0, 6)) {
       expect(c.behaviour!.searched).toBeGreaterThan(0);
       expect(c.behaviour!.changed.length, `${c.from}-${c.to}`).toBeGreaterThan(0);
-      expect(c.semantics!.some((r) => r.changed), `${c.from}-${c.to}`).toBe(true);
+      expect(
+        c.semantics!.some((r) => r.changed),
+        `${c.from}-${c.to}`,
+      ).toBe(true);
     }
     // 0.3.x → 0.4.0 (name-parts → required-terms) keeps every weight and adds `+term` and the fast paths
     // (a query equal to a name in any case, an mcp__ prefix).
     const c34 = changes[2]!;
-    for (const f of ["+required terms", "exact name in another case", "mcp__ prefix: a server's tools"]) expect(row(c34.semantics!, f), f).toEqual(["no", "yes"]);
+    for (const f of ["+required terms", "exact name in another case", "mcp__ prefix: a server's tools"])
+      expect(row(c34.semantics!, f), f).toEqual(["no", "yes"]);
     for (const r of c34.semantics!.filter((x) => x.feature.startsWith("score: "))) expect(r.changed, r.feature).toBe(false);
     expect(c34.behaviour!.sentences.some((l) => /honours `\+required` terms/.test(l))).toBe(true);
     // 0.4.0 → 0.5.0 (search-hint): select: takes a comma list, and a searchHint word scores 4.
@@ -78,7 +113,11 @@ describe("searchlift track", () => {
     // searchHint in the scorer, 64 select: names in toolSearch. (Its 16384-character cap is applied in the tool's
     // call() before the scorer, which the scoreTools probe does not pass through.)
     const c67 = changes[5]!;
-    for (const [f, cap] of [["query cap (words)", "32"], ["select: cap (names)", "64"], ["searchHint cap (characters)", "4096"]]) {
+    for (const [f, cap] of [
+      ["query cap (words)", "32"],
+      ["select: cap (names)", "64"],
+      ["searchHint cap (characters)", "4096"],
+    ]) {
       expect(row(c67.semantics!, f!)[1], f).toBe(cap);
       expect(row(c67.semantics!, f!)[0], f).not.toBe(cap);
     }
@@ -90,7 +129,9 @@ describe("searchlift track", () => {
     expect(order).toEqual(changes.map((c) => `${c.from}-${c.to}`).reverse());
     const section = md.split("### 0.3.1 → 0.4.0\n")[1]!.split("\n### ")[0]!;
     const b34 = c34.behaviour!;
-    expect(section).toContain(`\n${b34.changed.length} witness${b34.changed.length === 1 ? "" : "es"} in ${b34.searched} cases (${b34.seconds} s):\n`);
+    expect(section).toContain(
+      `\n${b34.changed.length} witness${b34.changed.length === 1 ? "" : "es"} in ${b34.searched} cases (${b34.seconds} s):\n`,
+    );
     expect(section).toContain("\n- searchTools now also honours \\`+required\\` terms: ");
     expect(section).toContain("| +required terms | no | yes |");
     expect(md).toMatch(/### 0\.7\.0 → 0\.8\.0\n\nBehaviour not compared: a side was not lifted/);
@@ -117,7 +158,16 @@ describe("searchlift track", () => {
 
   it("exits 0 when every release lifted", () => {
     const out = mkdtempSync(join(tmpdir(), "searchlift-track-"));
-    const r = run("track", join(RELEASES, "0.3.0"), join(RELEASES, "0.3.1"), "--out", out, "--cache", mkdtempSync(join(tmpdir(), "searchlift-track-cache-")), "--no-verify");
+    const r = run(
+      "track",
+      join(RELEASES, "0.3.0"),
+      join(RELEASES, "0.3.1"),
+      "--out",
+      out,
+      "--cache",
+      mkdtempSync(join(tmpdir(), "searchlift-track-cache-")),
+      "--no-verify",
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
   });
@@ -140,7 +190,9 @@ function expectSelfContained(out: string, t: Timeline, cache: string): void {
   try {
     for (const r of lifted) {
       expect(r.module).toBe(`modules/searchlift-sample/${r.version}/npm/tool-search.mjs`);
-      expect(readFileSync(join(moved, r.module!), "utf8")).toMatch(new RegExp(`^// searchlift-sample ${r.version.replace(/\./g, "\\.")} \\(npm\\)`));
+      expect(readFileSync(join(moved, r.module!), "utf8")).toMatch(
+        new RegExp(`^// searchlift-sample ${r.version.replace(/\./g, "\\.")} \\(npm\\)`),
+      );
       expect(existsSync(join(moved, r.module!.replace(/\.mjs$/, ".d.ts")))).toBe(true);
     }
     // The code diff of a change point is read from the folder's own modules (no "cannot read").
@@ -173,7 +225,12 @@ async function expectSelectListWitness(changed: WitnessReport[], before: string,
   const w = changed.find((x) => x.function === "toolSearch" && /^\s*select:[^,]*,/i.test(x.query));
   expect(w, "a select: list witness").toBeDefined();
   const names = [...w!.deferred, ...w!.loaded].map((t) => t.name);
-  const listed = w!.query.trim().slice("select:".length).split(",").map((n) => n.trim()).filter((n) => names.includes(n));
+  const listed = w!.query
+    .trim()
+    .slice("select:".length)
+    .split(",")
+    .map((n) => n.trim())
+    .filter((n) => names.includes(n));
   expect(listed.length).toBeGreaterThan(0);
   for (const n of listed) expect(w!.after).toContain(n);
   expect(listed.every((n) => (w!.before as string[]).includes(n))).toBe(false);
@@ -206,7 +263,9 @@ describe("behaviour per change", () => {
     expect(c!.behaviour!.searched).toBeGreaterThan(0);
     expect(c!.semantics!.length).toBeGreaterThan(0);
     expect(c!.semantics!.filter((r) => r.changed)).toEqual([]);
-    expect(timelineMarkdown({ ...t, changes: [c!] })).toContain(`### 0.3.0 → 0.3.1\n\nno behaviour difference found in ${c!.behaviour!.searched} cases (${c!.behaviour!.seconds} s).`);
+    expect(timelineMarkdown({ ...t, changes: [c!] })).toContain(
+      `### 0.3.0 → 0.3.1\n\nno behaviour difference found in ${c!.behaviour!.searched} cases (${c!.behaviour!.seconds} s).`,
+    );
 
     // The same two routines again: answered from the cache, the modules are not read.
     rmSync(join(dir, "lifted"), { recursive: true });
@@ -223,14 +282,25 @@ describe("behaviour per change", () => {
       { input: "a", version: "1.0.0", platform: "npm", routineHash: "a", verified: null },
       { input: "b", version: "1.0.1", platform: "npm", routineHash: "b", verified: null },
     ]);
-    const witness = (i: number): WitnessReport => ({ function: "searchTools", query: `q${i}`, deferred: [], loaded: [], before: ["x"], after: [], summary: `searchTools \`"q${i}"\` no longer returns x` });
+    const witness = (i: number): WitnessReport => ({
+      function: "searchTools",
+      query: `q${i}`,
+      deferred: [],
+      loaded: [],
+      before: ["x"],
+      after: [],
+      summary: `searchTools \`"q${i}"\` no longer returns x`,
+    });
     const changed = Array.from({ length: 2 }, (_, i) => witness(i));
     const sentences = ["a *probe* <b>row</b> | changed", ...changed.map((w) => w.summary)];
     const semantics: SemanticRow[] = [
       { feature: "select: comma list", before: "no", after: "yes", changed: true },
       { feature: "select: full name", before: "yes", after: "yes", changed: false },
     ];
-    const md = timelineMarkdown({ ...t, changes: [{ from: "1.0.0", to: "1.0.1", behaviour: { searched: 20, seconds: 1.5, changed, sentences }, semantics }] });
+    const md = timelineMarkdown({
+      ...t,
+      changes: [{ from: "1.0.0", to: "1.0.1", behaviour: { searched: 20, seconds: 1.5, changed, sentences }, semantics }],
+    });
     expect(md).toContain("### 1.0.0 → 1.0.1\n\n2 witnesses in 20 cases (1.5 s):\n\n");
     expect(md).toContain("- a \\*probe\\* \\<b\\>row\\</b\\> \\| changed\n");
     expect(md).toContain('- searchTools \\`"q1"\\` no longer returns x\n');
@@ -243,13 +313,22 @@ describe("timeline", () => {
   it("orders versions numerically and keeps an unliftable release apart", () => {
     expect(["2.1.10", "2.1.9", "2.0.70", "2.1.100"].sort(compareVersions)).toEqual(["2.0.70", "2.1.9", "2.1.10", "2.1.100"]);
     // npm's precedence (semver §11): a prerelease comes before its release, numeric identifiers by number.
-    expect(["2.1.0", "2.1.0-beta.10", "2.1.0-beta.2", "2.0.9"].sort(compareVersions)).toEqual(["2.0.9", "2.1.0-beta.2", "2.1.0-beta.10", "2.1.0"]);
+    expect(["2.1.0", "2.1.0-beta.10", "2.1.0-beta.2", "2.0.9"].sort(compareVersions)).toEqual([
+      "2.0.9",
+      "2.1.0-beta.2",
+      "2.1.0-beta.10",
+      "2.1.0",
+    ]);
     const t = buildTimeline([
       { input: "b", version: "1.0.1", platform: "npm", routineHash: "x", verified: null },
       { input: "a", version: "1.0.0", platform: "npm", routineHash: "x", verified: null },
       { input: "c", version: "1.0.2", platform: "npm", routineHash: null, verified: null, error: "no" },
       { input: "d", version: "1.0.3", platform: "npm", routineHash: "x", verified: null },
     ]);
-    expect(t.groups.map((g) => [g.first, g.last])).toEqual([["1.0.0", "1.0.1"], ["1.0.2", "1.0.2"], ["1.0.3", "1.0.3"]]);
+    expect(t.groups.map((g) => [g.first, g.last])).toEqual([
+      ["1.0.0", "1.0.1"],
+      ["1.0.2", "1.0.2"],
+      ["1.0.3", "1.0.3"],
+    ]);
   });
 });

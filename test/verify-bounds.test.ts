@@ -37,7 +37,12 @@ describe("verification ends, and says why, whatever the helper does", () => {
     expect(r.code).toBe(ExitCode.inconclusive);
     expect(r.stderr).toMatch(/inconclusive: the original code failed on \d+\/300 cases \(first: Error: always\)/);
     // One line for the failure, after the note that 300 cases are below the contract's 2,000.
-    expect(r.stderr.trim().split("\n").filter((l) => !l.startsWith("note: --cases"))).toHaveLength(1);
+    expect(
+      r.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => !l.startsWith("note: --cases")),
+    ).toHaveLength(1);
   });
 
   it("a helper that loops: stopped after a few timed-out calls (exit 15), not after every case's timeout", () => {
@@ -53,7 +58,8 @@ describe("verification ends, and says why, whatever the helper does", () => {
   });
 
   it("--verify-timeout must be a positive number of seconds", () => {
-    for (const bad of ["0", "-3", "abc", "1e9"]) expect(lift(join(REPO, "samples", "releases", "0.1.0"), "--verify-timeout", bad).code, bad).toBe(ExitCode.usage);
+    for (const bad of ["0", "-3", "abc", "1e9"])
+      expect(lift(join(REPO, "samples", "releases", "0.1.0"), "--verify-timeout", bad).code, bad).toBe(ExitCode.usage);
   });
 
   it("a helper allocating 1.5 GB per call: a sandbox limit on the original, never an agreement (exit 16)", () => {
@@ -81,7 +87,12 @@ function processes(): Proc[] {
       const stat = readFileSync(`/proc/${d}/stat`, "latin1");
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (f[0] === "Z") continue;
-      out.push({ pid: Number(d), ppid: Number(f[1]), start: f[19]!, cmd: readFileSync(`/proc/${d}/cmdline`, "latin1").replace(/\0/g, " ") });
+      out.push({
+        pid: Number(d),
+        ppid: Number(f[1]),
+        start: f[19]!,
+        cmd: readFileSync(`/proc/${d}/cmdline`, "latin1").replace(/\0/g, " "),
+      });
     } catch {
       // gone meanwhile
     }
@@ -92,7 +103,7 @@ function processes(): Proc[] {
 function descendants(root: number): Proc[] {
   const all = processes();
   const found = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of all) {
       if (found.has(p.pid) || !found.has(p.ppid)) continue;
@@ -115,7 +126,10 @@ async function killMidVerification(args: string[]): Promise<Proc[]> {
     await sleep(100);
     below = descendants(root);
   }
-  expect(below.some((p) => /--(experimental-)?permission /.test(p.cmd)), "a sandbox child started").toBe(true);
+  expect(
+    below.some((p) => /--(experimental-)?permission /.test(p.cmd)),
+    "a sandbox child started",
+  ).toBe(true);
   child.kill("SIGKILL");
   return below;
 }
@@ -136,7 +150,16 @@ describe("nothing outlives a killed lift or track", () => {
     const releases = join(work, "releases");
     mkdirSync(releases, { recursive: true });
     writeFileSync(join(releases, "9.9.9"), SAMPLE.replace(HELPER, HELPER + "for(;;){}"));
-    const below = await killMidVerification(["track", releases, "--out", join(work, "timeline"), "--cache", join(work, "track-cache"), "--jobs", "1"]);
+    const below = await killMidVerification([
+      "track",
+      releases,
+      "--out",
+      join(work, "timeline"),
+      "--cache",
+      join(work, "track-cache"),
+      "--jobs",
+      "1",
+    ]);
     expect(below.some((p) => p.cmd.includes(" lift "))).toBe(true);
     await expectAllGone(below);
     expect(existsSync(join(work, "timeline", "timeline.json"))).toBe(false);

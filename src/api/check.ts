@@ -13,8 +13,18 @@ export { defaultQueries } from "../check/queries.js";
 
 export async function check(input: CheckInput, options: ProgressOptions = {}): Promise<CheckResult> {
   const n = input.modules.length;
-  options.onProgress?.({ stage: "check", message: `ranking ${input.tools.length} tools on ${input.queries.length} queries with ${n} release${n === 1 ? "" : "s"}`, done: 0, total: n });
+  options.onProgress?.({
+    stage: "check",
+    message: `ranking ${input.tools.length} tools on ${input.queries.length} queries with ${n} release${n === 1 ? "" : "s"}`,
+    done: 0,
+    total: n,
+  });
   const r = await runCheck(input);
-  options.onProgress?.({ stage: "check", message: `${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} unfound`, done: n, total: n });
+  options.onProgress?.({
+    stage: "check",
+    message: `${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} unfound`,
+    done: n,
+    total: n,
+  });
   return r;
 }

@@ -11,5 +11,8 @@ export interface FetchOptions extends ProgressOptions, Omit<StageFetchOptions, "
 /** `spec`: `latest` or another dist-tag, a version, `2.1.100-2.1.112`, or a semver range. */
 export function fetch(spec: string, options: FetchOptions = {}): Promise<FetchResult> {
   const { onProgress, ...rest } = options;
-  return fetchReleases(spec, { ...rest, ...(onProgress ? { progress: (message: string) => onProgress({ stage: "fetch", message }) } : {}) });
+  return fetchReleases(spec, {
+    ...rest,
+    ...(onProgress ? { progress: (message: string) => onProgress({ stage: "fetch", message }) } : {}),
+  });
 }

@@ -22,7 +22,12 @@ export async function locate(input: string, options: LocateOptions = {}): Promis
   const c = openContainer(input);
   try {
     const results = locateIn(c, signatures);
-    options.onProgress?.({ stage: "locate", message: results.map((r) => `${r.id}: ${r.status}`).join(", "), done: results.length, total: results.length });
+    options.onProgress?.({
+      stage: "locate",
+      message: results.map((r) => `${r.id}: ${r.status}`).join(", "),
+      done: results.length,
+      total: results.length,
+    });
     return results;
   } finally {
     c.close();
@@ -40,6 +45,7 @@ export function selectSignatures(dir: string | undefined, ids: string[] | undefi
   }
   if (!ids) return all;
   const unknown = ids.filter((id) => !all.some((s) => s.id === id));
-  if (unknown.length) throw new SearchliftError(`unknown routine ${unknown.join(", ")} (known: ${all.map((s) => s.id).join(", ")})`, ExitCode.usage);
+  if (unknown.length)
+    throw new SearchliftError(`unknown routine ${unknown.join(", ")} (known: ${all.map((s) => s.id).join(", ")})`, ExitCode.usage);
   return all.filter((s) => ids.includes(s.id));
 }

@@ -10,7 +10,11 @@ import { parse } from "acorn";
  */
 function warmAcornErrorPaths(): void {
   for (let i = 0; i < 3; i++) {
-    for (const [text, sourceType] of [["(a +", "script"], ["a\n+\n", "module"], ["`${", "script"]] as const) {
+    for (const [text, sourceType] of [
+      ["(a +", "script"],
+      ["a\n+\n", "module"],
+      ["`${", "script"],
+    ] as const) {
       try {
         parse(text, { ecmaVersion: "latest", sourceType, locations: i === 0 });
       } catch {

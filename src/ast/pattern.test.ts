@@ -4,7 +4,9 @@ import { compilePattern, findAll, type Node } from "./pattern.js";
 
 const code = (s: string) => parse(s, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
 const names = (b: Map<string, unknown>) =>
-  Object.fromEntries([...b].map(([k, v]) => [k, Array.isArray(v) ? v.map((n: any) => n.name ?? n.type) : (v as any).name ?? (v as any).type]));
+  Object.fromEntries(
+    [...b].map(([k, v]) => [k, Array.isArray(v) ? v.map((n: any) => n.name ?? n.type) : ((v as any).name ?? (v as any).type)]),
+  );
 
 describe("structural patterns", () => {
   it("binds metavariables and requires the same name to be the same code", () => {
@@ -15,8 +17,8 @@ describe("structural patterns", () => {
 
   it("matches regex literals by pattern and flags, numbers by value, through minified spellings", () => {
     const p = compilePattern("$Q.match(/^select:(.+)$/i)");
-    expect(findAll(code('let m = B.match(/^select:(.+)$/i);'), p)).toHaveLength(1);
-    expect(findAll(code('let m = B.match(/^select:(.+)$/);'), p)).toHaveLength(0);
+    expect(findAll(code("let m = B.match(/^select:(.+)$/i);"), p)).toHaveLength(1);
+    expect(findAll(code("let m = B.match(/^select:(.+)$/);"), p)).toHaveLength(0);
     expect(findAll(code("x = 10.0; y = 0xa; z = 5;"), compilePattern("$S = 10"))).toHaveLength(2);
     expect(findAll(code("f(!0, void 0)"), compilePattern("f(true, undefined)"))).toHaveLength(1);
     expect(findAll(code('o["isMcp"]'), compilePattern("$O.isMcp"))).toHaveLength(1);

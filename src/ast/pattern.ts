@@ -67,7 +67,13 @@ function parsePattern(source: string): Pattern {
 
 function tryParse(src: string): Node | null {
   try {
-    return parse(src, { ecmaVersion: "latest", sourceType: "module", allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, ranges: true }) as Node;
+    return parse(src, {
+      ecmaVersion: "latest",
+      sourceType: "module",
+      allowReturnOutsideFunction: true,
+      allowAwaitOutsideFunction: true,
+      ranges: true,
+    }) as Node;
   } catch {
     return null;
   }
@@ -193,7 +199,11 @@ export function matchNode(pat: Node, node: Node | null | undefined, env: Binding
 /** `a.b` and `a["b"]` are one access. */
 function matchMember(pat: Node, t: Node, env: Bindings): Bindings | null {
   const key = (m: Node): string | null =>
-    !m.computed && m.property.type === "Identifier" ? m.property.name : m.computed && m.property.type === "Literal" && typeof m.property.value === "string" ? m.property.value : null;
+    !m.computed && m.property.type === "Identifier"
+      ? m.property.name
+      : m.computed && m.property.type === "Literal" && typeof m.property.value === "string"
+        ? m.property.value
+        : null;
   const pk = key(pat);
   const tk = key(t);
   if (pat.optional !== t.optional) return null;

@@ -12,18 +12,39 @@ describe("naming as the client does", () => {
   });
 
   it("reads the hint and alwaysLoad from _meta and keeps the raw names in mcpInfo", () => {
-    const t = clientTool("s.1", { name: "do.it", description: "Does it", _meta: { "anthropic/searchHint": "act", "anthropic/alwaysLoad": true } });
-    expect(t).toEqual({ name: "mcp__s_1__do_it", description: "Does it", searchHint: "act", isMcp: true, mcpInfo: { serverName: "s.1", toolName: "do.it" }, alwaysLoad: true });
+    const t = clientTool("s.1", {
+      name: "do.it",
+      description: "Does it",
+      _meta: { "anthropic/searchHint": "act", "anthropic/alwaysLoad": true },
+    });
+    expect(t).toEqual({
+      name: "mcp__s_1__do_it",
+      description: "Does it",
+      searchHint: "act",
+      isMcp: true,
+      mcpInfo: { serverName: "s.1", toolName: "do.it" },
+      alwaysLoad: true,
+    });
     expect(clientTool("s", { name: "x", _meta: { "anthropic/alwaysLoad": "yes" } }).alwaysLoad).toBe(false);
   });
 });
 
 describe("queries", () => {
   it("are made from a deferred tool's name words, first description words, hint and both selects", () => {
-    const t = clientTool("srv", { name: "listOpenPRs", description: "List the open pull requests, newest first.", _meta: { "anthropic/searchHint": "review" } });
+    const t = clientTool("srv", {
+      name: "listOpenPRs",
+      description: "List the open pull requests, newest first.",
+      _meta: { "anthropic/searchHint": "review" },
+    });
     expect(nameWords("listOpenPRs")).toEqual(["list", "open", "prs"]);
     expect(nameWords("get_item-v2.x")).toEqual(["get", "item", "v2", "x"]);
-    expect(defaultQueries([t]).map((q) => q.text)).toEqual(["list open prs", "list the open pull requests", "review", "select:mcp__srv__listOpenPRs", "select:listOpenPRs"]);
+    expect(defaultQueries([t]).map((q) => q.text)).toEqual([
+      "list open prs",
+      "list the open pull requests",
+      "review",
+      "select:mcp__srv__listOpenPRs",
+      "select:listOpenPRs",
+    ]);
   });
 
   it("ask a text shared by two tools once, for both; none for always-loaded tools", () => {
@@ -52,7 +73,10 @@ describe("--loaded, query words, explain lines", () => {
     const rival = clientTool("r", { name: "b" });
     const { tools, competitors } = markLoaded([ours], [rival], [clientTool("s", { name: "a" }), clientTool("x", { name: "c" })]);
     expect(tools.map((t) => t.alwaysLoad)).toEqual([true]);
-    expect(competitors.map((t) => [t.name, t.alwaysLoad])).toEqual([["mcp__r__b", false], ["mcp__x__c", true]]);
+    expect(competitors.map((t) => [t.name, t.alwaysLoad])).toEqual([
+      ["mcp__r__b", false],
+      ["mcp__x__c", true],
+    ]);
   });
 
   it("splits a query at whitespace, lower-cased, once per word, a leading + dropped", () => {
@@ -61,6 +85,8 @@ describe("--loaded, query words, explain lines", () => {
 
   it("shows the parts as a sum when they add up, else as measured", () => {
     expect(termText({ term: "x", score: 8, nameOnly: 6, hint: 0, description: 2 })).toBe('"x" 8 = name 6 + description 2');
-    expect(termText({ term: "x", score: 3, nameOnly: 0, hint: 0, description: 0 })).toBe('"x" 3 (name alone 0; the hint adds 0; the description adds 0)');
+    expect(termText({ term: "x", score: 3, nameOnly: 0, hint: 0, description: 0 })).toBe(
+      '"x" 3 (name alone 0; the hint adds 0; the description adds 0)',
+    );
   });
 });

@@ -67,7 +67,10 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
   // Scores and probes are asked in the same child as the ranks: a second child per release costs more than
   // scoring every query once more.
   const req = probeRequest(input, texts);
-  const rankings = distinctReleases(await Promise.all(input.modules.map((m) => rankWithModule(m, scripts.get(m)!, all, texts, req))), input.log);
+  const rankings = distinctReleases(
+    await Promise.all(input.modules.map((m) => rankWithModule(m, scripts.get(m)!, all, texts, req))),
+    input.log,
+  );
   const releases = releaseKeys(rankings);
   const missed = rankings.map((r) => missedQueries(input, r));
   const probes = rankings.map((r) => r.probes);
@@ -91,7 +94,10 @@ function missedQueries(input: CheckInput, r: ModuleRanking): Missed {
   for (const t of input.tools.filter((x) => !x.alwaysLoad)) {
     const own = input.queries.map((q, qi) => ({ q, qi })).filter(({ q }) => q.owners.includes(t.name));
     if (own.some(({ qi }) => r.returned[qi]!.includes(t.name))) continue;
-    out.set(t.name, own.map(({ q, qi }) => ({ query: q.text, returned: r.returned[qi]! })));
+    out.set(
+      t.name,
+      own.map(({ q, qi }) => ({ query: q.text, returned: r.returned[qi]! })),
+    );
   }
   return out;
 }
@@ -99,7 +105,10 @@ function missedQueries(input: CheckInput, r: ModuleRanking): Missed {
 /** Every keyword query's scores (a missed tool's reason needs them), --explain's, and the release probes. */
 function probeRequest(input: CheckInput, texts: string[]): ProbeRequest {
   const isSelect = (x: string) => /^select:/i.test(x.trim());
-  const scores = [...texts.filter((x) => !isSelect(x)).map((query) => ({ query, variant: "full" as const })), ...(input.explain ? explainRequests(texts) : [])];
+  const scores = [
+    ...texts.filter((x) => !isSelect(x)).map((query) => ({ query, variant: "full" as const })),
+    ...(input.explain ? explainRequests(texts) : []),
+  ];
   const unique = [...new Map(scores.map((x) => [`${x.variant}\0${x.query}`, x])).values()];
   return { scores: unique, bareSelect: texts.some(isSelect), readLimits: input.tools.some((t) => !t.alwaysLoad) };
 }
@@ -145,7 +154,9 @@ function rankIn(returned: string[], tool: string): number | null {
 function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[]): CheckRow[] {
   const out: CheckRow[] = [];
   input.queries.forEach((q, qi) => {
-    const returnedSomewhere = input.tools.filter((t) => !q.owners.includes(t.name) && rankings.some((r) => r.returned[qi]!.includes(t.name)));
+    const returnedSomewhere = input.tools.filter(
+      (t) => !q.owners.includes(t.name) && rankings.some((r) => r.returned[qi]!.includes(t.name)),
+    );
     for (const tool of [...q.owners, ...returnedSomewhere.map((t) => t.name)]) {
       const ranks = Object.fromEntries(releases.map((rel, ri) => [rel.version, rankIn(rankings[ri]!.returned[qi]!, tool)]));
       out.push({ tool, query: q.text, ranks });
@@ -154,12 +165,20 @@ function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelea
   return out;
 }
 
-function unfoundTools(input: CheckInput, missed: Missed[], probes: ReleaseProbes[], releases: CheckRelease[], deferred: ClientTool[]): Unfound[] {
+function unfoundTools(
+  input: CheckInput,
+  missed: Missed[],
+  probes: ReleaseProbes[],
+  releases: CheckRelease[],
+  deferred: ClientTool[],
+): Unfound[] {
   const out: Unfound[] = [];
   for (const t of input.tools.filter((x) => !x.alwaysLoad)) {
     const on = releases.map((rel, ri) => ({ rel, ri })).filter(({ ri }) => missed[ri]!.has(t.name));
     if (!on.length) continue;
-    const reasons = Object.fromEntries(on.map(({ rel, ri }) => [rel.version, unfoundReason(t, missed[ri]!.get(t.name)!, deferred, probes[ri]!)]));
+    const reasons = Object.fromEntries(
+      on.map(({ rel, ri }) => [rel.version, unfoundReason(t, missed[ri]!.get(t.name)!, deferred, probes[ri]!)]),
+    );
     out.push({ tool: t.name, releases: on.map(({ rel }) => rel.version), reasons });
   }
   return out;

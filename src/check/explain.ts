@@ -28,7 +28,12 @@ const isSelect = (query: string) => /^select:/i.test(query.trim());
 
 /** The scores --explain needs: each keyword query, and each of its words in every variant. */
 export function explainRequests(queries: string[]): ProbeRequest["scores"] {
-  return queries.filter((x) => !isSelect(x)).flatMap((query) => [{ query, variant: "full" as const }, ...queryTerms(query).flatMap((term) => VARIANTS.map((variant) => ({ query: term, variant })))]);
+  return queries
+    .filter((x) => !isSelect(x))
+    .flatMap((query) => [
+      { query, variant: "full" as const },
+      ...queryTerms(query).flatMap((term) => VARIANTS.map((variant) => ({ query: term, variant }))),
+    ]);
 }
 
 /** A deferred tool's explanation for a keyword query; null for select: or where the release reports no scores. */
@@ -48,7 +53,11 @@ export function explain(query: string, tool: string, deferred: ClientTool[], pro
 
 /** `"weather" 8 = name 6 + description 2`, or the three measurements when they do not add up. */
 export function termText(t: TermScore): string {
-  const parts = [["name", t.nameOnly], ["hint", t.hint], ["description", t.description]] as const;
+  const parts = [
+    ["name", t.nameOnly],
+    ["hint", t.hint],
+    ["description", t.description],
+  ] as const;
   if (t.nameOnly + t.hint + t.description === t.score) {
     const shown = parts.filter(([, n]) => n !== 0);
     return `${JSON.stringify(t.term)} ${t.score}${shown.length ? ` = ${shown.map(([k, n]) => `${k} ${n}`).join(" + ")}` : ""}`;

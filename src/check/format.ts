@@ -38,11 +38,17 @@ export function formatText(r: CheckResult): string {
   const out = [safe(header(r)), ...r.releases.map((x) => `  ${safe(x.version)} (${safe(x.platform)}): ${safe(x.module)}`), ""];
   const toolWidth = Math.max(4, ...r.results.map((x) => safe(x.tool).length));
   const widths = keys.map((k) => Math.max(safe(k).length, 2));
-  const line = (tool: string, cells: string[]) => `  ${tool.padEnd(toolWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd();
+  const line = (tool: string, cells: string[]) =>
+    `  ${tool.padEnd(toolWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd();
   for (const [query, rows] of byQuery(r.results)) {
     out.push(safe(JSON.stringify(query)), line("tool", keys.map(safe)));
     for (const row of rows) {
-      out.push(line(safe(row.tool), keys.map((k) => rankText(row.ranks[k] ?? null))));
+      out.push(
+        line(
+          safe(row.tool),
+          keys.map((k) => rankText(row.ranks[k] ?? null)),
+        ),
+      );
       for (const e of explainLines(row)) out.push(`      ${safe(e)}`);
     }
     out.push("");
@@ -57,7 +63,10 @@ export function formatText(r: CheckResult): string {
 
 /** Text inside a Markdown table cell or code span: no pipes, backticks or line breaks to break out of it. */
 function cell(s: string): string {
-  return s.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|").replace(/`/g, "'");
+  return s
+    .replace(/[\r\n]+/g, " ")
+    .replace(/\|/g, "\\|")
+    .replace(/`/g, "'");
 }
 
 export function formatMarkdown(r: CheckResult): string {

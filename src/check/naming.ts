@@ -57,7 +57,11 @@ export function contractTool(t: ClientTool): Omit<ClientTool, "alwaysLoad"> {
  * `--loaded`: tools loaded up front, not deferred. A listed tool that is also one of the server's tools or a
  * competitor (the same client name) becomes loaded there; the rest join the catalog as loaded tools.
  */
-export function markLoaded(tools: ClientTool[], competitors: ClientTool[], loaded: ClientTool[]): { tools: ClientTool[]; competitors: ClientTool[] } {
+export function markLoaded(
+  tools: ClientTool[],
+  competitors: ClientTool[],
+  loaded: ClientTool[],
+): { tools: ClientTool[]; competitors: ClientTool[] } {
   const names = new Set(loaded.map((t) => t.name));
   const mark = (t: ClientTool): ClientTool => (names.has(t.name) ? { ...t, alwaysLoad: true } : t);
   const known = new Set([...tools, ...competitors].map((t) => t.name));

@@ -37,7 +37,13 @@ function firstWords(text: string, n: number): string {
 
 /** The queries made from one tool's own words. */
 export function toolQueries(t: ClientTool): string[] {
-  const qs = [nameWords(t.mcpInfo.toolName).join(" "), firstWords(t.description, DESCRIPTION_WORDS), t.searchHint?.trim() ?? "", `select:${t.name}`, `select:${t.mcpInfo.toolName}`];
+  const qs = [
+    nameWords(t.mcpInfo.toolName).join(" "),
+    firstWords(t.description, DESCRIPTION_WORDS),
+    t.searchHint?.trim() ?? "",
+    `select:${t.name}`,
+    `select:${t.mcpInfo.toolName}`,
+  ];
   return qs.filter((q) => q.length > 0);
 }
 

@@ -30,7 +30,12 @@ export function checkedScript(path: string): string {
 }
 
 /** Names of the harness's functions on `globalThis.__searchlift` (non-enumerable, beside the module's exports). */
-export const HARNESS = { ask: ASK, score: "__searchlift_check_score", bareSelect: "__searchlift_check_bare_select", readLimit: "__searchlift_check_read_limit" } as const;
+export const HARNESS = {
+  ask: ASK,
+  score: "__searchlift_check_score",
+  bareSelect: "__searchlift_check_bare_select",
+  readLimit: "__searchlift_check_read_limit",
+} as const;
 
 /** Which of a tool's fields a score is measured without (for --explain's parts). */
 export type ScoreVariant = "full" | "noHint" | "noDescription" | "nameOnly";
@@ -119,7 +124,13 @@ export interface ReleaseProbes {
 export const scoreKey = (query: string, variant: ScoreVariant) => `${variant}\0${query}`;
 
 /** One sandbox child per release: provenance, toolSearch for every query, then the scores and probes asked. */
-export async function rankWithModule(path: string, script: string, tools: ClientTool[], queries: string[], req: ProbeRequest): Promise<ModuleRanking> {
+export async function rankWithModule(
+  path: string,
+  script: string,
+  tools: ClientTool[],
+  queries: string[],
+  req: ProbeRequest,
+): Promise<ModuleRanking> {
   const deferred = tools.filter((t) => !t.alwaysLoad);
   const loaded = tools.filter((t) => t.alwaysLoad);
   const probeCalls = [
@@ -134,12 +145,19 @@ export async function rankWithModule(path: string, script: string, tools: Client
   const [prov, ...rest] = run.results;
   const returned = rest.slice(0, queries.length).map((r, i) => {
     if (!r.ok) throw broken(`toolSearch failed on query ${JSON.stringify(queries[i])}: ${r.error}`);
-    if (!Array.isArray(r.value) || !r.value.every((x) => typeof x === "string")) throw broken(`toolSearch did not return a list of names for ${JSON.stringify(queries[i])}`);
+    if (!Array.isArray(r.value) || !r.value.every((x) => typeof x === "string"))
+      throw broken(`toolSearch did not return a list of names for ${JSON.stringify(queries[i])}`);
     return r.value as string[];
   });
   const p = (prov?.ok && typeof prov.value === "object" && prov.value !== null ? prov.value : {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" && v ? v : "unknown");
-  return { module: path, version: str(p["version"]), platform: str(p["platform"]), returned, probes: probeAnswers(req, rest.slice(queries.length)) };
+  return {
+    module: path,
+    version: str(p["version"]),
+    platform: str(p["platform"]),
+    returned,
+    probes: probeAnswers(req, rest.slice(queries.length)),
+  };
 }
 
 /** The probes' answers; a call that failed (no scoreTools, it threw) leaves null: "reports no scores". */
@@ -154,6 +172,8 @@ function probeAnswers(req: ProbeRequest, results: CallResult[]): ReleaseProbes {
   const scores = new Map(req.scores.map((s, i) => [scoreKey(s.query, s.variant), answer(i, isScores)]));
   let i = req.scores.length;
   const bareSelect = req.bareSelect ? answer(i++, isBool) : null;
-  const readLimit = req.readLimits ? { description: answer(i++, isNum), searchHint: answer(i++, isNum) } : { description: null, searchHint: null };
+  const readLimit = req.readLimits
+    ? { description: answer(i, isNum), searchHint: answer(i + 1, isNum) }
+    : { description: null, searchHint: null };
   return { scores, bareSelect, readLimit };
 }

@@ -24,7 +24,15 @@ const SELECT = /^select:(.+)$/i;
 
 /** The words of a query as the releases seen so far split it: at whitespace, lower-cased, a leading + dropped. */
 export function queryTerms(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean).map((w) => (w.length > 1 && w.startsWith("+") ? w.slice(1) : w)))];
+  return [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((w) => (w.length > 1 && w.startsWith("+") ? w.slice(1) : w)),
+    ),
+  ];
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -35,15 +43,24 @@ export function unfoundReason(tool: ClientTool, missed: MissedQuery[], deferred:
   const clauses = missed.map((m) => clauseFor(tool, m, deferred, probes)).sort((a, b) => a.rank - b.rank);
   const [best] = clauses;
   if (!best) return "no query of its own was asked";
-  return clauses.length > 1 ? `${best.text} (and ${clauses.length - 1} other quer${clauses.length === 2 ? "y" : "ies"} missed it)` : best.text;
+  return clauses.length > 1
+    ? `${best.text} (and ${clauses.length - 1} other quer${clauses.length === 2 ? "y" : "ies"} missed it)`
+    : best.text;
 }
 
 function clauseFor(tool: ClientTool, m: MissedQuery, deferred: ClientTool[], probes: ReleaseProbes): Clause {
   const select = SELECT.exec(m.query.trim());
-  if (select) return selectClause(tool, m.query, select[1]!.split(",").map((s) => s.trim()), probes);
+  if (select)
+    return selectClause(
+      tool,
+      m.query,
+      select[1]!.split(",").map((s) => s.trim()),
+      probes,
+    );
   const index = deferred.findIndex((t) => t.name === tool.name);
   const scores = probes.scores.get(scoreKey(m.query, "full"));
-  if (!scores || index < 0) return { rank: 6, text: `${q(m.query)}: not among the ${m.returned.length} tools returned (this release's module reports no scores)` };
+  if (!scores || index < 0)
+    return { rank: 6, text: `${q(m.query)}: not among the ${m.returned.length} tools returned (this release's module reports no scores)` };
   const own = scores[index]!;
   if (own > 0) return outscored(m, own, scores, deferred, index);
   return zeroClause(tool, m.query, probes);
@@ -52,8 +69,10 @@ function clauseFor(tool: ClientTool, m: MissedQuery, deferred: ClientTool[], pro
 function selectClause(tool: ClientTool, query: string, names: string[], probes: ReleaseProbes): Clause {
   const bare = tool.mcpInfo.toolName;
   if (names.includes(bare) && !names.includes(tool.name)) {
-    if (probes.bareSelect === false) return { rank: 4, text: `${q(query)}: this release has no bare-name select: (only select:${tool.name} finds it)` };
-    if (normalizeNamePart(bare) !== bare) return { rank: 4, text: `${q(query)}: select: by the bare name finds nothing; the client names it ${tool.name}` };
+    if (probes.bareSelect === false)
+      return { rank: 4, text: `${q(query)}: this release has no bare-name select: (only select:${tool.name} finds it)` };
+    if (normalizeNamePart(bare) !== bare)
+      return { rank: 4, text: `${q(query)}: select: by the bare name finds nothing; the client names it ${tool.name}` };
   }
   return { rank: 5, text: `${q(query)}: select: does not return it` };
 }
@@ -62,11 +81,15 @@ function selectClause(tool: ClientTool, query: string, names: string[], probes: 
 function outscored(m: MissedQuery, own: number, scores: number[], deferred: ClientTool[], index: number): Clause {
   const last = m.returned.at(-1);
   const lastIndex = deferred.findIndex((t) => t.name === last);
-  if (last === undefined || lastIndex < 0) return { rank: 1, text: `${q(m.query)}: scores ${own} but the release answered another way (${m.returned.join(", ") || "nothing"})` };
+  if (last === undefined || lastIndex < 0)
+    return { rank: 1, text: `${q(m.query)}: scores ${own} but the release answered another way (${m.returned.join(", ") || "nothing"})` };
   const theirs = scores[lastIndex]!;
   const above = scores.filter((s, i) => i !== index && (s > own || (s === own && i < index))).length;
   const tie = theirs === own ? " (a tie: the earlier tool in the list wins)" : "";
-  return { rank: 1 + above / 1e6, text: `${q(m.query)}: ${above} tools rank above it; the last of the ${m.returned.length} returned, ${last}, scores ${theirs} to its ${own}${tie}` };
+  return {
+    rank: 1 + above / 1e6,
+    text: `${q(m.query)}: ${above} tools rank above it; the last of the ${m.returned.length} returned, ${last}, scores ${theirs} to its ${own}${tie}`,
+  };
 }
 
 /** The tool scores nothing: its words are past what the release reads, inside other words, or not there. */
@@ -78,13 +101,18 @@ function zeroClause(tool: ClientTool, query: string, probes: ReleaseProbes): Cla
   ] as const) {
     const ends = terms.flatMap((t) => [...text.matchAll(new RegExp(`\\b${escape(t)}\\b`, "g"))].map((x) => x.index + t.length));
     if (!ends.length) continue;
-    if (limit === -1) return { rank: 2, text: `${q(query)}: scores 0; its words are in its ${field}, and this release scores no ${field} words` };
+    if (limit === -1)
+      return { rank: 2, text: `${q(query)}: scores 0; its words are in its ${field}, and this release scores no ${field} words` };
     if (limit !== null && limit < READ_PROBE_CAP && ends.every((e) => e > limit)) {
-      return { rank: 2, text: `${q(query)}: scores 0; its words occur in its ${field} only after character ${limit}, past the part this release reads` };
+      return {
+        rank: 2,
+        text: `${q(query)}: scores 0; its words occur in its ${field} only after character ${limit}, past the part this release reads`,
+      };
     }
     return { rank: 3, text: `${q(query)}: scores 0 although its words are in its ${field}` };
   }
   const inside = terms.filter((t) => tool.description.toLowerCase().includes(t));
-  if (inside.length) return { rank: 3, text: `${q(query)}: scores 0; ${inside.map(q).join(", ")} occur in its description only inside other words` };
+  if (inside.length)
+    return { rank: 3, text: `${q(query)}: scores 0; ${inside.map(q).join(", ")} occur in its description only inside other words` };
   return { rank: 5, text: `${q(query)}: scores 0; none of its words is in the tool's name, hint or description` };
 }

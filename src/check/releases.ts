@@ -62,7 +62,14 @@ export async function releaseModule(arg: string, flags: ReleaseFlags): Promise<s
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;
   const { resolveInput } = await import("../inputs/resolve-input.js");
-  const input = existsSync(arg) ? arg : await resolveInput(arg, { command: "check", log: flags.log, ...(flags.platform ? { platform: flags.platform } : {}), ...(flags.cache ? { cache: flags.cache } : {}) });
+  const input = existsSync(arg)
+    ? arg
+    : await resolveInput(arg, {
+        command: "check",
+        log: flags.log,
+        ...(flags.platform ? { platform: flags.platform } : {}),
+        ...(flags.cache ? { cache: flags.cache } : {}),
+      });
   if (!existsSync(input)) throw new SearchliftError("no such file or folder, and not a version", ExitCode.unreadable, arg);
   const dir = join(resolve(flags.liftCache ?? defaultLiftCache()), await inputHash(input));
   const cached = cachedModule(dir);

@@ -54,7 +54,12 @@ export async function listServerTools(source: ServerSource, timeoutMs = DEFAULT_
   const stderr = { last: "" };
   const { transport, label } = "url" in source ? await httpTransport(source.url) : await stdioTransport(source.command, stderr);
   const client = new Client({ name: "searchlift-check", version: "1" });
-  const failed = (why: string) => new SearchliftError(`the MCP server ${why}${stderr.last ? ` (its stderr: ${messageLine(stderr.last)})` : ""}`, ExitCode.serverFailed, label);
+  const failed = (why: string) =>
+    new SearchliftError(
+      `the MCP server ${why}${stderr.last ? ` (its stderr: ${messageLine(stderr.last)})` : ""}`,
+      ExitCode.serverFailed,
+      label,
+    );
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(failed(`did not list its tools within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -88,16 +93,23 @@ async function httpTransport(url: string): Promise<{ transport: Transport; label
   } catch {
     throw new SearchliftError("--url: not a URL", ExitCode.usage, url);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new SearchliftError("--url: not an http or https URL", ExitCode.usage, url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new SearchliftError("--url: not an http or https URL", ExitCode.usage, url);
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   // No reconnection: a server that drops the stream has failed the check, it is not retried for minutes.
-  const transport = new StreamableHTTPClientTransport(parsed, { reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 0, maxReconnectionDelay: 0, reconnectionDelayGrowFactor: 1 } });
+  const transport = new StreamableHTTPClientTransport(parsed, {
+    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 0, maxReconnectionDelay: 0, reconnectionDelayGrowFactor: 1 },
+  });
   return { transport, label: url };
 }
 
 type Failed = (why: string) => SearchliftError;
 
-async function listAll(client: import("@modelcontextprotocol/sdk/client/index.js").Client, transport: Transport, failed: Failed): Promise<ServerTools> {
+async function listAll(
+  client: import("@modelcontextprotocol/sdk/client/index.js").Client,
+  transport: Transport,
+  failed: Failed,
+): Promise<ServerTools> {
   try {
     await client.connect(transport);
   } catch (e) {

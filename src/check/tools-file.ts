@@ -25,7 +25,12 @@ export function readToolsFile(path: string): ToolsFile {
   } catch (e) {
     throw new SearchliftError(`not JSON: ${(e as Error).message}`, ExitCode.usage, path);
   }
-  const bad = (why: string) => new SearchliftError(`not a tools list (${why}): expected { "tools": [ { "name", "description" } ] } or an array of tools`, ExitCode.usage, path);
+  const bad = (why: string) =>
+    new SearchliftError(
+      `not a tools list (${why}): expected { "tools": [ { "name", "description" } ] } or an array of tools`,
+      ExitCode.usage,
+      path,
+    );
   const obj = value as { tools?: unknown; serverName?: unknown };
   const list = Array.isArray(value) ? value : obj && typeof obj === "object" ? obj.tools : undefined;
   if (!Array.isArray(list)) throw bad("no tools array");

@@ -34,43 +34,63 @@ export function registerCheck(program: Command): void {
   program
     .command("check")
     .description("will Claude Code find my MCP tools? rank an MCP server's tools with the tool search of one or more releases")
-    .option("--tools <file>", "the tools: a tools/list result { \"tools\": [...] } or an array of tools")
-    .option("--server <command>", "the tools of a live MCP server started over stdio: \"<command> [args…]\"")
+    .option("--tools <file>", 'the tools: a tools/list result { "tools": [...] } or an array of tools')
+    .option("--server <command>", 'the tools of a live MCP server started over stdio: "<command> [args…]"')
     .option("--url <url>", "the tools of a live MCP server reached over streamable HTTP")
     .option("--server-name <name>", "the server's name in Claude Code (default: the server's own, else the tools file's name)")
     .option("--server-timeout <s>", "seconds the server has to list its tools", "30")
-    .option("--with <file>", "other servers' tools searched among (a tools file; its \"serverName\" or file name names it); repeatable", collect, [])
-    .option("--loaded <file>", "tools loaded up front, not deferred (a tools file, named as for --with); a tool of the server or of --with named there is loaded too; repeatable", collect, [])
+    .option(
+      "--with <file>",
+      'other servers\' tools searched among (a tools file; its "serverName" or file name names it); repeatable',
+      collect,
+      [],
+    )
+    .option(
+      "--loaded <file>",
+      "tools loaded up front, not deferred (a tools file, named as for --with); a tool of the server or of --with named there is loaded too; repeatable",
+      collect,
+      [],
+    )
     .option("--query <text>", "a query to rank with (repeatable; default: queries made from each tool's own words)", collect, [])
     .option("--queries <file>", "queries to rank with, one a line")
-    .option("--releases <list>", "comma list of versions, latest, installed (the newest Claude Code installed here), inputs or lifted tool-search.mjs (default: installed,latest)")
+    .option(
+      "--releases <list>",
+      "comma list of versions, latest, installed (the newest Claude Code installed here), inputs or lifted tool-search.mjs (default: installed,latest)",
+    )
     .option("--platform <p>", "for releases given as versions: npm or linux-x64, darwin-arm64, …; default: as fetch")
     .option("--cache <dir>", "release cache for releases given as versions (default ~/.cache/searchlift/releases)")
     .option("--lift-cache <dir>", "where lifted releases are kept (default ~/.cache/searchlift/check)")
     .option("--json", "print one JSON object")
     .option("--markdown", "print Markdown (for a PR comment)")
-    .option("--explain", "each returned tool's score per query word, and what its name, hint and description add (releases whose module reports scores)")
+    .option(
+      "--explain",
+      "each returned tool's score per query word, and what its name, hint and description add (releases whose module reports scores)",
+    )
     .option("--fail-on-unfound", `exit ${ExitCode.unfound} when a tool is returned by none of its own queries on some release`)
     .action(async (opts: CheckFlags) => runCheckCommand(opts));
 }
 
 async function runCheckCommand(opts: CheckFlags): Promise<void> {
   if ([opts.tools, opts.server, opts.url].filter((x) => x !== undefined).length !== 1) {
-    throw new SearchliftError("give the tools with --tools FILE, --server \"<command> [args…]\" or --url URL (one of them)", ExitCode.usage);
+    throw new SearchliftError('give the tools with --tools FILE, --server "<command> [args…]" or --url URL (one of them)', ExitCode.usage);
   }
   if (opts.json && opts.markdown) throw new SearchliftError("--json and --markdown exclude each other", ExitCode.usage);
   const timeoutS = Number(opts.serverTimeout);
-  if (!(timeoutS > 0)) throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModule, expandInstalled, DEFAULT_RELEASES }, { check }, fmt] = await Promise.all([
-    import("../check/naming.js"),
-    import("../check/tools-file.js"),
-    import("../check/queries.js"),
-    import("../check/releases.js"),
-    import("../api/check.js"),
-    import("../check/format.js"),
-  ]);
+  if (!(timeoutS > 0))
+    throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
+  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModule, expandInstalled, DEFAULT_RELEASES }, { check }, fmt] =
+    await Promise.all([
+      import("../check/naming.js"),
+      import("../check/tools-file.js"),
+      import("../check/queries.js"),
+      import("../check/releases.js"),
+      import("../api/check.js"),
+      import("../check/format.js"),
+    ]);
   const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
-  const listed = opts.tools ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) } : { ...(await (await import("../check/server-tools.js")).listServerTools(source, timeoutS * 1000)), fallbackName: undefined };
+  const listed = opts.tools
+    ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) }
+    : { ...(await (await import("../check/server-tools.js")).listServerTools(source, timeoutS * 1000)), fallbackName: undefined };
   const server = opts.serverName ?? listed.serverName ?? listed.fallbackName;
   if (!server) throw new SearchliftError("the server gives no name of its own: name it with --server-name", ExitCode.usage);
   const otherServers = (files: string[]) =>
@@ -87,7 +107,13 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const queries = texts.length ? q.givenQueries(texts, tools) : q.defaultQueries(tools);
   if (!queries.length) throw new SearchliftError("no queries: every given query is blank, or every tool is always loaded", ExitCode.usage);
   const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
-  const given = opts.releases === undefined ? DEFAULT_RELEASES : opts.releases.split(",").map((s) => s.trim()).filter(Boolean);
+  const given =
+    opts.releases === undefined
+      ? DEFAULT_RELEASES
+      : opts.releases
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
   if (!given.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
   const args = await expandInstalled(given, log);
   const modules: string[] = [];

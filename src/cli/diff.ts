@@ -18,7 +18,11 @@ export function registerDiff(program: Command): void {
       const [{ diff }, { formatDiff }] = await Promise.all([import("../api/diff.js"), import("../diff/diff.js")]);
       const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
       const tty = process.stderr.isTTY && !opts.json;
-      const r = await diff(a, b, { pack: await cliRoutinePack(), ...(opts.out ? { out: opts.out } : {}), ...(tty ? { onProgress: progressLine } : {}) });
+      const r = await diff(a, b, {
+        pack: await cliRoutinePack(),
+        ...(opts.out ? { out: opts.out } : {}),
+        ...(tty ? { onProgress: progressLine } : {}),
+      });
       if (tty) process.stderr.write("\r\x1b[K");
       if (opts.json) printJson(r);
       else process.stdout.write(formatDiff(r));

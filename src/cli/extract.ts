@@ -19,14 +19,18 @@ export function registerExtract(program: Command): void {
       // The stage is loaded when the command runs (start-up is part of every command's time); an executable
       // is listed without loading the JavaScript parser (see open-executable.ts).
       const input = await resolveCliInput(arg, "extract", opts);
-      const [{ openContainerLazily }, { formatListing, listing }] = await Promise.all([import("../extract/open-executable.js"), import("../extract/listing.js")]);
+      const [{ openContainerLazily }, { formatListing, listing }] = await Promise.all([
+        import("../extract/open-executable.js"),
+        import("../extract/listing.js"),
+      ]);
       const c = await openContainerLazily(input);
       try {
         const l = listing(c);
         if (opts.out) {
           const { writeModules } = await import("../extract/write-modules.js");
           const { written, bytes } = await writeModules(c, opts.out, !!opts.force);
-          if (!opts.list && !opts.json) process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${safe(opts.out)}\n`);
+          if (!opts.list && !opts.json)
+            process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${safe(opts.out)}\n`);
         }
         if (opts.json) printJson(l);
         else if (opts.list || !opts.out) process.stdout.write(formatListing(l));

@@ -19,7 +19,13 @@ const PLATFORM_HELP = "for an input given as a version: npm (cli.js, up to 2.1.1
 const CACHE_HELP = "release cache for inputs given as versions (default ~/.cache/searchlift/releases)";
 
 /** The commands taking <input>, and the name of their release-cache option (track's --cache is its lift cache). */
-const INPUT_COMMANDS: Record<string, string> = { extract: "--cache <dir>", locate: "--cache <dir>", lift: "--cache <dir>", diff: "--cache <dir>", track: "--release-cache <dir>" };
+const INPUT_COMMANDS: Record<string, string> = {
+  extract: "--cache <dir>",
+  locate: "--cache <dir>",
+  lift: "--cache <dir>",
+  diff: "--cache <dir>",
+  track: "--release-cache <dir>",
+};
 
 /** Adds --platform and the release-cache option to every command that takes <input>. */
 export function addInputOptions(program: Command): void {

@@ -16,42 +16,79 @@ export function registerLift(program: Command): void {
   program
     .command("lift")
     .description("lift each input's tool search into a verified, pure ES module (the scorer-module contract)")
-    .argument("[input...]", "executables, npm packages (folder or .tgz), scripts, versions or ranges (default: the newest installed Claude Code)")
+    .argument(
+      "[input...]",
+      "executables, npm packages (folder or .tgz), scripts, versions or ranges (default: the newest installed Claude Code)",
+    )
     .option("-o, --out <dir>", "output folder", "./lifted")
     .option("--json", "print one JSON object")
     .option("--no-verify", "skip running the lifted module against the original (for speed measurements)")
     .option("--cases <n>", `corpus cases for verification (the contract asks for ${CONTRACT_CASES})`, positiveInteger, CONTRACT_CASES)
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
     .option("--verify-timeout <seconds>", "stop verifying after this long (exit 15; default 300)", positiveSeconds)
-    .action(async (args: string[], opts: InputFlags & { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string; verifyTimeout?: number }) => {
-      const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
-      if (opts.verify && opts.cases < CONTRACT_CASES) process.stderr.write(`note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`);
-      const { lift } = await import("../api/lift.js");
-      const tty = process.stderr.isTTY && !opts.json;
-      const pack = await cliRoutinePack();
-      const results: Array<Record<string, unknown>> = [];
-      let failure: SearchliftError | null = null;
-      for (const input of inputs) {
-        try {
-          const r = await lift(input, { pack, out: opts.out, verify: opts.verify, cases: opts.cases, ...(opts.signatures ? { signaturesDir: opts.signatures } : {}), ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}), ...(tty ? { onProgress: progressLine } : {}) });
-          if (tty) process.stderr.write("\r\x1b[K");
-          results.push({ input, version: r.version, platform: r.platform, client: r.client, module: r.module, declarations: r.declarations, signature: r.signature, verified: r.verified ?? "skipped", cut: r.dropped, portedKeys: r.portedKeys });
-          if (!opts.json) {
-            const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";
-            process.stdout.write(`${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})\n`);
+    .action(
+      async (
+        args: string[],
+        opts: InputFlags & { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string; verifyTimeout?: number },
+      ) => {
+        const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
+        if (opts.verify && opts.cases < CONTRACT_CASES)
+          process.stderr.write(
+            `note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`,
+          );
+        const { lift } = await import("../api/lift.js");
+        const tty = process.stderr.isTTY && !opts.json;
+        const pack = await cliRoutinePack();
+        const results: Array<Record<string, unknown>> = [];
+        let failure: SearchliftError | null = null;
+        for (const input of inputs) {
+          try {
+            const r = await lift(input, {
+              pack,
+              out: opts.out,
+              verify: opts.verify,
+              cases: opts.cases,
+              ...(opts.signatures ? { signaturesDir: opts.signatures } : {}),
+              ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
+              ...(tty ? { onProgress: progressLine } : {}),
+            });
+            if (tty) process.stderr.write("\r\x1b[K");
+            results.push({
+              input,
+              version: r.version,
+              platform: r.platform,
+              client: r.client,
+              module: r.module,
+              declarations: r.declarations,
+              signature: r.signature,
+              verified: r.verified ?? "skipped",
+              cut: r.dropped,
+              portedKeys: r.portedKeys,
+            });
+            if (!opts.json) {
+              const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";
+              process.stdout.write(
+                `${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})\n`,
+              );
+            }
+          } catch (e) {
+            if (!(e instanceof SearchliftError)) throw e;
+            failure ??= e;
+            // Which release it was, where that could be read before the lift failed.
+            const release = "release" in e ? (e as { release: { client: string; version: string; platform: string } }).release : null;
+            results.push({
+              input,
+              ...(release ? { client: release.client, version: release.version, platform: release.platform } : {}),
+              error: e.message.replace(/\s*\n\s*/g, " ").trim(),
+              exitCode: e.exitCode,
+            });
+            if (!opts.json) process.stderr.write(`searchlift: ${safe(e.file ?? input)}: ${messageLine(e.message)}\n`);
           }
-        } catch (e) {
-          if (!(e instanceof SearchliftError)) throw e;
-          failure ??= e;
-          // Which release it was, where that could be read before the lift failed.
-          const release = "release" in e ? (e as { release: { client: string; version: string; platform: string } }).release : null;
-          results.push({ input, ...(release ? { client: release.client, version: release.version, platform: release.platform } : {}), error: e.message.replace(/\s*\n\s*/g, " ").trim(), exitCode: e.exitCode });
-          if (!opts.json) process.stderr.write(`searchlift: ${safe(e.file ?? input)}: ${messageLine(e.message)}\n`);
         }
-      }
-      if (opts.json) printJson({ results });
-      if (failure) process.exitCode = failure.exitCode;
-    });
+        if (opts.json) printJson({ results });
+        if (failure) process.exitCode = failure.exitCode;
+      },
+    );
 }
 
 /** lift with no input: the newest installed Claude Code, named on stderr. */

@@ -19,7 +19,10 @@ export function registerLocate(program: Command): void {
     .action(async (arg: string, opts: InputFlags & { routine?: string[]; signatures?: string; json?: boolean }) => {
       const input = await resolveCliInput(arg, "locate", opts);
       const { locate } = await import("../api/locate.js");
-      const results = await locate(input, { ...(opts.routine ? { routines: opts.routine } : {}), ...(opts.signatures ? { signaturesDir: opts.signatures } : {}) });
+      const results = await locate(input, {
+        ...(opts.routine ? { routines: opts.routine } : {}),
+        ...(opts.signatures ? { signaturesDir: opts.signatures } : {}),
+      });
       if (opts.json) printJson({ input, routines: results });
       else process.stdout.write(formatLocate(input, results));
       process.exitCode = results.some((r) => r.status === "ambiguous")

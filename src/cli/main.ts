@@ -22,7 +22,8 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const register of [registerExtract, registerLocate, registerLift, registerTrack, registerFetch, registerDiff, registerCheck]) register(program);
+  for (const register of [registerExtract, registerLocate, registerLift, registerTrack, registerFetch, registerDiff, registerCheck])
+    register(program);
   addInputOptions(program);
   registerWhere(program);
   return program;

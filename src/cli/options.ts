@@ -7,7 +7,8 @@ import { InvalidArgumentError } from "commander";
 /** Seconds: a positive decimal number, at most a day. */
 export function positiveSeconds(value: string): number {
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n > 0) || n > 86_400) throw new InvalidArgumentError("expected a number of seconds, > 0 and at most 86400.");
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n > 0) || n > 86_400)
+    throw new InvalidArgumentError("expected a number of seconds, > 0 and at most 86400.");
   return n;
 }
 

@@ -20,34 +20,44 @@ export function registerTrack(program: Command): void {
     .option("--no-verify", "do not verify each lift against its release")
     .option("--json", "print timeline.json instead of a summary")
     .option("--verify-timeout <seconds>", "time budget for verifying each lift (default 300)", positiveSeconds)
-    .action(async (args: string[], opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean; verifyTimeout?: number }) => {
-      const { defaultInputs, track } = await import("../api/track.js");
-      let inputs: string[];
-      let note: string | undefined;
-      if (args.length === 0) ({ inputs, note } = await defaultInputs());
-      else inputs = await resolveCliInputs(args, "track", { ...opts, cache: undefined }, true);
-      if (note) process.stderr.write(`note: ${messageLine(note)}\n`);
-      const tty = process.stderr.isTTY && !opts.json;
-      const r = await track(inputs, {
-        pack: await cliRoutinePack(),
-        out: opts.out,
-        verify: opts.verify,
-        ...(opts.cache ? { cache: opts.cache } : {}),
-        ...(opts.jobs ? { jobs: opts.jobs } : {}),
-        ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
-        ...(tty ? { onProgress: progressLine } : {}),
-      });
-      if (tty) process.stderr.write("\n");
-      if (opts.json) printJson(r.timeline);
-      else {
-        process.stdout.write(`${r.timeline.releases.length} releases (${r.lifted} lifted now, the rest cached), ${r.timeline.groups.length} groups:\n`);
-        for (const g of r.timeline.groups) process.stdout.write(`  ${safe(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${messageLine(g.error ?? "?")})`}\n`);
-        process.stdout.write(`wrote ${safe(r.files.json)}, ${safe(r.files.markdown)} and ${safe(r.files.html)}\n`);
-      }
-      if (r.failed.length) {
-        const which = r.failed.map((f) => `${safe(f.version)} (${safe(f.input)})`).join(", ");
-        process.stderr.write(`searchlift: ${r.failed.length} of ${r.timeline.releases.length} releases not lifted: ${which}\n`);
-        process.exitCode = ExitCode.trackIncomplete;
-      }
-    });
+    .action(
+      async (
+        args: string[],
+        opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean; verifyTimeout?: number },
+      ) => {
+        const { defaultInputs, track } = await import("../api/track.js");
+        let inputs: string[];
+        let note: string | undefined;
+        if (args.length === 0) ({ inputs, note } = await defaultInputs());
+        else inputs = await resolveCliInputs(args, "track", { ...opts, cache: undefined }, true);
+        if (note) process.stderr.write(`note: ${messageLine(note)}\n`);
+        const tty = process.stderr.isTTY && !opts.json;
+        const r = await track(inputs, {
+          pack: await cliRoutinePack(),
+          out: opts.out,
+          verify: opts.verify,
+          ...(opts.cache ? { cache: opts.cache } : {}),
+          ...(opts.jobs ? { jobs: opts.jobs } : {}),
+          ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
+          ...(tty ? { onProgress: progressLine } : {}),
+        });
+        if (tty) process.stderr.write("\n");
+        if (opts.json) printJson(r.timeline);
+        else {
+          process.stdout.write(
+            `${r.timeline.releases.length} releases (${r.lifted} lifted now, the rest cached), ${r.timeline.groups.length} groups:\n`,
+          );
+          for (const g of r.timeline.groups)
+            process.stdout.write(
+              `  ${safe(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${messageLine(g.error ?? "?")})`}\n`,
+            );
+          process.stdout.write(`wrote ${safe(r.files.json)}, ${safe(r.files.markdown)} and ${safe(r.files.html)}\n`);
+        }
+        if (r.failed.length) {
+          const which = r.failed.map((f) => `${safe(f.version)} (${safe(f.input)})`).join(", ");
+          process.stderr.write(`searchlift: ${r.failed.length} of ${r.timeline.releases.length} releases not lifted: ${which}\n`);
+          process.exitCode = ExitCode.trackIncomplete;
+        }
+      },
+    );
 }

@@ -23,7 +23,9 @@ export function registerWhere(program: Command): void {
       if (!rows.length) process.stderr.write(`no Claude Code installation found (looked in ${messageLine(searched.join(", "))})\n`);
       // kind, version (? where unknown), path, and for the claude on PATH the link it was found as.
       for (const r of rows) {
-        process.stdout.write(`${r.kind.padEnd(16)} ${safe(r.version ?? "?").padEnd(10)} ${safe(r.path)}${r.link ? ` ← ${safe(r.link)}` : ""}\n`);
+        process.stdout.write(
+          `${r.kind.padEnd(16)} ${safe(r.version ?? "?").padEnd(10)} ${safe(r.path)}${r.link ? ` ← ${safe(r.link)}` : ""}\n`,
+        );
       }
     });
 }

@@ -69,7 +69,8 @@ export function sandboxScript(text: string, path: string): string {
     throw new SearchliftError(`refused: the module does not parse: ${(e as Error).message}`, ExitCode.brokenModule, path);
   }
   const first = found[0];
-  if (first) throw new SearchliftError(`refused: the module uses ${first.what} at ${first.line}:${first.column}`, ExitCode.brokenModule, path);
+  if (first)
+    throw new SearchliftError(`refused: the module uses ${first.what} at ${first.line}:${first.column}`, ExitCode.brokenModule, path);
   try {
     return moduleToScript(text);
   } catch (e) {
@@ -78,13 +79,23 @@ export function sandboxScript(text: string, path: string): string {
 }
 
 /** Probe rows and witnesses of two modules. A module that cannot be run is brokenModule, with its label. */
-export async function behaviourView(a: ModuleSide, b: ModuleSide, budget: Budget = DEFAULT_BUDGET, pack: RoutinePack = toolSearchPack): Promise<BehaviourView> {
+export async function behaviourView(
+  a: ModuleSide,
+  b: ModuleSide,
+  budget: Budget = DEFAULT_BUDGET,
+  pack: RoutinePack = toolSearchPack,
+): Promise<BehaviourView> {
   const tokens = codeTokens(a.text, b.text);
   const probes = pack.probes(tokens.numbers);
   const side = (m: ModuleSide): Side => ({ script: m.script, label: m.label });
   let found;
   try {
-    found = await searchWitnesses(side(a), side(b), pack.witnessCandidates(tokens), { budget, prelude: probes.flatMap((p) => p.calls), kindOf: pack.witnessKind, focus: pack.witnessFocus });
+    found = await searchWitnesses(side(a), side(b), pack.witnessCandidates(tokens), {
+      budget,
+      prelude: probes.flatMap((p) => p.calls),
+      kindOf: pack.witnessKind,
+      focus: pack.witnessFocus,
+    });
   } catch (e) {
     if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
     throw e;
@@ -92,10 +103,27 @@ export async function behaviourView(a: ModuleSide, b: ModuleSide, budget: Budget
   const { rows, sentences } = pack.probeRows(probes, found.prelude[0].map(answerOf), found.prelude[1].map(answerOf));
   const changed = found.witnesses.map((w): WitnessReport => {
     const { fn, ...rest } = w;
-    return { function: fn, query: rest.query, deferred: rest.deferred, loaded: rest.loaded, ...(rest.maxResults !== undefined ? { maxResults: rest.maxResults } : {}), before: rest.before, after: rest.after, summary: pack.witnessSummary(w) };
+    return {
+      function: fn,
+      query: rest.query,
+      deferred: rest.deferred,
+      loaded: rest.loaded,
+      ...(rest.maxResults !== undefined ? { maxResults: rest.maxResults } : {}),
+      before: rest.before,
+      after: rest.after,
+      summary: pack.witnessSummary(w),
+    };
   });
   const kept = withinBytes(changed, MAX_WITNESS_BYTES);
-  return { semantics: rows, behaviour: { searched: found.searched, seconds: Math.round(found.seconds * 10) / 10, changed: kept, sentences: [...sentences, ...kept.map((w) => w.summary)] } };
+  return {
+    semantics: rows,
+    behaviour: {
+      searched: found.searched,
+      seconds: Math.round(found.seconds * 10) / 10,
+      changed: kept,
+      sentences: [...sentences, ...kept.map((w) => w.summary)],
+    },
+  };
 }
 
 /** The witnesses' JSON at most (a witness carries its tools and answers whole, so that it replays): a track of

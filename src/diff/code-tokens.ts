@@ -50,11 +50,19 @@ export function codeTokens(a: string, b: string): CodeTokens {
     return (t: Tok) => !other.has((lines[t.line - 1] ?? "").trim());
   };
   const all: Array<Tok & { changed: boolean }> = [];
-  for (const [code, other] of [[ca, lb], [cb, la]] as const) {
+  for (const [code, other] of [
+    [ca, lb],
+    [cb, la],
+  ] as const) {
     const isChanged = changedIn(code, other);
     for (const t of tokens(code)) all.push({ ...t, changed: isChanged(t) });
   }
   const ordered = [...all.filter((t) => t.changed), ...all.filter((t) => !t.changed)];
   const pick = <T>(kind: Tok["kind"]) => [...new Set(ordered.filter((t) => t.kind === kind).map((t) => t.value as T))];
-  return { strings: pick<string>("string"), numbers: pick<number>("number"), names: pick<string>("name"), changed: all.filter((t) => t.changed).length };
+  return {
+    strings: pick<string>("string"),
+    numbers: pick<number>("number"),
+    names: pick<string>("name"),
+    changed: all.filter((t) => t.changed).length,
+  };
 }

@@ -20,7 +20,15 @@ const BIN = join(ROOT, "bin", "searchlift.js");
 const tmp = () => mkdtempSync(join(tmpdir(), "searchlift-diff-test-"));
 
 function bundle(sample: string, minify = true): string {
-  const out = buildSync({ entryPoints: [join(ROOT, "samples", "tool-search", `${sample}.js`)], bundle: true, format: "esm", minifyIdentifiers: minify, minifyWhitespace: minify, write: false, logLevel: "silent" });
+  const out = buildSync({
+    entryPoints: [join(ROOT, "samples", "tool-search", `${sample}.js`)],
+    bundle: true,
+    format: "esm",
+    minifyIdentifiers: minify,
+    minifyWhitespace: minify,
+    write: false,
+    logLevel: "silent",
+  });
   const file = join(tmp(), `${basename(sample)}.js`);
   writeFileSync(file, out.outputFiles[0]!.text);
   return file;
@@ -60,10 +68,19 @@ describe("searchlift diff on samples", () => {
     expect(r.code.changed).toBe(true);
     // required-terms.js: `+term`, a query equal to a name (any case), an mcp__ prefix; search-hint.js: select:
     // lists by name or alias, and a searchHint word +4.
-    for (const f of ["+required terms", "exact name in another case", "mcp__ prefix: a server's tools", "select: comma list", "select: by alias", "searchHint words count"]) expect(row(r, f), f).toEqual(["no", "yes"]);
+    for (const f of [
+      "+required terms",
+      "exact name in another case",
+      "mcp__ prefix: a server's tools",
+      "select: comma list",
+      "select: by alias",
+      "searchHint words count",
+    ])
+      expect(row(r, f), f).toEqual(["no", "yes"]);
     expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
     // Exact part 12 (MCP) / 10 (built-in), substring 6/5, description word 2: the same in both generations.
-    for (const s of r.semantics.filter((x) => x.feature.startsWith("score: ") && x.feature !== "score: searchHint word")) expect(s.changed, s.feature).toBe(false);
+    for (const s of r.semantics.filter((x) => x.feature.startsWith("score: ") && x.feature !== "score: searchHint word"))
+      expect(s.changed, s.feature).toBe(false);
     expect(row(r, "score: MCP name part")).toEqual(["14", "14"]); // "create": exact part 12 + description word 2
     expect(r.behaviour.sentences.some((l) => /`\+required` terms/.test(l))).toBe(true);
     expect(r.behaviour.sentences.some((l) => /comma-separated list/.test(l))).toBe(true);
@@ -117,7 +134,9 @@ describe("searchlift diff on samples", () => {
         if (w.function === "toolSearch") expect(w.query.trim().toLowerCase().startsWith("select:"), w.summary).toBe(false);
         if (w.function !== "scoreTools" || !Array.isArray(w.before) || !Array.isArray(w.after)) continue;
         // Every score that changed is an MCP tool's (mcpInfo, else an mcp__server__tool name), and lower.
-        const mcp = new Set([...w.deferred, ...w.loaded].filter((t) => t.mcpInfo !== undefined || t.name.startsWith("mcp__")).map((t) => t.name));
+        const mcp = new Set(
+          [...w.deferred, ...w.loaded].filter((t) => t.mcpInfo !== undefined || t.name.startsWith("mcp__")).map((t) => t.name),
+        );
         const before = new Map((w.before as Array<{ name: string; score: number }>).map((x) => [x.name, x.score]));
         for (const x of w.after as Array<{ name: string; score: number }>) {
           if (before.get(x.name) === x.score) continue;
@@ -173,7 +192,10 @@ describe("searchlift diff on samples", () => {
     writeFileSync(join(d, "throws.mjs"), 'throw new Error("boom");\nexport { searchTools, scoreTools, toolSearch };\n');
     expect((await rejection(diffInputs(join(d, "throws.mjs"), good))).exitCode).toBe(ExitCode.brokenModule);
     // A module whose every call throws runs: its errors are answers, and the witnesses say so.
-    writeFileSync(join(d, "fails.mjs"), "export async function searchTools() { throw new Error('no'); }\nexport const scoreTools = searchTools, toolSearch = searchTools;\n");
+    writeFileSync(
+      join(d, "fails.mjs"),
+      "export async function searchTools() { throw new Error('no'); }\nexport const scoreTools = searchTools, toolSearch = searchTools;\n",
+    );
     const r = await diffInputs(join(d, "fails.mjs"), good);
     expect(r.behaviour.changed.length).toBeGreaterThan(0);
     for (const w of r.behaviour.changed) expect(w.before).toEqual({ error: "Error: no" });
@@ -205,8 +227,22 @@ describe("searchlift diff (command line)", () => {
     expect(r.code.changed).toBe(true);
     expect(r.semantics[0]).toHaveProperty("changed");
     expect(Object.keys(r.behaviour)).toEqual(["searched", "seconds", "changed", "sentences"]);
-    expect(r.semantics[0]).toEqual({ feature: expect.any(String), before: expect.any(String), after: expect.any(String), changed: expect.any(Boolean) });
-    for (const w of r.behaviour.changed) expect(Object.keys(w).filter((k) => k !== "maxResults")).toEqual(["function", "query", "deferred", "loaded", "before", "after", "summary"]);
+    expect(r.semantics[0]).toEqual({
+      feature: expect.any(String),
+      before: expect.any(String),
+      after: expect.any(String),
+      changed: expect.any(Boolean),
+    });
+    for (const w of r.behaviour.changed)
+      expect(Object.keys(w).filter((k) => k !== "maxResults")).toEqual([
+        "function",
+        "query",
+        "deferred",
+        "loaded",
+        "before",
+        "after",
+        "summary",
+      ]);
 
     const keep = tmp();
     const same = run(a, a, "--out", keep);

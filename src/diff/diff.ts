@@ -124,7 +124,9 @@ export function formatDiff(r: DiffResult): string {
   out.push("");
 
   const n = r.behaviour.changed.length;
-  out.push(`== behaviour: ${n ? `${n} witness${n === 1 ? "" : "es"}` : "none found"} in ${r.behaviour.searched} cases (${r.behaviour.seconds} s) ==`);
+  out.push(
+    `== behaviour: ${n ? `${n} witness${n === 1 ? "" : "es"}` : "none found"} in ${r.behaviour.searched} cases (${r.behaviour.seconds} s) ==`,
+  );
   for (const line of r.behaviour.sentences) out.push(`- ${safe(line)}`);
   if (n === 0 && r.behaviour.sentences.length === 0) out.push(noDifferenceFound(r.behaviour));
   return out.join("\n") + "\n";

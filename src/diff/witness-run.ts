@@ -55,7 +55,10 @@ export interface Side {
 
 /** The module cannot be run (it does not evaluate, or its child died): no answer of it can be compared. */
 export class ModuleRunError extends Error {
-  constructor(message: string, readonly label: string) {
+  constructor(
+    message: string,
+    readonly label: string,
+  ) {
     super(message);
   }
 }
@@ -96,25 +99,38 @@ function prepare(calls: readonly ContractCall[]): PreparedCalls {
     }
     return i;
   };
-  const sandboxCalls = calls.map((c) => ({ fn: CALL, args: [c.fn, indexOfQuery(c.query), listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null] }));
+  const sandboxCalls = calls.map((c) => ({
+    fn: CALL,
+    args: [c.fn, indexOfQuery(c.query), listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null],
+  }));
   return { tail: harness(queries, lists), sandboxCalls };
 }
 
 async function runPrepared(side: Side, p: PreparedCalls, options: SandboxOptions): Promise<CallResult[]> {
   const run = await runInSandbox(side.script + p.tail, p.sandboxCalls, options);
-  if (run.scriptError !== undefined) throw new ModuleRunError(`the lifted module cannot be run (in the sandbox): ${run.scriptError}`, side.label);
+  if (run.scriptError !== undefined)
+    throw new ModuleRunError(`the lifted module cannot be run (in the sandbox): ${run.scriptError}`, side.label);
   // A killed child leaves the rest of its calls unanswered: no comparison can use them.
   if (run.failure) throw new ModuleRunError(`the lifted module failed in the sandbox: ${run.failure.message}`, side.label);
   return run.results;
 }
 
 /** Each call's result on one module, in order. */
-export async function runCalls(side: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<CallResult[]> {
+export async function runCalls(
+  side: Side,
+  calls: readonly ContractCall[],
+  options: SandboxOptions = WITNESS_SANDBOX,
+): Promise<CallResult[]> {
   return runPrepared(side, prepare(calls), options);
 }
 
 /** Each call's result on both modules (a child each, side by side), the calls prepared once for both. */
-export async function runCallsOnBoth(a: Side, b: Side, calls: readonly ContractCall[], options: SandboxOptions = WITNESS_SANDBOX): Promise<[CallResult[], CallResult[]]> {
+export async function runCallsOnBoth(
+  a: Side,
+  b: Side,
+  calls: readonly ContractCall[],
+  options: SandboxOptions = WITNESS_SANDBOX,
+): Promise<[CallResult[], CallResult[]]> {
   const p = prepare(calls);
   return Promise.all([runPrepared(a, p, options), runPrepared(b, p, options)]);
 }

@@ -30,7 +30,10 @@ function module(descriptions: boolean): string {
 })();`;
 }
 
-const catalog: Tool[] = Array.from({ length: 100 }, (_, i) => ({ name: `mcp__srv${i}__tool_${i}`, description: i === 81 ? "Reads the ledger" : "Does a thing" }));
+const catalog: Tool[] = Array.from({ length: 100 }, (_, i) => ({
+  name: `mcp__srv${i}__tool_${i}`,
+  description: i === 81 ? "Reads the ledger" : "Does a thing",
+}));
 
 describe("witness search", () => {
   it("shrinks a difference on a 100-tool catalog to the one tool it is about, and it replays", async () => {

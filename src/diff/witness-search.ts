@@ -100,7 +100,12 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
   const witnesses = await replayed(a, b, shrunk);
   const distinct = new Map<string, Witness>();
   for (const w of witnesses) if (!distinct.has(opts.kindOf(w))) distinct.set(opts.kindOf(w), w);
-  return { witnesses: [...distinct.values()].slice(0, max), searched, seconds: (performance.now() - t0) / 1000, prelude: preludeResults ?? [[], []] };
+  return {
+    witnesses: [...distinct.values()].slice(0, max),
+    searched,
+    seconds: (performance.now() - t0) / 1000,
+    prelude: preludeResults ?? [[], []],
+  };
 }
 
 function take<T>(it: Iterator<T>, n: number): T[] {
@@ -114,7 +119,13 @@ function take<T>(it: Iterator<T>, n: number): T[] {
 }
 
 function callOf(w: ContractCall): ContractCall {
-  return { fn: w.fn, query: w.query, deferred: w.deferred, loaded: w.loaded, ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}) };
+  return {
+    fn: w.fn,
+    query: w.query,
+    deferred: w.deferred,
+    loaded: w.loaded,
+    ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}),
+  };
 }
 
 const size = (c: ContractCall) => c.deferred.length + c.loaded.length;
@@ -122,8 +133,19 @@ const size = (c: ContractCall) => c.deferred.length + c.loaded.length;
 /** Smaller calls of the same function, as verify.ts shrinks a disagreement. */
 function smaller(w: Witness, seen: Set<string>): ContractCall[] {
   const out: ContractCall[] = [];
-  for (const c of shrinkCandidates({ query: w.query, deferred: w.deferred, loaded: w.loaded, ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}) })) {
-    const call: ContractCall = { fn: w.fn, query: c.query, deferred: c.deferred, loaded: c.loaded ?? [], ...(c.maxResults !== undefined ? { maxResults: c.maxResults } : {}) };
+  for (const c of shrinkCandidates({
+    query: w.query,
+    deferred: w.deferred,
+    loaded: w.loaded,
+    ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}),
+  })) {
+    const call: ContractCall = {
+      fn: w.fn,
+      query: c.query,
+      deferred: c.deferred,
+      loaded: c.loaded ?? [],
+      ...(c.maxResults !== undefined ? { maxResults: c.maxResults } : {}),
+    };
     if (!fresh(call, seen)) continue;
     out.push(call);
     if (out.length >= SHRINK_PER_ROUND) break;
@@ -144,8 +166,15 @@ function fresh(c: ContractCall, seen: Set<string>): boolean {
  *  chunk at a time takes many rounds. */
 function fewTools(w: Witness, focus: readonly string[], seen: Set<string>): ContractCall[] {
   const pool = [...w.deferred.map((t) => ({ t, loaded: false })), ...w.loaded.map((t) => ({ t, loaded: true }))];
-  const keep = (xs: typeof pool): ContractCall => ({ ...callOf(w), deferred: xs.filter((x) => !x.loaded).map((x) => x.t), loaded: xs.filter((x) => x.loaded).map((x) => x.t) });
-  const named = focus.slice(0, 8).map((n) => pool.filter((x) => x.t.name === n)).filter((xs) => xs.length > 0);
+  const keep = (xs: typeof pool): ContractCall => ({
+    ...callOf(w),
+    deferred: xs.filter((x) => !x.loaded).map((x) => x.t),
+    loaded: xs.filter((x) => x.loaded).map((x) => x.t),
+  });
+  const named = focus
+    .slice(0, 8)
+    .map((n) => pool.filter((x) => x.t.name === n))
+    .filter((xs) => xs.length > 0);
   const sets: Array<typeof pool> = [];
   named.forEach((x, i) => {
     sets.push(x);
@@ -153,7 +182,10 @@ function fewTools(w: Witness, focus: readonly string[], seen: Set<string>): Cont
   });
   if (named.length > 2) sets.push(named.flat());
   if (pool.length <= 40) for (const x of pool) sets.push([x]);
-  else for (const parts of [2, 4]) for (let i = 0; i < parts; i++) sets.push(pool.slice(Math.floor((i * pool.length) / parts), Math.floor(((i + 1) * pool.length) / parts)));
+  else
+    for (const parts of [2, 4])
+      for (let i = 0; i < parts; i++)
+        sets.push(pool.slice(Math.floor((i * pool.length) / parts), Math.floor(((i + 1) * pool.length) / parts)));
   return sets.map(keep).filter((c) => size(c) < size(w) && fresh(c, seen));
 }
 

@@ -21,7 +21,13 @@ const skipReal = process.env.SEARCHLIFT_SKIP_REAL === "1";
 /** Each witness replayed alone on fresh children of both modules: the answers must differ, as reported. */
 async function expectReplays(r: DiffResult, moduleA: string, moduleB: string): Promise<void> {
   const side = (p: string) => ({ script: sandboxScript(readFileSync(p, "utf8"), p), label: p });
-  const calls = r.behaviour.changed.map((w) => ({ fn: w.function, query: w.query, deferred: w.deferred, loaded: w.loaded, ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}) }));
+  const calls = r.behaviour.changed.map((w) => ({
+    fn: w.function,
+    query: w.query,
+    deferred: w.deferred,
+    loaded: w.loaded,
+    ...(w.maxResults !== undefined ? { maxResults: w.maxResults } : {}),
+  }));
   if (calls.length === 0) return;
   const [ra, rb] = await Promise.all([runCalls(side(moduleA), calls), runCalls(side(moduleB), calls)]);
   calls.forEach((_, i) => expect(resultsAgree(ra[i]!, rb[i]!), JSON.stringify(calls[i]).slice(0, 300)).toBe(false));
@@ -30,10 +36,22 @@ async function expectReplays(r: DiffResult, moduleA: string, moduleB: string): P
 describe("witnesses on the sample releases", () => {
   const lifted = new Map<string, string>();
   const lift = async (v: string) => {
-    if (!lifted.has(v)) lifted.set(v, (await liftInput(join(ROOT, "samples", "releases", v), { out: mkdtempSync(join(tmpdir(), "searchlift-w-")), verify: false })).module);
+    if (!lifted.has(v))
+      lifted.set(
+        v,
+        (await liftInput(join(ROOT, "samples", "releases", v), { out: mkdtempSync(join(tmpdir(), "searchlift-w-")), verify: false }))
+          .module,
+      );
     return lifted.get(v)!;
   };
-  const pairs = [["0.1.0", "0.2.0"], ["0.2.0", "0.3.0"], ["0.3.1", "0.4.0"], ["0.4.0", "0.5.0"], ["0.5.0", "0.6.0"], ["0.6.0", "0.7.0"]];
+  const pairs = [
+    ["0.1.0", "0.2.0"],
+    ["0.2.0", "0.3.0"],
+    ["0.3.1", "0.4.0"],
+    ["0.4.0", "0.5.0"],
+    ["0.5.0", "0.6.0"],
+    ["0.6.0", "0.7.0"],
+  ];
   for (const [x, y] of pairs) {
     it(`${x} → ${y}: at least one witness, each replaying differently, each with a sentence`, async () => {
       const [a, b] = [await lift(x!), await lift(y!)];
@@ -91,7 +109,11 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
 
   // More change points where the probe rows change (so the modules behave differently): each must give a
   // witness that replays differently.
-  for (const [x, y, platform] of [["2.1.14", "2.1.19", "npm"], ["2.1.112", "2.1.124", "linux-x64"], ["2.1.295", "2.1.300", "linux-x64"]] as const) {
+  for (const [x, y, platform] of [
+    ["2.1.14", "2.1.19", "npm"],
+    ["2.1.112", "2.1.124", "linux-x64"],
+    ["2.1.295", "2.1.300", "linux-x64"],
+  ] as const) {
     it(`${x} → ${y}: behaviour differs, so at least one witness, each replaying differently`, async () => {
       const [a, b] = [liftedRelease(x, x === "2.1.112" ? "npm" : platform), liftedRelease(y, platform)];
       const r = await diffInputs(a, b);
@@ -111,7 +133,8 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
   it("2.1.300 → 2.1.332: no false 'no' rows; the caps are measured", async () => {
     const [a, b] = [liftedRelease("2.1.300", "linux-x64"), liftedRelease("2.1.332", "linux-x64")];
     const r = await diffInputs(a, b);
-    for (const f of ["exact name in another case", "exact name: loaded tool", "select: loaded tools too", "description: whole word"]) expect(row(r, f)).toMatchObject({ before: "yes", after: "yes" });
+    for (const f of ["exact name in another case", "exact name: loaded tool", "select: loaded tools too", "description: whole word"])
+      expect(row(r, f)).toMatchObject({ before: "yes", after: "yes" });
     expect(row(r, "query cap (characters)")?.after).toBe("16384");
     expect(row(r, "searchHint cap (characters)")?.after).toBe("4096");
     await expectReplays(r, a, b);

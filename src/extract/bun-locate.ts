@@ -50,7 +50,11 @@ function u64(src: ByteSource, at: number): number {
 }
 
 function trailerAt(src: ByteSource, end: number): boolean {
-  return end - BUN_TRAILER.length >= 0 && end <= src.size && src.read(end - BUN_TRAILER.length, BUN_TRAILER.length, "Bun trailer").equals(BUN_TRAILER);
+  return (
+    end - BUN_TRAILER.length >= 0 &&
+    end <= src.size &&
+    src.read(end - BUN_TRAILER.length, BUN_TRAILER.length, "Bun trailer").equals(BUN_TRAILER)
+  );
 }
 
 /**
@@ -83,7 +87,9 @@ export function probeElf(src: ByteSource): Probe {
   for (const s of elf.sections) if (s.type !== SHT_NOBITS && s.type !== 0) imageEnd = Math.max(imageEnd, s.offset + s.size);
   const rodata = elf.sections.filter((s) => s.name === ".rodata").map((s) => ({ start: s.offset, end: s.offset + s.size }));
   // Without section names, the read-only (not writable, not executable) loads hold the strings.
-  const runtimeRegions = rodata.length ? rodata : elf.segments.filter((s) => s.type === PT_LOAD && s.flags === 4).map((s) => ({ start: s.offset, end: s.offset + s.filesz }));
+  const runtimeRegions = rodata.length
+    ? rodata
+    : elf.segments.filter((s) => s.type === PT_LOAD && s.flags === 4).map((s) => ({ start: s.offset, end: s.offset + s.filesz }));
   const probe: Probe = { family: "bun-elf", found: null, empty: false, problem: null, runtimeRegions, scanRegions: [], imageEnd, notes };
 
   const bun = elf.sections.find((s) => s.name === ".bun");
@@ -117,7 +123,8 @@ export function probeElf(src: ByteSource): Probe {
     return probe;
   }
   const got = lengthPrefixed(src, at, src.size, [8]);
-  if (got && got !== "empty") probe.found = { format: "bun-elf", start: got.start, trailerEnd: got.end, where: `${where} → block at ${at}` };
+  if (got && got !== "empty")
+    probe.found = { format: "bun-elf", start: got.start, trailerEnd: got.end, where: `${where} → block at ${at}` };
   else probe.problem = `${where}: slot points at file offset ${at}, which holds no [length][payload] block`;
   return probe;
 }
@@ -130,7 +137,16 @@ export function probeMacho(src: ByteSource): Probe {
     imageEnd = Math.max(imageEnd, m.base + (slices.length > 1 ? m.size : 0));
     for (const s of m.segments) if (s.filesize > 0) imageEnd = Math.max(imageEnd, s.fileoff + s.filesize);
   }
-  const probe: Probe = { family: "bun-macho", found: null, empty: false, problem: null, runtimeRegions: [], scanRegions: [], imageEnd, notes };
+  const probe: Probe = {
+    family: "bun-macho",
+    found: null,
+    empty: false,
+    problem: null,
+    runtimeRegions: [],
+    scanRegions: [],
+    imageEnd,
+    notes,
+  };
   const withPayload: Array<{ m: MachoFile; got: { start: number; end: number } }> = [];
   for (const m of slices) {
     const sect = m.segments.find((s) => s.segname === "__BUN")?.sections.find((s) => s.sectname === "__bun");
@@ -150,8 +166,16 @@ export function probeMacho(src: ByteSource): Probe {
     if (s && s.offset) probe.runtimeRegions.push({ start: s.offset, end: s.offset + s.size });
   }
   if (first) {
-    probe.found = { format: "bun-macho", start: first.got.start, trailerEnd: first.got.end, where: `Bun __BUN,__bun section at ${first.got.start - 8}` };
-    if (slices.length > 1) notes.push(`fat Mach-O with ${slices.length} slices; modules listed from the slice at ${first.m.base} (cputype 0x${first.m.cputype.toString(16)})${withPayload.length > 1 ? `; ${withPayload.length - 1} other slice(s) carry their own payload` : ""}`);
+    probe.found = {
+      format: "bun-macho",
+      start: first.got.start,
+      trailerEnd: first.got.end,
+      where: `Bun __BUN,__bun section at ${first.got.start - 8}`,
+    };
+    if (slices.length > 1)
+      notes.push(
+        `fat Mach-O with ${slices.length} slices; modules listed from the slice at ${first.m.base} (cputype 0x${first.m.cputype.toString(16)})${withPayload.length > 1 ? `; ${withPayload.length - 1} other slice(s) carry their own payload` : ""}`,
+      );
   }
   return probe;
 }
@@ -160,14 +184,26 @@ export function probePe(src: ByteSource): Probe {
   const pe = readPe(src);
   let imageEnd = pe.headersEnd;
   for (const s of pe.sections) if (s.sizeOfRawData > 0) imageEnd = Math.max(imageEnd, s.pointerToRawData + s.sizeOfRawData);
-  const rdata = pe.sections.filter((s) => s.name === ".rdata").map((s) => ({ start: s.pointerToRawData, end: s.pointerToRawData + s.sizeOfRawData }));
-  const probe: Probe = { family: "bun-pe", found: null, empty: false, problem: null, runtimeRegions: rdata, scanRegions: [], imageEnd, notes: [] };
+  const rdata = pe.sections
+    .filter((s) => s.name === ".rdata")
+    .map((s) => ({ start: s.pointerToRawData, end: s.pointerToRawData + s.sizeOfRawData }));
+  const probe: Probe = {
+    family: "bun-pe",
+    found: null,
+    empty: false,
+    problem: null,
+    runtimeRegions: rdata,
+    scanRegions: [],
+    imageEnd,
+    notes: [],
+  };
   const bun = pe.sections.find((s) => s.name === ".bun");
   if (!bun) return probe;
   const limit = bun.pointerToRawData + bun.sizeOfRawData;
   const got = lengthPrefixed(src, bun.pointerToRawData, limit, [8, 4]);
   if (got === "empty") probe.empty = true;
-  else if (got) probe.found = { format: "bun-pe", start: got.start, trailerEnd: got.end, where: `Bun .bun section at ${bun.pointerToRawData}` };
+  else if (got)
+    probe.found = { format: "bun-pe", start: got.start, trailerEnd: got.end, where: `Bun .bun section at ${bun.pointerToRawData}` };
   else {
     probe.problem = `Bun .bun section at ${bun.pointerToRawData}: no [length][payload] block ending in the trailer`;
     probe.scanRegions = [{ start: bun.pointerToRawData, end: limit }];

@@ -33,8 +33,49 @@ const NAME_SPAN_READ = 8 << 20;
  * loader from `toml` on moved up by one. Which numbering a binary uses is decided in
  * chooseLoaderNumbering below.
  */
-const LOADERS_OLD = ["jsx", "js", "ts", "tsx", "css", "file", "json", "toml", "wasm", "napi", "base64", "dataurl", "text", "bunsh", "sqlite", "sqlite_embedded", "html"];
-const LOADERS_NEW = ["jsx", "js", "ts", "tsx", "css", "file", "json", "jsonc", "toml", "wasm", "napi", "base64", "dataurl", "text", "bunsh", "sqlite", "sqlite_embedded", "html", "yaml", "json5", "md", "url"];
+const LOADERS_OLD = [
+  "jsx",
+  "js",
+  "ts",
+  "tsx",
+  "css",
+  "file",
+  "json",
+  "toml",
+  "wasm",
+  "napi",
+  "base64",
+  "dataurl",
+  "text",
+  "bunsh",
+  "sqlite",
+  "sqlite_embedded",
+  "html",
+];
+const LOADERS_NEW = [
+  "jsx",
+  "js",
+  "ts",
+  "tsx",
+  "css",
+  "file",
+  "json",
+  "jsonc",
+  "toml",
+  "wasm",
+  "napi",
+  "base64",
+  "dataurl",
+  "text",
+  "bunsh",
+  "sqlite",
+  "sqlite_embedded",
+  "html",
+  "yaml",
+  "json5",
+  "md",
+  "url",
+];
 export type LoaderNumbering = "old" | "new";
 
 export interface BunGraph {
@@ -138,7 +179,11 @@ function toWords(b: Buffer): Uint32Array {
  */
 export const NEW_LOADERS_SINCE: [number, number, number] = [1, 2, 5];
 
-export function chooseLoaderNumbering(records: Array<{ name: string; loader: number }>, recordSize: number, version: [number, number, number] | null): LoaderNumbering {
+export function chooseLoaderNumbering(
+  records: Array<{ name: string; loader: number }>,
+  recordSize: number,
+  version: [number, number, number] | null,
+): LoaderNumbering {
   if (recordSize === 28 || recordSize === 32) return "old";
   if (recordSize === 52) return "new";
   if (version) {
@@ -316,9 +361,15 @@ function validate(t: Table, byteCount: number, table: Sp): string | null {
     for (let k = 0; k < ptrs.length; k++) {
       const o = words[w + ptrs[k]!]!;
       const n = words[w + ptrs[k]! + 1]!;
-      if (o + n > byteCount) return k === 0 ? `record ${i} contents (${o}, ${n}) outside the payload` : `record ${i} has a pointer outside the payload`;
+      if (o + n > byteCount)
+        return k === 0 ? `record ${i} contents (${o}, ${n}) outside the payload` : `record ${i} has a pointer outside the payload`;
     }
-    if (bytes[b + L.loader]! > maxLoader || (L.encoding >= 0 && bytes[b + L.encoding]! > 2) || (L.format >= 0 && bytes[b + L.format]! > 2) || (L.side >= 0 && bytes[b + L.side]! > 1)) {
+    if (
+      bytes[b + L.loader]! > maxLoader ||
+      (L.encoding >= 0 && bytes[b + L.encoding]! > 2) ||
+      (L.format >= 0 && bytes[b + L.format]! > 2) ||
+      (L.side >= 0 && bytes[b + L.side]! > 1)
+    ) {
       return `record ${i} has out-of-range enum values`;
     }
     const cOff = words[w + L.contents]!;
@@ -338,7 +389,11 @@ function checkContentsDisjoint(src: ByteSource, t: Table, where: string): void {
   const keys: number[] = [];
   const wide = t.count > 0xffff;
   for (let i = 0; i < t.count; i++) if (t.len(i, L.contents) > 0) keys.push(wide ? i : t.off(i, L.contents) * 65536 + i);
-  const order = wide ? keys.sort((a, b) => t.off(a, L.contents) - t.off(b, L.contents)) : Float64Array.from(keys).sort().map((k) => k % 65536);
+  const order = wide
+    ? keys.sort((a, b) => t.off(a, L.contents) - t.off(b, L.contents))
+    : Float64Array.from(keys)
+        .sort()
+        .map((k) => k % 65536);
   let prev = -1;
   for (const k of order) {
     const i = k;
@@ -348,7 +403,11 @@ function checkContentsDisjoint(src: ByteSource, t: Table, where: string): void {
       const cOff = t.off(i, L.contents);
       const cEnd = cOff + t.len(i, L.contents);
       const same = cOff === pOff && cEnd === pEnd;
-      if (cOff < pEnd && !same) throw new MalformedInput(src.path, `${where}: contents of modules ${prev} and ${i} overlap ([${pOff}, ${pEnd}) and [${cOff}, ${cEnd}))`);
+      if (cOff < pEnd && !same)
+        throw new MalformedInput(
+          src.path,
+          `${where}: contents of modules ${prev} and ${i} overlap ([${pOff}, ${pEnd}) and [${cOff}, ${cEnd}))`,
+        );
       // Keep the range that reaches furthest as the one to compare against.
       if (cEnd <= pEnd) continue;
     }

@@ -27,7 +27,8 @@ export function readBun(src: ByteSource, input: string): Container | null {
   let graph: BunGraph | null = null;
   // The version string is looked up at most once, and only when a payload is about to be parsed.
   let runtime: string | null | undefined;
-  const findRuntime = (): string | null => (runtime === undefined ? (runtime = probe ? findBunRuntime(src, probe.runtimeRegions) : null) : runtime);
+  const findRuntime = (): string | null =>
+    runtime === undefined ? (runtime = probe ? findBunRuntime(src, probe.runtimeRegions) : null) : runtime;
   const version = () => parseBunVersion(findRuntime());
 
   if (located) {

@@ -11,7 +11,6 @@ import { openContainer } from "./open-container.js";
 const dir = mkdtempSync(join(tmpdir(), "searchlift-carve-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-
 const PROGRAM_A = Buffer.from(
   [
     'import { readFileSync } from "node:fs";',
@@ -142,7 +141,13 @@ describe("carveScripts", () => {
     const deno = Buffer.concat([noise(20_000, 16), Buffer.from("d3n0l4nd"), noise(100, 17)]);
     expect(() => carveScripts(new BufferByteSource("d", deno), "d")).toThrow(/deno compile/);
     // A pkg binary with a carvable prelude: the JS is found and the packer named in a note.
-    const pkg = Buffer.concat([noise(5000, 18), Buffer.from("\0const PAYLOAD_POSITION = '98521312              ' | 0;\0"), Buffer.from([0]), PROGRAM_B, Buffer.from([0])]);
+    const pkg = Buffer.concat([
+      noise(5000, 18),
+      Buffer.from("\0const PAYLOAD_POSITION = '98521312              ' | 0;\0"),
+      Buffer.from([0]),
+      PROGRAM_B,
+      Buffer.from([0]),
+    ]);
     const c = carveScripts(new BufferByteSource("p", pkg), "p");
     expect(c.modules).toHaveLength(1);
     expect(c.notes.some((n) => /pkg/.test(n))).toBe(true);

@@ -30,7 +30,8 @@ const PRINTABLE = (() => {
 })();
 
 /** Tokens that begin most statements of a bundle; where code glued to junk probably starts. */
-const STATEMENT_START = /\/\/|\/\*|"use strict"|\b(?:function|var|let|const|import|export|class|async|if|for|while|try|return|module|exports|require)\b|[(!]/g;
+const STATEMENT_START =
+  /\/\/|\/\*|"use strict"|\b(?:function|var|let|const|import|export|class|async|if|for|while|try|return|module|exports|require)\b|[(!]/g;
 
 const CJS_HINT = /\brequire\s*\(|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
 
@@ -48,7 +49,8 @@ function detectPackers(src: ByteSource, seen: Set<string>): Packer[] {
     out.push({ name: "UPX", advice: "it is UPX-packed: unpack it first (upx -d) and open the result" });
   }
   if (tail.includes("<nexe~~sentinel>")) out.push({ name: "nexe", advice: "it was built with nexe, which is not supported" });
-  if (seen.has("pkg")) out.push({ name: "pkg", advice: "it was built with pkg (vercel/yao-pkg), which is not supported (its JS is usually V8 bytecode)" });
+  if (seen.has("pkg"))
+    out.push({ name: "pkg", advice: "it was built with pkg (vercel/yao-pkg), which is not supported (its JS is usually V8 bytecode)" });
   if (seen.has("deno")) out.push({ name: "deno", advice: "it was built with deno compile, which is not supported" });
   return out;
 }
@@ -74,7 +76,8 @@ export function carveScripts(src: ByteSource, input: string): Container {
 
   const closeRun = (end: number) => {
     if (runStart >= 0 && end - runStart >= MIN_RUN) {
-      if (end - runStart > MAX_RUN) notes.push(`printable run [${runStart}, ${end}) of ${end - runStart} bytes is too long to parse; skipped`);
+      if (end - runStart > MAX_RUN)
+        notes.push(`printable run [${runStart}, ${end}) of ${end - runStart} bytes is too long to parse; skipped`);
       else {
         const m = carveRun(src, runStart, end);
         if (m) modules.push(m);
@@ -105,7 +108,9 @@ export function carveScripts(src: ByteSource, input: string): Container {
     throw new UnrecognizedInput(input, packers.length ? `${base}; ${packers.map((p) => p.advice).join("; ")}` : base);
   }
   for (const p of packers) notes.push(`looks packed: ${p.advice}`);
-  notes.unshift(`carved ${modules.length} printable run(s) that parse as JavaScript; boundaries are those of the text, not of the packer's records`);
+  notes.unshift(
+    `carved ${modules.length} printable run(s) that parse as JavaScript; boundaries are those of the text, not of the packer's records`,
+  );
   return rangeContainer(src, { input, format: "carved", runtime: null, entry: null, modules, notes });
 }
 

@@ -98,7 +98,10 @@ describe("elfNotes", () => {
       const theirs = readobj(process.execPath, "--notes", "Note");
       expect(theirs.length).toBeGreaterThan(0);
       for (const t of theirs.filter((n) => n.Owner === "GNU")) {
-        expect(ours.some((n) => n.name === "GNU" && n.descSize === num(t["Data size"])), JSON.stringify(t)).toBe(true);
+        expect(
+          ours.some((n) => n.name === "GNU" && n.descSize === num(t["Data size"])),
+          JSON.stringify(t),
+        ).toBe(true);
       }
       const id = theirs.find((n) => n["Build ID"]);
       const mine = ours.find((n) => n.name === "GNU" && n.type === 3)!;

@@ -103,9 +103,26 @@ export function readElf(src: ByteSource): ElfFile {
     for (let i = 0; i < phnum; i++) {
       const o = i * phentsize;
       const seg: ElfSegment = is64
-        ? { type: t.u32(o), flags: t.u32(o + 4), offset: t.u64(o + 8), vaddr: t.u64(o + 16), filesz: t.u64(o + 32), memsz: t.u64(o + 40), align: t.u64(o + 48) }
-        : { type: t.u32(o), offset: t.u32(o + 4), vaddr: t.u32(o + 8), filesz: t.u32(o + 16), memsz: t.u32(o + 20), flags: t.u32(o + 24), align: t.u32(o + 28) };
-      if (seg.filesz !== 0 && !(seg.offset + seg.filesz <= src.size)) bad(`segment ${i} [${seg.offset}, +${seg.filesz}) lies outside the ${src.size}-byte file`);
+        ? {
+            type: t.u32(o),
+            flags: t.u32(o + 4),
+            offset: t.u64(o + 8),
+            vaddr: t.u64(o + 16),
+            filesz: t.u64(o + 32),
+            memsz: t.u64(o + 40),
+            align: t.u64(o + 48),
+          }
+        : {
+            type: t.u32(o),
+            offset: t.u32(o + 4),
+            vaddr: t.u32(o + 8),
+            filesz: t.u32(o + 16),
+            memsz: t.u32(o + 20),
+            flags: t.u32(o + 24),
+            align: t.u32(o + 28),
+          };
+      if (seg.filesz !== 0 && !(seg.offset + seg.filesz <= src.size))
+        bad(`segment ${i} [${seg.offset}, +${seg.filesz}) lies outside the ${src.size}-byte file`);
       segments.push(seg);
     }
   }
@@ -128,9 +145,26 @@ export function readElf(src: ByteSource): ElfFile {
     for (let i = 0; i < shnum; i++) {
       const o = i * shentsize;
       const s = is64
-        ? { nameOff: t.u32(o), type: t.u32(o + 4), flags: t.u64(o + 8), addr: t.u64(o + 16), offset: t.u64(o + 24), size: t.u64(o + 32), align: t.u64(o + 48) }
-        : { nameOff: t.u32(o), type: t.u32(o + 4), flags: t.u32(o + 8), addr: t.u32(o + 12), offset: t.u32(o + 16), size: t.u32(o + 20), align: t.u32(o + 32) };
-      if (s.type !== SHT_NOBITS && s.type !== 0 && s.size !== 0 && !(s.offset + s.size <= src.size)) bad(`section ${i} [${s.offset}, +${s.size}) lies outside the ${src.size}-byte file`);
+        ? {
+            nameOff: t.u32(o),
+            type: t.u32(o + 4),
+            flags: t.u64(o + 8),
+            addr: t.u64(o + 16),
+            offset: t.u64(o + 24),
+            size: t.u64(o + 32),
+            align: t.u64(o + 48),
+          }
+        : {
+            nameOff: t.u32(o),
+            type: t.u32(o + 4),
+            flags: t.u32(o + 8),
+            addr: t.u32(o + 12),
+            offset: t.u32(o + 16),
+            size: t.u32(o + 20),
+            align: t.u32(o + 32),
+          };
+      if (s.type !== SHT_NOBITS && s.type !== 0 && s.size !== 0 && !(s.offset + s.size <= src.size))
+        bad(`section ${i} [${s.offset}, +${s.size}) lies outside the ${src.size}-byte file`);
       raw.push({ ...s, name: "" });
     }
     // Section names: read the string table once (it is small: a few KB even in huge binaries).
@@ -191,7 +225,11 @@ export function elfNotes(src: ByteSource, elf: ElfFile): ElfNote[] {
       const type = h.u32(8);
       const nameAt = p + 12;
       const descAt = up(nameAt + namesz);
-      if (descAt + descsz > end) throw new MalformedInput(src.path, `ELF: note at ${p} (name ${namesz} B, desc ${descsz} B) overruns its ${r.size}-byte note region at ${r.offset}`);
+      if (descAt + descsz > end)
+        throw new MalformedInput(
+          src.path,
+          `ELF: note at ${p} (name ${namesz} B, desc ${descsz} B) overruns its ${r.size}-byte note region at ${r.offset}`,
+        );
       if (!seen.has(p)) {
         seen.add(p);
         let name = namesz > 0 ? src.read(nameAt, namesz, "ELF note name").toString("latin1") : "";

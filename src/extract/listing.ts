@@ -62,6 +62,10 @@ export function formatListing(l: Listing): string {
   // A loop, not Math.max(...rows): spreading 130k modules as arguments overflows the stack.
   const widths = cols.map((c) => c.length);
   for (const r of rows) r.forEach((v, i) => (widths[i] = Math.max(widths[i]!, v.length)));
-  const line = (r: string[]) => r.map((v, i) => (i >= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, i) => (i >= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [...head, line(cols), ...rows.map(line)].join("\n") + "\n";
 }

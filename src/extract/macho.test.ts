@@ -36,7 +36,8 @@ describe("readMacho", () => {
         if (s.offset !== 0) expect(s.offset, s.sectname).toBe(num(t.Offset));
       });
       // Sections sit inside their segment's file range.
-      for (const seg of m!.segments) for (const s of seg.sections) if (s.offset) expect(s.offset + s.size).toBeLessThanOrEqual(seg.fileoff + seg.filesize);
+      for (const seg of m!.segments)
+        for (const s of seg.sections) if (s.offset) expect(s.offset + s.size).toBeLessThanOrEqual(seg.fileoff + seg.filesize);
       expect(m!.segments.map((s) => s.segname)).toContain("__BUN");
     });
   }

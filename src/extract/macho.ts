@@ -88,7 +88,8 @@ export function readMacho(src: ByteSource): MachoFile[] {
       throw new MalformedInput(src.path, `Mach-O: fat slice ${i} [${offset}, +${size}) lies outside the ${src.size}-byte file`);
     }
     for (const prev of out) {
-      if (offset < prev.base + prev.size && prev.base < offset + size) throw new MalformedInput(src.path, `Mach-O: fat slices at ${prev.base} and ${offset} overlap`);
+      if (offset < prev.base + prev.size && prev.base < offset + size)
+        throw new MalformedInput(src.path, `Mach-O: fat slices at ${prev.base} and ${offset} overlap`);
     }
     out.push(readSlice(src, offset, size));
   }
@@ -131,7 +132,8 @@ function readSlice(src: ByteSource, base: number, size: number): MachoFile {
       const filesize = w ? u64(cmds, p + 48) : cmds.readUInt32LE(p + 36);
       const nsects = cmds.readUInt32LE(p + (w ? 64 : 48));
       if (fixed + nsects * sectSize > cmdsize) bad(`segment ${segname} declares ${nsects} sections that do not fit its command`);
-      if (filesize !== 0 && !(fileoff + filesize <= size)) bad(`segment ${segname} [${fileoff}, +${filesize}) lies outside the ${size}-byte slice`);
+      if (filesize !== 0 && !(fileoff + filesize <= size))
+        bad(`segment ${segname} [${fileoff}, +${filesize}) lies outside the ${size}-byte slice`);
       const sections: MachoSection[] = [];
       for (let k = 0; k < nsects; k++) {
         const s = p + fixed + k * sectSize;
@@ -143,7 +145,8 @@ function readSlice(src: ByteSource, base: number, size: number): MachoFile {
         const type = cmds.readUInt32LE(s + (w ? 64 : 56)) & 0xff;
         // Zero-fill types (S_ZEROFILL 1, S_GB_ZEROFILL 0xc, S_THREAD_LOCAL_ZEROFILL 0x12) have no file bytes.
         const zerofill = type === 0x1 || type === 0xc || type === 0x12;
-        if (!zerofill && off !== 0 && ssize !== 0 && !(off + ssize <= size)) bad(`section ${sseg},${sectname} [${off}, +${ssize}) lies outside the ${size}-byte slice`);
+        if (!zerofill && off !== 0 && ssize !== 0 && !(off + ssize <= size))
+          bad(`section ${sseg},${sectname} [${off}, +${ssize}) lies outside the ${size}-byte slice`);
         sections.push({ segname: sseg, sectname, addr, size: ssize, offset: zerofill || off === 0 ? 0 : base + off });
       }
       segments.push({ segname, vmaddr, vmsize, fileoff: base + fileoff, filesize, sections });

@@ -200,20 +200,18 @@ export function seaModules(blob: SeaBlob): ModuleEntry[] {
           ...(blob.codeCache ? { codeCache: { start: blob.codeCache.start, end: blob.codeCache.end } } : {}),
         },
       };
-  const assets = blob.assets.map(
-    (a): ModuleEntry => ({
-      path: a.key,
-      kind: "asset",
-      loader: "file",
-      moduleFormat: "none",
-      encoding: "binary",
-      size: a.end - a.start,
-      bytecode: false,
-      start: a.start,
-      end: a.end,
-      extra: { role: "asset" },
-    }),
-  );
+  const assets = blob.assets.map((a): ModuleEntry => ({
+    path: a.key,
+    kind: "asset",
+    loader: "file",
+    moduleFormat: "none",
+    encoding: "binary",
+    size: a.end - a.start,
+    bytecode: false,
+    start: a.start,
+    end: a.end,
+    extra: { role: "asset" },
+  }));
   return [main, ...assets];
 }
 
@@ -226,17 +224,25 @@ export function readNodeSea(src: ByteSource, input: string): Container | null {
     blob = legacyCodeBlob(loc.start, loc.size);
   } else {
     if (loc.size < 4 || !hasSeaMagic(src.read(loc.start, 4, "SEA blob magic"))) {
-      throw new MalformedInput(src.path, `Node SEA: ${loc.carrier} at ${loc.start} (${loc.size} bytes) does not start with the SEA magic 20 da 43 01`);
+      throw new MalformedInput(
+        src.path,
+        `Node SEA: ${loc.carrier} at ${loc.start} (${loc.size} bytes) does not start with the SEA magic 20 da 43 01`,
+      );
     }
     blob = decodeSeaBlob({ src, start: loc.start, size: loc.size });
   }
   const notes = [...loc.notes, `blob: ${loc.carrier}, ${loc.size} bytes at ${loc.start}; ${blob.versionGuess}`];
   if (blob.useSnapshot) notes.push("built with useSnapshot: the main entry is a V8 startup snapshot, not JavaScript source");
-  if (blob.codeCache) notes.push(`V8 code cache for the main script: ${blob.codeCache.end - blob.codeCache.start} bytes at ${blob.codeCache.start}`);
-  if (blob.flags & ~31) notes.push(`blob flags 0x${blob.flags.toString(16)} include bits this reader does not know (a newer Node); the layout still decoded exactly`);
+  if (blob.codeCache)
+    notes.push(`V8 code cache for the main script: ${blob.codeCache.end - blob.codeCache.start} bytes at ${blob.codeCache.start}`);
+  if (blob.flags & ~31)
+    notes.push(
+      `blob flags 0x${blob.flags.toString(16)} include bits this reader does not know (a newer Node); the layout still decoded exactly`,
+    );
   if (blob.execArgv.length > 0) notes.push(`execArgv: ${JSON.stringify(blob.execArgv)}`);
   if (blob.headerSize === 4) notes.push("raw 20.0-era blob: the main script's path is not stored; listed as main.js");
-  if (blob.headerSize === 0) notes.push(`${LEGACY_RESOURCE} resource (Node 18.16–19.x): the script itself; its path is not stored; listed as main.js`);
+  if (blob.headerSize === 0)
+    notes.push(`${LEGACY_RESOURCE} resource (Node 18.16–19.x): the script itself; its path is not stored; listed as main.js`);
   const modules = seaModules(blob);
   return rangeContainer(src, {
     input,

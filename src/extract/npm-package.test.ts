@@ -76,7 +76,15 @@ describe("real releases", () => {
       expect(c.entry).toBe("package/cli.js");
       expect(c.modules).toHaveLength(1);
       const m = c.modules[0]!;
-      expect(m).toMatchObject({ path: "package/cli.js", kind: "js", moduleFormat: "esm", encoding: "utf8", start: 0, end: want.length, size: want.length });
+      expect(m).toMatchObject({
+        path: "package/cli.js",
+        kind: "js",
+        moduleFormat: "esm",
+        encoding: "utf8",
+        start: 0,
+        end: want.length,
+        size: want.length,
+      });
       expect(sha(c.read(m))).toBe(sha(want));
       expect(c.notes.join("\n")).toContain(`@anthropic-ai/claude-code@${version}: cli.js (from bin.claude)`);
       c.close();
@@ -92,7 +100,9 @@ describe("real releases", () => {
       expect(c.format).toBe("npm-package");
       expect(c.input).toBe(dir);
       expect(c.file).toBe(cli);
-      expect(c.modules.map((m) => [m.path, m.moduleFormat, m.start, m.end])).toEqual([["package/cli.js", "esm", 0, readFileSync(cli).length]]);
+      expect(c.modules.map((m) => [m.path, m.moduleFormat, m.start, m.end])).toEqual([
+        ["package/cli.js", "esm", 0, readFileSync(cli).length],
+      ]);
       c.close();
       expect(existsSync(cli)).toBe(true); // a folder's files are the user's: never removed
     });
@@ -136,7 +146,11 @@ describe("real releases", () => {
 describe("synthetic packages", () => {
   it("bin map: prefers the entry named like the unscoped package name", () => {
     const dir = tree({
-      "package.json": JSON.stringify({ name: "@scope/mytool", version: "2.0.0", bin: { helper: "bin/helper.js", mytool: "./bin/main.mjs" } }),
+      "package.json": JSON.stringify({
+        name: "@scope/mytool",
+        version: "2.0.0",
+        bin: { helper: "bin/helper.js", mytool: "./bin/main.mjs" },
+      }),
       "bin/helper.js": "console.log('helper');\n",
       "bin/main.mjs": SCRIPT,
     });
@@ -149,9 +163,17 @@ describe("synthetic packages", () => {
   });
 
   it("bin map without a matching name: the first entry; bin string; main only", () => {
-    const first = tree({ "package.json": MANIFEST({ bin: { a: "a.js", b: "b.js" } }), "a.js": "console.log(1);\n", "b.js": "console.log(2);\n" });
+    const first = tree({
+      "package.json": MANIFEST({ bin: { a: "a.js", b: "b.js" } }),
+      "a.js": "console.log(1);\n",
+      "b.js": "console.log(2);\n",
+    });
     expect(openContainer(first).file).toBe(join(first, "a.js"));
-    const str = tree({ "package.json": MANIFEST({ bin: "cli.cjs", main: "lib.js" }), "cli.cjs": "module.exports = 1;\n", "lib.js": "x();\n" });
+    const str = tree({
+      "package.json": MANIFEST({ bin: "cli.cjs", main: "lib.js" }),
+      "cli.cjs": "module.exports = 1;\n",
+      "lib.js": "x();\n",
+    });
     expect(openContainer(str).modules[0]!.moduleFormat).toBe("cjs");
     const main = tree({ "package.json": MANIFEST({ main: "lib/index.js" }), "lib/index.js": SCRIPT });
     const c = openContainer(main);
@@ -175,7 +197,11 @@ describe("synthetic packages", () => {
   });
 
   it("neither bin nor main: the single executable-looking `files` entry, else index.js", () => {
-    const plat = tree({ "package.json": MANIFEST({ files: ["tool", "README.md", "LICENSE.md"] }), tool: "#!/usr/bin/env node\nconsole.log(process.argv);\n", "README.md": "# hi\n" });
+    const plat = tree({
+      "package.json": MANIFEST({ files: ["tool", "README.md", "LICENSE.md"] }),
+      tool: "#!/usr/bin/env node\nconsole.log(process.argv);\n",
+      "README.md": "# hi\n",
+    });
     expect(openContainer(plat).file).toBe(join(plat, "tool"));
     const idx = tree({ "package.json": MANIFEST({}), "index.js": SCRIPT });
     expect(openContainer(idx).file).toBe(join(idx, "index.js"));
@@ -183,8 +209,18 @@ describe("synthetic packages", () => {
 
   it("a program that is not a script keeps its container format, with a note naming package and member", () => {
     // An unknown binary holding a NUL-framed program: the carver takes it; the package reader must not relabel it.
-    const bin = Buffer.concat([Buffer.from([0xde, 0xad, 0xbe, 0xef, 2, 1, 1, 0]), Buffer.alloc(1000, 0x01), Buffer.from([0]), Buffer.from(BIG_SCRIPT), Buffer.from([0]), Buffer.alloc(500, 0x02)]);
-    const file = tgz({ "package/package.json": MANIFEST({ name: "demo-linux-x64", files: ["demo"] }), "package/demo": bin }, ["package/demo", "package/package.json"]);
+    const bin = Buffer.concat([
+      Buffer.from([0xde, 0xad, 0xbe, 0xef, 2, 1, 1, 0]),
+      Buffer.alloc(1000, 0x01),
+      Buffer.from([0]),
+      Buffer.from(BIG_SCRIPT),
+      Buffer.from([0]),
+      Buffer.alloc(500, 0x02),
+    ]);
+    const file = tgz({ "package/package.json": MANIFEST({ name: "demo-linux-x64", files: ["demo"] }), "package/demo": bin }, [
+      "package/demo",
+      "package/package.json",
+    ]);
     const c = openContainer(file);
     expect(c.format).toBe("carved");
     expect(c.notes).toContain("program of demo-linux-x64@1.0.0: demo (from files), a carved container");
@@ -206,7 +242,11 @@ describe("synthetic packages", () => {
 
   it(".tgz with package.json after the member, member in a subfolder: exact bytes, temp file removed on close", () => {
     const body = Buffer.from(SCRIPT + "// é ☕\n".repeat(50_000)); // > 1 MiB of streamed data
-    const file = tgz({ "package/dist/cli.js": body, "package/package.json": MANIFEST({ bin: { demo: "dist/cli.js" } }), "package/other.js": "x();\n" });
+    const file = tgz({
+      "package/dist/cli.js": body,
+      "package/package.json": MANIFEST({ bin: { demo: "dist/cli.js" } }),
+      "package/other.js": "x();\n",
+    });
     const c = openContainer(file);
     expect(c.format).toBe("npm-package");
     expect(c.input).toBe(file);
@@ -222,12 +262,22 @@ describe("synthetic packages", () => {
       name: "@acme/tool",
       version: "3.1.4",
       bin: { tool: "bin/tool.exe" },
-      optionalDependencies: { "@acme/tool-linux-x64": "3.1.4", "@acme/tool-linux-x64-musl": "3.1.4", "@acme/tool-darwin-arm64": "3.1.4", "@acme/tool-win32-x64": "3.1.4" },
+      optionalDependencies: {
+        "@acme/tool-linux-x64": "3.1.4",
+        "@acme/tool-linux-x64-musl": "3.1.4",
+        "@acme/tool-darwin-arm64": "3.1.4",
+        "@acme/tool-win32-x64": "3.1.4",
+      },
     });
-    const placeholder = tgz({ "package/package.json": manifest, "package/bin/tool.exe": 'echo "tool: native binary not installed" >&2\nexit 1\n' });
+    const placeholder = tgz({
+      "package/package.json": manifest,
+      "package/bin/tool.exe": 'echo "tool: native binary not installed" >&2\nexit 1\n',
+    });
     const e = thrown(() => openContainer(placeholder));
     expect(e).toBeInstanceOf(UnrecognizedInput);
-    expect(e.message).toMatch(/^@acme\/tool@3\.1\.4 is a wrapper: its bin\/tool\.exe is a placeholder; the program lives in the platform package @acme\/tool-/);
+    expect(e.message).toMatch(
+      /^@acme\/tool@3\.1\.4 is a wrapper: its bin\/tool\.exe is a placeholder; the program lives in the platform package @acme\/tool-/,
+    );
     expect(leftovers()).toEqual([]);
     const missing = tgz({ "package/package.json": manifest });
     expect(thrown(() => openContainer(missing)).message).toContain("bin/tool.exe is missing");
@@ -244,7 +294,9 @@ describe("synthetic packages", () => {
     expect(e).toBeInstanceOf(UnrecognizedInput);
     expect(e.message).toBe("not an npm package: no package.json / no JavaScript");
     const noBin = tree({ "package.json": MANIFEST({ bin: "cli.js" }) });
-    expect(thrown(() => openContainer(noBin)).message).toBe("demo@1.0.0: its program cli.js (from bin) is not in the package — no JavaScript");
+    expect(thrown(() => openContainer(noBin)).message).toBe(
+      "demo@1.0.0: its program cli.js (from bin) is not in the package — no JavaScript",
+    );
   });
 
   it("broken manifests and archives: MalformedInput/UnrecognizedInput, never a raw error, nothing left behind", () => {
@@ -276,9 +328,9 @@ describe("synthetic packages", () => {
     const c = openContainer(one);
     expect(c.modules[0]!.path).toBe("package/cli.js");
     c.close();
-    for (let i = 0; i < 3; i++) inner = tgz({ "package/package.json": MANIFEST({ bin: "inner.tgz" }), "package/inner.tgz": readFileSync(inner) });
+    for (let i = 0; i < 3; i++)
+      inner = tgz({ "package/package.json": MANIFEST({ bin: "inner.tgz" }), "package/inner.tgz": readFileSync(inner) });
     expect(thrown(() => openContainer(inner))).toBeInstanceOf(MalformedInput);
     expect(leftovers()).toEqual([]);
   });
 });
-

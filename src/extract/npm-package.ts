@@ -17,7 +17,9 @@ type OpenFile = (file: string, input: string) => Container;
  * characters are escaped and length capped so an error is always one readable line.
  */
 export function oneLine(text: string, max = 300): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`));
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+    c === "\n" ? "\\n" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
   return flat.length > max ? flat.slice(0, max) + "…" : flat;
 }
 const malformed = (input: string, message: string) => new MalformedInput(input, oneLine(message));
@@ -114,7 +116,9 @@ export function chooseProgram(input: string, m: Manifest): Program {
   const exact = (member: string, field: string): Program => ({ member, field, candidates: [member] });
   if (typeof m.bin === "string" && m.bin) return exact(memberPath(input, m.bin, "bin"), "bin");
   if (m.bin && typeof m.bin === "object" && !Array.isArray(m.bin)) {
-    const entries = Object.entries(m.bin as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "");
+    const entries = Object.entries(m.bin as Record<string, unknown>).filter(
+      (e): e is [string, string] => typeof e[1] === "string" && e[1] !== "",
+    );
     const pick = entries.find(([k]) => k === unscoped) ?? entries[0];
     if (pick) return exact(memberPath(input, pick[1], `bin.${pick[0]}`), `bin.${pick[0]}`);
   }
@@ -206,7 +210,8 @@ function finish(c: Container, input: string, m: Manifest, member: string, field:
   } else {
     c.notes.push(oneLine(`program of ${label(m)}: ${member} (from ${field}), a ${c.format} container`));
   }
-  if (deps.size > 0) c.notes.push(oneLine(`${label(m)} also names platform packages; the native program may live in ${hostPlatformPackage(m, deps)}`));
+  if (deps.size > 0)
+    c.notes.push(oneLine(`${label(m)} also names platform packages; the native program may live in ${hostPlatformPackage(m, deps)}`));
   c.input = input;
   c.package = { name: m.name, version: m.version };
   return c;
@@ -295,7 +300,7 @@ function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "
   }
   try {
     const buf = Buffer.allocUnsafe(READ_CHUNK);
-    for (let pos = 0; !done(); ) {
+    for (let pos = 0; !done();) {
       const n = readSync(fd, buf, 0, READ_CHUNK, pos);
       if (n === 0) {
         parser.end();
@@ -335,24 +340,28 @@ function indexTarball(input: string): ArchiveIndex {
   const last = new Map<string, { index: number; type: string }>();
   let manifest: Buffer | null = null;
   let index = -1;
-  streamTar(input, (entry, path) => {
-    index++;
-    const rel = packagePath(path);
-    if (rel === null || entry.type === "Directory") return "skip";
-    last.set(rel, { index, type: entry.type });
-    if (rel !== "package.json" || entry.type !== "File") return "skip";
-    if (entry.size > MAX_MANIFEST) throw malformed(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
-    const chunks: Buffer[] = [];
-    let got = 0;
-    entry.on("data", (c: Buffer) => {
-      got += c.length;
-      if (got <= MAX_MANIFEST) chunks.push(c);
-    });
-    entry.on("end", () => {
-      manifest = Buffer.concat(chunks);
-    });
-    return "take";
-  }, () => false);
+  streamTar(
+    input,
+    (entry, path) => {
+      index++;
+      const rel = packagePath(path);
+      if (rel === null || entry.type === "Directory") return "skip";
+      last.set(rel, { index, type: entry.type });
+      if (rel !== "package.json" || entry.type !== "File") return "skip";
+      if (entry.size > MAX_MANIFEST) throw malformed(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
+      const chunks: Buffer[] = [];
+      let got = 0;
+      entry.on("data", (c: Buffer) => {
+        got += c.length;
+        if (got <= MAX_MANIFEST) chunks.push(c);
+      });
+      entry.on("end", () => {
+        manifest = Buffer.concat(chunks);
+      });
+      return "take";
+    },
+    () => false,
+  );
   return { manifest, last };
 }
 
@@ -381,27 +390,31 @@ function openTarball(input: string, openFile: OpenFile): Container {
     let fd: number | null = null;
     let index = -1;
     try {
-      streamTar(input, (entry) => {
-        index++;
-        if (found !== null || wanted === undefined || index !== wanted.index) return "skip";
-        const out = openSync(file, "wx", 0o600);
-        fd = out;
-        const state = { size: entry.size, written: 0, done: false };
-        found = state;
-        entry.on("data", (c: Buffer) => {
-          if (writeError) return;
-          try {
-            for (let off = 0; off < c.length; ) off += writeSync(out, c, off, c.length - off, state.written + off);
-            state.written += c.length;
-          } catch (e) {
-            writeError = e as NodeJS.ErrnoException;
-          }
-        });
-        entry.on("end", () => {
-          state.done = true;
-        });
-        return "take";
-      }, () => found !== null && (found as { done: boolean }).done);
+      streamTar(
+        input,
+        (entry) => {
+          index++;
+          if (found !== null || wanted === undefined || index !== wanted.index) return "skip";
+          const out = openSync(file, "wx", 0o600);
+          fd = out;
+          const state = { size: entry.size, written: 0, done: false };
+          found = state;
+          entry.on("data", (c: Buffer) => {
+            if (writeError) return;
+            try {
+              for (let off = 0; off < c.length;) off += writeSync(out, c, off, c.length - off, state.written + off);
+              state.written += c.length;
+            } catch (e) {
+              writeError = e as NodeJS.ErrnoException;
+            }
+          });
+          entry.on("end", () => {
+            state.done = true;
+          });
+          return "take";
+        },
+        () => found !== null && (found as { done: boolean }).done,
+      );
     } finally {
       if (fd !== null) closeSync(fd);
     }

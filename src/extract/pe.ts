@@ -58,7 +58,8 @@ export function readPe(src: ByteSource): PeFile {
   const dirs: Array<{ rva: number; size: number }> = [];
   if (optSize >= dirCountAt + 4) {
     const n = Math.min(opt.readUInt32LE(dirCountAt), Math.floor((optSize - dirCountAt - 4) / 8));
-    for (let i = 0; i < n; i++) dirs.push({ rva: opt.readUInt32LE(dirCountAt + 4 + i * 8), size: opt.readUInt32LE(dirCountAt + 8 + i * 8) });
+    for (let i = 0; i < n; i++)
+      dirs.push({ rva: opt.readUInt32LE(dirCountAt + 4 + i * 8), size: opt.readUInt32LE(dirCountAt + 8 + i * 8) });
   }
   const secAt = lfanew + 24 + optSize;
   const table = src.read(secAt, nsec * 40, "PE section table");
@@ -151,7 +152,8 @@ export function peResources(src: ByteSource, pe: PeFile): PeResource[] {
       const dataRva = d.readUInt32LE(0);
       const size = d.readUInt32LE(4);
       const start = size === 0 ? rootOff : rvaToOffset(pe, dataRva);
-      if (start === null || start + size > src.size) bad(`data of resource ${[...path, id].join("/")} (RVA 0x${dataRva.toString(16)}, ${size} B) is outside the file`);
+      if (start === null || start + size > src.size)
+        bad(`data of resource ${[...path, id].join("/")} (RVA 0x${dataRva.toString(16)}, ${size} B) is outside the file`);
       const levels = [...path, id];
       const lang = levels.length >= 3 && typeof levels[2] === "number" ? levels[2] : 0;
       out.push({ type: levels[0]!, name: levels[1] ?? 0, lang, start: start as number, size });

@@ -33,7 +33,16 @@ describe("readPlainScript", () => {
     expect(c.format).toBe("plain-script");
     expect(c.modules).toHaveLength(1);
     const m = c.modules[0]!;
-    expect(m).toMatchObject({ path: "cli.js", kind: "js", moduleFormat: "esm", encoding: "utf8", start: 0, end: src.size, size: src.size, bytecode: false });
+    expect(m).toMatchObject({
+      path: "cli.js",
+      kind: "js",
+      moduleFormat: "esm",
+      encoding: "utf8",
+      start: 0,
+      end: src.size,
+      size: src.size,
+      bytecode: false,
+    });
     const bytes = readFileSync(file);
     expect(c.read(m).equals(bytes)).toBe(true);
     // The cheap verdict must match the real parser (slow: ~4 s on this machine).
@@ -90,7 +99,9 @@ describe("readPlainScript", () => {
     expect(open("big-tail.js", big + "export { f0 };\n")!.modules[0]!.moduleFormat).toBe("esm");
     expect(open("big-cjs.js", big + "module.exports = f0;\n")!.modules[0]!.moduleFormat).toBe("cjs");
     // `import(` and `import.meta` are not static imports; an `import` in a string is not a token.
-    expect(open("big-dyn.js", 'const m = import("./x.js"); const s = "import { y } from z";\n' + big)!.modules[0]!.moduleFormat).toBe("none");
+    expect(open("big-dyn.js", 'const m = import("./x.js"); const s = "import { y } from z";\n' + big)!.modules[0]!.moduleFormat).toBe(
+      "none",
+    );
     // A large extensionless file is taken on its #! line; without one it is left to the carver.
     expect(open("big-tool", "#!/usr/bin/env node\n" + big)).not.toBeNull();
     expect(open("big-noname", bulk(5 * 1024 * 1024))).toBeNull();

@@ -45,8 +45,7 @@ export function isTextHead(head: Buffer): boolean {
 }
 
 export type ParseResult =
-  | { ok: true; program: acorn.Program; sourceType: "module" | "script" }
-  | { ok: false; message: string; pos: number };
+  { ok: true; program: acorn.Program; sourceType: "module" | "script" } | { ok: false; message: string; pos: number };
 
 /** Parse as a module, then as a script (sloppy-mode code such as `with` or octal literals). */
 export function parseProgram(text: string): ParseResult {
@@ -80,7 +79,19 @@ export function hasImportExport(program: acorn.Program): boolean {
 }
 
 /** Expression statements that only state a value: word lists, numbers, JSON arrays, base64 blobs. */
-const INERT_EXPRESSIONS = new Set(["Identifier", "Literal", "BinaryExpression", "LogicalExpression", "SequenceExpression", "TemplateLiteral", "UnaryExpression", "MemberExpression", "ThisExpression", "ArrayExpression", "ObjectExpression"]);
+const INERT_EXPRESSIONS = new Set([
+  "Identifier",
+  "Literal",
+  "BinaryExpression",
+  "LogicalExpression",
+  "SequenceExpression",
+  "TemplateLiteral",
+  "UnaryExpression",
+  "MemberExpression",
+  "ThisExpression",
+  "ArrayExpression",
+  "ObjectExpression",
+]);
 
 /**
  * Whether a parsed program does something a program does. Plain word lists, base64 blobs and

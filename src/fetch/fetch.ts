@@ -10,11 +10,28 @@ import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { terminalSafe as safe } from "../safe-text.js";
 import { NpmError, npmView } from "./npm-client.js";
-import { defaultCacheDir, downloadRelease, lookupCached, releaseDir, tarballName, type CachedRelease, type ReleaseId } from "./release-cache.js";
+import {
+  defaultCacheDir,
+  downloadRelease,
+  lookupCached,
+  releaseDir,
+  tarballName,
+  type CachedRelease,
+  type ReleaseId,
+} from "./release-cache.js";
 import { compareVersions, parseReleaseSpec, satisfies, type ReleaseSpec } from "./release-range.js";
 
 export const CLIENT_PACKAGE = "@anthropic-ai/claude-code";
-export const NATIVE_PLATFORMS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "darwin-x64", "darwin-arm64", "win32-x64", "win32-arm64"] as const;
+export const NATIVE_PLATFORMS = [
+  "linux-x64",
+  "linux-arm64",
+  "linux-x64-musl",
+  "linux-arm64-musl",
+  "darwin-x64",
+  "darwin-arm64",
+  "win32-x64",
+  "win32-arm64",
+] as const;
 /** The platform name of the cli.js package. */
 export const CLI_JS = "npm";
 /** The last release whose main package carries cli.js. */
@@ -105,7 +122,9 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
   const { plan, skipped } = await planReleases(parsed, opts.platform);
   if (skipped.length) {
     const shown = skipped.slice(0, 4).map((s) => `${s.version} (${s.reason})`);
-    opts.warn?.(`skipped ${skipped.length} version${skipped.length > 1 ? "s" : ""} of ${spec}: ${shown.join(", ")}${skipped.length > shown.length ? ", …" : ""}`);
+    opts.warn?.(
+      `skipped ${skipped.length} version${skipped.length > 1 ? "s" : ""} of ${spec}: ${shown.join(", ")}${skipped.length > shown.length ? ", …" : ""}`,
+    );
   }
 
   // The registry's integrity of every release, cached or not (one npm view per package): a cached tarball is
@@ -131,7 +150,12 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
     }
     const sri = integrity.get(key(id))!;
     if (opts.dryRun) {
-      releases.push({ ...id, tarball: join(releaseDir(cache, id.version, id.platform), tarballName(id.package, id.version)), integrity: sri, cached: false });
+      releases.push({
+        ...id,
+        tarball: join(releaseDir(cache, id.version, id.platform), tarballName(id.package, id.version)),
+        integrity: sri,
+        cached: false,
+      });
       continue;
     }
     opts.progress?.(`fetching ${step}…`);
@@ -154,9 +178,15 @@ async function cachedExact(cache: string, id: ReleaseId, opts: FetchOptions): Pr
 async function planReleases(spec: ReleaseSpec, platform: string | undefined): Promise<{ plan: ReleaseId[]; skipped: Skipped[] }> {
   if (spec.kind === "exact") return { plan: [releaseFor(spec.version, platform)], skipped: [] };
   if (spec.kind === "tag") {
-    const tags = await npmView<Record<string, string>>(CLIENT_PACKAGE, ["dist-tags"]).catch(notPublishedOn404(`${CLIENT_PACKAGE} is not published`));
+    const tags = await npmView<Record<string, string>>(CLIENT_PACKAGE, ["dist-tags"]).catch(
+      notPublishedOn404(`${CLIENT_PACKAGE} is not published`),
+    );
     const version = tags?.[spec.tag];
-    if (!version) throw new SearchliftError(`${CLIENT_PACKAGE} has no dist-tag ${spec.tag} (tags: ${Object.keys(tags ?? {}).join(", ")})`, ExitCode.notPublished);
+    if (!version)
+      throw new SearchliftError(
+        `${CLIENT_PACKAGE} has no dist-tag ${spec.tag} (tags: ${Object.keys(tags ?? {}).join(", ")})`,
+        ExitCode.notPublished,
+      );
     return { plan: [releaseFor(version, platform)], skipped: [] };
   }
 
@@ -183,7 +213,10 @@ async function planReleases(spec: ReleaseSpec, platform: string | undefined): Pr
     else skipped.push({ version: v, platform: p, reason: `${packageFor(p)}@${v} is not published` });
   }
   if (!plan.length) {
-    throw new SearchliftError(`no version in ${spec.text} has a ${platform ?? host ?? "build for this host"} build (${versions.length} published, e.g. ${versions[0]})`, ExitCode.notPublished);
+    throw new SearchliftError(
+      `no version in ${spec.text} has a ${platform ?? host ?? "build for this host"} build (${versions.length} published, e.g. ${versions[0]})`,
+      ExitCode.notPublished,
+    );
   }
   return { plan, skipped };
 }
@@ -194,11 +227,17 @@ function releaseFor(version: string, platform: string | undefined): ReleaseId {
   if (p === undefined) {
     p = eraOf(version) === "cli.js" ? CLI_JS : (hostPlatform() ?? undefined);
     if (p === undefined) {
-      throw new SearchliftError(`${version} is a native release and ${process.platform}-${process.arch} has no build; pass --platform (${NATIVE_PLATFORMS.join(", ")})`, ExitCode.usage);
+      throw new SearchliftError(
+        `${version} is a native release and ${process.platform}-${process.arch} has no build; pass --platform (${NATIVE_PLATFORMS.join(", ")})`,
+        ExitCode.usage,
+      );
     }
   }
   if (p === CLI_JS && eraOf(version) === "native") {
-    throw new SearchliftError(`${version} has no cli.js package: from 2.1.113 ${CLIENT_PACKAGE} is a wrapper; pass --platform (${NATIVE_PLATFORMS.join(", ")})`, ExitCode.notPublished);
+    throw new SearchliftError(
+      `${version} has no cli.js package: from 2.1.113 ${CLIENT_PACKAGE} is a wrapper; pass --platform (${NATIVE_PLATFORMS.join(", ")})`,
+      ExitCode.notPublished,
+    );
   }
   return { version, platform: p, package: packageFor(p) };
 }
@@ -236,13 +275,18 @@ async function registryIntegrity(ids: ReleaseId[], exact: boolean): Promise<Map<
     [...byPackage].map(async ([pkg, versions]) => {
       let viewed: ViewedVersion | ViewedVersion[] | undefined;
       try {
-        viewed = await npmView<ViewedVersion | ViewedVersion[]>(`${pkg}@${versions.join(" || ")}`, ["version", "dist.integrity", "dist.shasum"]);
+        viewed = await npmView<ViewedVersion | ViewedVersion[]>(`${pkg}@${versions.join(" || ")}`, [
+          "version",
+          "dist.integrity",
+          "dist.shasum",
+        ]);
       } catch (e) {
         if (exact && e instanceof NpmError && e.npmCode === "E404") throw await explainMissing(pkg, versions[0]!);
         throw e;
       }
       for (const v of viewed === undefined ? [] : Array.isArray(viewed) ? viewed : [viewed]) {
-        const sri = v["dist.integrity"] ?? (v["dist.shasum"] ? `sha1-${Buffer.from(v["dist.shasum"], "hex").toString("base64")}` : undefined);
+        const sri =
+          v["dist.integrity"] ?? (v["dist.shasum"] ? `sha1-${Buffer.from(v["dist.shasum"], "hex").toString("base64")}` : undefined);
         if (v.version && sri) out.set(`${pkg}@${v.version}`, sri);
       }
       for (const version of versions) {
@@ -266,7 +310,10 @@ async function explainMissing(pkg: string, version: string): Promise<SearchliftE
         compareVersions(version, NATIVE_FIRST) < 0
           ? `platform packages start at ${NATIVE_FIRST}; ${version} is a cli.js release: fetch it without --platform`
           : `no ${platform} build was published for it`;
-      return new SearchliftError(`${version} has no ${platform} package (${pkg}@${version} is not published; ${hint})`, ExitCode.notPublished);
+      return new SearchliftError(
+        `${version} has no ${platform} package (${pkg}@${version} is not published; ${hint})`,
+        ExitCode.notPublished,
+      );
     }
   }
   return new SearchliftError(`${version} is not a published version of ${CLIENT_PACKAGE}`, ExitCode.notPublished);
@@ -293,7 +340,9 @@ export async function listReleases(opts: { platform?: string; spec?: string } = 
   const platforms = opts.platform ? [opts.platform] : [CLI_JS, ...NATIVE_PLATFORMS];
   const natives = platforms.filter((p) => p !== CLI_JS);
   const [main, ...builds] = await Promise.all([
-    npmView<{ versions?: string[] | string; "dist-tags"?: Record<string, string> }>(CLIENT_PACKAGE, ["versions", "dist-tags"]).catch(notPublishedOn404(`${CLIENT_PACKAGE} is not published`)),
+    npmView<{ versions?: string[] | string; "dist-tags"?: Record<string, string> }>(CLIENT_PACKAGE, ["versions", "dist-tags"]).catch(
+      notPublishedOn404(`${CLIENT_PACKAGE} is not published`),
+    ),
     ...natives.map(async (p) => new Set(await publishedVersions(packageFor(p), true))),
   ]);
   const distTags = main?.["dist-tags"] ?? {};
@@ -304,10 +353,7 @@ export async function listReleases(opts: { platform?: string; spec?: string } = 
   const rows: ListedVersion[] = [];
   for (const version of [...versions].sort(compareVersions)) {
     const era = eraOf(version);
-    const has = [
-      ...(platforms.includes(CLI_JS) && era === "cli.js" ? [CLI_JS] : []),
-      ...natives.filter((_, i) => builds[i]!.has(version)),
-    ];
+    const has = [...(platforms.includes(CLI_JS) && era === "cli.js" ? [CLI_JS] : []), ...natives.filter((_, i) => builds[i]!.has(version))];
     if (has.length || !opts.platform) rows.push({ version, era, platforms: has });
   }
   return { packages: Object.fromEntries(platforms.map((p) => [p, packageFor(p)])), distTags, versions: rows };

@@ -44,7 +44,10 @@ export function runNpm(args: string[]): Promise<string> {
     child.on("error", (e: NodeJS.ErrnoException) => {
       reject(
         e.code === "ENOENT"
-          ? new NpmError(`cannot run ${npm}: not found (fetch downloads with npm so your npmrc applies; install npm or set SEARCHLIFT_NPM)`, "ENOENT")
+          ? new NpmError(
+              `cannot run ${npm}: not found (fetch downloads with npm so your npmrc applies; install npm or set SEARCHLIFT_NPM)`,
+              "ENOENT",
+            )
           : new NpmError(`cannot run ${npm}: ${e.message}`, e.code),
       );
     });
@@ -52,7 +55,10 @@ export function runNpm(args: string[]): Promise<string> {
       const stdout = Buffer.concat(out).toString("utf8");
       if (code === 0) return resolve(stdout);
       const { npmCode, summary } = describeFailure(stdout, Buffer.concat(err).toString("utf8"));
-      const what = `npm ${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}`;
+      const what = `npm ${args
+        .filter((a) => !a.startsWith("-"))
+        .slice(0, 2)
+        .join(" ")}`;
       const why = signal ? `killed by ${signal}` : summary || `exit code ${code}`;
       reject(new NpmError(`${what} failed: ${npmCode && !why.includes(npmCode) ? npmCode + " " : ""}${why}`, npmCode));
     });

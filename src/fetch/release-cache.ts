@@ -7,7 +7,18 @@
  * (and fetched again by the caller).
  */
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
@@ -38,7 +49,8 @@ export function defaultCacheDir(): string {
 
 /** `<cache>/<version>/<platform>`; both parts come from the registry or the user and must be folder-safe. */
 export function releaseDir(cache: string, version: string, platform: string): string {
-  if (!isVersion(version) || version === "unknown") throw new SearchliftError(`refusing version ${quoted(version)}: not a semver version`, ExitCode.malformed);
+  if (!isVersion(version) || version === "unknown")
+    throw new SearchliftError(`refusing version ${quoted(version)}: not a semver version`, ExitCode.malformed);
   if (!isPlatform(platform)) throw new SearchliftError(`refusing platform ${quoted(platform)}: not a known platform`, ExitCode.malformed);
   return join(cache, version, platform);
 }
@@ -99,7 +111,13 @@ export async function lookupCached(cache: string, id: ReleaseId, registry?: stri
   } catch {
     return { status: "corrupt", why: `${RELEASE_META} is missing or unreadable` };
   }
-  if (meta.version !== id.version || meta.platform !== id.platform || meta.package !== id.package || typeof meta.integrity !== "string" || typeof meta.tarball !== "string") {
+  if (
+    meta.version !== id.version ||
+    meta.platform !== id.platform ||
+    meta.package !== id.package ||
+    typeof meta.integrity !== "string" ||
+    typeof meta.tarball !== "string"
+  ) {
     return { status: "corrupt", why: `${RELEASE_META} does not describe ${id.package}@${id.version}` };
   }
   // The recorded name is only ever the one we gave: anything else would read a file outside the release's folder.
@@ -131,7 +149,12 @@ export async function downloadRelease(cache: string, id: ReleaseId, integrity: s
     }
     const name = tarballName(id.package, id.version);
     if (join(tmp, name) !== packed) renameSync(packed, join(tmp, name));
-    const meta: Omit<CachedRelease, "tarball"> & { tarball: string; fetched: string } = { ...id, tarball: name, integrity, fetched: new Date().toISOString() };
+    const meta: Omit<CachedRelease, "tarball"> & { tarball: string; fetched: string } = {
+      ...id,
+      tarball: name,
+      integrity,
+      fetched: new Date().toISOString(),
+    };
     writeFileSync(join(tmp, RELEASE_META), JSON.stringify(meta, null, 2) + "\n");
     const dir = releaseDir(cache, id.version, id.platform);
     mkdirSync(join(dir, ".."), { recursive: true });

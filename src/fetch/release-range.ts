@@ -8,7 +8,8 @@ import semver from "semver";
 import { ExitCode, SearchliftError } from "../errors.js";
 
 /** What a fetch argument asks for. */
-export type ReleaseSpec = { kind: "exact"; version: string } | { kind: "tag"; tag: string } | { kind: "range"; text: string; range: string };
+export type ReleaseSpec =
+  { kind: "exact"; version: string } | { kind: "tag"; tag: string } | { kind: "range"; text: string; range: string };
 
 export function isVersion(s: string): boolean {
   return semver.valid(s.trim()) !== null;
@@ -36,14 +37,24 @@ export function parseReleaseSpec(text: string): ReleaseSpec {
   // `2.1.100-2.1.112` reads as a prerelease to semver; here it is a range, as fetch's help says.
   if (isVersion(s) && !HYPHEN.test(s)) return { kind: "exact", version: normalizeVersion(s) };
   if (/^[A-Za-z][\w.-]*$/.test(s) && !/^v\d/.test(s) && s !== "x") return { kind: "tag", tag: s };
-  return { kind: "range", text: s, range: s.split("||").map((alt) => comparatorSet(alt.trim(), text)).join(" || ") };
+  return {
+    kind: "range",
+    text: s,
+    range: s
+      .split("||")
+      .map((alt) => comparatorSet(alt.trim(), text))
+      .join(" || "),
+  };
 }
 
 const HYPHEN = /^(v?\d+\.\d+\.\d+)\s*-\s*(v?\d+\.\d+\.\d+)$/;
 
 function comparatorSet(alt: string, whole: string): string {
   const bad = (why: string) =>
-    new SearchliftError(`bad version range "${whole}": ${why} (use latest, 2.1.112, 2.1.100-2.1.112 or ">=2.1.100 <2.1.113")`, ExitCode.usage);
+    new SearchliftError(
+      `bad version range "${whole}": ${why} (use latest, 2.1.112, 2.1.100-2.1.112 or ">=2.1.100 <2.1.113")`,
+      ExitCode.usage,
+    );
   const hyphen = HYPHEN.exec(alt);
   if (hyphen) {
     const [lo, hi] = [normalizeVersion(hyphen[1]!), normalizeVersion(hyphen[2]!)];

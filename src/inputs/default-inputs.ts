@@ -20,10 +20,16 @@ export async function defaultTrackInputs(): Promise<DefaultInputs> {
   if (existsSync(versions) && statSync(versions).isDirectory()) return { inputs: listReleases(versions) };
   const installs = distinctInstalls((await findInstalls()).installs);
   if (installs.length) {
-    return { inputs: installs.map((i) => i.path), note: `${versions} does not exist: tracking the other installs found (${installs.map(describe).join("; ")})` };
+    return {
+      inputs: installs.map((i) => i.path),
+      note: `${versions} does not exist: tracking the other installs found (${installs.map(describe).join("; ")})`,
+    };
   }
   const samples = fileURLToPath(new URL("../../samples/releases", import.meta.url));
-  return { inputs: listReleases(samples), note: `no Claude Code installation found (${versions}, global npm and bun, PATH): tracking the bundled sample releases (${samples}) instead` };
+  return {
+    inputs: listReleases(samples),
+    note: `no Claude Code installation found (${versions}, global npm and bun, PATH): tracking the bundled sample releases (${samples}) instead`,
+  };
 }
 
 /** The newest installed Claude Code, and a note naming it. */
@@ -31,7 +37,10 @@ export async function defaultLiftInput(): Promise<{ input: string; note: string 
   const search = await findInstalls();
   const newest = newestInstall(distinctInstalls(search.installs));
   if (!newest) {
-    throw new SearchliftError(`no input given and no Claude Code installation found (looked in ${search.searched.join(", ")}); name a release file, package or version`, ExitCode.usage);
+    throw new SearchliftError(
+      `no input given and no Claude Code installation found (looked in ${search.searched.join(", ")}); name a release file, package or version`,
+      ExitCode.usage,
+    );
   }
   return { input: newest.path, note: `no input given: lifting the newest installed Claude Code, ${describe(newest)}` };
 }

@@ -68,7 +68,12 @@ function versionsFolderInstalls(dir: string): Install[] {
   } catch {
     return [];
   }
-  return names.sort(compareVersions).map((name) => ({ kind: "versions-folder" as const, path: join(dir, name), version: isVersion(name) ? name : null, root: join(dir, name) }));
+  return names.sort(compareVersions).map((name) => ({
+    kind: "versions-folder" as const,
+    path: join(dir, name),
+    version: isVersion(name) ? name : null,
+    root: join(dir, name),
+  }));
 }
 
 /**

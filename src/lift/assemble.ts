@@ -42,7 +42,8 @@ export function assemble(closure: Closure, nameOf: (d: ClosureEntry) => string, 
   const state = new Map<string, "visiting" | "done">();
   const visit = (key: string, path: string[]) => {
     if (state.get(key) === "done") return;
-    if (state.get(key) === "visiting") throw new AssembleError(`initializers depend on each other in a cycle: ${[...path, key].join(" → ")}`);
+    if (state.get(key) === "visiting")
+      throw new AssembleError(`initializers depend on each other in a cycle: ${[...path, key].join(" → ")}`);
     state.set(key, "visiting");
     const d = byKey.get(key)!;
     for (const dep of eagerDependencies(d, byKey)) visit(dep, [...path, key]);
@@ -73,7 +74,7 @@ function toStatement(d: ClosureEntry, names: Map<string, string>): Node {
         stmt = { type: "ExpressionStatement", expression: node, start: node.start, end: node.end, range: [node.start, node.end] } as Node;
         renameStatement(stmt, "", "", (name) => {
           const key = d.references.get(name);
-          return key ? names.get(key) ?? null : null;
+          return key ? (names.get(key) ?? null) : null;
         });
         return stmt;
       }
@@ -82,14 +83,18 @@ function toStatement(d: ClosureEntry, names: Map<string, string>): Node {
     case "Property":
     case "MethodDefinition":
       // A method (the tool's call()) becomes a function of the same shape.
-      stmt = { ...node.value, type: "FunctionDeclaration", id: { type: "Identifier", name: own, start: node.start, end: node.start, range: [node.start, node.start] } } as Node;
+      stmt = {
+        ...node.value,
+        type: "FunctionDeclaration",
+        id: { type: "Identifier", name: own, start: node.start, end: node.start, range: [node.start, node.start] },
+      } as Node;
       break;
     default:
       throw new AssembleError(`cannot emit a ${node.type} as a definition`);
   }
   renameStatement(stmt, d.name, own, (name) => {
     const key = d.references.get(name);
-    return key ? names.get(key) ?? null : null;
+    return key ? (names.get(key) ?? null) : null;
   });
   return stmt;
 }

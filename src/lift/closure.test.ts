@@ -38,7 +38,8 @@ describe("closure", () => {
 
   it("crosses chunks through imports and aliased exports", () => {
     const c = memory({
-      "/$bunfs/root/cli": 'import { a as parse } from "/$bunfs/root/chunk-1.js";\nfunction rank(q) { return parse(q).length }\nexport { rank };',
+      "/$bunfs/root/cli":
+        'import { a as parse } from "/$bunfs/root/chunk-1.js";\nfunction rank(q) { return parse(q).length }\nexport { rank };',
       "/$bunfs/root/chunk-1.js": 'import { z } from "/$bunfs/root/chunk-2.js";\nfunction p(q) { return q.split(z) }\nexport { p as a };',
       "/$bunfs/root/chunk-2.js": "var z = /\\s+/;\nexport { z };",
     });
@@ -51,7 +52,9 @@ describe("closure", () => {
       "/$bunfs/root/cli.js": "function log(m) { process.stderr.write(m) }\nfunction f(q) { log(q); return missing(q) }",
     });
     const cl = collectClosure(c, [rootOf(c, "/$bunfs/root/cli.js", "f")]);
-    expect(cl.environment).toEqual([{ name: "process", at: { module: "/$bunfs/root/cli.js", line: 1, column: 19 }, in: "/$bunfs/root/cli.js#log" }]);
+    expect(cl.environment).toEqual([
+      { name: "process", at: { module: "/$bunfs/root/cli.js", line: 1, column: 19 }, in: "/$bunfs/root/cli.js#log" },
+    ]);
     expect(cl.unresolved.map((u) => u.name)).toEqual(["missing"]);
   });
 

@@ -121,7 +121,14 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
           // Property assignments complete a function or class (lodash-style prototypes); a port replaces them too.
           if (found.kind !== "member" && !port) {
             for (const a of scopeOf(found.module).memberAssignments(found.name)) {
-              const member: ClosureEntry = { name: `${found.name}.${a.path}`, module: found.module, kind: "member", node: a.node, references: new Map(), members: [] };
+              const member: ClosureEntry = {
+                name: `${found.name}.${a.path}`,
+                module: found.module,
+                kind: "member",
+                node: a.node,
+                references: new Map(),
+                members: [],
+              };
               const mkey = definitionKey(member);
               if (seen.has(mkey)) continue;
               seen.add(mkey);
@@ -160,7 +167,11 @@ export class Resolver {
    * `load`, stop at the first module not read yet. null: the chain leads nowhere (an unknown
    * chunk, or an import cycle).
    */
-  private follow(module: ModuleEntry, name: string, load: boolean): { module: ModuleEntry; name: string; scope: ModuleScope | null } | null {
+  private follow(
+    module: ModuleEntry,
+    name: string,
+    load: boolean,
+  ): { module: ModuleEntry; name: string; scope: ModuleScope | null } | null {
     for (let hops = 0; ; hops++) {
       const scope = load ? this.scope(module) : (this.scopes.get(module) ?? null);
       if (!scope) return { module, name, scope };
@@ -236,12 +247,20 @@ export function freeReferences(node: Node): Array<{ name: string; start: number 
 function asStatement(node: Node): Node {
   switch (node.type) {
     case "VariableDeclarator":
-      return { type: "VariableDeclaration", kind: "let", declarations: [node], start: node.start, end: node.end, range: [node.start, node.end] } as Node;
+      return {
+        type: "VariableDeclaration",
+        kind: "let",
+        declarations: [node],
+        start: node.start,
+        end: node.end,
+        range: [node.start, node.end],
+      } as Node;
     case "Property":
     case "MethodDefinition":
       return asStatement(node.value);
     default:
-      if (node.type.endsWith("Expression")) return { type: "ExpressionStatement", expression: node, start: node.start, end: node.end, range: [node.start, node.end] } as Node;
+      if (node.type.endsWith("Expression"))
+        return { type: "ExpressionStatement", expression: node, start: node.start, end: node.end, range: [node.start, node.end] } as Node;
       return node;
   }
 }

@@ -27,7 +27,11 @@ export function enclosingBindings(container: Container, module: ModuleEntry, tar
     if (n.type === "FunctionExpression" && n.id) out.add(n.id.name);
     if (n.type === "BlockStatement" || n.type === "StaticBlock") declareIn(n.body);
     if (n.type === "CatchClause") bind(n.param);
-    if ((n.type === "ForStatement" || n.type === "ForInStatement" || n.type === "ForOfStatement") && (n.init ?? n.left)?.type === "VariableDeclaration") declareIn([n.init ?? n.left]);
+    if (
+      (n.type === "ForStatement" || n.type === "ForInStatement" || n.type === "ForOfStatement") &&
+      (n.init ?? n.left)?.type === "VariableDeclaration"
+    )
+      declareIn([n.init ?? n.left]);
     for (const key of Object.keys(n)) {
       const v = n[key];
       const children = Array.isArray(v) ? v : [v];

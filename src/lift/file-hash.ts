@@ -34,7 +34,9 @@ export function sha256InBackground(path: string): BackgroundHash {
   const worker = new Worker(HASHER, { eval: true, workerData: path });
   worker.unref();
   const result = new Promise<string>((resolve, reject) => {
-    worker.once("message", (m: { hex?: string; error?: string }) => (m.hex ? resolve(m.hex) : reject(new Error(`cannot hash ${path}: ${m.error}`))));
+    worker.once("message", (m: { hex?: string; error?: string }) =>
+      m.hex ? resolve(m.hex) : reject(new Error(`cannot hash ${path}: ${m.error}`)),
+    );
     worker.once("error", reject);
   }).finally(() => void worker.terminate());
   // A failed lift never reads the result: its rejection must not surface as unhandled.

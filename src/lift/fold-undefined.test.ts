@@ -8,12 +8,16 @@ function folded(src: string): string {
   const program = parse(src, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
   const fn = program.body[0];
   foldUndefinedLocals(fn);
-  return generate(fn as never).replace(/\s+/g, " ").trim();
+  return generate(fn as never)
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 describe("foldUndefinedLocals", () => {
   it("a local that is always undefined makes the code guarded by it dead", () => {
-    const out = folded("function f(a) { let s = void 0, held = s !== void 0 && flag() ? s.held : void 0; if (held !== void 0) host(held); return held?.has(a) === true || a; }");
+    const out = folded(
+      "function f(a) { let s = void 0, held = s !== void 0 && flag() ? s.held : void 0; if (held !== void 0) host(held); return held?.has(a) === true || a; }",
+    );
     expect(out).not.toContain("host");
     expect(out).not.toContain("flag");
     expect(out).toContain("return a;");
@@ -35,7 +39,9 @@ describe("foldUndefinedLocals", () => {
   });
 
   it("the same name in two functions is two locals", () => {
-    const out = folded("function f() { let a = () => { let c = void 0; return c; }; let b = () => { let c = 2; return c; }; return [a(), b()]; }");
+    const out = folded(
+      "function f() { let a = () => { let c = void 0; return c; }; let b = () => { let c = 2; return c; }; return [a(), b()]; }",
+    );
     expect(out).toContain("let c = 2; return c;");
     expect(out).toContain("return void 0;");
   });

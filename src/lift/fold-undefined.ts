@@ -9,11 +9,19 @@ import { analyze, type ScopeManager } from "eslint-scope";
 import { walk, type Node } from "../ast/pattern.js";
 import { rewriteTree } from "../ast/rewrite.js";
 
-const UNDEFINED = (at: Node): Node => ({ type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: at.start, end: at.end }, start: at.start, end: at.end });
+const UNDEFINED = (at: Node): Node => ({
+  type: "UnaryExpression",
+  operator: "void",
+  prefix: true,
+  argument: { type: "Literal", value: 0, raw: "0", start: at.start, end: at.end },
+  start: at.start,
+  end: at.end,
+});
 const BOOL = (value: boolean, at: Node): Node => ({ type: "Literal", value, raw: String(value), start: at.start, end: at.end });
 
 const isUndefined = (n: Node): boolean =>
-  (n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal") || (n.type === "Identifier" && n.name === "undefined");
+  (n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal") ||
+  (n.type === "Identifier" && n.name === "undefined");
 const isBool = (n: Node): boolean => n.type === "Literal" && typeof n.value === "boolean";
 /** A literal or undefined: its truth and its comparison with undefined are known. */
 const known = (n: Node): boolean => isUndefined(n) || n.type === "Literal";
@@ -51,7 +59,11 @@ export function foldUndefinedLocals(fn: Node): string[] {
  * that value; or a local arrow `(…) => undefined` never written again — its calls with plain
  * arguments become that value.
  */
-function nextCandidate(fn: Node, done: Set<string>, isLoopHead: (declaration: Node) => boolean): { key: string; replace: Map<Node, Node> } | null {
+function nextCandidate(
+  fn: Node,
+  done: Set<string>,
+  isLoopHead: (declaration: Node) => boolean,
+): { key: string; replace: Map<Node, Node> } | null {
   const sm = analyzeFunction(fn);
   // Calls by their callee identifier, found in one walk when a function-valued local first asks.
   let callOf: Map<Node, Node> | null = null;
@@ -76,7 +88,9 @@ function nextCandidate(fn: Node, done: Set<string>, isLoopHead: (declaration: No
       const init: Node | null = decl.init ?? null;
       const reads = v.references.filter((r) => r.isRead()).map((r) => r.identifier as unknown as Node);
       if (!init || isUndefined(init) || isBool(init)) {
-        const replace = new Map<Node, Node>(reads.map((id) => [id, init && isBool(init) ? { ...structuredClone(init), start: id.start, end: id.end } : UNDEFINED(id)]));
+        const replace = new Map<Node, Node>(
+          reads.map((id) => [id, init && isBool(init) ? { ...structuredClone(init), start: id.start, end: id.end } : UNDEFINED(id)]),
+        );
         if (replace.size > 0) return { key, replace };
         continue;
       }
@@ -89,10 +103,23 @@ function nextCandidate(fn: Node, done: Set<string>, isLoopHead: (declaration: No
           for (let i = 0; i < init.params.length; i++) {
             const p = init.params[i];
             const pkey = `${key}#${i}`;
-            if (p.type !== "Identifier" || done.has(pkey) || !calls.every((c) => c.arguments.length <= i || (isUndefined(c.arguments[i]) && !c.arguments.slice(0, i + 1).some((a: Node) => a.type === "SpreadElement")))) continue;
+            if (
+              p.type !== "Identifier" ||
+              done.has(pkey) ||
+              !calls.every(
+                (c) =>
+                  c.arguments.length <= i ||
+                  (isUndefined(c.arguments[i]) && !c.arguments.slice(0, i + 1).some((a: Node) => a.type === "SpreadElement")),
+              )
+            )
+              continue;
             const pv = fnScope?.variables.find((x) => x.name === p.name);
             if (!pv || pv.references.some((r) => r.isWrite())) continue;
-            const replace = new Map<Node, Node>(pv.references.filter((r) => r.isRead()).map((r) => [r.identifier as unknown as Node, UNDEFINED(r.identifier as unknown as Node)]));
+            const replace = new Map<Node, Node>(
+              pv.references
+                .filter((r) => r.isRead())
+                .map((r) => [r.identifier as unknown as Node, UNDEFINED(r.identifier as unknown as Node)]),
+            );
             if (replace.size > 0) return { key: pkey, replace };
           }
         }
@@ -100,7 +127,8 @@ function nextCandidate(fn: Node, done: Set<string>, isLoopHead: (declaration: No
       if (init.type === "ArrowFunctionExpression" && init.expression && (isUndefined(init.body) || isBool(init.body))) {
         const replace = new Map<Node, Node>();
         for (const n of callsOf(reads)) {
-          if (!n.optional && n.arguments.every((a: Node) => a.type === "Identifier" || a.type === "Literal")) replace.set(n, { ...structuredClone(init.body), start: n.start, end: n.end });
+          if (!n.optional && n.arguments.every((a: Node) => a.type === "Identifier" || a.type === "Literal"))
+            replace.set(n, { ...structuredClone(init.body), start: n.start, end: n.end });
         }
         if (replace.size > 0) return { key, replace };
       }
@@ -112,7 +140,14 @@ function nextCandidate(fn: Node, done: Set<string>, isLoopHead: (declaration: No
 /** The scopes of a function's own code (its free names resolve to nothing). */
 export function analyzeFunction(fn: Node): ScopeManager {
   const expression = { ...fn, type: fn.type === "FunctionDeclaration" ? "FunctionExpression" : fn.type };
-  const program = { type: "Program", sourceType: "module", body: [{ type: "ExpressionStatement", expression, start: fn.start, end: fn.end }], start: fn.start, end: fn.end, range: [fn.start, fn.end] };
+  const program = {
+    type: "Program",
+    sourceType: "module",
+    body: [{ type: "ExpressionStatement", expression, start: fn.start, end: fn.end }],
+    start: fn.start,
+    end: fn.end,
+    range: [fn.start, fn.end],
+  };
   return analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
 }
 
@@ -127,7 +162,7 @@ function fold(root: Node): void {
     switch (n.type) {
       case "ChainExpression": {
         // `undefined?.x(…).y` is undefined: an optional link on undefined ends the whole chain.
-        for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression"); ) {
+        for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression");) {
           const inner = link.type === "MemberExpression" ? link.object : link.callee;
           if (link.optional && isUndefined(inner)) return UNDEFINED(n);
           link = inner;
@@ -149,7 +184,14 @@ function fold(root: Node): void {
       }
       case "LogicalExpression": {
         // `(held && false) && check(…)`: whatever `held` is, the left side is falsy, so the right never runs.
-        if (n.operator === "&&" && n.left.type === "LogicalExpression" && n.left.operator === "&&" && known(n.left.right) && !truth(n.left.right)) return n.left;
+        if (
+          n.operator === "&&" &&
+          n.left.type === "LogicalExpression" &&
+          n.left.operator === "&&" &&
+          known(n.left.right) &&
+          !truth(n.left.right)
+        )
+          return n.left;
         if (!known(n.left)) return n;
         if (n.operator === "&&") return truth(n.left) ? n.right : n.left;
         if (n.operator === "||") return truth(n.left) ? n.left : n.right;

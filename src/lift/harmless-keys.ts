@@ -19,15 +19,19 @@ export class NumericAnalysis {
   private readonly numeric: Set<Variable>;
   private readonly variableOf = new Map<Node, Variable>();
 
-  constructor(scopes: ScopeManager, private readonly parents: Parents) {
+  constructor(
+    scopes: ScopeManager,
+    private readonly parents: Parents,
+  ) {
     const candidates = new Set<Variable>();
     for (const scope of scopes.scopes as Scope[]) {
       for (const ref of scope.references) if (ref.resolved) this.variableOf.set(ref.identifier as unknown as Node, ref.resolved);
-      for (const v of scope.variables) if (v.defs.length > 0 && v.defs.every((d) => d.type === "Variable" && (d.node as unknown as Node).id === d.name)) candidates.add(v);
+      for (const v of scope.variables)
+        if (v.defs.length > 0 && v.defs.every((d) => d.type === "Variable" && (d.node as unknown as Node).id === d.name)) candidates.add(v);
     }
     // Greatest fixpoint: assume every candidate numeric, drop those given a value that is not.
     this.numeric = candidates;
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const v of [...this.numeric]) {
         if (v.references.every((r) => !r.isWrite() || this.writesNumber(r.identifier as unknown as Node))) continue;
@@ -49,7 +53,8 @@ export class NumericAnalysis {
     }
     if (p.type === "AssignmentExpression" && p.left === id) {
       // With the variable numeric by hypothesis, `+=` and the logical assignments give a number when the right side does.
-      if (p.operator === "=" || p.operator === "+=" || p.operator === "&&=" || p.operator === "||=" || p.operator === "??=") return this.isNumeric(p.right);
+      if (p.operator === "=" || p.operator === "+=" || p.operator === "&&=" || p.operator === "||=" || p.operator === "??=")
+        return this.isNumeric(p.right);
       return true;
     }
     return false;
@@ -73,7 +78,8 @@ export class NumericAnalysis {
       case "AssignmentExpression":
         if (e.operator === "=") return this.isNumeric(e.right);
         // `+=` and the logical assignments may yield either side.
-        if (e.operator === "+=" || e.operator === "&&=" || e.operator === "||=" || e.operator === "??=") return this.isNumeric(e.left) && this.isNumeric(e.right);
+        if (e.operator === "+=" || e.operator === "&&=" || e.operator === "||=" || e.operator === "??=")
+          return this.isNumeric(e.left) && this.isNumeric(e.right);
         return true;
       case "Identifier": {
         const v = this.variableOf.get(e);

@@ -9,7 +9,7 @@ import { HostReach } from "./host-reach.js";
  * between questions must not change it.
  */
 function randomProgram(seed: number, chunks: number, perChunk: number) {
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const name = (c: number, i: number) => `f${c}_${i}`;
   const files: Record<string, string> = {};
   for (let c = 0; c < chunks; c++) {
@@ -36,7 +36,13 @@ function randomProgram(seed: number, chunks: number, perChunk: number) {
     const exports = `export { ${Array.from({ length: perChunk }, (_, i) => name(c, i)).join(", ")} };`;
     files[`/$bunfs/root/chunk-${c}.js`] = [...head, "function L(f) { return f }", ...lines, exports].join("\n");
   }
-  return { container: memoryContainer(files), names: Array.from({ length: chunks * perChunk }, (_, k) => [Math.floor(k / perChunk), name(Math.floor(k / perChunk), k % perChunk)] as const) };
+  return {
+    container: memoryContainer(files),
+    names: Array.from(
+      { length: chunks * perChunk },
+      (_, k) => [Math.floor(k / perChunk), name(Math.floor(k / perChunk), k % perChunk)] as const,
+    ),
+  };
 }
 
 describe("host reach", () => {

@@ -129,13 +129,20 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
   };
 
   const compose = (verified: unknown) =>
-    header(pack, provenanceBase, verified) + code.readable + PROVENANCE_MARK + `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { ${pack.exports.join(", ")} };\n`;
+    header(pack, provenanceBase, verified) +
+    code.readable +
+    PROVENANCE_MARK +
+    `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { ${pack.exports.join(", ")} };\n`;
 
   const draft = compose("pending");
   const impure = impurities(draft);
   if (impure.length) {
     const first = impure[0]!;
-    throw new SearchliftError(`cannot lift: the emitted module uses ${first.what} at ${first.line}:${first.column}`, ExitCode.notLiftable, c.input);
+    throw new SearchliftError(
+      `cannot lift: the emitted module uses ${first.what} at ${first.line}:${first.column}`,
+      ExitCode.notLiftable,
+      c.input,
+    );
   }
 
   let verified: LiftResult["verified"] = null;
@@ -146,7 +153,12 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     try {
       v = await verifyInOwnProcess(pack.id, code.original, draft, opts.cases ?? 2000, budgetS * 1000);
     } catch (e) {
-      if (e instanceof VerifyBudgetExceeded) throw new SearchliftError(`verification stopped: it did not finish within ${budgetS} s (--verify-timeout)`, ExitCode.verifyTimeout, c.input);
+      if (e instanceof VerifyBudgetExceeded)
+        throw new SearchliftError(
+          `verification stopped: it did not finish within ${budgetS} s (--verify-timeout)`,
+          ExitCode.verifyTimeout,
+          c.input,
+        );
       throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, c.input);
     }
     const unproven = verificationUnproven(v);
@@ -173,7 +185,16 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     [declarations, pack.declarations()],
   ]);
   opts.onProgress?.({ stage: "lift", message: `wrote ${module}` });
-  return { input: c.input, ...info, module, declarations, verified, signature, dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`), portedKeys: code.portedKeys };
+  return {
+    input: c.input,
+    ...info,
+    module,
+    declarations,
+    verified,
+    signature,
+    dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`),
+    portedKeys: code.portedKeys,
+  };
 }
 
 /** The file that identifies the release: the input itself, or for a package folder the program in it. */
@@ -199,8 +220,22 @@ export function liftedCode(moduleText: string): string {
   return moduleText.slice(Math.max(0, start), end < 0 ? undefined : end).trimEnd() + "\n";
 }
 
-function header(pack: RoutinePack, p: { client: string; version: string; platform: string; signature: string; input: { file: string; sha256: string }; modules: Array<{ name: string }> }, verified: unknown): string {
-  const v = typeof verified === "object" && verified ? `agrees with the original on ${(verified as { agreed: number }).agreed}/${(verified as { cases: number }).cases} corpus cases` : String(verified);
+function header(
+  pack: RoutinePack,
+  p: {
+    client: string;
+    version: string;
+    platform: string;
+    signature: string;
+    input: { file: string; sha256: string };
+    modules: Array<{ name: string }>;
+  },
+  verified: unknown,
+): string {
+  const v =
+    typeof verified === "object" && verified
+      ? `agrees with the original on ${(verified as { agreed: number }).agreed}/${(verified as { cases: number }).cases} corpus cases`
+      : String(verified);
   return [
     `// ${p.client} ${p.version} (${p.platform}) — ${pack.title}, lifted by searchlift ${VERSION}.`,
     `// Matched ${p.signature} in ${p.input.file} (sha256 ${p.input.sha256}).`,
@@ -216,7 +251,6 @@ function header(pack: RoutinePack, p: { client: string; version: string; platfor
 function sha256(b: Buffer): string {
   return createHash("sha256").update(b).digest("hex");
 }
-
 
 /**
  * Write every file of `dir` (inside `out`) to a new temporary name beside it, then rename them all: no
@@ -243,10 +277,16 @@ export function verificationUnproven(v: VerifyResult): { message: string; exitCo
   if (v.stopped) return { message: `verification stopped after ${v.cases} cases: ${v.stopped}`, exitCode: ExitCode.verifyTimeout };
   const why = v.firstOriginalError ? ` (first: ${v.firstOriginalError.slice(0, 160)})` : "";
   if (v.limitHits.original > 0) {
-    return { message: `verification inconclusive: the original code hit a sandbox limit on ${v.limitHits.original} calls and failed on ${v.originalFailed}/${v.cases} cases${why}`, exitCode: ExitCode.inconclusive };
+    return {
+      message: `verification inconclusive: the original code hit a sandbox limit on ${v.limitHits.original} calls and failed on ${v.originalFailed}/${v.cases} cases${why}`,
+      exitCode: ExitCode.inconclusive,
+    };
   }
   if (v.originalFailed * 2 > v.cases) {
-    return { message: `verification inconclusive: the original code failed on ${v.originalFailed}/${v.cases} cases${why}`, exitCode: ExitCode.inconclusive };
+    return {
+      message: `verification inconclusive: the original code failed on ${v.originalFailed}/${v.cases} cases${why}`,
+      exitCode: ExitCode.inconclusive,
+    };
   }
   return null;
 }

@@ -50,7 +50,11 @@ describe("place index", () => {
     ].join("\n");
     const index = indexPlaces(text);
     // Text-level candidates: `s=` in a template and `k=` in a string count too (the parser rules them out later).
-    expect(wordsOf(text).filter((w) => index.declarations(w).length > 0).sort()).toEqual(["K", "Q", "a", "b", "className", "e", "f", "g", "h", "k", "s", "u", "x", "y"]);
+    expect(
+      wordsOf(text)
+        .filter((w) => index.declarations(w).length > 0)
+        .sort(),
+    ).toEqual(["K", "Q", "a", "b", "className", "e", "f", "g", "h", "k", "s", "u", "x", "y"]);
     expect(index.members("o")).toEqual([text.indexOf("o.p=")]);
     expect(index.members("q")).toEqual([text.indexOf("q.r.s")]);
     expect(index.members("t")).toEqual([]);
@@ -60,9 +64,40 @@ describe("place index", () => {
   });
 
   it("agrees with the per-name expressions on random minified-looking text", () => {
-    const pieces = ["a", "b", "$c", "_d", "e1", ".", "=", "==", "===", "=>", " ", "\n", "(", ")", "{", "}", ";", ",", "function", "class", "*", "+", "!", "<", ">", "1", "x.y", "\u00a0", "'", "`"];
+    const pieces = [
+      "a",
+      "b",
+      "$c",
+      "_d",
+      "e1",
+      ".",
+      "=",
+      "==",
+      "===",
+      "=>",
+      " ",
+      "\n",
+      "(",
+      ")",
+      "{",
+      "}",
+      ";",
+      ",",
+      "function",
+      "class",
+      "*",
+      "+",
+      "!",
+      "<",
+      ">",
+      "1",
+      "x.y",
+      "\u00a0",
+      "'",
+      "`",
+    ];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let round = 0; round < 400; round++) {
       let text = "";
       const n = 5 + Math.floor(random() * 40);

@@ -47,7 +47,17 @@ const isIdentStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90
 const isIdentPart = (c: number) => isIdentStart(c) || (c >= 48 && c <= 57);
 // What `\s` matches.
 const isSpace = (c: number) =>
-  c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
 const FUNCTION_NAME = /function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/y;
 const CLASS_NAME = /class\s+([A-Za-z_$][\w$]*)(?![\w$])/y;
 
@@ -102,7 +112,10 @@ export function indexPlaces(text: string): PlaceIndex {
     if (firstEnd < 0) add(declarations, keyOf(text, start, end), start);
     else add(members, keyOf(text, start, firstEnd), start);
   }
-  for (const [word, re] of [["function", FUNCTION_NAME], ["class", CLASS_NAME]] as const) {
+  for (const [word, re] of [
+    ["function", FUNCTION_NAME],
+    ["class", CLASS_NAME],
+  ] as const) {
     for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
       re.lastIndex = at;
       const m = re.exec(text);

@@ -10,16 +10,50 @@ import { BUILTINS } from "./globals.js";
  * computed key is refused at run time when it converts to one of them.
  */
 export const FORBIDDEN_PROPERTIES: readonly string[] = [
-  "constructor", "prototype", "__proto__", "caller", "callee", "arguments",
-  "prepareStackTrace", "captureStackTrace", "stackTraceLimit",
-  "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
-  "getPrototypeOf", "setPrototypeOf", "defineProperty", "defineProperties",
-  "getOwnPropertyDescriptor", "getOwnPropertyDescriptors",
+  "constructor",
+  "prototype",
+  "__proto__",
+  "caller",
+  "callee",
+  "arguments",
+  "prepareStackTrace",
+  "captureStackTrace",
+  "stackTraceLimit",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "getPrototypeOf",
+  "setPrototypeOf",
+  "defineProperty",
+  "defineProperties",
+  "getOwnPropertyDescriptor",
+  "getOwnPropertyDescriptors",
 ];
 export const FORBIDDEN_PROPERTY_SET: ReadonlySet<string> = new Set(FORBIDDEN_PROPERTIES);
 
 /** RegExp's legacy statics: the last match of any regular expression in the realm, the host's included. */
-export const REGEXP_LEGACY = new Set(["input", "$_", "lastMatch", "$&", "lastParen", "$+", "leftContext", "$`", "rightContext", "$'", "$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9"]);
+export const REGEXP_LEGACY = new Set([
+  "input",
+  "$_",
+  "lastMatch",
+  "$&",
+  "lastParen",
+  "$+",
+  "leftContext",
+  "$`",
+  "rightContext",
+  "$'",
+  "$1",
+  "$2",
+  "$3",
+  "$4",
+  "$5",
+  "$6",
+  "$7",
+  "$8",
+  "$9",
+]);
 
 /**
  * Names under which the built-ins hold objects or functions (`includes`, `call`, `max`, `next`,
@@ -29,8 +63,22 @@ export const REGEXP_LEGACY = new Set(["input", "$_", "lastMatch", "$&", "lastPar
  * of the names most code calls, so that an engine missing some still refuses those.
  */
 const ALWAYS_MEMBER_NAMES = [
-  "call", "apply", "bind", "toString", "toLocaleString", "valueOf", "toJSON", "then", "catch", "finally",
-  "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "next", "return", "throw",
+  "call",
+  "apply",
+  "bind",
+  "toString",
+  "toLocaleString",
+  "valueOf",
+  "toJSON",
+  "then",
+  "catch",
+  "finally",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "next",
+  "return",
+  "throw",
 ];
 export const BUILTIN_MEMBER_NAMES: ReadonlySet<string> = builtinMemberNames();
 

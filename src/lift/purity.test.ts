@@ -3,7 +3,8 @@ import { impurities } from "./purity.js";
 
 describe("purity check", () => {
   it("reports each non-built-in free name once, and imports, at their line and column", () => {
-    const text = 'const a = Math.max(1, 2);\nexport function f() {\n  return process.env[a] ?? globalThis.x ?? process.argv;\n}\nimport("x");\n';
+    const text =
+      'const a = Math.max(1, 2);\nexport function f() {\n  return process.env[a] ?? globalThis.x ?? process.argv;\n}\nimport("x");\n';
     expect(impurities(text)).toEqual([
       { what: "import", line: 5, column: 1 },
       { what: "process", line: 3, column: 10 },

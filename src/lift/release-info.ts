@@ -90,7 +90,16 @@ function embeddedBuildInfo(c: Container): { package: string; version: string } |
 }
 
 /** ELF e_machine → Node's arch name. */
-const ELF_MACHINES: Record<number, string> = { 62: "x64", 183: "arm64", 3: "ia32", 40: "arm", 21: "ppc64", 22: "s390x", 243: "riscv64", 258: "loong64" };
+const ELF_MACHINES: Record<number, string> = {
+  62: "x64",
+  183: "arm64",
+  3: "ia32",
+  40: "arm",
+  21: "ppc64",
+  22: "s390x",
+  243: "riscv64",
+  258: "loong64",
+};
 
 function executablePlatform(c: Container): string | null {
   const os = c.format.endsWith("-elf") ? "linux" : c.format.endsWith("-macho") ? "darwin" : c.format.endsWith("-pe") ? "win32" : null;

@@ -47,14 +47,22 @@ describe("safety check: refused", () => {
 
   it("a port function that is not the canonical text, or that is shadowed or reassigned, does not count", () => {
     const altered = KEY_PORT_FUNCTION.replace('"constructor", ', "");
-    expect(whats(`export function f(o, k) { return o[propertyKey(k)]; }\n${altered}`)).toEqual(expect.arrayContaining(["propertyKey (not the canonical function)", "a computed key not passed through propertyKey"]));
-    expect(whats(`export function f(o, k) { const propertyKey = (x) => x; return o[propertyKey(k)]; }\n${KEY_PORT_FUNCTION}`)).toEqual(expect.arrayContaining(["propertyKey shadowed", "a computed key not passed through propertyKey"]));
-    expect(whats(`export function f(o, k) { propertyKey = (x) => x; return o[propertyKey(k)]; }\n${KEY_PORT_FUNCTION}`)).toContain("propertyKey reassigned");
+    expect(whats(`export function f(o, k) { return o[propertyKey(k)]; }\n${altered}`)).toEqual(
+      expect.arrayContaining(["propertyKey (not the canonical function)", "a computed key not passed through propertyKey"]),
+    );
+    expect(whats(`export function f(o, k) { const propertyKey = (x) => x; return o[propertyKey(k)]; }\n${KEY_PORT_FUNCTION}`)).toEqual(
+      expect.arrayContaining(["propertyKey shadowed", "a computed key not passed through propertyKey"]),
+    );
+    expect(whats(`export function f(o, k) { propertyKey = (x) => x; return o[propertyKey(k)]; }\n${KEY_PORT_FUNCTION}`)).toContain(
+      "propertyKey reassigned",
+    );
   });
 
   it("emptyState may use Proxy only as its canonical text", () => {
     expect(whats(EMPTY_STATE_FUNCTION)).toEqual([]);
-    expect(whats(EMPTY_STATE_FUNCTION.replace("return 0;", "return 1;"))).toEqual(expect.arrayContaining(["Proxy", "emptyState (not the canonical function)"]));
+    expect(whats(EMPTY_STATE_FUNCTION.replace("return 0;", "return 1;"))).toEqual(
+      expect.arrayContaining(["Proxy", "emptyState (not the canonical function)"]),
+    );
   });
 });
 

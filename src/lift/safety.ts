@@ -33,13 +33,26 @@ const PRIMITIVES = new Set(["undefined", "NaN", "Infinity"]);
 const CONVERSIONS = new Set(["Boolean", "String", "Number"]);
 
 /** The problems, and the trusted functions (whose free names — Proxy in emptyState — are not the caller's to report). */
-export function safetyProblems(text: string, ast: Node, scopes: ScopeManager, parents: Parents): { problems: Problem[]; trusted: Set<Node> } {
+export function safetyProblems(
+  text: string,
+  ast: Node,
+  scopes: ScopeManager,
+  parents: Parents,
+): { problems: Problem[]; trusted: Set<Node> } {
   const out: Problem[] = [];
   const trusted = trustedFunctions(text, ast, scopes, out);
   const resolved = new Map<Node, Variable | null>();
   for (const scope of scopes.scopes as Scope[]) for (const r of scope.references) resolved.set(r.identifier as unknown as Node, r.resolved);
   const numeric = new NumericAnalysis(scopes, parents);
-  const isPort = (key: Node) => key.type === "CallExpression" && !key.optional && key.callee.type === "Identifier" && key.callee.name === KEY_PORT && key.arguments.length === 1 && key.arguments[0].type !== "SpreadElement" && trusted.port !== null && resolved.get(key.callee) === trusted.port;
+  const isPort = (key: Node) =>
+    key.type === "CallExpression" &&
+    !key.optional &&
+    key.callee.type === "Identifier" &&
+    key.callee.name === KEY_PORT &&
+    key.arguments.length === 1 &&
+    key.arguments[0].type !== "SpreadElement" &&
+    trusted.port !== null &&
+    resolved.get(key.callee) === trusted.port;
 
   const visit = (n: Node): void => {
     if (trusted.nodes.has(n)) return;
@@ -67,12 +80,14 @@ function checkNode(n: Node, parents: Parents, out: Problem[], keyAccepted: (key:
   if (n.type === "Super") out.push({ what: "super", at: n.start });
   if (n.type === "MetaProperty" && n.meta.name === "new") out.push({ what: "new.target", at: n.start });
   const key = computedReadKey(n, parents);
-  if (key && constantString(key) === null && !keyAccepted(key)) out.push({ what: "a computed key not passed through propertyKey", at: key.start });
+  if (key && constantString(key) === null && !keyAccepted(key))
+    out.push({ what: "a computed key not passed through propertyKey", at: key.start });
   const name = propertyName(n);
   if (name === null) return;
   const isClassConstructor = n.type === "MethodDefinition" && n.kind === "constructor";
   if (FORBIDDEN_PROPERTY_SET.has(name) && !isClassConstructor) out.push({ what: `property ${name}`, at: (n.property ?? n.key).start });
-  if (n.type === "Property" && parents.get(n)?.type === "ObjectPattern" && BUILTIN_MEMBER_NAMES.has(name)) out.push({ what: `.${name} as a value`, at: n.key.start });
+  if (n.type === "Property" && parents.get(n)?.type === "ObjectPattern" && BUILTIN_MEMBER_NAMES.has(name))
+    out.push({ what: `.${name} as a value`, at: n.key.start });
   if (n.type !== "MemberExpression") return;
   if (writeTarget(n, parents)) {
     const root = chainRoot(n);
@@ -81,12 +96,14 @@ function checkNode(n: Node, parents: Parents, out: Problem[], keyAccepted: (key:
   } else if (BUILTIN_MEMBER_NAMES.has(name) && !calledOrTested(n, parents)) {
     out.push({ what: `.${name} as a value`, at: n.property.start });
   }
-  if (n.object.type === "Identifier" && n.object.name === "RegExp" && REGEXP_LEGACY.has(name)) out.push({ what: `RegExp.${name}`, at: n.start });
+  if (n.object.type === "Identifier" && n.object.name === "RegExp" && REGEXP_LEGACY.has(name))
+    out.push({ what: `RegExp.${name}`, at: n.start });
 }
 
 /** The property a node names, where it names one by a constant (`o.x`, `o["x"]`, `{ x: … }`, `get x() {}`). */
 function propertyName(n: Node): string | null {
-  if (n.type === "MemberExpression") return n.computed ? constantString(n.property) : n.property.type === "Identifier" ? n.property.name : null;
+  if (n.type === "MemberExpression")
+    return n.computed ? constantString(n.property) : n.property.type === "Identifier" ? n.property.name : null;
   if (n.type !== "Property" && n.type !== "MethodDefinition" && n.type !== "PropertyDefinition") return null;
   if (n.computed) return constantString(n.key);
   if (n.key.type === "Identifier") return n.key.name;
@@ -129,7 +146,12 @@ function writeTarget(n: Node, parents: Parents): boolean {
     if (p.type === "UnaryExpression") return p.operator === "delete";
     if (p.type === "ForInStatement" || p.type === "ForOfStatement") return p.left === e;
     if (p.type === "ChainExpression") continue;
-    const inPattern = p.type === "ArrayPattern" || p.type === "ObjectPattern" || p.type === "RestElement" || (p.type === "AssignmentPattern" && p.left === e) || (p.type === "Property" && p.value === e && parents.get(p)?.type === "ObjectPattern");
+    const inPattern =
+      p.type === "ArrayPattern" ||
+      p.type === "ObjectPattern" ||
+      p.type === "RestElement" ||
+      (p.type === "AssignmentPattern" && p.left === e) ||
+      (p.type === "Property" && p.value === e && parents.get(p)?.type === "ObjectPattern");
     if (!inPattern) return false;
   }
   return false;
@@ -160,7 +182,8 @@ function trustedFunctions(text: string, ast: Node, scopes: ScopeManager, out: Pr
     if (stmt.type !== "FunctionDeclaration" || !TRUSTED_FUNCTIONS.has(stmt.id.name)) continue;
     const name: string = stmt.id.name;
     const v = moduleScope.set.get(name)!;
-    if (text.slice(stmt.start, stmt.end) !== TRUSTED_FUNCTIONS.get(name)) out.push({ what: `${name} (not the canonical function)`, at: stmt.start });
+    if (text.slice(stmt.start, stmt.end) !== TRUSTED_FUNCTIONS.get(name))
+      out.push({ what: `${name} (not the canonical function)`, at: stmt.start });
     else if (v.defs.length !== 1 || v.references.some((r) => r.isWrite())) out.push({ what: `${name} reassigned`, at: stmt.start });
     else {
       trusted.nodes.add(stmt);
@@ -172,7 +195,8 @@ function trustedFunctions(text: string, ast: Node, scopes: ScopeManager, out: Pr
   for (const scope of scopes.scopes as Scope[]) {
     for (const v of scope.variables) {
       if (!names.has(v.name) || scope === moduleScope) continue;
-      for (const d of v.defs) if (!trusted.nodes.has(d.node as unknown as Node)) out.push({ what: `${v.name} shadowed`, at: (d.name as unknown as Node).start });
+      for (const d of v.defs)
+        if (!trusted.nodes.has(d.node as unknown as Node)) out.push({ what: `${v.name} shadowed`, at: (d.name as unknown as Node).start });
     }
   }
   return trusted;

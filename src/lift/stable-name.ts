@@ -18,8 +18,13 @@ export function codeShape(node: Node, digits = 12): string {
   const copy = structuredClone(node) as Node;
   const order = new Map<string, string>();
   walk(copy, (n) => {
-    if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier") n.property = { ...n.property, type: "PropertyName" };
-    if ((n.type === "Property" || n.type === "MethodDefinition" || n.type === "PropertyDefinition") && !n.computed && n.key.type === "Identifier") {
+    if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier")
+      n.property = { ...n.property, type: "PropertyName" };
+    if (
+      (n.type === "Property" || n.type === "MethodDefinition" || n.type === "PropertyDefinition") &&
+      !n.computed &&
+      n.key.type === "Identifier"
+    ) {
       if (n.shorthand) n.shorthand = false;
       n.key = { ...n.key, type: "PropertyName" };
     }
@@ -37,8 +42,19 @@ export function codeShape(node: Node, digits = 12): string {
 
 /** astring prints statements and expressions; a declarator or a method is printed inside a holder. */
 function asGeneratable(n: Node): Node {
-  if (n.type === "VariableDeclarator") return { type: "VariableDeclaration", kind: "let", declarations: [n], start: n.start, end: n.end } as Node;
-  if (n.type === "Property" || n.type === "MethodDefinition") return { type: "ExpressionStatement", expression: { type: "ObjectExpression", properties: [{ ...n, type: "Property", kind: n.kind === "method" || n.kind === "constructor" ? "init" : n.kind }] }, start: n.start, end: n.end } as Node;
-  if (n.type === "AssignmentExpression" || n.type.endsWith("Expression")) return { type: "ExpressionStatement", expression: n, start: n.start, end: n.end } as Node;
+  if (n.type === "VariableDeclarator")
+    return { type: "VariableDeclaration", kind: "let", declarations: [n], start: n.start, end: n.end } as Node;
+  if (n.type === "Property" || n.type === "MethodDefinition")
+    return {
+      type: "ExpressionStatement",
+      expression: {
+        type: "ObjectExpression",
+        properties: [{ ...n, type: "Property", kind: n.kind === "method" || n.kind === "constructor" ? "init" : n.kind }],
+      },
+      start: n.start,
+      end: n.end,
+    } as Node;
+  if (n.type === "AssignmentExpression" || n.type.endsWith("Expression"))
+    return { type: "ExpressionStatement", expression: n, start: n.start, end: n.end } as Node;
   return n;
 }

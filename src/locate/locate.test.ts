@@ -47,7 +47,8 @@ describe("locate", () => {
   });
 
   it("prefers the earlier variant, then referenced code, and says what it ignored", () => {
-    const code = "function a(q) { return q.match(/^pick:(.+)$/); }\nfunction b(q) { let m = q.match(/^pick:(.+)$/); return m[1].trim(); }\nb(1);\n";
+    const code =
+      "function a(q) { return q.match(/^pick:(.+)$/); }\nfunction b(q) { let m = q.match(/^pick:(.+)$/); return m[1].trim(); }\nb(1);\n";
     expect(run(code)).toMatchObject({ status: "found", variant: "strict", roles: { picker: "b" } });
     const dead = "function a(q) { return q.match(/^pick:(.+)$/); }\nfunction b(q) { return q.match(/^pick:(.+)$/); }\nb(1);\n";
     const r = run(dead);
@@ -56,7 +57,8 @@ describe("locate", () => {
   });
 
   it("warns when a marker occurs more often than the signature allows", () => {
-    const code = "function pick(q) { let m = q.match(/^pick:(.+)$/); return m[1].trim(); }\n" + "var r = [/^pick:(.+)$/, /^pick:(.+)$/];\npick(1);\n";
+    const code =
+      "function pick(q) { let m = q.match(/^pick:(.+)$/); return m[1].trim(); }\n" + "var r = [/^pick:(.+)$/, /^pick:(.+)$/];\npick(1);\n";
     const r = run(code);
     expect(r.status).toBe("found");
     expect(r.warnings).toEqual(["/^pick:(.+)$/ occurs 3 times (signature allows 2)"]);

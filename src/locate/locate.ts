@@ -64,12 +64,18 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
       const markerSet = [...sig.markers, ...v.markers].map(markerBytes);
       for (const m of markers.candidates(sig, v)) {
         const mv = view(m);
-        for (const match of matchVariant(v, mv.indexAround(markerSet, (t) => markers.countIn(m, t)))) found.push({ module: m, text: mv.text, match });
+        for (const match of matchVariant(
+          v,
+          mv.indexAround(markerSet, (t) => markers.countIn(m, t)),
+        ))
+          found.push({ module: m, text: mv.text, match });
       }
       if (found.length) break;
     }
     // Markers of the variants searched that occur more often in the program than allowed.
-    const limited = new Map([...sig.markers, ...searched.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]));
+    const limited = new Map(
+      [...sig.markers, ...searched.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]),
+    );
     const warnings = [...limited]
       .filter(([text, m]) => markers.count(text) > m.max!)
       .map(([text, m]) => `${markerLabel(m)} occurs ${markers.count(text)} times (signature allows ${m.max})`);
@@ -90,7 +96,15 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
     const endByte = byteOffset(text, c.end, module);
     const { match } = found.find((f) => f.module === module && f.match.node.start === c.start)!;
     return {
-      result: { ...result, status: "found", ...c, start: startByte, end: endByte, fileStart: module.start + startByte, fileEnd: module.start + endByte },
+      result: {
+        ...result,
+        status: "found",
+        ...c,
+        start: startByte,
+        end: endByte,
+        fileStart: module.start + startByte,
+        fileEnd: module.start + endByte,
+      },
       match: { module, text, node: match.node, bindings: match.bindings },
     };
   });

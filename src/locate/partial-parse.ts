@@ -34,7 +34,10 @@ const MAX_TRIES = 40;
  */
 const shared = new WeakMap<object, Map<object, { text: string; parser: StatementParser }>>();
 
-export function sharedModuleText<M extends object>(container: { text(m: M): string }, module: M): { text: string; parser: StatementParser } {
+export function sharedModuleText<M extends object>(
+  container: { text(m: M): string },
+  module: M,
+): { text: string; parser: StatementParser } {
   let perContainer = shared.get(container);
   if (!perContainer) shared.set(container, (perContainer = new Map()));
   let entry = perContainer.get(module);

@@ -12,13 +12,29 @@ function container(parts: Array<{ text: string; encoding?: Encoding; gap?: numbe
     const bytes = Buffer.from(p.text, p.encoding === "utf16le" ? "utf16le" : p.encoding === "utf8" ? "utf8" : "latin1");
     chunks.push(gap, bytes);
     at += gap.length;
-    const m: ModuleEntry = { path: `m${i}.js`, kind: p.kind ?? "js", loader: "js", moduleFormat: "esm", encoding: p.encoding ?? "latin1", size: bytes.length, bytecode: false, start: at, end: at + bytes.length };
+    const m: ModuleEntry = {
+      path: `m${i}.js`,
+      kind: p.kind ?? "js",
+      loader: "js",
+      moduleFormat: "esm",
+      encoding: p.encoding ?? "latin1",
+      size: bytes.length,
+      bytecode: false,
+      start: at,
+      end: at + bytes.length,
+    };
     at += bytes.length;
     return m;
   });
   const all = Buffer.concat(chunks);
   return {
-    input: "memory", file: "memory", format: "bun-elf", runtime: null, entry: null, modules, notes: [],
+    input: "memory",
+    file: "memory",
+    format: "bun-elf",
+    runtime: null,
+    entry: null,
+    modules,
+    notes: [],
     read: (m) => Buffer.from(all.subarray(m.start, m.end)),
     readRange: (start, length, into) => (all.copy(into, 0, start, start + length), into.subarray(0, length)),
     text: (m) => all.subarray(m.start, m.end).toString(m.encoding === "utf16le" ? "utf16le" : "latin1"),
@@ -47,7 +63,7 @@ function naiveCount(c: Container, m: ModuleEntry, text: string): number {
 
 function random(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe("MarkerIndex", () => {
@@ -60,7 +76,22 @@ describe("MarkerIndex", () => {
   });
 
   it("agrees with a module-by-module search on random programs", () => {
-    const words = ["max_results", "max_", "results", ".score", ".toLowerCase", "select:", "aa", "a", "x", "ToolSearch", "N", "\u00e9", "  ", ";"];
+    const words = [
+      "max_results",
+      "max_",
+      "results",
+      ".score",
+      ".toLowerCase",
+      "select:",
+      "aa",
+      "a",
+      "x",
+      "ToolSearch",
+      "N",
+      "\u00e9",
+      "  ",
+      ";",
+    ];
     const markers = ["max_results", ".score", "ToolSearch", "aa", "select:", "x_r", "é"];
     for (let seed = 1; seed <= 300; seed++) {
       const r = random(seed);

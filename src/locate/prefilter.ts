@@ -149,10 +149,13 @@ export class MarkerIndex {
         // Occurrences starting before `owned` lie whole in this window; later ones in the next.
         const owned = s + len >= span.end ? len : step;
         for (const n of needles) {
-          for (let p = b.indexOf(n.tail, n.k); p !== -1; ) {
+          for (let p = b.indexOf(n.tail, n.k); p !== -1;) {
             const x = p - n.k;
             if (x >= owned) break;
-            const whole = x + n.full.length <= b.length && b.compare(n.full, 0, n.k, x, p) === 0 && b.compare(n.full, n.k + n.tail.length, n.full.length, p + n.tail.length, x + n.full.length) === 0;
+            const whole =
+              x + n.full.length <= b.length &&
+              b.compare(n.full, 0, n.k, x, p) === 0 &&
+              b.compare(n.full, n.k + n.tail.length, n.full.length, p + n.tail.length, x + n.full.length) === 0;
             if (s + x >= n.lastEnd && whole) {
               const m = this.moduleAt(s + x);
               // Counted like a search inside each module: whole, and not overlapping the last.

@@ -11,9 +11,7 @@ const signatures = loadSignatures();
 
 describe("bundled signatures", () => {
   it("load, and cover the five tool-search routines", () => {
-    expect(signatures.map((s) => s.id)).toEqual(
-      expect.arrayContaining(["tool-search/scorer", "tool-search/call"]),
-    );
+    expect(signatures.map((s) => s.id)).toEqual(expect.arrayContaining(["tool-search/scorer", "tool-search/call"]));
   });
 
   for (const sig of signatures) {
@@ -49,12 +47,23 @@ describe("signature validation", () => {
   it("rejects a pattern that does not parse, and a malformed regex marker", () => {
     const base = { id: "x/y", summary: "", markers: [], roles: {} };
     expect(() => compileSignature({ ...base, variants: [{ name: "a", anchor: "function (" }] })).toThrow(SignatureError);
-    expect(() => compileSignature({ ...base, markers: [{ regex: "select" }], variants: [{ name: "a", anchor: "f()" }] })).toThrow(SignatureError);
+    expect(() => compileSignature({ ...base, markers: [{ regex: "select" }], variants: [{ name: "a", anchor: "f()" }] })).toThrow(
+      SignatureError,
+    );
     expect(() => compileSignature({ ...base, variants: [] })).toThrow(SignatureError);
   });
 
   it("compiled lazily, parses a variant's patterns when they are first used, and fails there", () => {
-    const spec = { id: "x/y", summary: "", markers: [], roles: {}, variants: [{ name: "a", anchor: "f($X)", has: ["$X.y"] }, { name: "b", anchor: "function (" }] };
+    const spec = {
+      id: "x/y",
+      summary: "",
+      markers: [],
+      roles: {},
+      variants: [
+        { name: "a", anchor: "f($X)", has: ["$X.y"] },
+        { name: "b", anchor: "function (" },
+      ],
+    };
     const sig = compileSignature(spec, "<inline>", { lazy: true });
     expect(sig.variants[0]!.anchors[0]!.root.type).toBe("CallExpression");
     expect(sig.variants[0]!.has).toHaveLength(1);
@@ -63,6 +72,9 @@ describe("signature validation", () => {
   });
 
   it("loads only the signatures asked for, in id order", () => {
-    expect(loadSignatures(undefined, ["tool-search/scorer", "tool-search/call"]).map((s) => s.id)).toEqual(["tool-search/call", "tool-search/scorer"]);
+    expect(loadSignatures(undefined, ["tool-search/scorer", "tool-search/call"]).map((s) => s.id)).toEqual([
+      "tool-search/call",
+      "tool-search/scorer",
+    ]);
   });
 });

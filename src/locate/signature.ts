@@ -101,7 +101,8 @@ export class SignatureError extends Error {}
  */
 export function compileSignature(spec: SignatureSpec, file = "<inline>", opts: { lazy?: boolean } = {}): Signature {
   const where = (what: string) => `${file}: ${what}`;
-  if (typeof spec.id !== "string" || !/^[a-z0-9-]+\/[a-z0-9-]+$/.test(spec.id)) throw new SignatureError(where(`bad id ${JSON.stringify(spec.id)}`));
+  if (typeof spec.id !== "string" || !/^[a-z0-9-]+\/[a-z0-9-]+$/.test(spec.id))
+    throw new SignatureError(where(`bad id ${JSON.stringify(spec.id)}`));
   if (!Array.isArray(spec.variants) || spec.variants.length === 0) throw new SignatureError(where("no variants"));
   const compile = (src: string, what: string, template = false) => {
     try {
@@ -139,10 +140,25 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>", opts: {
   for (const m of [...(spec.markers ?? []), ...variants.flatMap((v) => v.markers)]) markerBytes(m); // validates
   const ports = (spec.ports ?? []).map((p): Port => {
     if (p.drop !== undefined) return { name: p.name, drop: compile(p.drop, `port ${p.name} drop`), kinds: p.kinds ?? {} };
-    if (p.anchor === undefined || p.replace === undefined) throw new SignatureError(where(`port ${p.name} needs anchor and replace, or drop`));
-    return { name: p.name, anchor: compile(p.anchor, `port ${p.name} anchor`), replace: compile(p.replace, `port ${p.name} replace`, true), kinds: {} };
+    if (p.anchor === undefined || p.replace === undefined)
+      throw new SignatureError(where(`port ${p.name} needs anchor and replace, or drop`));
+    return {
+      name: p.name,
+      anchor: compile(p.anchor, `port ${p.name} anchor`),
+      replace: compile(p.replace, `port ${p.name} replace`, true),
+      kinds: {},
+    };
   });
-  return { id: spec.id, summary: spec.summary ?? "", markers: spec.markers ?? [], variants, roles: spec.roles ?? {}, ports, tests: spec.tests ?? {}, file };
+  return {
+    id: spec.id,
+    summary: spec.summary ?? "",
+    markers: spec.markers ?? [],
+    variants,
+    roles: spec.roles ?? {},
+    ports,
+    tests: spec.tests ?? {},
+    file,
+  };
 }
 
 /** The source text a marker stands for, as it appears in minified code. */

@@ -17,11 +17,14 @@ function identifierDepths(src: string): Array<[number, boolean]> {
 }
 
 /** The text after each proposed start, trimmed, for readable expectations. */
-const heads = (src: string) => statementStarts(src).map((s) => src.slice(s).trimStart().slice(0, 8)).filter(Boolean);
+const heads = (src: string) =>
+  statementStarts(src)
+    .map((s) => src.slice(s).trimStart().slice(0, 8))
+    .filter(Boolean);
 
 describe("statement start scanner", () => {
   it("proposes the position after each top-level ; and }", () => {
-    expect(heads("var a=1;function f(){return 2}let b=f();")).toEqual(["var a=1;", "function", "let b=f(", ]);
+    expect(heads("var a=1;function f(){return 2}let b=f();")).toEqual(["var a=1;", "function", "let b=f("]);
   });
 
   it("ignores ; and braces inside strings, comments, regexes and templates", () => {
@@ -51,9 +54,14 @@ describe("statement start scanner", () => {
   });
 
   it("knows which positions lie outside every bracket, as acorn's tokens say", () => {
-    const tricky = 'var a=1,b=f(c,{d:e}),g=/[(]{1}/.test(h);function i(j){k=j}l=`m${n+`o${p}`}q${{r:s}}`;t=u[v]';
+    const tricky = "var a=1,b=f(c,{d:e}),g=/[(]{1}/.test(h);function i(j){k=j}l=`m${n+`o${p}`}q${{r:s}}`;t=u[v]";
     const dir = join(import.meta.dirname, "../../samples/tool-search");
-    const sources = [tricky, ...readdirSync(dir).filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(dir, f), "utf8"))];
+    const sources = [
+      tricky,
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => readFileSync(join(dir, f), "utf8")),
+    ];
     for (const src of sources) {
       const scanner = new StatementScanner(src);
       const got = identifierDepths(src).map(([at]) => [at, scanner.atTopLevel(at)]);

@@ -43,8 +43,26 @@ const enum C {
 
 /** After these characters a `/` starts a regex literal, not a division. */
 const REGEX_AFTER = new Set<number>([
-  C.LPAREN, C.COMMA, C.EQ, C.COLON, C.LBRACKET, C.BANG, C.AMP, C.PIPE, C.QUESTION, C.LBRACE, C.RBRACE, C.SEMI,
-  C.PLUS, C.MINUS, C.STAR, C.PERCENT, C.LT, C.GT, C.TILDE, C.CARET,
+  C.LPAREN,
+  C.COMMA,
+  C.EQ,
+  C.COLON,
+  C.LBRACKET,
+  C.BANG,
+  C.AMP,
+  C.PIPE,
+  C.QUESTION,
+  C.LBRACE,
+  C.RBRACE,
+  C.SEMI,
+  C.PLUS,
+  C.MINUS,
+  C.STAR,
+  C.PERCENT,
+  C.LT,
+  C.GT,
+  C.TILDE,
+  C.CARET,
 ]);
 // Not `of`: minifiers name variables `of` (2.1.312 divides by one inside a template), and a regex
 // literal right after for-of's `of` is far rarer.
@@ -161,7 +179,9 @@ export class StatementScanner {
             i = e === -1 ? text.length : e + 2;
             continue;
           }
-          const regex = isWordChar(prev) ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, this.prevWordEnd - 12), this.prevWordEnd)) : REGEX_AFTER.has(prev);
+          const regex = isWordChar(prev)
+            ? REGEX_AFTER_WORD.test(text.slice(Math.max(0, this.prevWordEnd - 12), this.prevWordEnd))
+            : REGEX_AFTER.has(prev);
           if (regex) {
             i = skipRegex(text, i);
             prev = C.RPAREN; // a regex literal is an operand
@@ -263,7 +283,7 @@ function jumpsIn(text: string): Jumps {
 
 function skipString(text: string, i: number, quote: number, k: Jumps): number {
   const close = quote === C.DQUOTE ? k.dquote : k.squote;
-  for (let j = i + 1; ; ) {
+  for (let j = i + 1; ;) {
     const end = close.from(j);
     const bs = k.backslash.from(j);
     const line = Math.min(k.lf.from(j), k.cr.from(j));

@@ -44,7 +44,13 @@ interface Layout {
   value: (c: ChartColumn, f: string) => string | undefined;
 }
 
-const nums = (v: string | undefined) => (v === undefined ? [] : v.split(" / ").map(Number).filter((x) => Number.isFinite(x)));
+const nums = (v: string | undefined) =>
+  v === undefined
+    ? []
+    : v
+        .split(" / ")
+        .map(Number)
+        .filter((x) => Number.isFinite(x));
 
 export function timelineChart(cols: ChartColumn[]): string {
   const l = layout(cols);
@@ -88,7 +94,19 @@ function layout(cols: ChartColumn[]): Layout {
   let maxW = 1;
   for (const c of cols) for (const f of weights) for (const x of nums(value(c, f))) maxW = Math.max(maxW, x);
   return {
-    cols, n, colW, rotate, headerH, weights, features, weightsTop, featuresTop, plotBottom, maxW, xl, value,
+    cols,
+    n,
+    colW,
+    rotate,
+    headerH,
+    weights,
+    features,
+    weightsTop,
+    featuresTop,
+    plotBottom,
+    maxW,
+    xl,
+    value,
     // Slanted labels reach past the last column.
     width: LABEL_W + n * colW + (rotate ? 6 * longest : 16),
     height: plotBottom + 12,
@@ -103,7 +121,9 @@ function groupShading({ cols, n, colW, headerH, plotBottom, xl }: Layout): strin
   for (let j = 1; j <= n; j++) {
     if (j < n && cols[j]!.group === cols[start]!.group) continue;
     const g = cols[start]!.group;
-    out.push(`<rect class="group-bg${g % 2 ? " odd" : ""}" x="${xl(start)}" y="${headerH - 8}" width="${(j - start) * colW}" height="${plotBottom - headerH + 8}"/>`);
+    out.push(
+      `<rect class="group-bg${g % 2 ? " odd" : ""}" x="${xl(start)}" y="${headerH - 8}" width="${(j - start) * colW}" height="${plotBottom - headerH + 8}"/>`,
+    );
     start = j;
   }
   return out;
@@ -116,7 +136,10 @@ function releaseAxis({ cols, rotate, headerH, plotBottom, xc }: Layout): string[
     const label = rotate
       ? `<text class="version" x="${xc(j)}" y="${headerH - 12}" transform="rotate(-45 ${xc(j)} ${headerH - 12})" text-anchor="start">${esc(c.version)}</text>`
       : `<text class="version" x="${xc(j)}" y="${headerH - 14}" text-anchor="middle">${esc(c.version)}</text>`;
-    out.push(`<line class="release-tick" data-version="${esc(c.version)}" x1="${xc(j)}" x2="${xc(j)}" y1="${headerH - 8}" y2="${plotBottom}"><title>${esc(c.version)}</title></line>`, label);
+    out.push(
+      `<line class="release-tick" data-version="${esc(c.version)}" x1="${xc(j)}" x2="${xc(j)}" y1="${headerH - 8}" y2="${plotBottom}"><title>${esc(c.version)}</title></line>`,
+      label,
+    );
   }
   out.push(`</g>`);
   return out;
@@ -145,7 +168,9 @@ function notLifted({ cols, n, colW, weightsTop, plotBottom, xl }: Layout): strin
     while (end + 1 < n && !cols[end + 1]!.semantics) end++;
     for (let k = j; k <= end; k++) {
       const c = cols[k]!;
-      out.push(`<rect class="not-lifted" x="${xl(k) + 1}" y="${weightsTop}" width="${colW - 2}" height="${plotBottom - weightsTop}" fill="url(#hatch)"><title>${esc(c.version)}: ${esc(c.error ?? "not lifted")}</title></rect>`);
+      out.push(
+        `<rect class="not-lifted" x="${xl(k) + 1}" y="${weightsTop}" width="${colW - 2}" height="${plotBottom - weightsTop}" fill="url(#hatch)"><title>${esc(c.version)}: ${esc(c.error ?? "not lifted")}</title></rect>`,
+      );
     }
     const mid = (xl(j) + xl(end + 1)) / 2;
     out.push(
@@ -162,7 +187,10 @@ function notLifted({ cols, n, colW, weightsTop, plotBottom, xl }: Layout): strin
 function weightLane({ cols, n, weightsTop, maxW, xl, xc, value }: Layout, f: string, i: number): string[] {
   const top = weightsTop + i * LANE_H;
   const y = (v: number) => top + LANE_H - 5 - (v / maxW) * (LANE_H - 15);
-  const out = [`<g class="lane weight" data-feature="${esc(f)}">`, `<text class="lane-label" x="8" y="${top + LANE_H / 2 + 4}">${esc(f.replace(/^weight: /, ""))}</text>`];
+  const out = [
+    `<g class="lane weight" data-feature="${esc(f)}">`,
+    `<text class="lane-label" x="8" y="${top + LANE_H / 2 + 4}">${esc(f.replace(/^weight: /, ""))}</text>`,
+  ];
   out.push(`<line class="baseline" x1="${LABEL_W}" x2="${xl(n)}" y1="${top + LANE_H - 5}" y2="${top + LANE_H - 5}"/>`);
   let path = "";
   let prev: string | undefined;
@@ -187,7 +215,10 @@ function weightLane({ cols, n, weightsTop, maxW, xl, xc, value }: Layout, f: str
 /** A feature: a band where the release has it, with its value when it is not just "yes". */
 function featureBand({ cols, n, colW, featuresTop, xl, value }: Layout, f: string, i: number): string[] {
   const top = featuresTop + i * BAND_H;
-  const out = [`<g class="lane feature" data-feature="${esc(f)}">`, `<text class="lane-label" x="8" y="${top + BAND_H / 2 + 4}">${esc(f)}</text>`];
+  const out = [
+    `<g class="lane feature" data-feature="${esc(f)}">`,
+    `<text class="lane-label" x="8" y="${top + BAND_H / 2 + 4}">${esc(f)}</text>`,
+  ];
   out.push(`<line class="baseline" x1="${LABEL_W}" x2="${xl(n)}" y1="${top + BAND_H / 2}" y2="${top + BAND_H / 2}"/>`);
   let prev: string | undefined;
   const labels: string[] = [];
@@ -197,7 +228,9 @@ function featureBand({ cols, n, colW, featuresTop, xl, value }: Layout, f: strin
       prev = undefined;
       continue;
     }
-    out.push(`<rect class="band${v === "yes" ? "" : " valued"}" x="${xl(j)}" y="${top + 3}" width="${colW}" height="${BAND_H - 6}"><title>${esc(c.version)}: ${esc(f)} = ${esc(v)}</title></rect>`);
+    out.push(
+      `<rect class="band${v === "yes" ? "" : " valued"}" x="${xl(j)}" y="${top + 3}" width="${colW}" height="${BAND_H - 6}"><title>${esc(c.version)}: ${esc(f)} = ${esc(v)}</title></rect>`,
+    );
     if (v !== "yes" && v !== prev) labels.push(`<text class="band-value" x="${xl(j) + 4}" y="${top + BAND_H / 2 + 4}">${esc(v)}</text>`);
     prev = v;
   }

@@ -61,7 +61,12 @@ export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
 
   const notLifted = t.releases.filter((r) => r.routineHash === null).length;
   const title = opts.title ?? "Tool search timeline";
-  const summary = [`${t.releases.length} releases`, `${t.groups.length} groups`, `${Math.max(0, t.groups.length - 1)} change points`, ...(notLifted ? [`${notLifted} not lifted`] : [])].join(" · ");
+  const summary = [
+    `${t.releases.length} releases`,
+    `${t.groups.length} groups`,
+    `${Math.max(0, t.groups.length - 1)} change points`,
+    ...(notLifted ? [`${notLifted} not lifted`] : []),
+  ].join(" · ");
 
   return `<!doctype html>
 <html lang="en">
@@ -93,7 +98,14 @@ ${timelineChart(columns)}
 </section>
 <section id="changes">
 <h2>Changes</h2>
-${t.groups.length < 2 ? `<p class="note">One group: the routine did not change.</p>` : t.groups.slice(1).map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeAt(t, k))).join("\n")}
+${
+  t.groups.length < 2
+    ? `<p class="note">One group: the routine did not change.</p>`
+    : t.groups
+        .slice(1)
+        .map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeAt(t, k)))
+        .join("\n")
+}
 </section>
 </main>
 </body>
@@ -108,7 +120,12 @@ function span(g: Group): string {
 function groupsTable(t: Timeline, members: Release[][]): string {
   const rows = t.groups.map((g, i) => {
     const rel = members[i]!;
-    const verified = rel.length > 0 && rel.every((r) => r.verified) ? [...new Set(rel.map((r) => `${r.verified!.agreed}/${r.verified!.cases}`))].join(", ") : g.error ? "—" : "not verified";
+    const verified =
+      rel.length > 0 && rel.every((r) => r.verified)
+        ? [...new Set(rel.map((r) => `${r.verified!.agreed}/${r.verified!.cases}`))].join(", ")
+        : g.error
+          ? "—"
+          : "not verified";
     const count = g.releases.length > 1 ? ` <span class="count">(${g.releases.length})</span>` : "";
     const list = g.releases.length > 1 ? `<div class="releases">${esc(g.releases.join(", "))}</div>` : "";
     const platforms = [...new Set(rel.map((r) => r.platform))].join(", ");
@@ -137,7 +154,15 @@ function changeAt(t: Timeline, k: number): Change | undefined {
   return c && c.from === t.groups[k]!.last && c.to === t.groups[k + 1]!.first ? c : undefined;
 }
 
-function change(from: Group, to: Group, index: number, a: Release | undefined, b: Release | undefined, load: (r: Release | undefined) => Lifted | null, c: Change | undefined): string {
+function change(
+  from: Group,
+  to: Group,
+  index: number,
+  a: Release | undefined,
+  b: Release | undefined,
+  load: (r: Release | undefined) => Lifted | null,
+  c: Change | undefined,
+): string {
   const head = `<h3><span class="from">${esc(span(from))}</span> → <span class="to">${esc(span(to))}</span></h3>`;
   const attrs = `class="change" id="change-${index}" data-from="${esc(from.last)}" data-to="${esc(to.first)}"`;
   const la = load(a);
@@ -180,7 +205,10 @@ function behaviour(c: Change | undefined, va: string, vb: string): string {
   if (!b) return `<p class="note behaviour-none">Behaviour not compared: ${esc(c.note ?? "no lifted module")}</p>`;
   if (b.sentences.length === 0) return `<p class="note behaviour-none" data-searched="${b.searched}">${esc(noDifferenceFound(b))}.</p>`;
   const sentences = `<ul class="sentences">${b.sentences.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>`;
-  const rows = b.changed.map((w) => `<tr class="witness" data-function="${esc(w.function)}"><td class="query"><code>${esc(w.function)}(${esc(JSON.stringify(w.query).slice(0, 200))})</code><br><span class="tools">${esc(tools(w))}</span></td><td class="before">${esc(answer(w.before))}</td><td class="after">${esc(answer(w.after))}</td></tr>`);
+  const rows = b.changed.map(
+    (w) =>
+      `<tr class="witness" data-function="${esc(w.function)}"><td class="query"><code>${esc(w.function)}(${esc(JSON.stringify(w.query).slice(0, 200))})</code><br><span class="tools">${esc(tools(w))}</span></td><td class="before">${esc(answer(w.before))}</td><td class="after">${esc(answer(w.after))}</td></tr>`,
+  );
   return `${sentences}
 <details class="behaviour" data-changed="${b.changed.length}" data-searched="${b.searched}">
 <summary>behaviour: ${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s)</summary>
@@ -205,7 +233,18 @@ function answer(v: unknown): string {
 function diffLine(l: string): string {
   // The patch's "=====" rule and trailing newline say nothing.
   if (l === "" || /^={5,}$/.test(l)) return "";
-  const cls = l.startsWith("+++") || l.startsWith("---") ? "file" : l.startsWith("@@") ? "hunk" : l.startsWith("+") ? "add" : l.startsWith("-") ? "del" : l.startsWith("\\") ? "meta" : "ctx";
+  const cls =
+    l.startsWith("+++") || l.startsWith("---")
+      ? "file"
+      : l.startsWith("@@")
+        ? "hunk"
+        : l.startsWith("+")
+          ? "add"
+          : l.startsWith("-")
+            ? "del"
+            : l.startsWith("\\")
+              ? "meta"
+              : "ctx";
   return `<span class="${cls}">${esc(l)}</span>`;
 }
 

@@ -41,7 +41,14 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     const a = lifted(members[i - 1]!);
     const b = lifted(members[i]!);
     if (!a || !b || !g0.routineHash || !g1.routineHash) {
-      const sides = ([[g0, a], [g1, b]] as const).filter(([g, r]) => !r || !g.routineHash).map(([g]) => `${span(g)}: ${g.error ?? "no lifted module"}`);
+      const sides = (
+        [
+          [g0, a],
+          [g1, b],
+        ] as const
+      )
+        .filter(([g, r]) => !r || !g.routineHash)
+        .map(([g]) => `${span(g)}: ${g.error ?? "no lifted module"}`);
       return { ...base, behaviour: null, note: `a side was not lifted (${sides.join("; ")})` };
     }
     const file = dir ? join(dir, `${sha256(JSON.stringify([CACHE_FORMAT, g0.routineHash, g1.routineHash, budget]))}.json`) : null;
@@ -94,7 +101,12 @@ function sha256(s: string): string {
 function readCached(file: string): BehaviourView | null {
   try {
     const v = JSON.parse(readFileSync(file, "utf8")) as BehaviourView;
-    return Array.isArray(v.semantics) && typeof v.behaviour?.searched === "number" && Array.isArray(v.behaviour.changed) && Array.isArray(v.behaviour.sentences) ? v : null;
+    return Array.isArray(v.semantics) &&
+      typeof v.behaviour?.searched === "number" &&
+      Array.isArray(v.behaviour.changed) &&
+      Array.isArray(v.behaviour.sentences)
+      ? v
+      : null;
   } catch {
     return null;
   }

@@ -53,7 +53,6 @@ export interface Timeline {
   changes?: Change[];
 }
 
-
 export function buildTimeline(releases: Release[]): Timeline {
   const sorted = [...releases].sort((a, b) => compareVersions(a.version, b.version) || a.platform.localeCompare(b.platform));
   const groups: Group[] = [];
@@ -90,15 +89,36 @@ export function groupMembers(t: Timeline): Release[][] {
 
 /** timeline.md: every text from the releases (versions, errors, names) is escaped for Markdown. */
 export function timelineMarkdown(t: Timeline): string {
-  const lines = ["# Tool search timeline", "", `${t.releases.length} releases, ${t.groups.length} groups.`, "", "| releases | routine | signature | verified |", "|---|---|---|---|"];
+  const lines = [
+    "# Tool search timeline",
+    "",
+    `${t.releases.length} releases, ${t.groups.length} groups.`,
+    "",
+    "| releases | routine | signature | verified |",
+    "|---|---|---|---|",
+  ];
   for (const g of t.groups) {
     const span = g.first === g.last ? text(g.first) : `${text(g.first)} – ${text(g.last)} (${g.releases.length})`;
     const rel = t.releases.filter((r) => g.releases.includes(r.version));
-    const verified = rel.every((r) => r.verified) ? rel.map((r) => `${r.verified!.agreed}/${r.verified!.cases}`).filter((v, i, a) => a.indexOf(v) === i).join(", ") : g.error ? "—" : "not verified";
-    lines.push(`| ${span} | ${text(g.routineHash ? g.routineHash.slice(0, 12) : `not lifted: ${g.error ?? "?"}`)} | ${text(g.signature ?? "—")} | ${text(verified)} |`);
+    const verified = rel.every((r) => r.verified)
+      ? rel
+          .map((r) => `${r.verified!.agreed}/${r.verified!.cases}`)
+          .filter((v, i, a) => a.indexOf(v) === i)
+          .join(", ")
+      : g.error
+        ? "—"
+        : "not verified";
+    lines.push(
+      `| ${span} | ${text(g.routineHash ? g.routineHash.slice(0, 12) : `not lifted: ${g.error ?? "?"}`)} | ${text(g.signature ?? "—")} | ${text(verified)} |`,
+    );
   }
   if (t.changes?.length) {
-    lines.push("", "## Changes", "", "Each change point, newest first: what the later group's first lifted module does differently from the earlier group's (the behaviour view of `searchlift diff`: probe rows that changed, then witnesses found by search; every witness in full in timeline.json).");
+    lines.push(
+      "",
+      "## Changes",
+      "",
+      "Each change point, newest first: what the later group's first lifted module does differently from the earlier group's (the behaviour view of `searchlift diff`: probe rows that changed, then witnesses found by search; every witness in full in timeline.json).",
+    );
     for (const c of [...t.changes].reverse()) lines.push("", `### ${text(c.from)} → ${text(c.to)}`, "", ...behaviourMarkdown(c));
   }
   return lines.join("\n") + "\n";

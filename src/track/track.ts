@@ -81,7 +81,12 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
     for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
       const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify, opts.verifyTimeoutS);
       releases[i] = r;
-      opts.onProgress?.({ stage: "track", message: `lifted ${r.version} (${r.platform})${r.error ? `: ${r.error}` : ""}`, done: ++done, total: inputs.length });
+      opts.onProgress?.({
+        stage: "track",
+        message: `lifted ${r.version} (${r.platform})${r.error ? `: ${r.error}` : ""}`,
+        done: ++done,
+        total: inputs.length,
+      });
     }
   };
   await Promise.all(Array.from({ length: jobs }, worker));
@@ -92,7 +97,12 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const timeline = buildTimeline(placeModules(releases, outDir));
   // Each change point's behaviour (adjacent groups only), cached beside the lifts.
   opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
-  timeline.changes = await timelineChanges(timeline, { cache, dir: outDir, jobs: opts.jobs ?? availableParallelism(), ...(opts.pack ? { pack: opts.pack } : {}) });
+  timeline.changes = await timelineChanges(timeline, {
+    cache,
+    dir: outDir,
+    jobs: opts.jobs ?? availableParallelism(),
+    ...(opts.pack ? { pack: opts.pack } : {}),
+  });
   const json = join(outDir, "timeline.json");
   const markdown = join(outDir, "timeline.md");
   writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
@@ -107,31 +117,72 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
  * cached (an inconclusive verification too: the same release gives the same cases). Our own bugs (1), output
  * trouble (6), time limits (15) and killed children are not, so a rerun tries again.
  */
-const DEFINITE: ReadonlySet<number> = new Set([ExitCode.ok, ExitCode.unreadable, ExitCode.unrecognized, ExitCode.malformed, ExitCode.notLiftable, ExitCode.disagreement, ExitCode.inconclusive]);
+const DEFINITE: ReadonlySet<number> = new Set([
+  ExitCode.ok,
+  ExitCode.unreadable,
+  ExitCode.unrecognized,
+  ExitCode.malformed,
+  ExitCode.notLiftable,
+  ExitCode.disagreement,
+  ExitCode.inconclusive,
+]);
 
 /** Lift one release in a child process; the result (or the error) is cached under its key. */
 async function liftOne(input: string, key: string, cache: string, verify: boolean, verifyTimeoutS?: number): Promise<Release> {
   const dir = join(cache, key);
   // A fresh folder of our own: nothing planted at a predictable name is written through.
   const tmp = mkdtempSync(`${dir}.tmp-`);
-  const { stdout, code } = await run(process.execPath, [BIN, "lift", input, "--out", join(tmp, "lifted"), "--json", ...(verify ? [] : ["--no-verify"]), ...(verifyTimeoutS ? ["--verify-timeout", String(verifyTimeoutS)] : [])]);
+  const { stdout, code } = await run(process.execPath, [
+    BIN,
+    "lift",
+    input,
+    "--out",
+    join(tmp, "lifted"),
+    "--json",
+    ...(verify ? [] : ["--no-verify"]),
+    ...(verifyTimeoutS ? ["--verify-timeout", String(verifyTimeoutS)] : []),
+  ]);
   let release: Release;
   let definite = false;
   try {
     const res = JSON.parse(stdout).results[0];
     definite = DEFINITE.has(res.error ? res.exitCode : ExitCode.ok);
     if (res.error) {
-      release = { input, version: res.version ?? versionGuess(input), platform: res.platform ?? "unknown", routineHash: null, error: res.error, verified: null };
+      release = {
+        input,
+        version: res.version ?? versionGuess(input),
+        platform: res.platform ?? "unknown",
+        routineHash: null,
+        error: res.error,
+        verified: null,
+      };
     } else {
       if (!isInside(tmp, res.module)) throw new Error("the lifted module is outside the cache");
-      const hash = createHash("sha256").update(liftedCode(readFileSync(res.module, "utf8"))).digest("hex");
+      const hash = createHash("sha256")
+        .update(liftedCode(readFileSync(res.module, "utf8")))
+        .digest("hex");
       // Where the module will be once the folder is renamed into place.
       const module = join(dir, relative(tmp, res.module));
-      release = { input, version: res.version, platform: res.platform, routineHash: hash, signature: res.signature, verified: res.verified === "skipped" ? null : res.verified, module };
+      release = {
+        input,
+        version: res.version,
+        platform: res.platform,
+        routineHash: hash,
+        signature: res.signature,
+        verified: res.verified === "skipped" ? null : res.verified,
+        module,
+      };
     }
     if (!isVersion(release.version) || !isPlatform(release.platform)) throw new Error("not a release version or platform");
   } catch {
-    release = { input, version: versionGuess(input), platform: "unknown", routineHash: null, error: `lift failed (exit ${code})`, verified: null };
+    release = {
+      input,
+      version: versionGuess(input),
+      platform: "unknown",
+      routineHash: null,
+      error: `lift failed (exit ${code})`,
+      verified: null,
+    };
   }
   if (!definite) {
     rmSync(tmp, { recursive: true, force: true });

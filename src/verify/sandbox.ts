@@ -87,7 +87,10 @@ const DEFAULTS = {
 /** The permission-model flag for a Node version: `--permission` from 22.13 / 23.5 on, before that
  *  `--experimental-permission` (20.0 – 22.12). Node < 20 has no permission model. */
 export function permissionFlag(version: string = process.versions.node): string {
-  const [major = 0, minor = 0] = version.replace(/^v/, "").split(".").map((x) => parseInt(x, 10));
+  const [major = 0, minor = 0] = version
+    .replace(/^v/, "")
+    .split(".")
+    .map((x) => parseInt(x, 10));
   if (major < 20) throw new Error(`the sandbox needs Node's permission model (Node >= 20); this is Node ${version}`);
   if (major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13)) return "--permission";
   return "--experimental-permission";
@@ -166,7 +169,11 @@ export function assertSandboxable(nodePath: string = process.execPath): Promise<
         }
         const allowed = ["write", "read", "spawn", "worker"].filter((k) => got[k] !== "ERR_ACCESS_DENIED");
         if (allowed.length > 0)
-          reject(new Error(`Node ${version} (${nodePath}) is not a safe sandbox: its permission model does not deny ${allowed.map((k) => `${k} (${got[k]})`).join(", ")}`));
+          reject(
+            new Error(
+              `Node ${version} (${nodePath}) is not a safe sandbox: its permission model does not deny ${allowed.map((k) => `${k} (${got[k]})`).join(", ")}`,
+            ),
+          );
         else resolve();
       });
     });
@@ -244,7 +251,12 @@ interface ChildLimits {
  * The request a child reads from stdin, serialised before anything starts (arguments that are not JSON fail
  * here, in the caller). Calls that pass the same argument list (the same array) send it once.
  */
-function childRequest(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): { request: string; limits: ChildLimits } {
+function childRequest(
+  script: string,
+  calls: SandboxCall[],
+  careful: number,
+  options: SandboxOptions,
+): { request: string; limits: ChildLimits } {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const memoryMb = options.memoryMb ?? DEFAULTS.memoryMb;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULTS.callTimeoutMs;
@@ -319,7 +331,13 @@ class ChildMessages {
   }
 
   /** The outcome once the child has closed: a kill, a protocol error or an early death is its failure. */
-  outcome(killedFor: { kind: SandboxFailureKind; message: string } | undefined, code: number | null, signal: NodeJS.Signals | null, stderr: string, memoryMb: number): ChildOutcome {
+  outcome(
+    killedFor: { kind: SandboxFailureKind; message: string } | undefined,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+    stderr: string,
+    memoryMb: number,
+  ): ChildOutcome {
     const { results, scriptError } = this;
     const atCall = this.scriptDone ? results.length : -1;
     let failure: SandboxFailure | undefined;
@@ -339,7 +357,11 @@ class ChildMessages {
 }
 
 /** The wall-clock limit and, on Linux, the resident-memory watchdog of one child; returns their stopper. */
-function watchChild(child: ChildProcess, { timeoutMs, memoryMb }: ChildLimits, kill: (kind: SandboxFailureKind, message: string) => void): () => void {
+function watchChild(
+  child: ChildProcess,
+  { timeoutMs, memoryMb }: ChildLimits,
+  kill: (kind: SandboxFailureKind, message: string) => void,
+): () => void {
   const wall = setTimeout(() => kill("timeout", `sandbox killed: wall-clock limit of ${timeoutMs} ms exceeded`), timeoutMs);
   const rssLimitKb = (2 * memoryMb + 128) * 1024;
   const watch =
@@ -347,7 +369,10 @@ function watchChild(child: ChildProcess, { timeoutMs, memoryMb }: ChildLimits, k
       ? setInterval(() => {
           const kb = residentKb(child.pid);
           if (kb !== undefined && kb > rssLimitKb)
-            kill("memory", `sandbox killed: resident memory ${Math.round(kb / 1024)} MB exceeds ${rssLimitKb / 1024} MB (memoryMb ${memoryMb})`);
+            kill(
+              "memory",
+              `sandbox killed: resident memory ${Math.round(kb / 1024)} MB exceeds ${rssLimitKb / 1024} MB (memoryMb ${memoryMb})`,
+            );
         }, 25)
       : undefined;
   return () => {

@@ -30,7 +30,13 @@ export class VerifyBudgetExceeded extends Error {
 }
 
 /** Run verifyAgreement on `routine`'s corpus in a child process, stopped (with its sandboxes) after `budgetMs`. */
-export function verifyInOwnProcess(routine: string, original: string, emitted: string, cases: number, budgetMs = Infinity): Promise<VerifyResult> {
+export function verifyInOwnProcess(
+  routine: string,
+  original: string,
+  emitted: string,
+  cases: number,
+  budgetMs = Infinity,
+): Promise<VerifyResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
@@ -53,7 +59,8 @@ export function verifyInOwnProcess(routine: string, original: string, emitted: s
       child.stdin.destroy();
       if (overBudget) return reject(new VerifyBudgetExceeded(budgetMs));
       const text = Buffer.concat(out).toString("utf8");
-      if (code !== 0) return reject(new Error(Buffer.concat(err).toString("utf8").trim().split("\n").pop() || `the verifier exited with ${code}`));
+      if (code !== 0)
+        return reject(new Error(Buffer.concat(err).toString("utf8").trim().split("\n").pop() || `the verifier exited with ${code}`));
       try {
         resolve(JSON.parse(text) as VerifyResult);
       } catch {

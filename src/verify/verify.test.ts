@@ -120,12 +120,21 @@ describe("verifyAgreement on synthetic scorers", () => {
     const ms = performance.now() - t0;
     console.log(`verify: ${r.cases} cases × 3 functions in ${Math.round(ms)} ms (run ${Math.round(r.durationMs.run)} ms)`);
     expect(r.firstDisagreement).toBeUndefined();
-    expect(r).toMatchObject({ cases: 2000, agreed: 2000, calls: 6000, bothErrored: 0, disagreements: { searchTools: 0, scoreTools: 0, toolSearch: 0 } });
+    expect(r).toMatchObject({
+      cases: 2000,
+      agreed: 2000,
+      calls: 6000,
+      bothErrored: 0,
+      disagreements: { searchTools: 0, scoreTools: 0, toolSearch: 0 },
+    });
   });
 
   it("the calls really return results: some non-empty, and select:, fast paths and ranking all occur", async () => {
     const sample = corpus.slice(0, 300);
-    const out = await runInSandbox(moduleToScript(SAME_MODULE), sample.map((c) => ({ fn: "toolSearch", args: callArgs(c) })));
+    const out = await runInSandbox(
+      moduleToScript(SAME_MODULE),
+      sample.map((c) => ({ fn: "toolSearch", args: callArgs(c) })),
+    );
     const values = out.results.map((r) => (r.ok ? (r.value as string[]) : null));
     expect(values.every((v) => Array.isArray(v))).toBe(true);
     expect(values.filter((v) => v!.length > 0).length).toBeGreaterThan(100);
@@ -165,13 +174,20 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(again.agreed).toBe(0);
     // Same names, other order.
     expect(d.original.ok && d.emitted.ok).toBe(true);
-    if (d.original.ok && d.emitted.ok) expect([...(d.original.value as string[])].sort()).toEqual([...(d.emitted.value as string[])].sort());
+    if (d.original.ok && d.emitted.ok)
+      expect([...(d.original.value as string[])].sort()).toEqual([...(d.emitted.value as string[])].sort());
     console.log("tie order, shrunk:", JSON.stringify({ fn: d.fn, case: d.case, original: d.original, emitted: d.emitted }));
   });
 
   it("an error on one side only is a disagreement; errors on both sides agree", async () => {
-    const throwsOnEmpty = SAME_MODULE.replace("const max = options?.maxResults ?? 5;", 'const max = options?.maxResults ?? 5; if (query === "") throw new Error("empty");');
-    const cases = corpus.filter((c) => c.query === "").slice(0, 3).concat(corpus.slice(0, 5));
+    const throwsOnEmpty = SAME_MODULE.replace(
+      "const max = options?.maxResults ?? 5;",
+      'const max = options?.maxResults ?? 5; if (query === "") throw new Error("empty");',
+    );
+    const cases = corpus
+      .filter((c) => c.query === "")
+      .slice(0, 3)
+      .concat(corpus.slice(0, 5));
     expect(cases.length).toBe(8);
     const r = await verifyAgreement(ORIGINAL_SCRIPT, throwsOnEmpty, cases, { shrink: false });
     expect(r.agreed).toBe(5);
@@ -182,7 +198,10 @@ describe("verifyAgreement on synthetic scorers", () => {
   });
 
   it("a call that hangs on one side is a disagreement (timed out), and the other calls still agree", async () => {
-    const hangs = SAME_MODULE.replace("const max = options?.maxResults ?? 5;", 'const max = options?.maxResults ?? 5; if (query === "") for (;;) {}');
+    const hangs = SAME_MODULE.replace(
+      "const max = options?.maxResults ?? 5;",
+      'const max = options?.maxResults ?? 5; if (query === "") for (;;) {}',
+    );
     const cases = [...corpus.filter((c) => c.query === "").slice(0, 3), ...corpus.filter((c) => c.query !== "").slice(0, 297)];
     const empty = cases.filter((c) => c.query === "").length;
     expect(empty).toBeGreaterThan(0);
@@ -191,13 +210,18 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(r.agreed).toBe(cases.length - empty);
     expect(r.disagreements).toEqual({ searchTools: empty, scoreTools: 0, toolSearch: empty });
     expect(r.firstDisagreement?.case.query).toBe("");
-    expect(r.firstDisagreement?.emitted).toEqual({ ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)" });
+    expect(r.firstDisagreement?.emitted).toEqual({
+      ok: false,
+      error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)",
+    });
     expect(r.firstDisagreement?.original.ok).toBe(true);
   });
 
   it("refuses a side that cannot be evaluated instead of calling everything an agreement", async () => {
     await expect(verifyAgreement("throw new Error('broken original')", SAME_MODULE, corpus.slice(0, 2))).rejects.toThrow(VerifySetupError);
-    await expect(verifyAgreement(ORIGINAL_SCRIPT, `import x from "node:fs";\n${SAME_MODULE}`, corpus.slice(0, 2))).rejects.toThrow(/forbids imports/);
+    await expect(verifyAgreement(ORIGINAL_SCRIPT, `import x from "node:fs";\n${SAME_MODULE}`, corpus.slice(0, 2))).rejects.toThrow(
+      /forbids imports/,
+    );
     await expect(verifyAgreement(ORIGINAL_SCRIPT, "export const = 1", corpus.slice(0, 2))).rejects.toThrow(/does not parse/);
   });
 
@@ -222,7 +246,12 @@ describe("verifyAgreement on synthetic scorers", () => {
 
 describe("moduleToScript", () => {
   const run = async (mod: string, fns: string[]) =>
-    (await runInSandbox(moduleToScript(mod), fns.map((fn) => ({ fn, args: [] })))).results.map((r) => (r.ok ? r.value : `ERR ${r.error}`));
+    (
+      await runInSandbox(
+        moduleToScript(mod),
+        fns.map((fn) => ({ fn, args: [] })),
+      )
+    ).results.map((r) => (r.ok ? r.value : `ERR ${r.error}`));
 
   it("handles every export form, keeps live bindings, strict mode and module `this`", async () => {
     const mod = `
@@ -236,7 +265,16 @@ describe("moduleToScript", () => {
       export const sloppy = () => { try { undeclared = 1; return "sloppy"; } catch { return "strict"; } };
       export const top = this === undefined;`;
     expect(await run(mod, ["bump", "live count", "bump", "live count", "renamed", "a", "c", "default", "sloppy", "top"])).toEqual([
-      1, 1, 2, 2, "undefined", 1, 2, 42, "strict", true,
+      1,
+      1,
+      2,
+      2,
+      "undefined",
+      1,
+      2,
+      42,
+      "strict",
+      true,
     ]);
     const k = await run(mod, ["K"]);
     expect(k[0]).toMatch(/^ERR TypeError: Class constructor K cannot be invoked without 'new'/); // called like the contract's functions

@@ -139,7 +139,8 @@ export async function verifyAgreement(
     if (tally.limitHits.original > 0) break;
   }
   const tRun = performance.now() - t0;
-  const firstDisagreement = tally.first === undefined ? undefined : await shrunkFirst(tally.first, cases, original, emittedScript, stopped, sandbox, opts);
+  const firstDisagreement =
+    tally.first === undefined ? undefined : await shrunkFirst(tally.first, cases, original, emittedScript, stopped, sandbox, opts);
   const { agreed, bothErrored, originalFailed, firstOriginalError, limitHits, disagreements } = tally;
   return {
     cases: ran,
@@ -263,11 +264,18 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   const ob = b as Record<string, unknown>;
-  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(ob, k) || !jsonEqual((a as Record<string, unknown>)[k], ob[k])) return false;
+  for (const k of ka)
+    if (!Object.prototype.hasOwnProperty.call(ob, k) || !jsonEqual((a as Record<string, unknown>)[k], ob[k])) return false;
   return true;
 }
 
-async function runSide(side: string, script: string, calls: SandboxCall[], sandbox: SandboxOptions, parallel: number): Promise<CallResult[]> {
+async function runSide(
+  side: string,
+  script: string,
+  calls: SandboxCall[],
+  sandbox: SandboxOptions,
+  parallel: number,
+): Promise<CallResult[]> {
   const n = Math.min(parallel, Math.max(1, calls.length));
   const size = Math.ceil(calls.length / n);
   const slices: SandboxCall[][] = [];
@@ -300,11 +308,13 @@ export function moduleToScript(source: string): string {
       case "ExportAllDeclaration":
         throw new VerifySetupError(`the emitted module re-exports "${String(node.source.value)}"; the contract forbids imports`);
       case "ExportNamedDeclaration": {
-        if (node.source) throw new VerifySetupError(`the emitted module re-exports "${String(node.source.value)}"; the contract forbids imports`);
+        if (node.source)
+          throw new VerifySetupError(`the emitted module re-exports "${String(node.source.value)}"; the contract forbids imports`);
         if (node.declaration) {
           edits.push({ start: node.start, end: node.declaration.start, text: "" });
           const d = node.declaration;
-          if (d.type === "VariableDeclaration") for (const decl of d.declarations) for (const n of patternNames(decl.id)) exported.set(n, n);
+          if (d.type === "VariableDeclaration")
+            for (const decl of d.declarations) for (const n of patternNames(decl.id)) exported.set(n, n);
           else exported.set(d.id.name, d.id.name);
         } else {
           edits.push({ start: node.start, end: node.end, text: "" });

@@ -5,7 +5,18 @@
  */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDir, npmPackMember } from "./cache.js";
@@ -48,7 +59,9 @@ export interface BuiltFixture {
 function sampleHash(): string {
   const h = createHash("sha256");
   for (const f of readdirSync(SAMPLES).sort()) {
-    h.update(f).update("\0").update(readFileSync(join(SAMPLES, f)));
+    h.update(f)
+      .update("\0")
+      .update(readFileSync(join(SAMPLES, f)));
   }
   return h.digest("hex");
 }

@@ -12,7 +12,15 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const folder = (pkg) => join(registry, pkg.replace(/^@/, "").replace(/\//g, "-"));
 const versionsOf = (pkg) => (existsSync(folder(pkg)) ? readdirSync(folder(pkg)).map((f) => f.replace(/\.tgz$/, "")) : []);
 const integrity = (file) => `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;
-const newest = (vs) => vs.sort((a, b) => a.split(".").map(Number).reduce((d, x, i) => d || x - Number(b.split(".")[i]), 0)).at(-1);
+const newest = (vs) =>
+  vs
+    .sort((a, b) =>
+      a
+        .split(".")
+        .map(Number)
+        .reduce((d, x, i) => d || x - Number(b.split(".")[i]), 0),
+    )
+    .at(-1);
 
 function notFound(spec) {
   process.stderr.write(`npm error code E404\nnpm error 404 Not Found - GET https://registry.example/${spec}\n`);
@@ -23,7 +31,13 @@ function notFound(spec) {
 function splitSpec(spec) {
   const at = spec.indexOf("@", 1);
   if (at < 0) return { pkg: spec, versions: null };
-  return { pkg: spec.slice(0, at), versions: spec.slice(at + 1).split("||").map((v) => v.trim()) };
+  return {
+    pkg: spec.slice(0, at),
+    versions: spec
+      .slice(at + 1)
+      .split("||")
+      .map((v) => v.trim()),
+  };
 }
 
 const [command, spec, ...fields] = args;
@@ -37,7 +51,9 @@ if (command === "root") {
     const answer = { versions: all, "dist-tags": { latest: newest([...all]) } };
     process.stdout.write(JSON.stringify(fields.length === 1 ? answer[fields[0]] : answer));
   } else {
-    const rows = versions.filter((v) => all.includes(v)).map((v) => ({ version: v, "dist.integrity": integrity(join(folder(pkg), `${v}.tgz`)) }));
+    const rows = versions
+      .filter((v) => all.includes(v))
+      .map((v) => ({ version: v, "dist.integrity": integrity(join(folder(pkg), `${v}.tgz`)) }));
     if (!rows.length) notFound(spec);
     process.stdout.write(JSON.stringify(rows.length === 1 ? rows[0] : rows));
   }

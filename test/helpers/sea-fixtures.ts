@@ -6,7 +6,20 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDir, npmPackMember } from "./cache.js";
@@ -106,7 +119,8 @@ export function seaFixture(b: SeaBuild): SeaFixture {
     mkdirSync(join(dir, "assets"), { recursive: true });
     for (const f of Object.values(b.assets)) copyFileSync(f, join(dir, "assets", basename(f)));
   }
-  const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+  const run = (cmd: string, args: string[]) =>
+    execFileSync(cmd, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
 
   if (b.carrier !== "postject-code") {
     writeFileSync(join(dir, "sea-config.json"), JSON.stringify(seaConfig(b, "sea-prep.blob.tmp"), null, 2));
@@ -146,7 +160,9 @@ export function registryNode(pkg: string, version: string): string {
 /** Whether `node` runs here and prints its version (null when it cannot run). */
 export function nodeVersion(node: string): string | null {
   try {
-    return execFileSync(node, ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync(node, ["--version"], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }
@@ -158,7 +174,10 @@ export function nodeVersion(node: string): string | null {
  * Cached by the slices' identities.
  */
 export function fatMacho(slices: string[]): string {
-  const key = createHash("sha256").update(JSON.stringify({ v: 1, slices: slices.map(fileId) })).digest("hex").slice(0, 20);
+  const key = createHash("sha256")
+    .update(JSON.stringify({ v: 1, slices: slices.map(fileId) }))
+    .digest("hex")
+    .slice(0, 20);
   const out = join(cacheDir("fixtures", "sea-fat"), `${key}.macho`);
   if (existsSync(out)) return out;
   const align = 4096;

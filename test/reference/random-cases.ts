@@ -19,10 +19,91 @@ export interface Call {
   maxResults?: number;
 }
 
-const SERVERS = ["remote-devices", "github", "slack", "linear", "google_drive", "notion", "my.server", "Acme Tools", "claude.ai Gmail", "db-prod", "jira"];
-const ACTIONS = ["create_issue", "send_message", "search", "list_files", "get.user", "SearchDocs", "update_page", "run_query", "delete", "read_file", "issue", "create", "device_bash", "device_screen", "device_x__y"];
-const BUILTINS = ["NotebookEdit", "WebFetch", "WebSearch", "TodoWrite", "KillShell", "ListMcpResources", "ReadMcpResource", "TaskOutput", "EnterPlanMode", "Agent", "ask_user", "LSP", "REPL", "Eval"];
-const WORDS = ["issue", "issues", "create", "message", "channel", "notebook", "jupyter", "file", "files", "search", "web", "page", "query", "database", "user", "slack", "github", "read", "write", "task", "plan", "bash", "shell", "eval", "café", "naïve", "İstanbul", "日本語", "🚀", "c++", "node.js", "e-mail", "re:", "(beta)", "*", "a", "the"];
+const SERVERS = [
+  "remote-devices",
+  "github",
+  "slack",
+  "linear",
+  "google_drive",
+  "notion",
+  "my.server",
+  "Acme Tools",
+  "claude.ai Gmail",
+  "db-prod",
+  "jira",
+];
+const ACTIONS = [
+  "create_issue",
+  "send_message",
+  "search",
+  "list_files",
+  "get.user",
+  "SearchDocs",
+  "update_page",
+  "run_query",
+  "delete",
+  "read_file",
+  "issue",
+  "create",
+  "device_bash",
+  "device_screen",
+  "device_x__y",
+];
+const BUILTINS = [
+  "NotebookEdit",
+  "WebFetch",
+  "WebSearch",
+  "TodoWrite",
+  "KillShell",
+  "ListMcpResources",
+  "ReadMcpResource",
+  "TaskOutput",
+  "EnterPlanMode",
+  "Agent",
+  "ask_user",
+  "LSP",
+  "REPL",
+  "Eval",
+];
+const WORDS = [
+  "issue",
+  "issues",
+  "create",
+  "message",
+  "channel",
+  "notebook",
+  "jupyter",
+  "file",
+  "files",
+  "search",
+  "web",
+  "page",
+  "query",
+  "database",
+  "user",
+  "slack",
+  "github",
+  "read",
+  "write",
+  "task",
+  "plan",
+  "bash",
+  "shell",
+  "eval",
+  "café",
+  "naïve",
+  "İstanbul",
+  "日本語",
+  "🚀",
+  "c++",
+  "node.js",
+  "e-mail",
+  "re:",
+  "(beta)",
+  "*",
+  "a",
+  "the",
+];
 
 export class Rng {
   private next: () => number;
@@ -50,7 +131,9 @@ function recase(r: Rng, s: string): string {
 
 function sentence(r: Rng, extra: string[]): string {
   const n = 1 + r.int(8);
-  return Array.from({ length: n }, () => recase(r, r.chance(0.3) && extra.length ? r.pick(extra) : r.pick(WORDS))).join(r.chance(0.8) ? " " : ", ");
+  return Array.from({ length: n }, () => recase(r, r.chance(0.3) && extra.length ? r.pick(extra) : r.pick(WORDS))).join(
+    r.chance(0.8) ? " " : ", ",
+  );
 }
 
 function mcpTool(r: Rng): Tool {
@@ -95,7 +178,12 @@ function specialTools(r: Rng): Tool[] {
   const out: Tool[] = [];
   if (r.chance(0.35)) {
     for (const action of ["device_bash", "device_screen", "device_x__y"]) {
-      if (action === "device_bash" || r.chance(0.6)) out.push({ name: `mcp__remote-devices__${action}`, description: sentence(r, ["device", "shell"]), ...(r.chance(0.5) ? { mcpInfo: { serverName: "remote-devices", toolName: action } } : {}) });
+      if (action === "device_bash" || r.chance(0.6))
+        out.push({
+          name: `mcp__remote-devices__${action}`,
+          description: sentence(r, ["device", "shell"]),
+          ...(r.chance(0.5) ? { mcpInfo: { serverName: "remote-devices", toolName: action } } : {}),
+        });
     }
   }
   const repl = r.chance(0.2);
@@ -126,7 +214,17 @@ function uniq<T>(xs: T[]): T[] {
 
 function keywordQuery(r: Rng, tools: Tool[]): string {
   // Mostly words the catalog holds (so that most searches find something), some from anywhere.
-  const own = uniq(tools.flatMap((t) => [...(t.name ?? "").split(/__|_/), t.mcpInfo?.serverName ?? "", t.mcpInfo?.toolName ?? "", ...(t.searchHint ?? "").split(" "), ...(t.description ?? "").split(" ")]).filter(Boolean));
+  const own = uniq(
+    tools
+      .flatMap((t) => [
+        ...(t.name ?? "").split(/__|_/),
+        t.mcpInfo?.serverName ?? "",
+        t.mcpInfo?.toolName ?? "",
+        ...(t.searchHint ?? "").split(" "),
+        ...(t.description ?? "").split(" "),
+      ])
+      .filter(Boolean),
+  );
   const n = 1 + r.int(4);
   const words = Array.from({ length: n }, () => {
     const w = recase(r, own.length > 0 && r.chance(0.7) ? r.pick(own) : r.pick(WORDS));

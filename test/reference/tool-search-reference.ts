@@ -145,7 +145,12 @@ interface ParsedName {
 }
 
 function builtinName(name: string): ParsedName {
-  const parts = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase().split(/\s+/).filter(Boolean);
+  const parts = name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/_/g, " ")
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
   return { parts, coarse: [name.toLowerCase()], full: parts.join(" "), mcp: false };
 }
 
@@ -153,15 +158,20 @@ function builtinName(name: string): ParsedName {
 function nameByPrefix(name: string): ParsedName {
   if (!name.startsWith("mcp__")) return builtinName(name);
   const rest = name.slice("mcp__".length).toLowerCase();
-  const parts = rest.split("__").flatMap((s) => s.split("_")).filter(Boolean);
+  const parts = rest
+    .split("__")
+    .flatMap((s) => s.split("_"))
+    .filter(Boolean);
   return { parts, coarse: [], full: rest.replace(/__/g, " ").replace(/_/g, " "), mcp: true };
 }
 
 function splitWords(pieces: unknown[]): string[] {
-  return pieces.flatMap((p) => {
-    if (typeof p !== "string") throw new ReferenceThrow("an mcpInfo without serverName or toolName");
-    return p.toLowerCase().split(/[\s_.]+/);
-  }).filter(Boolean);
+  return pieces
+    .flatMap((p) => {
+      if (typeof p !== "string") throw new ReferenceThrow("an mcpInfo without serverName or toolName");
+      return p.toLowerCase().split(/[\s_.]+/);
+    })
+    .filter(Boolean);
 }
 
 /** Generation 7: mcpInfo's server and tool (both read), else the `mcp__` name's segments. */
@@ -256,7 +266,10 @@ function termsOf(query: string): { terms: string[]; required: string[] } {
 function scoreAll(rules: Rules, query: string, c: Catalog): number[] {
   const g = rules.generation;
   if (g <= 3) {
-    const terms = query.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+    const terms = query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w.length > 0);
     return c.deferred.map((t) => {
       const d = descriptionOf(rules, c, t.name);
       if (g === 1) return scoreGeneration1(t, d, terms);
@@ -302,7 +315,10 @@ function fastPath(rules: Rules, query: string, c: Catalog, max: number): string[
     if (found) return [found.name];
   }
   if (q.startsWith("mcp__") && q.length > 5) {
-    const prefixed = c.deferred.filter((t) => t.name.toLowerCase().startsWith(q)).slice(0, max).map((t) => t.name);
+    const prefixed = c.deferred
+      .filter((t) => t.name.toLowerCase().startsWith(q))
+      .slice(0, max)
+      .map((t) => t.name);
     if (prefixed.length > 0) return prefixed;
   }
   return undefined;
@@ -330,7 +346,10 @@ function select(rules: Rules, names: string, c: Catalog): string[] {
     return t ? [t.name] : [];
   }
   const picked: string[] = [];
-  for (const wanted of names.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const wanted of names
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const t = byNameOrAlias(rules, c.deferred, wanted) ?? byNameOrAlias(rules, c.all, wanted);
     const found = t ? [t] : rules.selectBareToolName ? byBareToolName(c.all, wanted) : [];
     for (const f of found) if (!picked.includes(f.name)) picked.push(f.name);
@@ -361,7 +380,13 @@ function isDeviceTool(name: string): boolean {
  *  in too, if the device shell is deferred. */
 function withDeviceTools(rules: Rules, matches: string[], c: Catalog, query?: string): string[] {
   if (!rules.devicesTogether || matches.length === 0) return matches;
-  const shellWord = query !== undefined && rules.shellPullsDevices && query.trim().split(/\s+/).some((w) => ["bash", "shell"].includes(w.replace(/^\+/, "").toLowerCase()));
+  const shellWord =
+    query !== undefined &&
+    rules.shellPullsDevices &&
+    query
+      .trim()
+      .split(/\s+/)
+      .some((w) => ["bash", "shell"].includes(w.replace(/^\+/, "").toLowerCase()));
   const pulled = shellWord && byNameOrAlias(rules, c.deferred, "mcp__remote-devices__device_bash") !== undefined;
   if (!pulled && !matches.some(isDeviceTool)) return matches;
   return [...new Set([...matches, ...c.deferred.map((t) => t.name).filter(isDeviceTool)])];

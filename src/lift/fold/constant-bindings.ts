@@ -8,7 +8,8 @@ import type { Node } from "../../ast/pattern.js";
 import { isUndefined, literalAt } from "./pure.js";
 import { laterWrites, loopHeadsOf, nodesOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
-const isNoneOrBoolean = (n: Node): boolean => isUndefined(n) || (n.type === "Literal" && (n.value === null || typeof n.value === "boolean"));
+const isNoneOrBoolean = (n: Node): boolean =>
+  isUndefined(n) || (n.type === "Literal" && (n.value === null || typeof n.value === "boolean"));
 
 export const constantBindings: Fold = (root) => {
   const heads = loopHeadsOf(root);
@@ -19,7 +20,11 @@ export const constantBindings: Fold = (root) => {
     if (!decl || laterWrites(v).length > 0) continue;
     // `let found = (check(a), void 0)`, as a folded call leaves it, holds undefined as well.
     const init: Node | null = decl.init ?? null;
-    const value: Node = !init ? { type: "Identifier", name: "undefined" } : init.type === "SequenceExpression" ? init.expressions.at(-1) : init;
+    const value: Node = !init
+      ? { type: "Identifier", name: "undefined" }
+      : init.type === "SequenceExpression"
+        ? init.expressions.at(-1)
+        : init;
     if (init?.type === "ArrayExpression" && init.elements.length === 0) {
       lengths.push(reads(v).map((r) => r.identifier as unknown as Node));
       continue;
@@ -33,7 +38,8 @@ export const constantBindings: Fold = (root) => {
   // `let found = []` that nothing but `found.length` reads stays empty: its length is 0.
   if (lengths.length > 0) {
     const lengthOf = new Map<Node, Node>();
-    for (const n of nodesOf(root)) if (n.type === "MemberExpression" && !n.computed && !n.optional && n.property.name === "length") lengthOf.set(n.object, n);
+    for (const n of nodesOf(root))
+      if (n.type === "MemberExpression" && !n.computed && !n.optional && n.property.name === "length") lengthOf.set(n.object, n);
     for (const ids of lengths) {
       if (ids.length === 0 || !ids.every((id) => lengthOf.has(id))) continue;
       for (const id of ids) replace.set(lengthOf.get(id)!, literalAt(0, lengthOf.get(id)!));

@@ -40,7 +40,10 @@ export const constantCalls: Fold = (root) => {
     if (!callee || call.arguments.some((a: Node) => a.type === "SpreadElement")) return null;
     if (callee.async && valueUsed) return null;
     const value = { ...structuredClone(callee.value), start: call.start, end: call.end };
-    return withEffects(call.arguments.flatMap((a: Node) => effectsOf(a)), value);
+    return withEffects(
+      call.arguments.flatMap((a: Node) => effectsOf(a)),
+      value,
+    );
   };
   let count = 0;
   rewriteUp(root, (n) => {

@@ -21,7 +21,9 @@ function foldExpression(n: Node, inTest: boolean): Node {
       if (!isConstant(n.left) || !isConstant(n.right)) return n;
       const [l, r] = [constantValue(n.left), constantValue(n.right)];
       const [a, b] = [l as number, r as number];
-      const result = { "===": l === r, "!==": l !== r, "==": l == r, "!=": l != r, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b }[n.operator as string];
+      const result = { "===": l === r, "!==": l !== r, "==": l == r, "!=": l != r, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b }[
+        n.operator as string
+      ];
       return result === undefined ? n : literalAt(result, n);
     }
     case "LogicalExpression":
@@ -30,7 +32,7 @@ function foldExpression(n: Node, inTest: boolean): Node {
       return isConstant(n.test) ? (truthy(n.test) ? n.consequent : n.alternate) : n;
     case "ChainExpression": {
       // `undefined?.x(…).y` is undefined: an optional link on a nullish value ends the whole chain.
-      for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression"); ) {
+      for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression");) {
         const inner = link.type === "MemberExpression" ? link.object : link.callee;
         if (link.optional && isConstant(inner) && nullish(inner)) return undefinedAt(n);
         link = inner;
@@ -66,8 +68,9 @@ function testedNodes(root: Node): Set<Node> {
         (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(n.type)) ||
         (n.type === "UnaryExpression" && n.operator === "!") ||
         (isTested && n.type === "LogicalExpression" && n.operator !== "??");
-      if (Array.isArray(v)) for (const c of v) c && typeof c === "object" && typeof c.type === "string" && walk(c, false);
-      else if (v && typeof v === "object" && typeof v.type === "string") walk(v, childTested);
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c, false);
+      } else if (v && typeof v === "object" && typeof v.type === "string") walk(v, childTested);
     }
   };
   walk(root, false);
@@ -82,7 +85,9 @@ function foldStatement(n: Node): [Node | null, number] {
   if (!list) return [n, 0];
   const end = list.findIndex((s) => s.type === "ReturnStatement" || s.type === "ThrowStatement");
   if (end < 0) return [n, 0];
-  const kept = list.filter((s, i) => i <= end || s.type === "FunctionDeclaration" || (s.type === "VariableDeclaration" && s.kind === "var"));
+  const kept = list.filter(
+    (s, i) => i <= end || s.type === "FunctionDeclaration" || (s.type === "VariableDeclaration" && s.kind === "var"),
+  );
   n[key!] = kept;
   return [n, list.length - kept.length];
 }

@@ -22,7 +22,10 @@ function lookup(scope: Scope | null, name: string): Variable | null {
  * initialiser runs (undefined then, its value later), a let or const cannot.
  */
 const fixed = (v: Variable): boolean =>
-  v.defs.length === 1 && laterWrites(v).length === 0 && ["Parameter", "FunctionName", "Variable"].includes(v.defs[0]!.type) && (v.defs[0]!.parent as unknown as Node | null)?.kind !== "var";
+  v.defs.length === 1 &&
+  laterWrites(v).length === 0 &&
+  ["Parameter", "FunctionName", "Variable"].includes(v.defs[0]!.type) &&
+  (v.defs[0]!.parent as unknown as Node | null)?.kind !== "var";
 
 export const copyBindings: Fold = (root) => {
   const heads = loopHeadsOf(root);

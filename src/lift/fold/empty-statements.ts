@@ -7,10 +7,15 @@ import type { Node } from "../../ast/pattern.js";
 import { effectsOf, withEffects, type Known } from "./pure.js";
 import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
-const isEmpty = (s: Node | null | undefined): boolean => !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
+const isEmpty = (s: Node | null | undefined): boolean =>
+  !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
 /** A block whose statements declare nothing scoped to it, so its statements can join the enclosing list. */
 const isPlainBlock = (s: Node): boolean =>
-  s.type === "BlockStatement" && !s.body.some((x: Node) => (x.type === "VariableDeclaration" && x.kind !== "var") || x.type === "FunctionDeclaration" || x.type === "ClassDeclaration");
+  s.type === "BlockStatement" &&
+  !s.body.some(
+    (x: Node) =>
+      (x.type === "VariableDeclaration" && x.kind !== "var") || x.type === "FunctionDeclaration" || x.type === "ClassDeclaration",
+  );
 
 function statementOf(effects: Node[], at: Node): Node | null {
   if (effects.length === 0) return null;
@@ -53,7 +58,12 @@ function arrayLengths(root: Node): Known {
   const arrays = new Set<Node>();
   for (const v of variablesOf(root)) {
     const decl = singleDeclarator(v, heads);
-    if (decl?.init?.type !== "ArrayExpression" || laterWrites(v).length > 0 || (v.defs[0]!.parent as unknown as Node | null)?.kind === "var") continue;
+    if (
+      decl?.init?.type !== "ArrayExpression" ||
+      laterWrites(v).length > 0 ||
+      (v.defs[0]!.parent as unknown as Node | null)?.kind === "var"
+    )
+      continue;
     for (const r of reads(v)) arrays.add(r.identifier as unknown as Node);
   }
   return { length: (m) => !m.computed && !m.optional && m.property.name === "length" && arrays.has(m.object) };

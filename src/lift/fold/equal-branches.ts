@@ -17,7 +17,12 @@ export const equalBranches: Fold = (root) => {
       count++;
       const effects = effectsOf(n.test);
       if (effects.length === 0) return n.consequent;
-      const test: Node = { type: "ExpressionStatement", expression: withEffects(effects.slice(0, -1), effects.at(-1)!), start: n.start, end: n.start };
+      const test: Node = {
+        type: "ExpressionStatement",
+        expression: withEffects(effects.slice(0, -1), effects.at(-1)!),
+        start: n.start,
+        end: n.start,
+      };
       return { type: "BlockStatement", body: [test, n.consequent], start: n.start, end: n.end };
     }
     return n;

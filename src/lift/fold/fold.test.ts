@@ -17,14 +17,19 @@ import { minifiedBooleans } from "./minified-booleans.js";
 import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
 
-const flat = (n: Node) => generate(n as never).replace(/\s+/g, " ").trim();
+const flat = (n: Node) =>
+  generate(n as never)
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** `src` is the body of an async function f; returns f folded by `folds` (all of them by default), on one line. */
 function folded(src: string, folds?: Record<string, Fold>): string {
   const program = parse(`async function f(a, b) { ${src} }`, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
   const fn = program.body[0];
   foldFunction(fn, folds);
-  return flat(fn.body).replace(/^\{\s*/, "").replace(/\s*\}$/, "");
+  return flat(fn.body)
+    .replace(/^\{\s*/, "")
+    .replace(/\s*\}$/, "");
 }
 
 describe("equalBranches", () => {
@@ -91,7 +96,9 @@ describe("constantConditions", () => {
 describe("constantCalls", () => {
   const only = { constantCalls };
   it("a call of a function that does nothing is undefined, its arguments' effects stay", () => {
-    expect(folded("let n = () => void 0; let x = n(a), y = n(g());", only)).toBe("let n = () => void 0; let x = void 0, y = (g(), void 0);");
+    expect(folded("let n = () => void 0; let x = n(a), y = n(g());", only)).toBe(
+      "let n = () => void 0; let x = void 0, y = (g(), void 0);",
+    );
   });
   it("an async one folds only where its promise is awaited or unused", () => {
     const out = folded("async function s(p) { return; } let x = await s(a); s(b); return s(a);", only);
@@ -108,7 +115,9 @@ describe("constantCalls", () => {
 describe("identityCalls", () => {
   const only = { identityCalls };
   it("a call of a function returning its argument is that argument", () => {
-    expect(folded("function keep(t) { return t; } return keep(a.b) + keep(g(), h());", only)).toBe("function keep(t) { return t; } return a.b + keep(g(), h());");
+    expect(folded("function keep(t) { return t; } return keep(a.b) + keep(g(), h());", only)).toBe(
+      "function keep(t) { return t; } return a.b + keep(g(), h());",
+    );
   });
   it("earlier arguments keep their effects", () => {
     expect(folded("let second = (x, y) => y; return second(g(), a);", only)).toBe("let second = (x, y) => y; return (g(), a);");
@@ -168,7 +177,9 @@ describe("unusedBindings", () => {
 
 describe("unusedFunctions", () => {
   it("a function called only by itself goes, a called one stays", () => {
-    expect(folded("function r(n) { return r(n - 1); } function u() {} return u();", { unusedFunctions })).toBe("function u() {} return u();");
+    expect(folded("function r(n) { return r(n - 1); } function u() {} return u();", { unusedFunctions })).toBe(
+      "function u() {} return u();",
+    );
   });
 });
 
@@ -178,7 +189,9 @@ describe("emptyStatements", () => {
     expect(folded("if (a) {} if (g()) {} ; void 0;", only)).toBe("g();");
   });
   it("the length of a local array is read without effect; of anything else, not", () => {
-    expect(folded("let xs = []; xs.push(a); if (xs.length > 0) {} if (b.length > 0) {}", only)).toBe("let xs = []; xs.push(a); b.length > 0;");
+    expect(folded("let xs = []; xs.push(a); if (xs.length > 0) {} if (b.length > 0) {}", only)).toBe(
+      "let xs = []; xs.push(a); b.length > 0;",
+    );
   });
   it("an empty branch turns the if around", () => {
     expect(folded("if (a) {} else h();", only)).toBe("if (!a) h();");
@@ -202,11 +215,15 @@ describe("all folds to a fixpoint", () => {
     expect(out).toBe("let t = (g(), a); return t;");
   });
   it("a port's no-op call leaves its arguments' effects, and what it guarded goes", () => {
-    const out = folded("async function check(x, y) { return; } let r = await check(a.b, { c: h() }); if (r !== void 0 && r.kept) k(); let no = async () => null, m = await no(); if (m) k(); return a;");
+    const out = folded(
+      "async function check(x, y) { return; } let r = await check(a.b, { c: h() }); if (r !== void 0 && r.kept) k(); let no = async () => null, m = await no(); if (m) k(); return a;",
+    );
     expect(out).toBe("a.b; h(); return a;");
   });
   it("a module keeps what is used from outside, and the functions they call", () => {
-    const program = parse("function root() { return h(); } function h() { return g(); } function dead() { return h(); }", { ecmaVersion: "latest" }) as unknown as Node;
+    const program = parse("function root() { return h(); } function h() { return g(); } function dead() { return h(); }", {
+      ecmaVersion: "latest",
+    }) as unknown as Node;
     const statements: Node[] = program.body;
     const fired = foldDeadCode(statements, ["root"]);
     expect(statements.map((s) => s.id.name)).toEqual(["root", "h"]);

@@ -41,7 +41,10 @@ export const identityCalls: Fold = (root) => {
     // Arguments run in order: those before the returned one keep their effects ahead of it; those after must be pure.
     if (!args.slice(index + 1).every((a) => effectsOf(a).length === 0)) return n;
     count++;
-    return withEffects(args.slice(0, index).flatMap((a: Node) => effectsOf(a)), value);
+    return withEffects(
+      args.slice(0, index).flatMap((a: Node) => effectsOf(a)),
+      value,
+    );
   });
   return count;
 };

@@ -60,9 +60,24 @@ export function foldFunction(fn: Node, folds: Record<string, Fold> = FOLDS): Rec
  */
 export function foldDeadCode(statements: Node[], used: string[], params: string[] = []): Record<string, number> {
   const id = (name: string): Node => ({ type: "Identifier", name, start: -1, end: -1 }) as Node;
-  const uses = { type: "ReturnStatement", argument: { type: "ArrayExpression", elements: used.map(id), start: -1, end: -1 }, start: -1, end: -1 } as Node;
+  const uses = {
+    type: "ReturnStatement",
+    argument: { type: "ArrayExpression", elements: used.map(id), start: -1, end: -1 },
+    start: -1,
+    end: -1,
+  } as Node;
   const body = { type: "BlockStatement", body: [...statements, uses], start: -1, end: -1 } as Node;
-  const fn = { type: "FunctionExpression", id: null, params: params.map(id), body, generator: false, async: false, expression: false, start: -1, end: -1 } as Node;
+  const fn = {
+    type: "FunctionExpression",
+    id: null,
+    params: params.map(id),
+    body,
+    generator: false,
+    async: false,
+    expression: false,
+    start: -1,
+    end: -1,
+  } as Node;
   const fired = foldFunction(fn);
   const folded: Node[] = body.body;
   if (folded.at(-1) !== uses) throw new Error("dead-code folding lost the module's uses");

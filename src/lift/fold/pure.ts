@@ -6,7 +6,9 @@
 import type { Node } from "../../ast/pattern.js";
 
 export const isUndefined = (n: Node | null | undefined): boolean =>
-  !!n && ((n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal") || (n.type === "Identifier" && n.name === "undefined"));
+  !!n &&
+  ((n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal") ||
+    (n.type === "Identifier" && n.name === "undefined"));
 
 /** A value known without running anything: a literal other than a regular expression (each evaluation makes a new one), or undefined. */
 export const isConstant = (n: Node | null | undefined): boolean => !!n && (isUndefined(n) || (n.type === "Literal" && !n.regex));

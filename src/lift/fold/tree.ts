@@ -43,8 +43,9 @@ export function nodesOf(root: Node): Set<Node> {
     seen.add(n);
     for (const key in n) {
       const v = n[key];
-      if (Array.isArray(v)) for (const c of v) c && typeof c === "object" && typeof c.type === "string" && walk(c);
-      else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c);
+      } else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
     }
   };
   walk(root);
@@ -70,8 +71,9 @@ function numberRanges(root: Node): void {
     for (const key in n) {
       if (key === "range") continue;
       const v = n[key];
-      if (Array.isArray(v)) for (const c of v) c && typeof c === "object" && typeof c.type === "string" && walk(c);
-      else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c);
+      } else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
     }
     n.range = [start, at++];
   };

@@ -33,7 +33,10 @@ function numberUse(b: Binding, ctx: NameContext): string | null {
     }
     if (p?.type === "BinaryExpression" && /^[<>]=?$/.test(p.operator)) {
       const other = p.left === u ? p.right : p.left;
-      const of = other.type === "MemberExpression" && !other.computed && other.property.name === "length" ? baseOf(other.object, ctx) : baseOf(other, ctx);
+      const of =
+        other.type === "MemberExpression" && !other.computed && other.property.name === "length"
+          ? baseOf(other.object, ctx)
+          : baseOf(other, ctx);
       if (of) return join("max", of.replace(/^(max|lower|trimmed)(?=[A-Z])/, ""));
     }
   }

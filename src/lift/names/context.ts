@@ -62,7 +62,8 @@ export class NameContext {
   /** The chosen name of what an expression refers to, or what it reads (`tool.name` → name); null while unknown. */
   nameOf(n: Node | null | undefined): string | null {
     if (!n) return null;
-    if (n.type === "ChainExpression" || n.type === "AwaitExpression") return this.nameOf(n.type === "ChainExpression" ? n.expression : n.argument);
+    if (n.type === "ChainExpression" || n.type === "AwaitExpression")
+      return this.nameOf(n.type === "ChainExpression" ? n.expression : n.argument);
     if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier") return n.property.name;
     if (n.type !== "Identifier") return null;
     const b = this.byIdentifier.get(n);
@@ -103,7 +104,12 @@ export function recordParents(root: Node, parents: Map<Node, Node>): void {
 }
 
 /** The bindings of every scope of the program but the global one, in a fixed order. */
-export function collectBindings(scopes: Scope[], parents: Map<Node, Node>, statementOf: (n: Node) => Node, moduleScope: Scope | undefined): Binding[] {
+export function collectBindings(
+  scopes: Scope[],
+  parents: Map<Node, Node>,
+  statementOf: (n: Node) => Node,
+  moduleScope: Scope | undefined,
+): Binding[] {
   const out: Binding[] = [];
   for (const scope of scopes) {
     if (scope.type === "global") continue;
@@ -116,7 +122,19 @@ export function collectBindings(scopes: Scope[], parents: Map<Node, Node>, state
       const node = def.node as unknown as Node;
       const declaration = def.parent as unknown as Node | null;
       const parent = declaration ? parents.get(declaration) : undefined;
-      const b: Binding = { variable: v, original: v.name, id, kind: "variable", init: null, iterates: false, fn: null, index: -1, uses, topLevel: scope === moduleScope, statement: statementOf(id) };
+      const b: Binding = {
+        variable: v,
+        original: v.name,
+        id,
+        kind: "variable",
+        init: null,
+        iterates: false,
+        fn: null,
+        index: -1,
+        uses,
+        topLevel: scope === moduleScope,
+        statement: statementOf(id),
+      };
       if (def.type === "Parameter") {
         b.kind = "parameter";
         b.fn = node;
@@ -130,8 +148,9 @@ export function collectBindings(scopes: Scope[], parents: Map<Node, Node>, state
       } else if (def.type === "CatchClause") {
         b.kind = "catch";
       } else if (def.type === "Variable") {
-        const holder = parent && (parent.type === "ForOfStatement" || parent.type === "ForInStatement") && parent.left === declaration ? parent : null;
-        if (node.id === id) b.init = holder ? holder.right : node.init ?? null;
+        const holder =
+          parent && (parent.type === "ForOfStatement" || parent.type === "ForInStatement") && parent.left === declaration ? parent : null;
+        if (node.id === id) b.init = holder ? holder.right : (node.init ?? null);
         b.iterates = !!holder && holder.type === "ForOfStatement" && node.id === id;
       }
       out.push(b);

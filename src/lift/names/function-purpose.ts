@@ -24,34 +24,52 @@ function purpose(fn: Node, b: Binding, ctx: NameContext): string | null {
   const values = results.filter((r): r is Node => r !== null && !isUndefined(r));
   if (values.length === 0) return fn.body.type === "BlockStatement" && fn.body.body.length > 1 ? "run" : "noop";
   const first = values[0]!;
-  if (values.every((v) => v.type === "Literal" && typeof v.value === "boolean" && v.value === first.value)) return first.value ? "alwaysTrue" : "alwaysFalse";
+  if (values.every((v) => v.type === "Literal" && typeof v.value === "boolean" && v.value === first.value))
+    return first.value ? "alwaysTrue" : "alwaysFalse";
   if (values.length === 1 && first.type === "Literal" && first.value === null) return "alwaysNull";
   if (values.length === 1 && first.type === "ArrayExpression" && first.elements.length === 0) return "alwaysEmpty";
-  if (values.length === 1 && first.type === "Identifier" && fn.params.length === 1 && fn.params[0]?.type === "Identifier" && fn.params[0].name === first.name) return "identity";
+  if (
+    values.length === 1 &&
+    first.type === "Identifier" &&
+    fn.params.length === 1 &&
+    fn.params[0]?.type === "Identifier" &&
+    fn.params[0].name === first.name
+  )
+    return "identity";
   if (first.type === "FunctionExpression" || first.type === "ArrowFunctionExpression") return "makeHandler";
-  const keys = first.type === "ObjectExpression" ? first.properties.map((p: Node) => (p.type === "Property" && !p.computed ? keyWord(p.key) : null)).filter(Boolean) : [];
+  const keys =
+    first.type === "ObjectExpression"
+      ? first.properties.map((p: Node) => (p.type === "Property" && !p.computed ? keyWord(p.key) : null)).filter(Boolean)
+      : [];
   if (keys.length) return join("build", keys[0] as string);
   if (first.type === "TemplateLiteral") return "formatText";
   const test = predicateName(first, ctx);
-  if (test && values.every((v) => isBooleanish(v))) return /^(is|has|any|all|not|no|matches|starts|ends)/.test(test) ? test : join("is", test);
+  if (test && values.every((v) => isBooleanish(v)))
+    return /^(is|has|any|all|not|no|matches|starts|ends)/.test(test) ? test : join("is", test);
   const noun = baseOf(first, ctx);
   if (noun && noun.length <= 28 && noun !== "length") return /^(is|has)[A-Z]/.test(noun) ? noun : join("get", noun);
   return calledMethod(fn) ?? (b.topLevel ? null : null);
 }
 
 function className(node: Node | null): string | null {
-  const method = node?.body?.body?.find((m: Node) => m.type === "MethodDefinition" && m.kind === "method" && !m.computed && m.key.type === "Identifier");
+  const method = node?.body?.body?.find(
+    (m: Node) => m.type === "MethodDefinition" && m.kind === "method" && !m.computed && m.key.type === "Identifier",
+  );
   return method ? `${cap(method.key.name)}Holder` : null;
 }
 
-const isUndefined = (n: Node) => (n.type === "UnaryExpression" && n.operator === "void") || (n.type === "Identifier" && n.name === "undefined");
+const isUndefined = (n: Node) =>
+  (n.type === "UnaryExpression" && n.operator === "void") || (n.type === "Identifier" && n.name === "undefined");
 
 function isBooleanish(n: Node): boolean {
   if (n.type === "Literal") return typeof n.value === "boolean";
   if (n.type === "UnaryExpression") return n.operator === "!";
   if (n.type === "BinaryExpression") return /^(===|!==|==|!=|<|<=|>|>=|in|instanceof)$/.test(n.operator);
   if (n.type === "LogicalExpression") return n.operator !== "??" && isBooleanish(n.left) && isBooleanish(n.right);
-  if (n.type === "CallExpression") return n.callee.type === "MemberExpression" && /^(some|every|includes|has|test|startsWith|endsWith|isArray)$/.test(n.callee.property?.name);
+  if (n.type === "CallExpression")
+    return (
+      n.callee.type === "MemberExpression" && /^(some|every|includes|has|test|startsWith|endsWith|isArray)$/.test(n.callee.property?.name)
+    );
   return false;
 }
 
@@ -79,6 +97,7 @@ function calledMethod(fn: Node): string | null {
   const body = fn.body.type === "BlockStatement" ? (fn.body.body.length === 1 ? fn.body.body[0] : null) : fn.body;
   let e = body?.type === "ReturnStatement" ? body.argument : body?.type === "ExpressionStatement" ? body.expression : body;
   while (e && (e.type === "ChainExpression" || e.type === "AwaitExpression")) e = e.type === "ChainExpression" ? e.expression : e.argument;
-  if (e?.type === "CallExpression" && e.callee.type === "MemberExpression" && !e.callee.computed && e.callee.property.name.length > 2) return e.callee.property.name;
+  if (e?.type === "CallExpression" && e.callee.type === "MemberExpression" && !e.callee.computed && e.callee.property.name.length > 2)
+    return e.callee.property.name;
   return null;
 }

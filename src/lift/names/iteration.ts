@@ -9,7 +9,21 @@ import type { NameContext } from "./context.js";
 import { baseOf, elementOf } from "./producing-call.js";
 import { cap } from "./words.js";
 
-const ITERATING = new Set(["map", "filter", "some", "every", "find", "findIndex", "findLast", "findLastIndex", "flatMap", "forEach", "reduce", "sort", "toSorted"]);
+const ITERATING = new Set([
+  "map",
+  "filter",
+  "some",
+  "every",
+  "find",
+  "findIndex",
+  "findLast",
+  "findLastIndex",
+  "flatMap",
+  "forEach",
+  "reduce",
+  "sort",
+  "toSorted",
+]);
 
 export const iterationElement: Rule = (b, ctx) => {
   if (b.iterates) return b.id.type === "Identifier" ? elementOf(baseOf(b.init, ctx)) : null;
@@ -33,4 +47,5 @@ function methodElement(method: string, collection: Node, index: number, ctx: Nam
 }
 
 /** The name of a callback parameter standing for an element: `part` over `parts`, reused by function naming. */
-export const elementWord = (collection: string | null): string | null => (collection ? elementOf(collection) ?? `${collection}${cap("item")}` : null);
+export const elementWord = (collection: string | null): string | null =>
+  collection ? (elementOf(collection) ?? `${collection}${cap("item")}`) : null;

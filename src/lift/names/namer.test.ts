@@ -37,7 +37,8 @@ describe("naming rules", () => {
       "function root(q, t) { let a = q.toLowerCase(), b = a.split(/\\s+/), c = new RegExp(`\\\\b${q}\\\\b`), d = new Set(t), e = new Map(), f = t.filter((x) => x.ok), g = t.map((x) => x.name); e.set(q, 1); return [b, c, d, e, f, g]; }",
       { q: "query", t: "tools" },
     );
-    for (const name of ["lowerQuery =", "lowerQueryWords =", "queryPattern =", "toolSet =", "queryMap =", "filteredTools =", "toolNames ="]) expect(out).toContain(name);
+    for (const name of ["lowerQuery =", "lowerQueryWords =", "queryPattern =", "toolSet =", "queryMap =", "filteredTools =", "toolNames ="])
+      expect(out).toContain(name);
   });
 
   it("the element of a collection: for-of and callbacks", () => {
@@ -47,27 +48,37 @@ describe("naming rules", () => {
   });
 
   it("booleans from predicates", () => {
-    const out = named("function root(t, q) { let a = t.length > 0, b = q === void 0, c = t.includes(q); return [a, b, c]; }", { t: "tools", q: "query" });
+    const out = named("function root(t, q) { let a = t.length > 0, b = q === void 0, c = t.includes(q); return [a, b, c]; }", {
+      t: "tools",
+      q: "query",
+    });
     expect(out).toContain("hasTools = tools.length > 0");
     expect(out).toContain("noQuery = query === void 0");
     expect(out).toContain("hasQuery = tools.includes(query)");
   });
 
   it("helpers by what they return, parameters by what callers pass, arguments by the parameter they land in", () => {
-    const out = named("function h_0001(a) { return a; }\nfunction h_0002(a) { return [...new Set(a)]; }\nfunction h_0003(a, b) { return a.slice(0, b); }\nfunction root(t) { return h_0003(h_0002(h_0001(t)), 5); }", { t: "tools" });
+    const out = named(
+      "function h_0001(a) { return a; }\nfunction h_0002(a) { return [...new Set(a)]; }\nfunction h_0003(a, b) { return a.slice(0, b); }\nfunction root(t) { return h_0003(h_0002(h_0001(t)), 5); }",
+      { t: "tools" },
+    );
     expect(out).toContain("function identity(tools)");
     expect(out).toContain("function getUnique(tools)");
     expect(out).not.toMatch(/h_000\d/);
   });
 
   it("a constant by what it holds and where it is used", () => {
-    const out = named("let h_00aa = /^select:(.*)$/i, h_00bb = 16384;\nfunction root(q) { return h_00aa.exec(q.slice(0, h_00bb)); }", { q: "query" });
+    const out = named("let h_00aa = /^select:(.*)$/i, h_00bb = 16384;\nfunction root(q) { return h_00aa.exec(q.slice(0, h_00bb)); }", {
+      q: "query",
+    });
     expect(out).toContain("selectPattern = /^select:");
     expect(out).toContain("maxQuery = 16384");
   });
 
   it("unrelated scopes share a name; nested ones are told apart by a word, not a number", () => {
-    const out = named("function root(t) { t.map((a) => a.x); t.map((b) => b.y); return t.map((c) => t.filter((d) => d === c)); }", { t: "tools" });
+    const out = named("function root(t) { t.map((a) => a.x); t.map((b) => b.y); return t.map((c) => t.filter((d) => d === c)); }", {
+      t: "tools",
+    });
     expect(out.match(/\(tool\) =>|tool =>/g)?.length).toBe(3);
     expect(out).toContain("eachTool");
     expect(out).not.toMatch(/tool\d/);
@@ -87,7 +98,11 @@ describe("naming rules", () => {
     const shape = codeShape(program.body[0]);
     const byShape = curatedLookup(readEntries(`{"name": "escapeForPattern", "about": "x", "shapes": ["${shape}"]}`));
     expect(named(code, {}, byShape)).toContain("function escapeForPattern(");
-    const byFeatures = curatedLookup(readEntries('{"name": "escapeRegExp", "about": "x", "features": {"kind": "function", "params": 1, "words": ["replace"], "texts": ["\\\\$&"]}}'));
+    const byFeatures = curatedLookup(
+      readEntries(
+        '{"name": "escapeRegExp", "about": "x", "features": {"kind": "function", "params": 1, "words": ["replace"], "texts": ["\\\\$&"]}}',
+      ),
+    );
     expect(named(code, {}, byFeatures)).toContain("function escapeRegExp(");
     expect(named(code.replace("\\\\$&", "x"), {}, byFeatures)).not.toContain("escapeRegExp");
   });
@@ -97,7 +112,15 @@ describe("words", () => {
   it("singular, plural, placeholders, shortening", () => {
     expect([singular("tools"), singular("entries"), singular("matches"), singular("class")]).toEqual(["tool", "entry", "match", null]);
     expect([plural("tool"), plural("entry"), plural("tools")]).toEqual(["tools", "entries", "tools"]);
-    expect(["v12", "helper_794f", "value_4d05", "ab", "i", "tool3", "tool"].map(isPlaceholderName)).toEqual([true, true, true, true, false, false, false]);
+    expect(["v12", "helper_794f", "value_4d05", "ab", "i", "tool3", "tool"].map(isPlaceholderName)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(shorten("filteredLowerTrimmedQueryWords")).toBe("filteredWords");
   });
 });

@@ -31,9 +31,11 @@ import { useSite } from "./use-site.js";
 import { cap, isPlaceholderName } from "./words.js";
 
 const RESERVED = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
     "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package " +
-    "private protected public await arguments eval async of get set undefined NaN Infinity").split(" "),
+    "private protected public await arguments eval async of get set undefined NaN Infinity"
+  ).split(" "),
 );
 
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
@@ -82,7 +84,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   for (const s of moduleScope?.through ?? []) used.add((s.identifier as unknown as Node).name);
 
   const bindings = mergeClassSelfNames(all, statements).filter((b) => {
-    if (b.topLevel && !input.renamable(b.original)) return used.add(b.original), false;
+    if (b.topLevel && !input.renamable(b.original)) return (used.add(b.original), false);
     return true;
   });
   ctx.addBindings(order(bindings, statements, input.renamable));
@@ -111,7 +113,8 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     }
     if (fixed) take(b, fixed);
   }
-  const usable = (name: string | null): name is string => !!name && /^[A-Za-z_$][\w$]*$/.test(name) && !isPlaceholderName(name) && !RESERVED.has(name) && name.length <= 40;
+  const usable = (name: string | null): name is string =>
+    !!name && /^[A-Za-z_$][\w$]*$/.test(name) && !isPlaceholderName(name) && !RESERVED.has(name) && name.length <= 40;
   const runRules = () => {
     for (let pass = 0, progress = true; progress && pass < 8; pass++) {
       progress = false;
@@ -176,19 +179,61 @@ function alternatives(b: Binding, want: string, ctx: NameContext): string[] {
   if (b.kind === "parameter" && b.index > 0 && b.index < ORDINALS.length) out.push(`${ORDINALS[b.index]}${Want}`);
   const owner = ownerName(b, ctx);
   if (owner && !want.toLowerCase().includes(owner.toLowerCase())) out.push(`${owner}${Want}`);
-  if (b.topLevel) for (const word of tellingWords(b.statement)) if (!want.toLowerCase().includes(word.toLowerCase())) out.push(`${want}${cap(word)}`);
+  if (b.topLevel)
+    for (const word of tellingWords(b.statement)) if (!want.toLowerCase().includes(word.toLowerCase())) out.push(`${want}${cap(word)}`);
   out.push(`other${Want}`);
   return out;
 }
 
-const COMMON = new Set(["length", "name", "map", "filter", "push", "slice", "join", "includes", "has", "get", "set", "add", "some", "every", "find", "trim", "split", "replace", "toLowerCase", "type", "call", "apply", "then", "concat", "indexOf", "keys", "values", "entries", "test", "exec", "forEach", "reduce", "flatMap"]);
+const COMMON = new Set([
+  "length",
+  "name",
+  "map",
+  "filter",
+  "push",
+  "slice",
+  "join",
+  "includes",
+  "has",
+  "get",
+  "set",
+  "add",
+  "some",
+  "every",
+  "find",
+  "trim",
+  "split",
+  "replace",
+  "toLowerCase",
+  "type",
+  "call",
+  "apply",
+  "then",
+  "concat",
+  "indexOf",
+  "keys",
+  "values",
+  "entries",
+  "test",
+  "exec",
+  "forEach",
+  "reduce",
+  "flatMap",
+]);
 
 /** Property names and key words a statement's code reads, rarest-looking first (in source order, common ones left out). */
 function tellingWords(statement: Node): string[] {
   const out: string[] = [];
   const visit = (n: Node) => {
     if (!n || typeof n.type !== "string" || out.length >= 3) return;
-    if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier" && !COMMON.has(n.property.name) && /^[a-zA-Z]{3,14}$/.test(n.property.name)) out.push(n.property.name);
+    if (
+      n.type === "MemberExpression" &&
+      !n.computed &&
+      n.property.type === "Identifier" &&
+      !COMMON.has(n.property.name) &&
+      /^[a-zA-Z]{3,14}$/.test(n.property.name)
+    )
+      out.push(n.property.name);
     for (const k of Object.keys(n)) {
       if (k === "range" || k === "loc") continue;
       const v = n[k];
@@ -206,9 +251,11 @@ function ownerName(b: Binding, ctx: NameContext): string | null {
   while (n && !/Function/.test(n.type)) n = ctx.parent(n);
   const fn = n ? ctx.byFunction.get(n) : undefined;
   const holder = n ? ctx.parent(n) : undefined;
-  const key = holder?.type === "Property" && holder.value === n && !holder.computed && holder.key.type === "Identifier" ? holder.key.name : undefined;
-  const iterated = holder?.type === "CallExpression" && holder.callee.type === "MemberExpression" && holder.arguments[0] === n ? "each" : undefined;
-  const name = fn ? ctx.chosen.get(fn) : key ?? iterated;
+  const key =
+    holder?.type === "Property" && holder.value === n && !holder.computed && holder.key.type === "Identifier" ? holder.key.name : undefined;
+  const iterated =
+    holder?.type === "CallExpression" && holder.callee.type === "MemberExpression" && holder.arguments[0] === n ? "each" : undefined;
+  const name = fn ? ctx.chosen.get(fn) : (key ?? iterated);
   return name && !isPlaceholderName(name) ? name.replace(/\d+$/, "") : null;
 }
 

@@ -15,11 +15,13 @@ export function predicateName(e: Node, ctx: NameContext): string | null {
     case "UnaryExpression":
       return e.operator === "!" ? joinOr("not", baseOf(e.argument, ctx) ?? predicateName(e.argument, ctx)) : null;
     case "LogicalExpression":
-      return e.operator === "??" ? null : predicateName(e.left, ctx) ?? predicateName(e.right, ctx);
+      return e.operator === "??" ? null : (predicateName(e.left, ctx) ?? predicateName(e.right, ctx));
     case "BinaryExpression":
       return compared(e, ctx);
     case "CallExpression":
-      return e.callee.type === "MemberExpression" && !e.callee.computed ? tested(e.callee.property.name, e.callee.object, e.arguments[0], ctx) : null;
+      return e.callee.type === "MemberExpression" && !e.callee.computed
+        ? tested(e.callee.property.name, e.callee.object, e.arguments[0], ctx)
+        : null;
     case "ChainExpression":
       return predicateName(e.expression, ctx);
     default:
@@ -31,7 +33,10 @@ function joinOr(prefix: string, base: string | null): string | null {
   return base ? join(prefix, base) : null;
 }
 
-const isNothing = (n: Node) => (n.type === "UnaryExpression" && n.operator === "void") || (n.type === "Identifier" && n.name === "undefined") || (n.type === "Literal" && n.value === null);
+const isNothing = (n: Node) =>
+  (n.type === "UnaryExpression" && n.operator === "void") ||
+  (n.type === "Identifier" && n.name === "undefined") ||
+  (n.type === "Literal" && n.value === null);
 
 function compared(e: Node, ctx: NameContext): string | null {
   const op: string = e.operator;

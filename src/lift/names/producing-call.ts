@@ -46,7 +46,7 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
     case "ConditionalExpression":
       return baseOf(e.consequent, ctx) ?? baseOf(e.alternate, ctx);
     case "LogicalExpression":
-      return e.operator === "&&" ? null : baseOf(e.left, ctx) ?? baseOf(e.right, ctx);
+      return e.operator === "&&" ? null : (baseOf(e.left, ctx) ?? baseOf(e.right, ctx));
     case "Literal":
       return b && typeof e.value === "number" && e.value === 0 && addsTo(b, ctx) ? "total" : null;
     default:
@@ -98,7 +98,13 @@ function addedElement(b: Binding, ctx: NameContext): string | null {
   for (const u of b.uses) {
     const m = ctx.parent(u);
     const call = m && ctx.parent(m);
-    if (m?.type === "MemberExpression" && m.object === u && !m.computed && /^(add|set|push)$/.test(m.property.name) && call?.type === "CallExpression") {
+    if (
+      m?.type === "MemberExpression" &&
+      m.object === u &&
+      !m.computed &&
+      /^(add|set|push)$/.test(m.property.name) &&
+      call?.type === "CallExpression"
+    ) {
       const n = baseOf(call.arguments[0], ctx);
       if (n) return n;
     }
@@ -112,7 +118,12 @@ function arrayName(e: Node, ctx: NameContext, b?: Binding): string | null {
     return added ? plural(added) : null;
   }
   const first = e.elements[0];
-  if (e.elements.length === 1 && first?.type === "SpreadElement" && first.argument.type === "NewExpression" && first.argument.callee.name === "Set") {
+  if (
+    e.elements.length === 1 &&
+    first?.type === "SpreadElement" &&
+    first.argument.type === "NewExpression" &&
+    first.argument.callee.name === "Set"
+  ) {
     return join("unique", baseOf(first.argument.arguments[0], ctx));
   }
   if (first?.type === "SpreadElement") {
@@ -135,7 +146,8 @@ function methodResult(e: Node, ctx: NameContext): string | null {
       return join("trimmed", base());
     case "split": {
       const a = e.arguments[0];
-      const kind = a?.type === "Literal" && (a.value === "," ? "Items" : a.value === " " || (a.regex && /\\s/.test(a.regex.pattern)) ? "Words" : null);
+      const kind =
+        a?.type === "Literal" && (a.value === "," ? "Items" : a.value === " " || (a.regex && /\\s/.test(a.regex.pattern)) ? "Words" : null);
       return `${base() ?? (kind ? "" : "part")}${kind || (base() ? "Parts" : "s")}`.replace(/^([A-Z])/, (c) => c.toLowerCase());
     }
     case "filter":
@@ -203,7 +215,8 @@ function mappedName(e: Node, ctx: NameContext, base: string | null): string | nu
   const fn = e.arguments[0];
   const body = fn && (fn.type === "ArrowFunctionExpression" ? (fn.body.type === "BlockStatement" ? null : fn.body) : null);
   const element = elementOf(base);
-  if (body?.type === "MemberExpression" && !body.computed) return `${element ?? ""}${element ? cap(plural(body.property.name)) : plural(body.property.name)}`;
+  if (body?.type === "MemberExpression" && !body.computed)
+    return `${element ?? ""}${element ? cap(plural(body.property.name)) : plural(body.property.name)}`;
   if (body?.type === "CallExpression" && body.callee.type === "MemberExpression" && !body.callee.computed) {
     const m = body.callee.property.name;
     if (m === "toLowerCase") return join("lower", base ?? "items");
@@ -218,11 +231,28 @@ function calledResult(e: Node, ctx: NameContext): string | null {
   const name = ctx.nameOf(e.callee);
   // What passes its argument through is no name for the result.
   if (name && /^identity\d*$/.test(name)) return baseOf(e.arguments[0], ctx);
-  if (!name || /^(Boolean|String|Number)$/.test(name)) return name ? uncap(name === "String" ? "text" : name === "Number" ? "number" : "flag") : null;
+  if (!name || /^(Boolean|String|Number)$/.test(name))
+    return name ? uncap(name === "String" ? "text" : name === "Number" ? "number" : "flag") : null;
   return verbResult(name);
 }
 
-const PARTICIPLES: Record<string, string> = { parse: "parsed", normalize: "normalized", format: "formatted", escape: "escaped", truncate: "truncated", trim: "trimmed", split: "split", sort: "sorted", merge: "merged", resolve: "resolved", describe: "description", cap: "capped", clean: "cleaned", dedupe: "unique", unique: "unique" };
+const PARTICIPLES: Record<string, string> = {
+  parse: "parsed",
+  normalize: "normalized",
+  format: "formatted",
+  escape: "escaped",
+  truncate: "truncated",
+  trim: "trimmed",
+  split: "split",
+  sort: "sorted",
+  merge: "merged",
+  resolve: "resolved",
+  describe: "description",
+  cap: "capped",
+  clean: "cleaned",
+  dedupe: "unique",
+  unique: "unique",
+};
 
 /** What a call of a function so named returns: getX → x, parseX → parsedX, isX stays isX. */
 export function verbResult(fn: string): string | null {
@@ -230,7 +260,8 @@ export function verbResult(fn: string): string | null {
   if (!m) return null;
   const [, verb, rest] = m;
   if (/^(is|has|can|should)$/.test(verb!)) return fn;
-  if (/^(get|read|load|fetch|find|compute|collect|build|make|create|to|list|select|pick|lookup|count)$/.test(verb!)) return rest ? uncap(rest) : verb === "count" ? "count" : null;
+  if (/^(get|read|load|fetch|find|compute|collect|build|make|create|to|list|select|pick|lookup|count)$/.test(verb!))
+    return rest ? uncap(rest) : verb === "count" ? "count" : null;
   if (PARTICIPLES[verb!]) return join(PARTICIPLES[verb!]!, rest ? uncap(rest) : null);
   return rest ? `${fn}Result` : `${verb}Result`;
 }

@@ -31,7 +31,8 @@ export const useSite: Rule = (b, ctx) => {
     if (p.type === "TemplateLiteral") seen.add("text");
     if (p.type === "AwaitExpression") seen.add("pending");
   }
-  for (const word of ["callback", "pattern", "map", "set", "list", "text", "total", "promise", "pending", "entry"]) if (seen.has(word)) return word;
+  for (const word of ["callback", "pattern", "map", "set", "list", "text", "total", "promise", "pending", "entry"])
+    if (seen.has(word)) return word;
   if (b.init?.type === "Literal" && typeof b.init.value === "number") return "limit";
   return fallback(b.kind, b.id);
 };

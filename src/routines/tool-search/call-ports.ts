@@ -35,7 +35,13 @@ export interface PreparedCall {
   dropped: Array<{ name: string; at: Place }>;
 }
 
-export function prepareCall(container: Container, call: LocatedRoutine, ports: Port[], resolver = new Resolver(container), host = new HostReach(ports, resolver)): PreparedCall {
+export function prepareCall(
+  container: Container,
+  call: LocatedRoutine,
+  ports: Port[],
+  resolver = new Resolver(container),
+  host = new HostReach(ports, resolver),
+): PreparedCall {
   const m = call.match;
   if (!m) throw new LiftError(`call() was not found (${call.result.status})`);
   const node = structuredClone(m.node) as Node;
@@ -77,7 +83,13 @@ function replaceDeferPolicy(fn: Node, call: LocatedRoutine, at: (n: Node) => Pla
   const same = (a: Node) => a.start === policy.start || (policy.type === "Identifier" && a.type === "Identifier" && a.name === policy.name);
   walk(fn, (n) => {
     if (n.type === "CallExpression" && n.arguments.length === 1 && same(n.arguments[0]) && n.callee.property?.name === "filter") {
-      n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: n.arguments[0].start, end: n.arguments[0].end, range: [n.arguments[0].start, n.arguments[0].end] };
+      n.arguments[0] = {
+        type: "Identifier",
+        name: DEFERRED_BY_CALLER,
+        start: n.arguments[0].start,
+        end: n.arguments[0].end,
+        range: [n.arguments[0].start, n.arguments[0].end],
+      };
       replaced = true;
     }
   });
@@ -100,7 +112,8 @@ function applyLocalPorts(body: Node, ports: Port[], dropped: PreparedCall["dropp
   walk(body, (n) => {
     for (const key of ["body", "consequent"]) {
       const list = n[key];
-      if (Array.isArray(list)) for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
+      if (Array.isArray(list))
+        for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
     }
     if (n.type !== "VariableDeclaration") return;
     n.declarations = n.declarations.map((d: Node) => byPort(d) ?? d);
@@ -130,7 +143,9 @@ interface HostCut {
   hostCall(e: Node): boolean;
 }
 
-function hostQuestions(c: Pick<HostCut, "container" | "module" | "fn" | "ports" | "resolver" | "host" | "at" | "dropped"> & { callNode: Node }): HostCut {
+function hostQuestions(
+  c: Pick<HostCut, "container" | "module" | "fn" | "ports" | "resolver" | "host" | "at" | "dropped"> & { callNode: Node },
+): HostCut {
   const locals = declaredNames(c.fn);
   const enclosing = enclosingBindings(c.container, c.module, c.callNode);
   const hostCache = new Map<string, boolean>();
@@ -147,7 +162,9 @@ function hostQuestions(c: Pick<HostCut, "container" | "module" | "fn" | "ports" 
     const local = localFunctions.get(name);
     if (local) {
       // A local function reaches the host if a module-level name it uses does, or a local function it calls.
-      result = freeReferences(local).some((r) => (localFunctions.has(r.name) ? reachesHost(r.name, seen) : !locals.has(r.name) && !enclosing.has(r.name) && moduleReachesHost(r.name)));
+      result = freeReferences(local).some((r) =>
+        localFunctions.has(r.name) ? reachesHost(r.name, seen) : !locals.has(r.name) && !enclosing.has(r.name) && moduleReachesHost(r.name),
+      );
     } else if (locals.has(name) || enclosing.has(name)) {
       result = false;
     } else {
@@ -159,7 +176,14 @@ function hostQuestions(c: Pick<HostCut, "container" | "module" | "fn" | "ports" 
   const hostCall = (e: Node) => {
     let found = false;
     walk(e, (n) => {
-      if (!found && n.type === "CallExpression" && n.callee.type === "Identifier" && !locals.has(n.callee.name) && reachesHost(n.callee.name)) found = true;
+      if (
+        !found &&
+        n.type === "CallExpression" &&
+        n.callee.type === "Identifier" &&
+        !locals.has(n.callee.name) &&
+        reachesHost(n.callee.name)
+      )
+        found = true;
     });
     return found;
   };
@@ -212,13 +236,16 @@ function replaceHostConditionals(cut: HostCut, n: Node): void {
  */
 function guardedConstant(cut: HostCut, e: Node): Node | null {
   // The helper's shape is checked first: asking whether it reaches the host can mean walking its closure.
-  if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || cut.locals.has(e.callee.name) || cut.enclosing.has(e.callee.name)) return null;
+  if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || cut.locals.has(e.callee.name) || cut.enclosing.has(e.callee.name))
+    return null;
   const d = cut.resolver.resolve(cut.module, e.callee.name);
   const f = d?.node.type === "FunctionDeclaration" ? d.node : d?.node.init;
   const guard = hostGuard(f);
   if (!guard) return null;
   const { ret, check } = guard;
-  const param = f.params.findIndex((p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name);
+  const param = f.params.findIndex(
+    (p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name,
+  );
   if (!isConstant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
   if (!cut.host.reachesFrom(d!.module, check) || !cut.reachesHost(e.callee.name)) return null;
   cut.dropped.push({ name: e.callee.name, at: cut.at(e) });
@@ -233,15 +260,25 @@ function guardedConstant(cut: HostCut, e: Node): Node | null {
  */
 function hostGuard(f: Node | undefined): { ret: Node; check: string } | null {
   const statements: Node[] = f?.body?.type === "BlockStatement" ? f.body.body : [];
-  const lookup = statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
-  const lookedUp = lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" ? lookup : null;
+  const lookup =
+    statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
+  const lookedUp =
+    lookup?.id.type === "Identifier" && lookup.init?.type === "CallExpression" && lookup.init.callee.type === "Identifier" ? lookup : null;
   const first = lookedUp ? statements[1] : statements[0];
   if (first?.type !== "IfStatement" || first.alternate) return null;
-  const ret = first.consequent.type === "BlockStatement" && first.consequent.body.length === 1 ? first.consequent.body[0] : first.consequent;
+  const ret =
+    first.consequent.type === "BlockStatement" && first.consequent.body.length === 1 ? first.consequent.body[0] : first.consequent;
   if (ret?.type !== "ReturnStatement" || !ret.argument) return null;
   const test = first.test.type === "LogicalExpression" && first.test.operator === "||" ? first.test.left : first.test;
-  const none = (t: Node) => t.type === "BinaryExpression" && (t.operator === "===" || t.operator === "==") && t.left.type === "Identifier" && t.left.name === lookedUp.id.name && t.right.type === "UnaryExpression" && t.right.operator === "void";
-  const negated = (t: Node) => t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier";
+  const none = (t: Node) =>
+    t.type === "BinaryExpression" &&
+    (t.operator === "===" || t.operator === "==") &&
+    t.left.type === "Identifier" &&
+    t.left.name === lookedUp.id.name &&
+    t.right.type === "UnaryExpression" &&
+    t.right.operator === "void";
+  const negated = (t: Node) =>
+    t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier";
   const check = lookedUp ? (none(test) ? lookedUp.init.callee.name : null) : negated(test) ? test.argument.callee.name : null;
   return check ? { ret, check } : null;
 }
@@ -266,7 +303,8 @@ function removeEffectOnlyFunctions(cut: HostCut): void {
 function removeHostFunctions(cut: HostCut): void {
   for (const [name, decl] of cut.localFunctions) {
     if (!cut.reachesHost(name)) continue;
-    if (usedOutside(name, decl, cut.fn.body)) throw new LiftError(`call() uses ${name}, which reaches the host${hostRoute(cut, name)}, for its value`, cut.at(decl));
+    if (usedOutside(name, decl, cut.fn.body))
+      throw new LiftError(`call() uses ${name}, which reaches the host${hostRoute(cut, name)}, for its value`, cut.at(decl));
     removeStatement(cut.fn.body, decl);
   }
 }
@@ -278,9 +316,15 @@ function hostRoute(cut: HostCut, name: string): string {
   if (!via) return "";
   const d = cut.resolver.resolve(cut.module, via);
   if (!d) return ` through ${via}`;
-  const cl = collectClosure(cut.container, [{ module: d.module, node: d.node, name: d.name }], cut.ports, { stopAtHost: true, limit: HOST_LIMIT, resolver: cut.resolver });
+  const cl = collectClosure(cut.container, [{ module: d.module, node: d.node, name: d.name }], cut.ports, {
+    stopAtHost: true,
+    limit: HOST_LIMIT,
+    resolver: cut.resolver,
+  });
   const env = cl.environment[0];
-  return env ? ` through ${via} (${env.in.slice(env.in.lastIndexOf("#") + 1)} uses ${env.name})` : ` through ${via} (a closure of ${HOST_LIMIT}+ definitions)`;
+  return env
+    ? ` through ${via} (${env.in.slice(env.in.lastIndexOf("#") + 1)} uses ${env.name})`
+    : ` through ${via} (a closure of ${HOST_LIMIT}+ definitions)`;
 }
 
 /**
@@ -313,7 +357,15 @@ function policyFunction(fn: Node, deferred: string | undefined, all: string | un
   });
   const init = (site as Node | null)?.init;
   // `deferred = all.filter((t) => …policy…)`: the filter's callback is the policy.
-  if (init?.type === "CallExpression" && init.callee.type === "MemberExpression" && init.callee.property.name === "filter" && init.callee.object.type === "Identifier" && init.callee.object.name === all && init.arguments.length === 1 && /Function/.test(init.arguments[0].type)) {
+  if (
+    init?.type === "CallExpression" &&
+    init.callee.type === "MemberExpression" &&
+    init.callee.property.name === "filter" &&
+    init.callee.object.type === "Identifier" &&
+    init.callee.object.name === all &&
+    init.arguments.length === 1 &&
+    /Function/.test(init.arguments[0].type)
+  ) {
     const a = init.arguments[0];
     init.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: a.start, end: a.end, range: [a.start, a.end] };
     return;
@@ -324,11 +376,13 @@ function policyFunction(fn: Node, deferred: string | undefined, all: string | un
   const name = init.callee.name;
   let local: Node | null = null;
   walk(fn.body, (n) => {
-    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === name && /Function/.test(n.init?.type ?? "")) local = n.init;
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === name && /Function/.test(n.init?.type ?? ""))
+      local = n.init;
     if (n.type === "FunctionDeclaration" && n.id?.name === name) local = n;
   });
   const f = local as Node | null;
-  if (!f || f.params.length !== 1 || f.params[0].type !== "Identifier") throw new LiftError(`${name}, which computes the deferred tools, is not a local function of one parameter`, at(init));
+  if (!f || f.params.length !== 1 || f.params[0].type !== "Identifier")
+    throw new LiftError(`${name}, which computes the deferred tools, is not a local function of one parameter`, at(init));
   const param = f.params[0].name;
   let filters = false;
   walk(f.body, (n) => {
@@ -347,12 +401,20 @@ function policyFunction(fn: Node, deferred: string | undefined, all: string | un
     optional: false,
     ...pos,
   };
-  f.body = f.type === "FunctionDeclaration" ? { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: body, ...pos }], ...pos } : body;
+  f.body =
+    f.type === "FunctionDeclaration"
+      ? { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: body, ...pos }], ...pos }
+      : body;
   if (f.type !== "FunctionDeclaration") f.expression = true;
 }
 
 /** Remove `let x = hostCall(…)` declarators whose value is never read (by scope), until none is left. */
-function removeUnusedHostLocals(fn: Node, reachesHost: (e: Node) => boolean, dropped: Array<{ name: string; at: Place }>, at: (n: Node) => Place): void {
+function removeUnusedHostLocals(
+  fn: Node,
+  reachesHost: (e: Node) => boolean,
+  dropped: Array<{ name: string; at: Place }>,
+  at: (n: Node) => Place,
+): void {
   for (let round = 0; round < 256; round++) {
     let target: Node | null = null;
     for (const scope of analyzeFunction(fn).scopes) {
@@ -382,7 +444,14 @@ function removeUnusedHostLocals(fn: Node, reachesHost: (e: Node) => boolean, dro
  * undefined`): the call is that constant, so what was passed to it (the client's getters) is not
  * brought along. Only calls whose arguments do nothing (names, literals, member reads) are folded.
  */
-function inlinePortedConstants(root: Node, module: ModuleEntry, locals: Set<string>, ports: Port[], resolver: Resolver, folded: (name: string) => void): void {
+function inlinePortedConstants(
+  root: Node,
+  module: ModuleEntry,
+  locals: Set<string>,
+  ports: Port[],
+  resolver: Resolver,
+  folded: (name: string) => void,
+): void {
   const cache = new Map<string, Node | null>();
   const constantOf = (name: string): Node | null => {
     if (cache.has(name)) return cache.get(name)!;
@@ -392,11 +461,17 @@ function inlinePortedConstants(root: Node, module: ModuleEntry, locals: Set<stri
     const f = port?.node.type === "FunctionDeclaration" ? port.node : null;
     const only = f && !f.async && f.body.body.length === 1 ? f.body.body[0] : null;
     const v = only?.type === "ReturnStatement" ? only.argument : null;
-    if (v && ((v.type === "UnaryExpression" && v.operator === "void" && v.argument.type === "Literal") || (v.type === "Literal" && (typeof v.value === "boolean" || v.value === null)))) out = v;
+    if (
+      v &&
+      ((v.type === "UnaryExpression" && v.operator === "void" && v.argument.type === "Literal") ||
+        (v.type === "Literal" && (typeof v.value === "boolean" || v.value === null)))
+    )
+      out = v;
     cache.set(name, out);
     return out;
   };
-  const inert = (a: Node): boolean => a.type === "Identifier" || a.type === "Literal" || (a.type === "MemberExpression" && !a.computed && inert(a.object));
+  const inert = (a: Node): boolean =>
+    a.type === "Identifier" || a.type === "Literal" || (a.type === "MemberExpression" && !a.computed && inert(a.object));
   const one = (c: Node): Node => {
     if (c?.type !== "CallExpression" || c.callee.type !== "Identifier" || locals.has(c.callee.name) || !c.arguments.every(inert)) return c;
     const v = constantOf(c.callee.name);
@@ -453,7 +528,17 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
     if (!d || d.node.type !== "VariableDeclarator" || !loaded(d.node.init)) continue;
     rewriteTree(fn, (n) =>
       n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === name
-        ? { ...n, object: { type: "UnaryExpression", operator: "void", prefix: true, argument: { type: "Literal", value: 0, raw: "0", start: n.object.start, end: n.object.end }, start: n.object.start, end: n.object.end } }
+        ? {
+            ...n,
+            object: {
+              type: "UnaryExpression",
+              operator: "void",
+              prefix: true,
+              argument: { type: "Literal", value: 0, raw: "0", start: n.object.start, end: n.object.end },
+              start: n.object.start,
+              end: n.object.end,
+            },
+          }
         : n,
     );
     out.push(name);
@@ -572,7 +657,8 @@ function effectOnly(decl: Node, body: Node): boolean {
       for (const p of parts) if (p.type === "CallExpression" && p.callee.type === "Identifier" && p.callee.name === name) discarded++;
     }
     if (n.type === "SequenceExpression") {
-      for (const p of n.expressions.slice(0, -1)) if (p.type === "CallExpression" && p.callee.type === "Identifier" && p.callee.name === name) discarded++;
+      for (const p of n.expressions.slice(0, -1))
+        if (p.type === "CallExpression" && p.callee.type === "Identifier" && p.callee.name === name) discarded++;
     }
   });
   return calls > 0 && calls <= discarded;
@@ -584,7 +670,11 @@ function pruneEmptyIfs(root: Node): void {
   const pure = (e: Node) => {
     let ok = true;
     walk(e, (n) => {
-      if (/^(Call|New|Assignment|Update|Await|Yield|TaggedTemplate)Expression$/.test(n.type) || (n.type === "UnaryExpression" && n.operator === "delete")) ok = false;
+      if (
+        /^(Call|New|Assignment|Update|Await|Yield|TaggedTemplate)Expression$/.test(n.type) ||
+        (n.type === "UnaryExpression" && n.operator === "delete")
+      )
+        ok = false;
     });
     return ok;
   };
@@ -672,7 +762,8 @@ function bodyFacts(body: Node): BodyFacts {
       }
       if (cur.type === "Identifier") push(facts.paths, cur.name, path);
     }
-    if (n.type === "VariableDeclarator" && n.id.type === "ObjectPattern" && n.init?.type === "Identifier") push(facts.patterns, n.init.name, n.id);
+    if (n.type === "VariableDeclarator" && n.id.type === "ObjectPattern" && n.init?.type === "Identifier")
+      push(facts.patterns, n.init.name, n.id);
     if (n.type === "CallExpression" || n.type === "MemberExpression") {
       const target = id(n.type === "CallExpression" ? n.callee : n.object);
       if (target) {
@@ -680,11 +771,18 @@ function bodyFacts(body: Node): BodyFacts {
         else use(target).plain++;
       }
     }
-    if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && n.callee.object.type === "Identifier") use(n.callee.object.name).methodCalls++;
+    if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && n.callee.object.type === "Identifier")
+      use(n.callee.object.name).methodCalls++;
     if (n.type === "ObjectPattern") for (const p of n.properties) if (p.value?.type === "Identifier") use(p.value.name).declared++;
     // `refresh && …`, `!refresh`, `refresh ? … : …`: the code itself allows for its absence.
     const tested =
-      n.type === "LogicalExpression" ? id(n.left) : n.type === "UnaryExpression" && n.operator === "!" ? id(n.argument) : n.type === "ConditionalExpression" || n.type === "IfStatement" ? id(n.test) : null;
+      n.type === "LogicalExpression"
+        ? id(n.left)
+        : n.type === "UnaryExpression" && n.operator === "!"
+          ? id(n.argument)
+          : n.type === "ConditionalExpression" || n.type === "IfStatement"
+            ? id(n.test)
+            : null;
     if (tested) use(tested).tested++;
   });
   return facts;
@@ -699,7 +797,10 @@ function contextSource(param: Node | undefined, facts: BodyFacts): string {
       .filter((p: Node) => p.type === "Property" && !p.computed)
       .map((p: Node) => {
         const key = p.key.type === "Identifier" ? p.key.name : String(p.key.value);
-        const value = key === "tools" && (p.value.type === "Identifier" || p.value.type === "AssignmentPattern") ? "allTools" : contextSource(p.value, facts);
+        const value =
+          key === "tools" && (p.value.type === "Identifier" || p.value.type === "AssignmentPattern")
+            ? "allTools"
+            : contextSource(p.value, facts);
         return `${JSON.stringify(key)}: ${value}`;
       });
     return `{ ${props.join(", ")} }`;
@@ -711,7 +812,10 @@ function contextSource(param: Node | undefined, facts: BodyFacts): string {
     if (patterns.length > 0) {
       // `let { tools, refreshTools } = context`: the pattern decides, member reads add to it.
       const fromPattern = patterns.map((p) => contextSource(p, facts).slice(2, -2)).filter(Boolean);
-      const fromPaths = paths.length > 0 ? objectFromPaths(paths.filter((p) => !fromPattern.some((f) => f.includes(JSON.stringify(p[0]) + ":")))).slice(2, -2) : "";
+      const fromPaths =
+        paths.length > 0
+          ? objectFromPaths(paths.filter((p) => !fromPattern.some((f) => f.includes(JSON.stringify(p[0]) + ":")))).slice(2, -2)
+          : "";
       return `{ ${[...fromPattern, ...(fromPaths ? [fromPaths] : [])].join(", ")} }`;
     }
     // Used only as `name?.(…)`/`name?.x`, or tested (`!name`): the client may leave it out.
@@ -752,7 +856,11 @@ export function cutHostEffects(def: { module: ModuleEntry; node: Node }, ports: 
   replacePortedExpressions(def.node, ports, (name) => cut.push(`(${name})`));
   const locals = declaredNames(def.node);
   inlinePortedConstants(def.node, def.module, locals, ports, resolver, (name) => cut.push(name));
-  cutHostGatedBranches(def.node, (name) => !locals.has(name) && host.reachesFrom(def.module, name), (name) => cut.push(name));
+  cutHostGatedBranches(
+    def.node,
+    (name) => !locals.has(name) && host.reachesFrom(def.module, name),
+    (name) => cut.push(name),
+  );
   const droppable = (e: Node): boolean => {
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
     if (!droppedByPort(e, ports) && !host.reachesFrom(def.module, e.callee.name)) return false;
@@ -772,7 +880,11 @@ function droppedByPort(e: Node, ports: Port[]): boolean {
       !!b &&
       Object.entries(p.kinds).every(([meta, kind]) => {
         const v = b.get(meta);
-        return !!v && !Array.isArray(v) && (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression");
+        return (
+          !!v &&
+          !Array.isArray(v) &&
+          (kind === "string" ? v.type === "Literal" && typeof v.value === "string" : v.type === "ObjectExpression")
+        );
       })
     );
   });

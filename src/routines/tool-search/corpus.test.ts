@@ -10,7 +10,9 @@ const selectNames = (q: string) => /^\s*select:(.*)$/is.exec(q)?.[1]!.split(",")
 
 describe("createRng", () => {
   it("is deterministic per seed and spreads over its range", () => {
-    const a = createRng(42), b = createRng(42), c = createRng(43);
+    const a = createRng(42),
+      b = createRng(42),
+      c = createRng(43);
     const sa = Array.from({ length: 1000 }, () => a.next());
     expect(Array.from({ length: 1000 }, () => b.next())).toEqual(sa);
     expect(Array.from({ length: 1000 }, () => c.next())).not.toEqual(sa);
@@ -57,7 +59,11 @@ describe("defaultCorpus", () => {
   });
 
   it("uses every query kind, each often enough to matter", () => {
-    for (const k of QUERY_KINDS) expect(countWhere((c) => c.kind === k), k).toBeGreaterThanOrEqual(40);
+    for (const k of QUERY_KINDS)
+      expect(
+        countWhere((c) => c.kind === k),
+        k,
+      ).toBeGreaterThanOrEqual(40);
   });
 
   it("catalogs: MCP and built-in tools, name styles, mcpInfo variants, duplicates, tools both deferred and loaded", () => {
@@ -71,7 +77,11 @@ describe("defaultCorpus", () => {
     expect(mcp.filter((t) => serverPart(t).includes(".")).length).toBeGreaterThan(50);
     expect(mcp.filter((t) => serverPart(t).includes(" ")).length).toBeGreaterThan(20);
     expect(tools.filter((t) => !t.name.startsWith("mcp__") && t.isMcp === true && t.mcpInfo).length).toBeGreaterThan(10); // prefix-less MCP
-    expect(mcp.filter((t) => t.mcpInfo && t.mcpInfo.serverName !== serverPart(t) && t.mcpInfo.serverName.toLowerCase() === serverPart(t).toLowerCase()).length).toBeGreaterThan(50);
+    expect(
+      mcp.filter(
+        (t) => t.mcpInfo && t.mcpInfo.serverName !== serverPart(t) && t.mcpInfo.serverName.toLowerCase() === serverPart(t).toLowerCase(),
+      ).length,
+    ).toBeGreaterThan(50);
     expect(mcp.filter((t) => t.mcpInfo && t.mcpInfo.serverName.toLowerCase() !== serverPart(t).toLowerCase()).length).toBeGreaterThan(20);
     expect(mcp.filter((t) => t.mcpInfo && t.mcpInfo.toolName === undefined).length).toBeGreaterThan(20);
     expect(mcp.filter((t) => t.isMcp === false).length).toBeGreaterThan(20);
@@ -91,7 +101,11 @@ describe("defaultCorpus", () => {
   it("descriptions and hints: word-boundary traps, punctuation, regex specials, unicode, over the caps", () => {
     const tools = corpus.flatMap(allTools);
     const descs = tools.map((t) => t.description ?? "");
-    for (const needle of ["(", "[", "$", "\\", "|", "+", "*", "?", ".", "^", "{"]) expect(descs.some((d) => d.includes(needle)), needle).toBe(true);
+    for (const needle of ["(", "[", "$", "\\", "|", "+", "*", "?", ".", "^", "{"])
+      expect(
+        descs.some((d) => d.includes(needle)),
+        needle,
+      ).toBe(true);
     expect(descs.filter((d) => /\w+_id\b/.test(d)).length).toBeGreaterThan(100);
     expect(descs.filter((d) => /\bre[a-z]+/.test(d)).length).toBeGreaterThan(100);
     expect(descs.filter((d) => /[^\x00-\x7f]/.test(d)).length).toBeGreaterThan(100);
@@ -101,7 +115,11 @@ describe("defaultCorpus", () => {
     const long = hints.filter((h) => h.length > CAPS.searchHintChars);
     expect(long.length).toBeGreaterThan(50);
     // Some long hints end in a word that exists only past the 4096-character cut.
-    expect(long.filter((h) => /(hintbeyondcut|quokka|farawayword)$/.test(h) && !h.slice(0, CAPS.searchHintChars).match(/hintbeyondcut|quokka|farawayword/)).length).toBeGreaterThan(20);
+    expect(
+      long.filter(
+        (h) => /(hintbeyondcut|quokka|farawayword)$/.test(h) && !h.slice(0, CAPS.searchHintChars).match(/hintbeyondcut|quokka|farawayword/),
+      ).length,
+    ).toBeGreaterThan(20);
   });
 
   it("queries: required terms, select forms, exact names in other case, mcp__ prefixes", () => {
@@ -111,11 +129,30 @@ describe("defaultCorpus", () => {
     expect(lists.length).toBeGreaterThan(150);
     const names = (c: CorpusCase) => new Set(allTools(c).map((t) => t.name));
     expect(lists.filter((c) => selectNames(c.query).some((n) => n.trim() !== "" && !names(c).has(n.trim()))).length).toBeGreaterThan(50); // missing
-    expect(lists.filter((c) => { const s = selectNames(c.query).map((n) => n.trim()).filter(Boolean); return new Set(s).size < s.length; }).length).toBeGreaterThan(20); // duplicates
+    expect(
+      lists.filter((c) => {
+        const s = selectNames(c.query)
+          .map((n) => n.trim())
+          .filter(Boolean);
+        return new Set(s).size < s.length;
+      }).length,
+    ).toBeGreaterThan(20); // duplicates
     expect(lists.filter((c) => selectNames(c.query).some((n) => n !== n.trim())).length).toBeGreaterThan(50); // spaces
     expect(countWhere((c) => /^\s*(SELECT|Select):/.test(c.query))).toBeGreaterThan(20);
-    expect(countWhere((c) => allTools(c).some((t) => t.aliases?.some((a) => selectNames(c.query).map((n) => n.trim()).includes(a))))).toBeGreaterThan(10);
-    expect(countWhere((c) => allTools(c).some((t) => t.name !== c.query && t.name.toLowerCase() === c.query.toLowerCase()))).toBeGreaterThan(30);
+    expect(
+      countWhere((c) =>
+        allTools(c).some((t) =>
+          t.aliases?.some((a) =>
+            selectNames(c.query)
+              .map((n) => n.trim())
+              .includes(a),
+          ),
+        ),
+      ),
+    ).toBeGreaterThan(10);
+    expect(
+      countWhere((c) => allTools(c).some((t) => t.name !== c.query && t.name.toLowerCase() === c.query.toLowerCase())),
+    ).toBeGreaterThan(30);
     expect(countWhere((c) => allTools(c).some((t) => t.name === c.query))).toBeGreaterThan(30);
     expect(countWhere((c) => /^mcp__[^_\s]/i.test(c.query))).toBeGreaterThan(60);
     expect(countWhere((c) => /^MCP__/.test(c.query))).toBeGreaterThan(3);
@@ -138,7 +175,10 @@ describe("defaultCorpus", () => {
     expect(countWhere((c) => /\p{Extended_Pictographic}/u.test(c.query))).toBeGreaterThan(10); // emoji
     expect(countWhere((c) => c.query.includes("İ"))).toBeGreaterThan(2); // lowercases to two code units
     for (const ch of [".", "*", "+", "?", "^", "$", "{", "}", "(", ")", "|", "[", "]", "\\"])
-      expect(countWhere((c) => c.kind === "regex" && c.query.includes(ch)), ch).toBeGreaterThan(5);
+      expect(
+        countWhere((c) => c.kind === "regex" && c.query.includes(ch)),
+        ch,
+      ).toBeGreaterThan(5);
     expect(countWhere((c) => /\t|\n|\u00a0/.test(c.query))).toBeGreaterThan(50);
   });
 });

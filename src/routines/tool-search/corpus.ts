@@ -96,7 +96,10 @@ export function createRng(seed: number): Rng {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
     return (z ^ (z >>> 16)) >>> 0;
   };
-  let a = split(), b = split(), c = split(), d = split();
+  let a = split(),
+    b = split(),
+    c = split(),
+    d = split();
   const u32 = () => {
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
@@ -132,19 +135,91 @@ export function createRng(seed: number): Rng {
 // Vocabulary
 
 const SERVERS = [
-  "github", "slack", "jira", "postgres", "filesystem", "browser", "aws", "linear", "notion", "sentry", "gitlab",
-  "google-drive", "confluence", "stripe", "docker", "kubernetes", "figma", "asana", "playwright", "context7",
+  "github",
+  "slack",
+  "jira",
+  "postgres",
+  "filesystem",
+  "browser",
+  "aws",
+  "linear",
+  "notion",
+  "sentry",
+  "gitlab",
+  "google-drive",
+  "confluence",
+  "stripe",
+  "docker",
+  "kubernetes",
+  "figma",
+  "asana",
+  "playwright",
+  "context7",
 ];
 /** Server names that stress parsing: dots, spaces, case, underscores, single letters. */
 const ODD_SERVERS = ["my.server", "My Server", "aws.s3", "claude_ai_Gmail", "GitHub", "db_prod", "a", "x-y_z", "Slack", "data.v2.api"];
 const VERBS = [
-  "create", "get", "list", "search", "update", "delete", "read", "write", "send", "run", "query", "fetch", "add",
-  "remove", "merge", "close", "open", "upload", "download", "navigate", "click", "take", "describe", "execute", "find",
+  "create",
+  "get",
+  "list",
+  "search",
+  "update",
+  "delete",
+  "read",
+  "write",
+  "send",
+  "run",
+  "query",
+  "fetch",
+  "add",
+  "remove",
+  "merge",
+  "close",
+  "open",
+  "upload",
+  "download",
+  "navigate",
+  "click",
+  "take",
+  "describe",
+  "execute",
+  "find",
 ];
 const NOUNS = [
-  "issue", "issues", "pull_request", "repository", "file", "files", "comment", "message", "channel", "user", "table",
-  "row", "bucket", "object", "page", "screenshot", "branch", "commit", "ticket", "project", "database", "schema",
-  "secret", "deployment", "pod", "log", "event", "invoice", "customer", "sql", "notebook", "cell", "web", "shell",
+  "issue",
+  "issues",
+  "pull_request",
+  "repository",
+  "file",
+  "files",
+  "comment",
+  "message",
+  "channel",
+  "user",
+  "table",
+  "row",
+  "bucket",
+  "object",
+  "page",
+  "screenshot",
+  "branch",
+  "commit",
+  "ticket",
+  "project",
+  "database",
+  "schema",
+  "secret",
+  "deployment",
+  "pod",
+  "log",
+  "event",
+  "invoice",
+  "customer",
+  "sql",
+  "notebook",
+  "cell",
+  "web",
+  "shell",
 ];
 const BUILTINS: ReadonlyArray<{ name: string; aliases?: string[]; words: string[] }> = [
   { name: "Bash", words: ["shell", "command", "terminal"] },
@@ -180,19 +255,91 @@ const BUILTINS: ReadonlyArray<{ name: string; aliases?: string[]; words: string[
   { name: "WaitForMcpServers", words: ["wait", "mcp", "servers"] },
 ];
 const FILLER = [
-  "the", "a", "to", "of", "and", "for", "with", "from", "in", "this", "tool", "use", "when", "you", "need", "returns",
-  "given", "optional", "required", "parameter", "result", "data", "id", "name", "value", "list", "all", "new",
+  "the",
+  "a",
+  "to",
+  "of",
+  "and",
+  "for",
+  "with",
+  "from",
+  "in",
+  "this",
+  "tool",
+  "use",
+  "when",
+  "you",
+  "need",
+  "returns",
+  "given",
+  "optional",
+  "required",
+  "parameter",
+  "result",
+  "data",
+  "id",
+  "name",
+  "value",
+  "list",
+  "all",
+  "new",
 ];
 /** The word lists a sentence picks from, built once: a pick over a fresh spread per word made most of the
  *  corpus's garbage (generation took ~1 s of a verified lift). */
 const VERBS_AND_NOUNS = [...VERBS, ...NOUNS];
 const SENTENCE_ENDS = [".", ".", "!", "", ":", " —", "\n"];
 const UNICODE_WORDS = [
-  "café", "naïve", "résumé", "Ångström", "straße", "İstanbul", "ﬁle", "e\u0301tude", "日本語", "検索", "도구",
-  "поиск", "🚀", "🔧deploy", "ツール", "zero\u200bwidth", "Ωmega", "ǅemal",
+  "café",
+  "naïve",
+  "résumé",
+  "Ångström",
+  "straße",
+  "İstanbul",
+  "ﬁle",
+  "e\u0301tude",
+  "日本語",
+  "検索",
+  "도구",
+  "поиск",
+  "🚀",
+  "🔧deploy",
+  "ツール",
+  "zero\u200bwidth",
+  "Ωmega",
+  "ǅemal",
 ];
-const REGEX_BITS = [".*", "a+b", "c++", "$HOME", "^issue", "issue$", "(create)", "[a-z]", "{1,2}", "a|b", "\\d", "?",
-  "issue*", "create.issue", "(?:x)", "\\", "[", "(", ")", "+", "*", "$", "^", "|", "{", "}", "]", ".", "$&", "$1"];
+const REGEX_BITS = [
+  ".*",
+  "a+b",
+  "c++",
+  "$HOME",
+  "^issue",
+  "issue$",
+  "(create)",
+  "[a-z]",
+  "{1,2}",
+  "a|b",
+  "\\d",
+  "?",
+  "issue*",
+  "create.issue",
+  "(?:x)",
+  "\\",
+  "[",
+  "(",
+  ")",
+  "+",
+  "*",
+  "$",
+  "^",
+  "|",
+  "{",
+  "}",
+  "]",
+  ".",
+  "$&",
+  "$1",
+];
 
 const cap = (w: string) => (w.length === 0 ? w : w[0]!.toUpperCase() + w.slice(1));
 const camel = (parts: string[]) => parts.map((p, i) => (i === 0 ? p : cap(p))).join("");
@@ -303,8 +450,20 @@ function searchHint(rng: Rng, keyWords: string[], hintWords: string[]): string |
     return text + tail;
   }
   const words = Array.from({ length: rng.range(1, 6) }, () =>
-    rng.pick(["start here", "playbook", "instructions", "how to use", "billing", "invoices", "triage", "deploy", "kanban",
-      "sprint", "warehouse", ...keyWords]),
+    rng.pick([
+      "start here",
+      "playbook",
+      "instructions",
+      "how to use",
+      "billing",
+      "invoices",
+      "triage",
+      "deploy",
+      "kanban",
+      "sprint",
+      "warehouse",
+      ...keyWords,
+    ]),
   );
   hintWords.push(...words.flatMap((w) => w.split(" ")));
   return words.join(rng.pick([", ", " ", "; ", " | "]));
@@ -312,7 +471,9 @@ function searchHint(rng: Rng, keyWords: string[], hintWords: string[]): string |
 
 function mcpTool(rng: Rng, server: string, words: string[], hintWords: string[]): Tool {
   const toolName = mcpToolName(rng);
-  const keyWords = [...server.split(/[._ -]/), ...toolName.split(/[._-]|(?<=[a-z])(?=[A-Z])/)].filter((w) => w !== "").map((w) => w.toLowerCase());
+  const keyWords = [...server.split(/[._ -]/), ...toolName.split(/[._-]|(?<=[a-z])(?=[A-Z])/)]
+    .filter((w) => w !== "")
+    .map((w) => w.toLowerCase());
   words.push(...keyWords, server, toolName);
   const noPrefix = rng.chance(0.03);
   const tool: Tool = { name: noPrefix ? toolName : `mcp__${server}__${toolName}` };
@@ -326,7 +487,11 @@ function mcpTool(rng: Rng, server: string, words: string[], hintWords: string[])
   else if (m < 0.4) tool.isMcp = false;
   const info = rng.next();
   if (noPrefix || info < 0.4) tool.mcpInfo = { serverName: server, toolName };
-  else if (info < 0.5) tool.mcpInfo = { serverName: rng.chance(0.5) ? server.toUpperCase() : cap(server), toolName: rng.chance(0.5) ? toolName.toLowerCase() : cap(toolName) };
+  else if (info < 0.5)
+    tool.mcpInfo = {
+      serverName: rng.chance(0.5) ? server.toUpperCase() : cap(server),
+      toolName: rng.chance(0.5) ? toolName.toLowerCase() : cap(toolName),
+    };
   else if (info < 0.55) tool.mcpInfo = { serverName: rng.pick(SERVERS), toolName: mcpToolName(rng) };
   if (rng.chance(0.02)) tool.aliases = [`${server}_${toolName}`];
   return tool;
@@ -443,8 +608,10 @@ function selectList(rng: Rng, c: Catalog, n: number): string {
   const names: string[] = [];
   for (let i = 0; i < n; i++) {
     const r = rng.next();
-    if (r < 0.08 && names.length > 0) names.push(rng.pick(names)); // duplicate
-    else if (r < 0.12) names.push(""); // empty entry
+    if (r < 0.08 && names.length > 0)
+      names.push(rng.pick(names)); // duplicate
+    else if (r < 0.12)
+      names.push(""); // empty entry
     else names.push(someName(rng, c));
   }
   const sep = () => rng.pick([",", ",", ",", ", ", " ,", " , "]);
@@ -455,7 +622,11 @@ function selectList(rng: Rng, c: Catalog, n: number): string {
 }
 
 function exactlyChars(rng: Rng, c: Catalog, n: number): string {
-  if (rng.chance(0.2)) return rng.pick(["x", "issue", someWord(rng, c)]).repeat(n).slice(0, n);
+  if (rng.chance(0.2))
+    return rng
+      .pick(["x", "issue", someWord(rng, c)])
+      .repeat(n)
+      .slice(0, n);
   let s = "";
   while (s.length < n) s += (s ? " " : "") + someWord(rng, c);
   return s.slice(0, n);
@@ -466,7 +637,10 @@ function query(rng: Rng, kind: QueryKind, c: Catalog): string {
     case "word":
       return someWord(rng, c);
     case "words":
-      return joinWords(rng, Array.from({ length: rng.range(2, 6) }, () => someWord(rng, c)));
+      return joinWords(
+        rng,
+        Array.from({ length: rng.range(2, 6) }, () => someWord(rng, c)),
+      );
     case "required": {
       const n = rng.range(1, 5);
       const words = Array.from({ length: n }, () => someWord(rng, c));
@@ -521,7 +695,26 @@ function query(rng: Rng, kind: QueryKind, c: Catalog): string {
       return selectPrefix(rng) + selectList(rng, c, n);
     }
     case "empty":
-      return rng.pick(["", "", "", " ", "   ", "\t", "\n", " \t\n ", "+", "++", "select:", "select: ", "select:,", "select:,,", "mcp__", "mcp", "\u00a0", "\u3000"]);
+      return rng.pick([
+        "",
+        "",
+        "",
+        " ",
+        "   ",
+        "\t",
+        "\n",
+        " \t\n ",
+        "+",
+        "++",
+        "select:",
+        "select: ",
+        "select:,",
+        "select:,,",
+        "mcp__",
+        "mcp",
+        "\u00a0",
+        "\u3000",
+      ]);
     case "unicode": {
       const words = Array.from({ length: rng.range(1, 4) }, () => (rng.chance(0.6) ? rng.pick(UNICODE_WORDS) : someWord(rng, c)));
       if (rng.chance(0.2)) words.push("\u{1F600}".repeat(rng.range(1, 3)));
@@ -537,7 +730,10 @@ function query(rng: Rng, kind: QueryKind, c: Catalog): string {
       return joinWords(rng, words);
     }
     case "mixed-case":
-      return joinWords(rng, Array.from({ length: rng.range(1, 4) }, () => changeCase(rng, someWord(rng, c))));
+      return joinWords(
+        rng,
+        Array.from({ length: rng.range(1, 4) }, () => changeCase(rng, someWord(rng, c))),
+      );
     case "name-parts": {
       const tools = allTools(c);
       const name = tools.length > 0 ? rng.pick(tools).name : rng.pick(BUILTINS).name;
@@ -556,7 +752,10 @@ function query(rng: Rng, kind: QueryKind, c: Catalog): string {
     }
     case "hint":
       return c.hintWords.length > 0
-        ? joinWords(rng, Array.from({ length: rng.range(1, 3) }, () => rng.pick(c.hintWords)))
+        ? joinWords(
+            rng,
+            Array.from({ length: rng.range(1, 3) }, () => rng.pick(c.hintWords)),
+          )
         : rng.pick(["start here", "playbook", "instructions", "billing"]);
   }
 }

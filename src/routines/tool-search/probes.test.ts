@@ -33,7 +33,9 @@ describe("cap probes", () => {
     expect(row("query cap (characters)")).toMatchObject({ changed: false });
     expect(row("query cap (characters)")!.after).toMatch(/^none up to/);
     expect(row("query cap (characters) in toolSearch")).toMatchObject({ after: "1000", changed: true });
-    expect(sentences).toContain(`the query cap (characters) in toolSearch is now 1000 (was ${row("query cap (characters) in toolSearch")!.before})`);
+    expect(sentences).toContain(
+      `the query cap (characters) in toolSearch is now 1000 (was ${row("query cap (characters) in toolSearch")!.before})`,
+    );
   }, 60_000);
 
   it("a cap both entry points apply gives one sentence that says so", async () => {
@@ -45,6 +47,8 @@ describe("cap probes", () => {
     const { rows, sentences } = probeRows(probes, a.map(answerOf), b.map(answerOf));
     expect(rows.find((r) => r.feature === "query cap (characters)")?.after).toBe("4096");
     expect(rows.find((r) => r.feature === "query cap (characters) in toolSearch")?.after).toBe("4096");
-    expect(sentences.filter((l) => /query cap \(characters\)/.test(l))).toEqual([expect.stringMatching(/is now 4096 .* through scoreTools and toolSearch alike$/)]);
+    expect(sentences.filter((l) => /query cap \(characters\)/.test(l))).toEqual([
+      expect.stringMatching(/is now 4096 .* through scoreTools and toolSearch alike$/),
+    ]);
   }, 60_000);
 });

@@ -23,7 +23,11 @@ export interface Probe {
 }
 
 const mcp = (server: string, tool: string, description: string, searchHint?: string): Tool => ({
-  name: `mcp__${server}__${tool}`, description, isMcp: true, mcpInfo: { serverName: server, toolName: tool }, ...(searchHint ? { searchHint } : {}),
+  name: `mcp__${server}__${tool}`,
+  description,
+  isMcp: true,
+  mcpInfo: { serverName: server, toolName: tool },
+  ...(searchHint ? { searchHint } : {}),
 });
 const ISSUE = mcp("github", "create_issue", "Create a new issue in a GitHub repository", "bug report ticket");
 const COMMENT = mcp("github", "add_comment", "Add a comment message to an issue");
@@ -37,8 +41,14 @@ const TODO: Tool = { name: "TodoWrite", description: "Create and manage a struct
  *  query's last character loses it, so toolSearch, which shows names only, measures a cap to the character. */
 const Q = mcp("qq", "q", "A tool");
 
-const call = (fn: ContractCall["fn"], query: string, deferred: Tool[], loaded: Tool[] = []): ContractCall => ({ fn, query, deferred, loaded });
-const isError = (v: unknown): v is { error: string } => typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
+const call = (fn: ContractCall["fn"], query: string, deferred: Tool[], loaded: Tool[] = []): ContractCall => ({
+  fn,
+  query,
+  deferred,
+  loaded,
+});
+const isError = (v: unknown): v is { error: string } =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
 const thrown = (xs: unknown[]) => xs.find(isError) as { error: string } | undefined;
 const has = (v: unknown, name: string) => Array.isArray(v) && v.includes(name);
 const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(", ") : "nothing") : isError(v) ? `throws (${v.error})` : String(v));
@@ -87,7 +97,12 @@ function score(feature: string, query: string, tool: Tool, what: string): Probe 
   return {
     feature,
     calls: [call("scoreTools", query, [tool])],
-    read: ([v]) => (isError(v) ? `throws: ${v.error.slice(0, 80)}` : Array.isArray(v) && typeof v[0]?.score === "number" ? String(v[0].score) : "no score"),
+    read: ([v]) =>
+      isError(v)
+        ? `throws: ${v.error.slice(0, 80)}`
+        : Array.isArray(v) && typeof v[0]?.score === "number"
+          ? String(v[0].score)
+          : "no score",
     sentence: (before, after) => `${what} (${showQuery(query)} for ${tool.name}) now scores ${after} (was ${before})`,
   };
 }
@@ -105,29 +120,160 @@ export function toolSearchProbes(numbers: readonly number[]): Probe[] {
     // (to 2.1.7) filtered call()'s tools by isMcp; the lift puts the caller's list in that filter's place, as it
     // does for the later flag-reading policies, so a built-in given as deferred is found in every era: the row
     // says what the module does with that input, not that MCPSearch searched built-ins.
-    yesNo("keyword search: a built-in given as deferred", [call("toolSearch", "fetch url", [FETCH, SLACK])], ([v]) => has(v, "WebFetch"), "the keyword search", "returns a built-in tool given as deferred"),
-    yesNo("keyword search: MCP tools", [call("toolSearch", "slack message", [SLACK, FETCH])], ([v]) => has(v, SLACK.name), "the keyword search", "searches MCP tools"),
-    yesNo("exact name in another case", [call("searchTools", "webfetch", [FETCH, SEARCH, SLACK])], ([v]) => has(v, "WebFetch"), "searchTools", "finds a tool by its exact name in another case"),
-    yesNo("exact name: loaded tool", [call("toolSearch", "WebFetch", [SLACK, ISSUE], [FETCH])], ([v]) => has(v, "WebFetch"), "toolSearch", "finds a loaded tool by its exact name"),
-    yesNo("select: full name", [call("toolSearch", `select:${ISSUE.name}`, [ISSUE, SLACK])], ([v]) => has(v, ISSUE.name), "`select:`", "finds a tool by its full name"),
-    yesNo("select: bare MCP tool name", [call("toolSearch", "select:create_issue", [ISSUE])], ([v]) => has(v, ISSUE.name), "`select:`", "finds an MCP tool by its bare tool name"),
-    yesNo("select: other case", [call("toolSearch", "select:webfetch", [FETCH])], ([v]) => has(v, "WebFetch"), "`select:`", "finds a name written in another case"),
-    yesNo("select: comma list", [call("toolSearch", `select:WebFetch,${SLACK.name}`, [FETCH, SLACK])], ([v]) => has(v, "WebFetch") && has(v, SLACK.name), "`select:`", "takes a comma-separated list"),
-    yesNo("select: by alias", [call("toolSearch", "select:Task", [AGENT])], ([v]) => has(v, "Agent"), "`select:`", "finds a tool by an alias"),
-    yesNo("select: loaded tools too", [call("toolSearch", "select:WebFetch", [SLACK], [FETCH])], ([v]) => has(v, "WebFetch"), "`select:`", "finds a loaded tool"),
-    yesNo("+required terms", [call("searchTools", "+slack message", [COMMENT, SLACK])], ([v]) => has(v, SLACK.name) && !has(v, COMMENT.name), "searchTools", "honours `+required` terms"),
-    yesNo("mcp__ prefix: a server's tools", [call("searchTools", "mcp__slack", [ISSUE, SLACK, CHANNELS])], ([v]) => has(v, SLACK.name) && has(v, CHANNELS.name) && !has(v, ISSUE.name), "searchTools", "returns a server's tools for an `mcp__server` query"),
-    yesNo("searchHint words count", [call("searchTools", "ticket", [ISSUE, SLACK])], ([v]) => has(v, ISSUE.name), "searchTools", "matches searchHint words"),
-    yesNo("description: whole word", [call("searchTools", "repository", [ISSUE, SLACK])], ([v]) => has(v, ISSUE.name), "searchTools", "matches a whole description word"),
-    yesNo("description: part of a word", [call("searchTools", "reposit", [ISSUE, SLACK])], ([v]) => has(v, ISSUE.name), "searchTools", "matches part of a description word"),
-    cap("query cap (characters)", call("scoreTools", "slack", [SLACK]), lengths([100, 1000, 4096, 8192, 16384, 16385, 65536], numbers, 64, 70_000), (n) => call("scoreTools", padded(n, "slack"), [SLACK])),
-    cap("query cap (words)", call("scoreTools", "slack", [SLACK]), lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000), (n) => call("scoreTools", [...Array(n - 1).fill("zq"), "slack"].join(" "), [SLACK])),
-    cap("select: cap (names)", call("toolSearch", `select:${SLACK.name}`, [SLACK, ISSUE]), lengths([8, 16, 64, 65, 256], numbers, 4, 2_000), (n) => call("toolSearch", `select:${Array.from({ length: n - 1 }, (_, i) => `x${i}`).join(",")},${SLACK.name}`, [SLACK, ISSUE])),
-    cap("searchHint cap (characters)", call("scoreTools", "zork", [{ ...SLACK, searchHint: "zork" }]), lengths([100, 1000, 4096, 4097, 16384], numbers, 64, 70_000), (n) => call("scoreTools", "zork", [{ ...SLACK, searchHint: padded(n, "zork") }])),
+    yesNo(
+      "keyword search: a built-in given as deferred",
+      [call("toolSearch", "fetch url", [FETCH, SLACK])],
+      ([v]) => has(v, "WebFetch"),
+      "the keyword search",
+      "returns a built-in tool given as deferred",
+    ),
+    yesNo(
+      "keyword search: MCP tools",
+      [call("toolSearch", "slack message", [SLACK, FETCH])],
+      ([v]) => has(v, SLACK.name),
+      "the keyword search",
+      "searches MCP tools",
+    ),
+    yesNo(
+      "exact name in another case",
+      [call("searchTools", "webfetch", [FETCH, SEARCH, SLACK])],
+      ([v]) => has(v, "WebFetch"),
+      "searchTools",
+      "finds a tool by its exact name in another case",
+    ),
+    yesNo(
+      "exact name: loaded tool",
+      [call("toolSearch", "WebFetch", [SLACK, ISSUE], [FETCH])],
+      ([v]) => has(v, "WebFetch"),
+      "toolSearch",
+      "finds a loaded tool by its exact name",
+    ),
+    yesNo(
+      "select: full name",
+      [call("toolSearch", `select:${ISSUE.name}`, [ISSUE, SLACK])],
+      ([v]) => has(v, ISSUE.name),
+      "`select:`",
+      "finds a tool by its full name",
+    ),
+    yesNo(
+      "select: bare MCP tool name",
+      [call("toolSearch", "select:create_issue", [ISSUE])],
+      ([v]) => has(v, ISSUE.name),
+      "`select:`",
+      "finds an MCP tool by its bare tool name",
+    ),
+    yesNo(
+      "select: other case",
+      [call("toolSearch", "select:webfetch", [FETCH])],
+      ([v]) => has(v, "WebFetch"),
+      "`select:`",
+      "finds a name written in another case",
+    ),
+    yesNo(
+      "select: comma list",
+      [call("toolSearch", `select:WebFetch,${SLACK.name}`, [FETCH, SLACK])],
+      ([v]) => has(v, "WebFetch") && has(v, SLACK.name),
+      "`select:`",
+      "takes a comma-separated list",
+    ),
+    yesNo(
+      "select: by alias",
+      [call("toolSearch", "select:Task", [AGENT])],
+      ([v]) => has(v, "Agent"),
+      "`select:`",
+      "finds a tool by an alias",
+    ),
+    yesNo(
+      "select: loaded tools too",
+      [call("toolSearch", "select:WebFetch", [SLACK], [FETCH])],
+      ([v]) => has(v, "WebFetch"),
+      "`select:`",
+      "finds a loaded tool",
+    ),
+    yesNo(
+      "+required terms",
+      [call("searchTools", "+slack message", [COMMENT, SLACK])],
+      ([v]) => has(v, SLACK.name) && !has(v, COMMENT.name),
+      "searchTools",
+      "honours `+required` terms",
+    ),
+    yesNo(
+      "mcp__ prefix: a server's tools",
+      [call("searchTools", "mcp__slack", [ISSUE, SLACK, CHANNELS])],
+      ([v]) => has(v, SLACK.name) && has(v, CHANNELS.name) && !has(v, ISSUE.name),
+      "searchTools",
+      "returns a server's tools for an `mcp__server` query",
+    ),
+    yesNo(
+      "searchHint words count",
+      [call("searchTools", "ticket", [ISSUE, SLACK])],
+      ([v]) => has(v, ISSUE.name),
+      "searchTools",
+      "matches searchHint words",
+    ),
+    yesNo(
+      "description: whole word",
+      [call("searchTools", "repository", [ISSUE, SLACK])],
+      ([v]) => has(v, ISSUE.name),
+      "searchTools",
+      "matches a whole description word",
+    ),
+    yesNo(
+      "description: part of a word",
+      [call("searchTools", "reposit", [ISSUE, SLACK])],
+      ([v]) => has(v, ISSUE.name),
+      "searchTools",
+      "matches part of a description word",
+    ),
+    cap(
+      "query cap (characters)",
+      call("scoreTools", "slack", [SLACK]),
+      lengths([100, 1000, 4096, 8192, 16384, 16385, 65536], numbers, 64, 70_000),
+      (n) => call("scoreTools", padded(n, "slack"), [SLACK]),
+    ),
+    cap("query cap (words)", call("scoreTools", "slack", [SLACK]), lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000), (n) =>
+      call("scoreTools", [...Array(n - 1).fill("zq"), "slack"].join(" "), [SLACK]),
+    ),
+    cap(
+      "select: cap (names)",
+      call("toolSearch", `select:${SLACK.name}`, [SLACK, ISSUE]),
+      lengths([8, 16, 64, 65, 256], numbers, 4, 2_000),
+      (n) => call("toolSearch", `select:${Array.from({ length: n - 1 }, (_, i) => `x${i}`).join(",")},${SLACK.name}`, [SLACK, ISSUE]),
+    ),
+    cap(
+      "searchHint cap (characters)",
+      call("scoreTools", "zork", [{ ...SLACK, searchHint: "zork" }]),
+      lengths([100, 1000, 4096, 4097, 16384], numbers, 64, 70_000),
+      (n) => call("scoreTools", "zork", [{ ...SLACK, searchHint: padded(n, "zork") }]),
+    ),
     // The same caps through toolSearch: a cap that call() applies before searching shows here only.
-    { ...cap("query cap (characters) in toolSearch", call("toolSearch", "q", [Q, SLACK]), lengths([100, 1000, 4096, 8192, 16384, 16385, 65536], numbers, 64, 70_000), (n) => call("toolSearch", padded(n, "q"), [Q, SLACK])), again: "query cap (characters)" },
-    { ...cap("query cap (words) in toolSearch", call("toolSearch", "q", [Q, SLACK]), lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000), (n) => call("toolSearch", [...Array(n - 1).fill("zz"), "q"].join(" "), [Q, SLACK])), again: "query cap (words)" },
-    { ...cap("searchHint cap (characters) in toolSearch", call("toolSearch", "zork", [{ ...SLACK, searchHint: "zork" }, Q]), lengths([100, 1000, 4096, 4097, 16384], numbers, 64, 70_000), (n) => call("toolSearch", "zork", [{ ...SLACK, searchHint: padded(n, "zork") }, Q])), again: "searchHint cap (characters)" },
+    {
+      ...cap(
+        "query cap (characters) in toolSearch",
+        call("toolSearch", "q", [Q, SLACK]),
+        lengths([100, 1000, 4096, 8192, 16384, 16385, 65536], numbers, 64, 70_000),
+        (n) => call("toolSearch", padded(n, "q"), [Q, SLACK]),
+      ),
+      again: "query cap (characters)",
+    },
+    {
+      ...cap(
+        "query cap (words) in toolSearch",
+        call("toolSearch", "q", [Q, SLACK]),
+        lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000),
+        (n) => call("toolSearch", [...Array(n - 1).fill("zz"), "q"].join(" "), [Q, SLACK]),
+      ),
+      again: "query cap (words)",
+    },
+    {
+      ...cap(
+        "searchHint cap (characters) in toolSearch",
+        call("toolSearch", "zork", [{ ...SLACK, searchHint: "zork" }, Q]),
+        lengths([100, 1000, 4096, 4097, 16384], numbers, 64, 70_000),
+        (n) => call("toolSearch", "zork", [{ ...SLACK, searchHint: padded(n, "zork") }, Q]),
+      ),
+      again: "searchHint cap (characters)",
+    },
     {
       feature: "default max results",
       calls: [call("searchTools", "testing", twelve)],

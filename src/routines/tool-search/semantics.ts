@@ -112,7 +112,12 @@ function scoreWeights(ctx: Context, root: Node, text: string) {
     const c = ctx.classify(n.test, rule.target);
     if (c.descriptionKind) descriptionKind ??= c.descriptionKind;
     if (!c.key) {
-      for (const w of rule.weights) add(other, `weight: other rule if (${oneLine(text.slice(n.test.start, n.test.end))})${w.mcp === undefined ? "" : w.mcp ? " (MCP)" : " (built-in)"}`, w.n);
+      for (const w of rule.weights)
+        add(
+          other,
+          `weight: other rule if (${oneLine(text.slice(n.test.start, n.test.end))})${w.mcp === undefined ? "" : w.mcp ? " (MCP)" : " (built-in)"}`,
+          w.n,
+        );
       return;
     }
     const split = ["part-exact", "part-substring", "coarse-exact", "coarse-substring"].includes(c.key);
@@ -183,7 +188,8 @@ function codeFeatures(ctx: Context, root: Node, text: string): CodeFeatures {
     if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && !n.callee.computed) {
       const method = n.callee.property.name;
       const arg0 = n.arguments[0];
-      if (method === "split" && arg0?.type === "Literal" && arg0.value === "," && ctx.origins(n.callee.object).has("select")) f.selectList = true;
+      if (method === "split" && arg0?.type === "Literal" && arg0.value === "," && ctx.origins(n.callee.object).has("select"))
+        f.selectList = true;
       if (method === "startsWith" && arg0?.type === "Literal" && arg0.value === "+") f.required = true;
       if ((method === "slice" || method === "substring") && n.arguments.length === 2 && ctx.number(arg0) === 0) {
         const cap = ctx.number(n.arguments[1]);
@@ -192,7 +198,10 @@ function codeFeatures(ctx: Context, root: Node, text: string): CodeFeatures {
       }
     }
     if (n.type === "BinaryExpression" && [">", ">=", "<", "<="].includes(n.operator)) {
-      for (const [side, other] of [[n.left, n.right], [n.right, n.left]] as Array<[Node, Node]>) {
+      for (const [side, other] of [
+        [n.left, n.right],
+        [n.right, n.left],
+      ] as Array<[Node, Node]>) {
         if (side.type !== "MemberExpression" || side.computed || side.property.name !== "length") continue;
         const cap = ctx.number(other);
         // Small numbers compared with lengths are shapes ("mcp__".length, "+x"), not caps.
@@ -209,17 +218,30 @@ function codeFeatures(ctx: Context, root: Node, text: string): CodeFeatures {
 
 /** The fast paths and second lookups one node shows (part of codeFeatures' walk). */
 function fastPaths(ctx: Context, n: Node, f: CodeFeatures): void {
-  if (n.type === "IfStatement" && hasCall(n.test, (c) => isMethod(c, "startsWith") && c.arguments[0]?.type === "Literal" && c.arguments[0].value === "mcp__")) {
-    if (hasCall(n.consequent, (c) => isMethod(c, "startsWith") && c.arguments[0] !== undefined && c.arguments[0].type !== "Literal")) f.prefixFastPath = true;
+  if (
+    n.type === "IfStatement" &&
+    hasCall(n.test, (c) => isMethod(c, "startsWith") && c.arguments[0]?.type === "Literal" && c.arguments[0].value === "mcp__")
+  ) {
+    if (hasCall(n.consequent, (c) => isMethod(c, "startsWith") && c.arguments[0] !== undefined && c.arguments[0].type !== "Literal"))
+      f.prefixFastPath = true;
   }
   // `lookup(deferred, key) ?? lookup(all, key)`: a second place to look.
-  if (n.type === "LogicalExpression" && (n.operator === "??" || n.operator === "||") && ctx.isNameLookup(n.left) && ctx.isNameLookup(n.right)) {
+  if (
+    n.type === "LogicalExpression" &&
+    (n.operator === "??" || n.operator === "||") &&
+    ctx.isNameLookup(n.left) &&
+    ctx.isNameLookup(n.right)
+  ) {
     if (isLoweredLookup(n.left) || isLoweredLookup(n.right)) f.exactLoadedToo = true;
     else if (ctx.origins(n.left).has("select")) f.selectLoadedToo = true;
   }
   if ((n.type === "ArrowFunctionExpression" || n.type === "FunctionExpression") && n.params.length === 1) {
-    const body = n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0].type === "ReturnStatement" ? n.body.body[0].argument : n.body;
-    if (body?.type === "BinaryExpression" && body.operator === "===" && (isLoweredName(body.left) || isLoweredName(body.right))) f.exactFastPath = true;
+    const body =
+      n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0].type === "ReturnStatement"
+        ? n.body.body[0].argument
+        : n.body;
+    if (body?.type === "BinaryExpression" && body.operator === "===" && (isLoweredName(body.left) || isLoweredName(body.right)))
+      f.exactFastPath = true;
   }
 }
 
@@ -227,7 +249,10 @@ function fastPaths(ctx: Context, n: Node, f: CodeFeatures): void {
 function featureValues(f: CodeFeatures, descriptionKind: "word" | "substring" | null): Map<Feature, string> {
   const features = new Map<Feature, string>();
   const yes = (k: Feature, v: boolean) => features.set(k, v ? "yes" : "no");
-  features.set("searches", f.resultKeys.has("total_mcp_tools") ? "MCP tools" : f.resultKeys.has("total_deferred_tools") ? "deferred tools" : "—");
+  features.set(
+    "searches",
+    f.resultKeys.has("total_mcp_tools") ? "MCP tools" : f.resultKeys.has("total_deferred_tools") ? "deferred tools" : "—",
+  );
   yes("select: lookup", f.selectRegex);
   yes("select: comma list", f.selectList);
   yes("select: by alias", f.selectRegex && f.aliases);
@@ -269,10 +294,20 @@ function scoreRule(s: Node, number: (n: Node) => number | undefined): { target: 
     if (mcp === undefined || builtin === undefined) return null;
     let isMcp = false;
     walk(r.test, (n) => {
-      if ((n.type === "Identifier" && /mcp/i.test(n.name)) || (n.type === "MemberExpression" && !n.computed && /mcp/i.test(n.property.name))) isMcp = true;
+      if (
+        (n.type === "Identifier" && /mcp/i.test(n.name)) ||
+        (n.type === "MemberExpression" && !n.computed && /mcp/i.test(n.property.name))
+      )
+        isMcp = true;
     });
     if (!isMcp) return null;
-    return { target: e.left.name, weights: [{ n: mcp, mcp: true }, { n: builtin, mcp: false }] };
+    return {
+      target: e.left.name,
+      weights: [
+        { n: mcp, mcp: true },
+        { n: builtin, mcp: false },
+      ],
+    };
   }
   return null;
 }
@@ -341,38 +376,71 @@ class Context {
   /** What a value is made from: the select match, a split on commas or whitespace, a searchHint, an awaited call (the description), the query. */
   origins(n: Node, seen = new Set<string>(), depth = 0): Set<Origin> {
     const out = new Set<Origin>();
-    walk(n, (m) => {
-      if (m.type === "CallExpression" && isMethod(m, "split")) {
-        const a = m.arguments[0];
-        if (a?.type === "Literal" && a.value === ",") out.add("split-comma");
-        if (a?.type === "Literal" && (a.regex ? /\\s/.test(a.regex.pattern) : a.value === " ")) out.add("split-words");
-      }
-      if (m.type === "Literal" && m.regex && /^\^select:/i.test(m.regex.pattern)) out.add("select");
-      if (m.type === "MemberExpression" && !m.computed && m.property.name === "searchHint") out.add("hint");
-      if (m.type === "MemberExpression" && !m.computed && m.property.name === "name") out.add("name");
-      if (m.type === "AwaitExpression") out.add("await");
-      if (m.type === "Identifier" && /^query\d*$/.test(m.name)) out.add("query");
-      if (m.type === "MemberExpression" && !m.computed && m.property.name === "query") out.add("query");
-      if (m.type === "Identifier" && depth < 8 && !seen.has(m.name)) {
-        seen.add(m.name);
-        for (const init of this.inits.get(m.name) ?? []) for (const o of this.origins(init, seen, depth + 1)) out.add(o);
-        // A parameter of a named function: what its callers pass.
-        const param = this.params.get(m.name);
-        if (param) for (const call of this.calls.get(param.fn) ?? []) if (call.arguments[param.index]) for (const o of this.origins(call.arguments[param.index], seen, depth + 1)) out.add(o);
-      }
-    }, true);
+    walk(
+      n,
+      (m) => {
+        if (m.type === "CallExpression" && isMethod(m, "split")) {
+          const a = m.arguments[0];
+          if (a?.type === "Literal" && a.value === ",") out.add("split-comma");
+          if (a?.type === "Literal" && (a.regex ? /\\s/.test(a.regex.pattern) : a.value === " ")) out.add("split-words");
+        }
+        if (m.type === "Literal" && m.regex && /^\^select:/i.test(m.regex.pattern)) out.add("select");
+        if (m.type === "MemberExpression" && !m.computed && m.property.name === "searchHint") out.add("hint");
+        if (m.type === "MemberExpression" && !m.computed && m.property.name === "name") out.add("name");
+        if (m.type === "AwaitExpression") out.add("await");
+        if (m.type === "Identifier" && /^query\d*$/.test(m.name)) out.add("query");
+        if (m.type === "MemberExpression" && !m.computed && m.property.name === "query") out.add("query");
+        if (m.type === "Identifier" && depth < 8 && !seen.has(m.name)) {
+          seen.add(m.name);
+          for (const init of this.inits.get(m.name) ?? []) for (const o of this.origins(init, seen, depth + 1)) out.add(o);
+          // A parameter of a named function: what its callers pass.
+          const param = this.params.get(m.name);
+          if (param)
+            for (const call of this.calls.get(param.fn) ?? [])
+              if (call.arguments[param.index]) for (const o of this.origins(call.arguments[param.index], seen, depth + 1)) out.add(o);
+        }
+      },
+      true,
+    );
     return out;
   }
 
   /** Which rule an if-test is; `score === 0 &&` guards (the fallback's) are set aside. */
   classify(test: Node, target: string): { key?: string; descriptionKind?: "word" | "substring" } {
     const operands = conjuncts(test).filter(
-      (t) => !(t.type === "BinaryExpression" && t.operator === "===" && ((t.left.type === "Identifier" && t.left.name === target) || (t.right.type === "Identifier" && t.right.name === target))),
+      (t) =>
+        !(
+          t.type === "BinaryExpression" &&
+          t.operator === "===" &&
+          ((t.left.type === "Identifier" && t.left.name === target) || (t.right.type === "Identifier" && t.right.name === target))
+        ),
     );
     const props = new Set<string>();
     for (const o of operands) walk(o, (m) => m.type === "MemberExpression" && !m.computed && props.add(m.property.name));
-    const direct = (prop: string, method: string) => operands.some((o) => hasCall(o, (c) => isMethod(c, method) && c.callee.object.type === "MemberExpression" && !c.callee.object.computed && c.callee.object.property.name === prop));
-    const eq = (prop: string) => operands.some((o) => { let hit = false; walk(o, (m) => { if (m.type === "BinaryExpression" && m.operator === "===" && [m.left, m.right].some((s: Node) => s.type === "MemberExpression" && !s.computed && s.property.name === prop)) hit = true; }); return hit; });
+    const direct = (prop: string, method: string) =>
+      operands.some((o) =>
+        hasCall(
+          o,
+          (c) =>
+            isMethod(c, method) &&
+            c.callee.object.type === "MemberExpression" &&
+            !c.callee.object.computed &&
+            c.callee.object.property.name === prop,
+        ),
+      );
+    const eq = (prop: string) =>
+      operands.some((o) => {
+        let hit = false;
+        walk(o, (m) => {
+          if (
+            m.type === "BinaryExpression" &&
+            m.operator === "===" &&
+            [m.left, m.right].some((s: Node) => s.type === "MemberExpression" && !s.computed && s.property.name === prop)
+          )
+            hit = true;
+        });
+        return hit;
+      });
     for (const prop of ["coarseParts", "parts"]) {
       if (!props.has(prop)) continue;
       const base = prop === "parts" ? "part" : "coarse";
@@ -380,8 +448,10 @@ class Context {
       if (direct(prop, "some")) return { key: `${base}-substring` };
       return {};
     }
-    if (props.has("server")) return eq("server") ? { key: "server-exact" } : direct("server", "includes") ? { key: "server-substring" } : {};
-    if (props.has("actions")) return direct("actions", "includes") ? { key: "action-exact" } : direct("actions", "some") ? { key: "action-substring" } : {};
+    if (props.has("server"))
+      return eq("server") ? { key: "server-exact" } : direct("server", "includes") ? { key: "server-substring" } : {};
+    if (props.has("actions"))
+      return direct("actions", "includes") ? { key: "action-exact" } : direct("actions", "some") ? { key: "action-substring" } : {};
     if (props.has("full")) return { key: "fullname-fallback" };
 
     // Matches on a string: what the string is made from says which.
@@ -390,12 +460,14 @@ class Context {
       walk(o, (m) => {
         if (m.type === "CallExpression") {
           if (isMethod(m, "test") && m.arguments[0]?.type === "Identifier") subjects.push({ id: m.arguments[0], how: "regex" });
-          else if (isMethod(m, "includes") && m.callee.object.type === "Identifier") subjects.push({ id: m.callee.object, how: "includes" });
+          else if (isMethod(m, "includes") && m.callee.object.type === "Identifier")
+            subjects.push({ id: m.callee.object, how: "includes" });
           else if (m.callee.type === "Identifier" && this.functionMakesBoundaryRegExp(m.callee.name)) {
             for (const a of m.arguments) if (a.type === "Identifier") subjects.push({ id: a, how: "regex" });
           }
         }
-        if (m.type === "BinaryExpression" && m.operator === "===") for (const s of [m.left, m.right]) if (s.type === "Identifier") subjects.push({ id: s, how: "equals" });
+        if (m.type === "BinaryExpression" && m.operator === "===")
+          for (const s of [m.left, m.right]) if (s.type === "Identifier") subjects.push({ id: s, how: "equals" });
       });
     // The term itself (made from the query) is not what it is matched against.
     const classified = subjects.map((s) => ({ ...s, o: this.origins(s.id) })).filter((s) => !s.o.has("query"));
@@ -424,7 +496,14 @@ class Context {
     if (!f) return false;
     let hit = false;
     walk(f, (n) => {
-      if (n.type === "NewExpression" && n.callee.type === "Identifier" && n.callee.name === "RegExp" && n.arguments[0] && /\\\\b/.test(this.text.slice(n.arguments[0].start, n.arguments[0].end))) hit = true;
+      if (
+        n.type === "NewExpression" &&
+        n.callee.type === "Identifier" &&
+        n.callee.name === "RegExp" &&
+        n.arguments[0] &&
+        /\\\\b/.test(this.text.slice(n.arguments[0].start, n.arguments[0].end))
+      )
+        hit = true;
     });
     return hit;
   }
@@ -476,7 +555,12 @@ function isLoweredLookup(n: Node): boolean {
 
 /** `x.name.toLowerCase()` */
 function isLoweredName(n: Node): boolean {
-  return isMethod(n, "toLowerCase") && n.callee.object.type === "MemberExpression" && !n.callee.object.computed && n.callee.object.property.name === "name";
+  return (
+    isMethod(n, "toLowerCase") &&
+    n.callee.object.type === "MemberExpression" &&
+    !n.callee.object.computed &&
+    n.callee.object.property.name === "name"
+  );
 }
 
 function propName(k: Node): string | undefined {
@@ -492,7 +576,11 @@ function walk(n: Node, visit: (n: Node) => void, skipKeys = false): void {
   visit(n);
   for (const k of Object.keys(n)) {
     if (k === "type" || k === "start" || k === "end" || k === "loc" || k === "range") continue;
-    if (skipKeys && ((n.type === "MemberExpression" && !n.computed && k === "property") || (n.type === "Property" && !n.computed && k === "key"))) continue;
+    if (
+      skipKeys &&
+      ((n.type === "MemberExpression" && !n.computed && k === "property") || (n.type === "Property" && !n.computed && k === "key"))
+    )
+      continue;
     const v = n[k];
     if (Array.isArray(v)) {
       for (const c of v) if (c && typeof c.type === "string") walk(c, visit, skipKeys);

@@ -22,7 +22,15 @@ const SAMPLES = join(import.meta.dirname, "..", "..", "..", "samples");
 const scorerSig = loadSignatures().find((s) => s.id === "tool-search/scorer")!;
 
 function minified(entry: string): string {
-  const out = buildSync({ entryPoints: [entry], bundle: true, format: "esm", minifyIdentifiers: true, minifyWhitespace: true, write: false, logLevel: "silent" });
+  const out = buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    minifyIdentifiers: true,
+    minifyWhitespace: true,
+    write: false,
+    logLevel: "silent",
+  });
   const file = join(mkdtempSync(join(tmpdir(), "searchlift-lift-")), "bundle.js");
   writeFileSync(file, out.outputFiles[0]!.text);
   return file;

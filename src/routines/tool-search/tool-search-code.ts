@@ -85,7 +85,9 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const invocation = call ? scorerInvocation(r.call!, call.node, rootName, fn.params.length) : null;
   const standard = q === 0 && d === 1 && max === 3 && fn.params.length === 4;
   if (!standard && !invocation) {
-    throw new LiftError(`scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters) and its call() was not lifted; only (query, deferredTools, allTools, maxResults) is lifted without it`);
+    throw new LiftError(
+      `scorer variant ${r.scorer.result.variant} takes (${fn.params.length} parameters) and its call() was not lifted; only (query, deferredTools, allTools, maxResults) is lifted without it`,
+    );
   }
   const cacheClass = invocation?.cacheClass ?? null;
 
@@ -109,7 +111,11 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const reserved = [...ADAPTER_NAMES, ...BUILTINS, ...REFUSED_BUILTINS, DEFERRED_BY_CALLER];
 
   // The faithful copy: minified names, made unique across chunks.
-  const orig = assemble(closure, (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name), reserved);
+  const orig = assemble(
+    closure,
+    (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name),
+    reserved,
+  );
   const origScores = scoresVariant(orig.statements[0]!, `${orig.names.get(rootKey)!}$scores`);
 
   // The readable copy: role names for the routines, numbered helpers for the rest, readable locals.
@@ -132,7 +138,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     }
   };
   const callDef = callKey ? closure.definitions[1]! : null;
-  const cacheKey = cacheClass && callDef ? callDef.references.get(cacheClass) ?? null : null;
+  const cacheKey = cacheClass && callDef ? (callDef.references.get(cacheClass) ?? null) : null;
   if (cacheClass && !cacheKey) throw new LiftError(`the scorer's cache class ${cacheClass} is not defined in the closure`);
   // What the cuts left dead goes from the readable copy; verification compares it with the faithful one.
   const used = [rootKey, callKey, argumentsKey, cacheKey].flatMap((k) => (k ? [read.names.get(k)!] : []));
@@ -144,7 +150,13 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     const p = fn.params[i];
     if (slot && slot !== "cache" && p?.type === "Identifier" && !roleByOffset.has(p.start)) roleByOffset.set(p.start, slot);
   });
-  const renamed = nameProgram({ statements: read.statements, roles: roleByOffset, taken: reserved, renamable: (n) => TAGGED.test(n), curated: curatedNames() });
+  const renamed = nameProgram({
+    statements: read.statements,
+    roles: roleByOffset,
+    taken: reserved,
+    renamable: (n) => TAGGED.test(n),
+    curated: curatedNames(),
+  });
   for (const [key, name] of read.names) read.names.set(key, renamed.get(name) ?? name);
   const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
 
@@ -179,7 +191,11 @@ export function scorerCode(container: Container, scorer: LocatedRoutine, scorerS
  * Every definition inside one factory, so each call starts from fresh state (memo caches and
  * module-level variables as the release starts them), as the contract's "same tools" demands.
  */
-function factory(statements: Node[], scores: Node, roots: { search: string; call: string | null; cache: string | null; arguments: string | null }): string {
+function factory(
+  statements: Node[],
+  scores: Node,
+  roots: { search: string; call: string | null; cache: string | null; arguments: string | null },
+): string {
   const body = [...statements, scores].map((s) => generate(s as never)).join("\n\n");
   const indented = body.replace(/^(?=.)/gm, "  ");
   const call = (roots.call ? `, call: ${roots.call}` : "") + (roots.cache ? `, newCache: () => new ${roots.cache}()` : "");
@@ -217,9 +233,18 @@ function carryScoredTool(scorer: Node): boolean {
     const key = (p: Node) => (p.type === "Property" && !p.computed ? (p.key.name ?? p.key.value) : undefined);
     const name = n.properties.find((p: Node) => key(p) === "name");
     const hasScore = n.properties.some((p: Node) => key(p) === "score");
-    const owner = name?.value.type === "MemberExpression" && !name.value.computed && name.value.property.name === "name" ? name.value.object : null;
+    const owner =
+      name?.value.type === "MemberExpression" && !name.value.computed && name.value.property.name === "name" ? name.value.object : null;
     if (!hasScore || owner?.type !== "Identifier") return;
-    n.properties.push({ type: "Property", kind: "init", method: false, shorthand: false, computed: false, key: { type: "Identifier", name: "tool" }, value: { type: "Identifier", name: owner.name } });
+    n.properties.push({
+      type: "Property",
+      kind: "init",
+      method: false,
+      shorthand: false,
+      computed: false,
+      key: { type: "Identifier", name: "tool" },
+      value: { type: "Identifier", name: owner.name },
+    });
     found = true;
   });
   return found;
@@ -342,7 +367,13 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
   let cacheClass: string | null = null;
   let depth = 0;
   const locals = declaredNames(fn);
-  const id = (name: string, like: Node): Node => ({ type: "Identifier", name, start: like.start, end: like.end, range: [like.start, like.end] });
+  const id = (name: string, like: Node): Node => ({
+    type: "Identifier",
+    name,
+    start: like.start,
+    end: like.end,
+    range: [like.start, like.end],
+  });
   const rewrite = (a: Node): Node => {
     if (a.type === "Identifier") {
       const slot = slotOf.get(a.name);
@@ -350,7 +381,13 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
       const init = declarators.get(a.name)?.init;
       // `state.get(Cache)`, or the client's own `context.session ??= new Session()`.
       const made = init?.type === "AssignmentExpression" && init.operator === "??=" ? init.right : init;
-      if (init?.type === "CallExpression" && init.callee.type === "MemberExpression" && init.callee.property.name === "get" && init.arguments.length === 1 && init.arguments[0].type === "Identifier") {
+      if (
+        init?.type === "CallExpression" &&
+        init.callee.type === "MemberExpression" &&
+        init.callee.property.name === "get" &&
+        init.arguments.length === 1 &&
+        init.arguments[0].type === "Identifier"
+      ) {
         cacheClass = init.arguments[0].name;
         return id("cache", a);
       }
@@ -364,7 +401,13 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
     } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && a.arguments.length === 1) {
       // A local one-parameter arrow with an expression body (`pool = (tools) => held(visible(tools))`): inlined.
       const f = declarators.get(a.callee.name)?.init;
-      if (f?.type === "ArrowFunctionExpression" && f.expression && f.params.length === 1 && f.params[0].type === "Identifier" && depth < 8) {
+      if (
+        f?.type === "ArrowFunctionExpression" &&
+        f.expression &&
+        f.params.length === 1 &&
+        f.params[0].type === "Identifier" &&
+        depth < 8
+      ) {
         depth++;
         const inlined = rewrite(substitute(f.body, f.params[0].name, a.arguments[0]));
         depth--;
@@ -383,7 +426,11 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
     type: "FunctionDeclaration",
     id: { type: "Identifier", name: ARGUMENTS_ROOT, ...pos },
     params: SLOTS.map((slot) => ({ type: "Identifier", name: slot, ...pos })),
-    body: { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: { type: "ArrayExpression", elements: rewritten, ...pos }, ...pos }], ...pos },
+    body: {
+      type: "BlockStatement",
+      body: [{ type: "ReturnStatement", argument: { type: "ArrayExpression", elements: rewritten, ...pos }, ...pos }],
+      ...pos,
+    },
     generator: false,
     async: false,
     expression: false,

@@ -20,7 +20,13 @@ import { generateCorpus, type Tool } from "./corpus.js";
 const FNS: readonly ContractFn[] = ["toolSearch", "searchTools", "scoreTools"];
 
 function mcp(server: string, tool: string, description: string, searchHint?: string): Tool {
-  return { name: `mcp__${server}__${tool}`, description, isMcp: true, mcpInfo: { serverName: server, toolName: tool }, ...(searchHint ? { searchHint } : {}) };
+  return {
+    name: `mcp__${server}__${tool}`,
+    description,
+    isMcp: true,
+    mcpInfo: { serverName: server, toolName: tool },
+    ...(searchHint ? { searchHint } : {}),
+  };
 }
 
 function builtIn(name: string, description: string, extra: Partial<Tool> = {}): Tool {
@@ -58,7 +64,13 @@ function catalogVariants(tools: readonly Tool[]): Array<{ deferred: Tool[]; load
 }
 
 const words = (s: string) => s.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-const nameParts = (name: string) => words(name.replace(/^mcp__/, "").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_.-]+/g, " "));
+const nameParts = (name: string) =>
+  words(
+    name
+      .replace(/^mcp__/, "")
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .replace(/[_.-]+/g, " "),
+  );
 const cases = (s: string) => [...new Set([s, s.toLowerCase(), s.toUpperCase()])];
 
 /** Queries an agent could send about one tool of the catalog. */
@@ -69,19 +81,63 @@ function toolQueries(t: Tool, other: Tool): string[] {
   const desc = words(t.description ?? "");
   const hint = words(t.searchHint ?? "");
   const q = [
-    ...cases(t.name), bare, ...parts, ...parts.map((p) => p.slice(0, Math.max(2, p.length - 2))), parts.join(" "),
-    `select:${t.name}`, `select:${t.name.toLowerCase()}`, `select:${bare}`, `select: ${t.name} `, `select:${t.name},${other.name}`,
-    `select:${bare},${other.name}`, `select:${t.name},missing_tool`, `select:${t.name},${t.name}`, `SELECT:${t.name}`,
+    ...cases(t.name),
+    bare,
+    ...parts,
+    ...parts.map((p) => p.slice(0, Math.max(2, p.length - 2))),
+    parts.join(" "),
+    `select:${t.name}`,
+    `select:${t.name.toLowerCase()}`,
+    `select:${bare}`,
+    `select: ${t.name} `,
+    `select:${t.name},${other.name}`,
+    `select:${bare},${other.name}`,
+    `select:${t.name},missing_tool`,
+    `select:${t.name},${t.name}`,
+    `SELECT:${t.name}`,
     ...(t.aliases ?? []).flatMap((a) => [a, `select:${a}`, `select:${a.toLowerCase()}`]),
-    ...desc.slice(0, 4), ...desc.slice(0, 2).map((w) => `${w}s`), desc.slice(0, 3).join(" "), ...hint, hint.join(" "),
-    `+${parts[0] ?? bare} ${desc[0] ?? ""}`.trim(), `${parts[0] ?? bare} +${desc[1] ?? "x"}`,
+    ...desc.slice(0, 4),
+    ...desc.slice(0, 2).map((w) => `${w}s`),
+    desc.slice(0, 3).join(" "),
+    ...hint,
+    hint.join(" "),
+    `+${parts[0] ?? bare} ${desc[0] ?? ""}`.trim(),
+    `${parts[0] ?? bare} +${desc[1] ?? "x"}`,
   ];
-  if (server !== undefined) q.push(server, server.toLowerCase(), `mcp__${server}`, `mcp__${server}__`, `mcp__${server} ${parts[1] ?? ""}`.trim(), `select:mcp__${server}`, `${server} ${bare}`);
+  if (server !== undefined)
+    q.push(
+      server,
+      server.toLowerCase(),
+      `mcp__${server}`,
+      `mcp__${server}__`,
+      `mcp__${server} ${parts[1] ?? ""}`.trim(),
+      `select:mcp__${server}`,
+      `${server} ${bare}`,
+    );
   return q;
 }
 
 /** Queries about no tool in particular: empty, punctuation, unicode, long. */
-const GENERAL_QUERIES = ["", " ", "select:", "select:,", "+", "+ +", "mcp__", "mcp__ ", "issue🙂", "créer une issue", "ＷｅｂＦｅｔｃｈ", "web-fetch", "web_fetch", "pull-request", "github.create_issue", "a b c d e f g h i j k l m n o p q r s t u v w x y z aa bb cc dd ee ff gg hh ii jj", "issue ".repeat(40).trim(), "search ".repeat(3000).trim()];
+const GENERAL_QUERIES = [
+  "",
+  " ",
+  "select:",
+  "select:,",
+  "+",
+  "+ +",
+  "mcp__",
+  "mcp__ ",
+  "issue🙂",
+  "créer une issue",
+  "ＷｅｂＦｅｔｃｈ",
+  "web-fetch",
+  "web_fetch",
+  "pull-request",
+  "github.create_issue",
+  "a b c d e f g h i j k l m n o p q r s t u v w x y z aa bb cc dd ee ff gg hh ii jj",
+  "issue ".repeat(40).trim(),
+  "search ".repeat(3000).trim(),
+];
 
 function callsFor(query: string, deferred: Tool[], loaded: Tool[], maxResults?: number): ContractCall[] {
   return FNS.map((fn) => ({ fn, query, deferred, loaded, ...(maxResults !== undefined ? { maxResults } : {}) }));
@@ -113,15 +169,22 @@ function paddedQuery(length: number, word: string, atEnd: boolean): string {
  *  at the number already answers differently there (the probes measure the cap itself). */
 function* numberCalls(numbers: readonly number[]): Generator<ContractCall> {
   const base = [...GRAMMAR_TOOLS];
-  const two = (query: string, deferred: Tool[]): ContractCall[] => (["scoreTools", "toolSearch"] as const).map((fn) => ({ fn, query, deferred, loaded: [] }));
+  const two = (query: string, deferred: Tool[]): ContractCall[] =>
+    (["scoreTools", "toolSearch"] as const).map((fn) => ({ fn, query, deferred, loaded: [] }));
   for (const n of numbers) {
     if (!Number.isInteger(n) || n < 2 || n > 70_000) continue;
     for (const len of n > 2000 ? [n + 1] : [n, n + 1]) {
       yield* two(paddedQuery(len, "slack", true), base);
       if (len <= 5000) yield* two([...Array(len - 1).fill("zq"), "slack"].join(" "), base);
-      if (len <= 2000) yield* callsFor(`select:${Array.from({ length: len - 1 }, (_, i) => `x${i}`).join(",")},mcp__slack__send_message`, base, []);
+      if (len <= 2000)
+        yield* callsFor(`select:${Array.from({ length: len - 1 }, (_, i) => `x${i}`).join(",")},mcp__slack__send_message`, base, []);
       yield* two("zork", [{ ...GRAMMAR_TOOLS[0]!, searchHint: paddedQuery(len, "zork", true) }]);
-      yield { fn: "scoreTools", query: "zork", deferred: [{ ...GRAMMAR_TOOLS[0]!, description: paddedQuery(len, "zork", true) }], loaded: [] };
+      yield {
+        fn: "scoreTools",
+        query: "zork",
+        deferred: [{ ...GRAMMAR_TOOLS[0]!, description: paddedQuery(len, "zork", true) }],
+        loaded: [],
+      };
     }
     if (n <= 100) yield* callsFor("search", base, [], n);
   }
@@ -156,7 +219,13 @@ function* corpusCalls(seed: number): Generator<ContractCall> {
 /** Every source in turn, a few calls from each, until all are spent (the corpus never is). The catalog's
  *  280-tool calls cost the most, so fewer of them come per turn (all within the default budget still). */
 export function* witnessCandidates(tokens: CodeTokens, seed = 1): Generator<ContractCall> {
-  const sources: Array<[Generator<ContractCall>, number]> = [[stringCalls(tokens), 12], [numberCalls(tokens.numbers), 8], [grammarCalls(), 12], [catalogCalls(), 4], [corpusCalls(seed), 12]];
+  const sources: Array<[Generator<ContractCall>, number]> = [
+    [stringCalls(tokens), 12],
+    [numberCalls(tokens.numbers), 8],
+    [grammarCalls(), 12],
+    [catalogCalls(), 4],
+    [corpusCalls(seed), 12],
+  ];
   const live = new Set(sources);
   while (live.size > 0) {
     for (const entry of [...live]) {

@@ -6,8 +6,10 @@ import type { Witness } from "../../diff/witness-search.js";
 
 type Scored = Array<{ name: string; score: number }>;
 
-const isError = (v: unknown): v is { error: string } => typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
-const names = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x : String((x as { name?: unknown })?.name))) : []);
+const isError = (v: unknown): v is { error: string } =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
+const names = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x : String((x as { name?: unknown })?.name))) : [];
 
 /** The shape of a query, as a kind of input: `select:` lists and single names, `+required`, prefixes, length. */
 function queryShape(q: string): string {
@@ -23,7 +25,8 @@ function queryShape(q: string): string {
 
 /** How the answer changed: thrown, found more, found less, reordered, other results, or scores only. */
 function changeClass(w: Witness): string {
-  if (isError(w.before) || isError(w.after)) return isError(w.after) ? (isError(w.before) ? "error-changed" : "throws-now") : "throws-no-longer";
+  if (isError(w.before) || isError(w.after))
+    return isError(w.after) ? (isError(w.before) ? "error-changed" : "throws-now") : "throws-no-longer";
   if (w.fn === "scoreTools") {
     const [a, b] = [w.before as Scored, w.after as Scored];
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return "scores-shape";
@@ -80,12 +83,18 @@ function toolsNote(w: Witness): string {
 /** One line that says what the witness shows, the inputs included. */
 export function witnessSummary(w: Witness): string {
   const on = `${w.fn} ${showQuery(w.query)} ${toolsNote(w)}`;
-  if (isError(w.after) && !isError(w.before)) return `${on} now throws (${w.after.error.slice(0, 120)}); it returned ${list(names(w.before))}`;
-  if (isError(w.before) && !isError(w.after)) return `${on} no longer throws (${w.before.error.slice(0, 120)}); it returns ${list(names(w.after))}`;
-  if (isError(w.before) && isError(w.after)) return `${on} throws another error: ${w.before.error.slice(0, 80)} → ${w.after.error.slice(0, 80)}`;
+  if (isError(w.after) && !isError(w.before))
+    return `${on} now throws (${w.after.error.slice(0, 120)}); it returned ${list(names(w.before))}`;
+  if (isError(w.before) && !isError(w.after))
+    return `${on} no longer throws (${w.before.error.slice(0, 120)}); it returns ${list(names(w.after))}`;
+  if (isError(w.before) && isError(w.after))
+    return `${on} throws another error: ${w.before.error.slice(0, 80)} → ${w.after.error.slice(0, 80)}`;
   if (w.fn === "scoreTools") {
     const [a, b] = [w.before as Scored, w.after as Scored];
-    const moved = Array.isArray(a) && Array.isArray(b) ? a.flatMap((x, i) => (b[i] && b[i]!.score !== x.score ? [`${x.name} ${x.score} → ${b[i]!.score}`] : [])) : [];
+    const moved =
+      Array.isArray(a) && Array.isArray(b)
+        ? a.flatMap((x, i) => (b[i] && b[i]!.score !== x.score ? [`${x.name} ${x.score} → ${b[i]!.score}`] : []))
+        : [];
     return `${on}: scores ${moved.length ? moved.slice(0, 3).join(", ") + (moved.length > 3 ? `, and ${moved.length - 3} more` : "") : "differ"}`;
   }
   const [a, b] = [names(w.before), names(w.after)];

@@ -179,7 +179,8 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
     const slot: Slot = (active = { done: false, out: null });
     try {
       const api = G.__searchlift;
-      if (api === null || (typeof api !== "object" && typeof api !== "function")) throw new TypeError("the script did not define globalThis.__searchlift");
+      if (api === null || (typeof api !== "object" && typeof api !== "function"))
+        throw new TypeError("the script did not define globalThis.__searchlift");
       // Each call parses its own arguments, so a function that changes its input cannot affect another call.
       const args = I.parse(argTexts[call.a]!) as unknown[];
       const f = api[call.fn];
@@ -340,7 +341,8 @@ function run(code: string, timeout: number): unknown {
 function describe(e: unknown, timeout: number, what: string): string {
   if (util.types.isNativeError(e) && !util.types.isProxy(e)) {
     const d = Object.getOwnPropertyDescriptor(e, "code");
-    if (d && d.value === "ERR_SCRIPT_EXECUTION_TIMEOUT") return "timed out: " + what + " ran for more than " + timeout + " ms (sync code and promise jobs)";
+    if (d && d.value === "ERR_SCRIPT_EXECUTION_TIMEOUT")
+      return "timed out: " + what + " ran for more than " + timeout + " ms (sync code and promise jobs)";
   }
   try {
     ctx[E] = e;
@@ -408,8 +410,13 @@ function skipCall(out: string): void {
 /** A call in progress awaits something that is not a promise job: run a virtual timer, or give up on it
  *  (the result to give, or null to keep waiting). */
 function awaitTimers(waitingSince: number, ticks: number): { out: string | null; settled: boolean } {
-  if (!req.virtualTimers) return { out: err("the call's promise never settled (it waits for something the sandbox does not provide, e.g. a timer)"), settled: false };
-  if (Date.now() - waitingSince > callMs || ticks >= MAX_TICKS) return { out: err("timed out: the call did not settle within " + callMs + " ms"), settled: false };
+  if (!req.virtualTimers)
+    return {
+      out: err("the call's promise never settled (it waits for something the sandbox does not provide, e.g. a timer)"),
+      settled: false,
+    };
+  if (Date.now() - waitingSince > callMs || ticks >= MAX_TICKS)
+    return { out: err("timed out: the call did not settle within " + callMs + " ms"), settled: false };
   const failed = step(D + ".tick()");
   flush();
   if (failed !== null) return { out: err(failed), settled: false };
