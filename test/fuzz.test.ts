@@ -25,7 +25,7 @@ import type { Container } from "../src/extract/types.js";
 import { SearchliftError } from "../src/errors.js";
 import { buildBun } from "./helpers/bun-fixtures.js";
 import { SEA_APP, SEA_FUSE, seaFixture } from "./helpers/sea-fixtures.js";
-import { mulberry32 } from "./helpers/random.js";
+import { Rng } from "./helpers/random.js";
 
 const CASES_PER_CORPUS = Number(process.env.SEARCHLIFT_FUZZ_CASES ?? 2000);
 /** A case that takes longer than this is reported as a hang candidate. */
@@ -47,22 +47,6 @@ afterAll(() => {
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
-
-class Rng {
-  private next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Corpus construction

@@ -8,20 +8,10 @@
 import { analyze, type ScopeManager } from "eslint-scope";
 import { walk, type Node } from "../ast/pattern.js";
 import { rewriteTree } from "../ast/rewrite.js";
+import { isUndefined, undefinedAt } from "./fold/pure.js";
 
-const UNDEFINED = (at: Node): Node => ({
-  type: "UnaryExpression",
-  operator: "void",
-  prefix: true,
-  argument: { type: "Literal", value: 0, raw: "0", start: at.start, end: at.end },
-  start: at.start,
-  end: at.end,
-});
 const BOOL = (value: boolean, at: Node): Node => ({ type: "Literal", value, raw: String(value), start: at.start, end: at.end });
 
-const isUndefined = (n: Node): boolean =>
-  (n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal") ||
-  (n.type === "Identifier" && n.name === "undefined");
 const isBool = (n: Node): boolean => n.type === "Literal" && typeof n.value === "boolean";
 /** A literal or undefined: its truth and its comparison with undefined are known. */
 const known = (n: Node): boolean => isUndefined(n) || n.type === "Literal";
@@ -89,7 +79,7 @@ function nextCandidate(
       const reads = v.references.filter((r) => r.isRead()).map((r) => r.identifier as unknown as Node);
       if (!init || isUndefined(init) || isBool(init)) {
         const replace = new Map<Node, Node>(
-          reads.map((id) => [id, init && isBool(init) ? { ...structuredClone(init), start: id.start, end: id.end } : UNDEFINED(id)]),
+          reads.map((id) => [id, init && isBool(init) ? { ...structuredClone(init), start: id.start, end: id.end } : undefinedAt(id)]),
         );
         if (replace.size > 0) return { key, replace };
         continue;
@@ -118,7 +108,7 @@ function nextCandidate(
             const replace = new Map<Node, Node>(
               pv.references
                 .filter((r) => r.isRead())
-                .map((r) => [r.identifier as unknown as Node, UNDEFINED(r.identifier as unknown as Node)]),
+                .map((r) => [r.identifier as unknown as Node, undefinedAt(r.identifier as unknown as Node)]),
             );
             if (replace.size > 0) return { key: pkey, replace };
           }
@@ -164,7 +154,7 @@ function fold(root: Node): void {
         // `undefined?.x(…).y` is undefined: an optional link on undefined ends the whole chain.
         for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression");) {
           const inner = link.type === "MemberExpression" ? link.object : link.callee;
-          if (link.optional && isUndefined(inner)) return UNDEFINED(n);
+          if (link.optional && isUndefined(inner)) return undefinedAt(n);
           link = inner;
         }
         return n;

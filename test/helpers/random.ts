@@ -9,3 +9,20 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Seeded choices over mulberry32, for the fuzzers and the reference's random cases. */
+export class Rng {
+  private next: () => number;
+  constructor(seed: number) {
+    this.next = mulberry32(seed);
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)]!;
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}

@@ -8,7 +8,7 @@
  * The vocabulary is ours; it names the tools generations 10–11 treat specially (REPL and Eval, the
  * remote-devices server's device tools, the words bash and shell) so that those rules are reached.
  */
-import { mulberry32 } from "../helpers/random.js";
+import { Rng } from "../helpers/random.js";
 import type { Tool } from "./tool-search-reference.js";
 
 export interface Call {
@@ -104,22 +104,6 @@ const WORDS = [
   "a",
   "the",
 ];
-
-export class Rng {
-  private next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
 
 /** A word in another case now and then: queries and names are matched case-insensitively, mostly. */
 function recase(r: Rng, s: string): string {
