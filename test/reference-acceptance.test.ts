@@ -11,24 +11,20 @@
  * reach (device tools loaded together, bash/shell pulling them in, Eval over REPL's alias, keyword name
  * lookups that throw). Not modelled, and never in the inputs: generation 11's boilerplate paragraph.
  */
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { sandboxScript } from "../src/diff/behaviour.js";
 import { runCalls, type ContractCall } from "../src/diff/witness-run.js";
-import { liftInput } from "../src/lift/lift.js";
 import type { CallResult } from "../src/verify/sandbox.js";
 import { jsonEqual } from "../src/verify/verify.js";
-import { cacheDir, npmPackMember } from "./helpers/cache.js";
 import { rulesFor, type Rules } from "./reference/generations.js";
+import { liftedModule, lifterKey } from "./reference/lifted-modules.js";
 import { randomCalls, type Call } from "./reference/random-cases.js";
 import { ReferenceThrow, scoreTools, searchTools, toolSearch } from "./reference/tool-search-reference.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
 const CASES = Number(process.env.SEARCHLIFT_REFERENCE_CASES ?? 300);
 const SEED = Number(process.env.SEARCHLIFT_REFERENCE_SEED ?? 0x7e5e7);
-const ROOT = join(import.meta.dirname, "..");
 
 /** One or two releases per generation, the boundaries the table names, and a second platform. */
 const RELEASES: Array<{ version: string; spec: string; member: string }> = [
@@ -44,30 +40,6 @@ const RELEASES: Array<{ version: string; spec: string; member: string }> = [
   })),
   { version: "2.1.332", spec: "@anthropic-ai/claude-code-win32-x64@2.1.332", member: "package/claude.exe" },
 ];
-
-/** The lifter's identity: every source file and signature it reads. */
-function lifterKey(): string {
-  const h = createHash("sha256");
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (!name.endsWith(".test.ts")) h.update(p.slice(ROOT.length)).update(readFileSync(p));
-    }
-  };
-  walk(join(ROOT, "src"));
-  walk(join(ROOT, "signatures"));
-  return h.digest("hex").slice(0, 16);
-}
-
-async function liftedModule(spec: string, member: string, key: string): Promise<string> {
-  const out = cacheDir("reference-lifts", key, spec.replace(/^@/, "").replace(/[/@]/g, "-"));
-  const found = readdirSync(out, { recursive: true })
-    .map(String)
-    .find((p) => p.endsWith("tool-search.mjs"));
-  if (found && existsSync(join(out, found))) return join(out, found);
-  return (await liftInput(npmPackMember(spec, member), { out, verify: false })).module;
-}
 
 /** The reference's answer in the sandbox's shape; anything but a ReferenceThrow is a bug of the reference. */
 function referenceAnswer(rules: Rules, c: Call): CallResult {
