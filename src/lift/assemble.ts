@@ -149,6 +149,20 @@ export function applyRenames(root: Node, renames: Array<[Node, string]>, shortha
 }
 
 /**
+ * One spelling for a property whose key and value name agree: `{ score }`, never `{ score: score }`, so two
+ * builds that differ only in which of them was minified print alike. `__proto__` keeps its spelling: there the
+ * shorthand means something else.
+ */
+export function canonicalShorthands(root: Node): void {
+  walk(root, (n) => {
+    if (n.type !== "Property" || n.computed || n.kind !== "init" || n.method || n.key.type !== "Identifier") return;
+    if (n.key.name === "__proto__") return;
+    const value = n.value.type === "AssignmentPattern" ? n.value.left : n.value;
+    n.shorthand = value.type === "Identifier" && value.name === n.key.name;
+  });
+}
+
+/**
  * The shorthand properties (`{ x }`) under root, by their value node: found once for a statement
  * whose bindings are renamed one at a time, instead of one walk of the statement per binding.
  */

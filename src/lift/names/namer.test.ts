@@ -29,7 +29,8 @@ describe("naming rules", () => {
   it("the object key a value flows into, and the destructured key", () => {
     const out = named("function root(a) { let b = a.x; const { server: c } = a; return { budget: b, s: c }; }");
     expect(out).toContain("let budget = ");
-    expect(out).toContain("server: server");
+    // Key and value agree: written as a shorthand, as the same code minified differently would be.
+    expect(out).toContain("const {server} = ");
   });
 
   it("the producing call: lower case, split, RegExp, Set, Map, filter, map", () => {

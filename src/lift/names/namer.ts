@@ -14,7 +14,7 @@
  */
 import { analyze, type Scope } from "eslint-scope";
 import type { Node } from "../../ast/pattern.js";
-import { applyRenames, shorthandProperties } from "../assemble.js";
+import { applyRenames, canonicalShorthands, shorthandProperties } from "../assemble.js";
 import { BUILTINS, REFUSED_BUILTINS } from "../globals.js";
 import { FORBIDDEN_PROPERTY_SET } from "../property-names.js";
 import { collectBindings, NameContext, type Binding } from "./context.js";
@@ -148,6 +148,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     if (b.topLevel) moduleLevel.set(b.original, name);
   }
   applyRenames(program, renames, shorthandProperties(program));
+  canonicalShorthands(program);
   return moduleLevel;
 }
 
