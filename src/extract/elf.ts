@@ -102,25 +102,7 @@ export function readElf(src: ByteSource): ElfFile {
     const t = new Ints(src.read(phoff, phnum * phentsize, "ELF program headers"), le);
     for (let i = 0; i < phnum; i++) {
       const o = i * phentsize;
-      const seg: ElfSegment = is64
-        ? {
-            type: t.u32(o),
-            flags: t.u32(o + 4),
-            offset: t.u64(o + 8),
-            vaddr: t.u64(o + 16),
-            filesz: t.u64(o + 32),
-            memsz: t.u64(o + 40),
-            align: t.u64(o + 48),
-          }
-        : {
-            type: t.u32(o),
-            offset: t.u32(o + 4),
-            vaddr: t.u32(o + 8),
-            filesz: t.u32(o + 16),
-            memsz: t.u32(o + 20),
-            flags: t.u32(o + 24),
-            align: t.u32(o + 28),
-          };
+      const seg = segmentAt(t, o, is64);
       if (seg.filesz !== 0 && !(seg.offset + seg.filesz <= src.size))
         bad(`segment ${i} [${seg.offset}, +${seg.filesz}) lies outside the ${src.size}-byte file`);
       segments.push(seg);
@@ -144,28 +126,10 @@ export function readElf(src: ByteSource): ElfFile {
     const raw: Array<ElfSection & { nameOff: number }> = [];
     for (let i = 0; i < shnum; i++) {
       const o = i * shentsize;
-      const s = is64
-        ? {
-            nameOff: t.u32(o),
-            type: t.u32(o + 4),
-            flags: t.u64(o + 8),
-            addr: t.u64(o + 16),
-            offset: t.u64(o + 24),
-            size: t.u64(o + 32),
-            align: t.u64(o + 48),
-          }
-        : {
-            nameOff: t.u32(o),
-            type: t.u32(o + 4),
-            flags: t.u32(o + 8),
-            addr: t.u32(o + 12),
-            offset: t.u32(o + 16),
-            size: t.u32(o + 20),
-            align: t.u32(o + 32),
-          };
+      const s = sectionAt(t, o, is64);
       if (s.type !== SHT_NOBITS && s.type !== 0 && s.size !== 0 && !(s.offset + s.size <= src.size))
         bad(`section ${i} [${s.offset}, +${s.size}) lies outside the ${src.size}-byte file`);
-      raw.push({ ...s, name: "" });
+      raw.push(s);
     }
     // Section names: read the string table once (it is small: a few KB even in huge binaries).
     const strtab = shstrndx < raw.length ? raw[shstrndx] : undefined;
@@ -181,6 +145,55 @@ export function readElf(src: ByteSource): ElfFile {
     for (const { nameOff: _n, ...s } of raw) sections.push(s);
   }
   return { is64, littleEndian: le, machine, type, sections, segments, shoff, shSize };
+}
+
+/** One program header entry, at `o` in the table. */
+function segmentAt(t: Ints, o: number, is64: boolean): ElfSegment {
+  return is64
+    ? {
+        type: t.u32(o),
+        flags: t.u32(o + 4),
+        offset: t.u64(o + 8),
+        vaddr: t.u64(o + 16),
+        filesz: t.u64(o + 32),
+        memsz: t.u64(o + 40),
+        align: t.u64(o + 48),
+      }
+    : {
+        type: t.u32(o),
+        offset: t.u32(o + 4),
+        vaddr: t.u32(o + 8),
+        filesz: t.u32(o + 16),
+        memsz: t.u32(o + 20),
+        flags: t.u32(o + 24),
+        align: t.u32(o + 28),
+      };
+}
+
+/** One section header entry, at `o` in the table, with its name's offset in the name table. */
+function sectionAt(t: Ints, o: number, is64: boolean): ElfSection & { nameOff: number } {
+  return {
+    ...(is64
+      ? {
+          nameOff: t.u32(o),
+          type: t.u32(o + 4),
+          flags: t.u64(o + 8),
+          addr: t.u64(o + 16),
+          offset: t.u64(o + 24),
+          size: t.u64(o + 32),
+          align: t.u64(o + 48),
+        }
+      : {
+          nameOff: t.u32(o),
+          type: t.u32(o + 4),
+          flags: t.u32(o + 8),
+          addr: t.u32(o + 12),
+          offset: t.u32(o + 16),
+          size: t.u32(o + 20),
+          align: t.u32(o + 32),
+        }),
+    name: "",
+  };
 }
 
 /** File offset of a virtual address, via the PT_LOAD that maps it from file bytes; null if none does. */

@@ -439,34 +439,39 @@ function openTarball(input: string, openFile: OpenFile): Container {
     } catch (e) {
       throw relabel(e);
     }
-    const { read, text, close } = c;
-    c.read = (mod) => {
-      try {
-        return read.call(c, mod);
-      } catch (e) {
-        throw relabel(e);
-      }
-    };
-    c.text = (mod) => {
-      try {
-        return text.call(c, mod);
-      } catch (e) {
-        throw relabel(e);
-      }
-    };
-    // The temporary copy lives exactly as long as the container.
-    c.close = () => {
-      try {
-        close.call(c);
-      } finally {
-        drop();
-      }
-    };
-    return finish(c, input, m, member, field, deps);
+    return finish(relabelled(c, relabel, drop), input, m, member, field, deps);
   } catch (e) {
     drop();
     throw e;
   }
+}
+
+/** The container over the temporary copy, its errors relabelled; closing it removes the copy. */
+function relabelled(c: Container, relabel: (e: unknown) => unknown, drop: () => void): Container {
+  const { read, text, close } = c;
+  c.read = (mod) => {
+    try {
+      return read.call(c, mod);
+    } catch (e) {
+      throw relabel(e);
+    }
+  };
+  c.text = (mod) => {
+    try {
+      return text.call(c, mod);
+    } catch (e) {
+      throw relabel(e);
+    }
+  };
+  // The temporary copy lives exactly as long as the container.
+  c.close = () => {
+    try {
+      close.call(c);
+    } finally {
+      drop();
+    }
+  };
+  return c;
 }
 
 /** A reader's error about the temporary copy, re-addressed to the .tgz and its member. */

@@ -145,35 +145,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     );
   }
 
-  let verified: LiftResult["verified"] = null;
-  if (opts.verify) {
-    let v: VerifyResult;
-    const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
-    opts.onProgress?.({ stage: "verify", message: `verifying on ${opts.cases ?? 2000} cases` });
-    try {
-      v = await verifyInOwnProcess(pack.id, code.original, draft, opts.cases ?? 2000, budgetS * 1000);
-    } catch (e) {
-      if (e instanceof VerifyBudgetExceeded)
-        throw new SearchliftError(
-          `verification stopped: it did not finish within ${budgetS} s (--verify-timeout)`,
-          ExitCode.verifyTimeout,
-          c.input,
-        );
-      throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, c.input);
-    }
-    const unproven = verificationUnproven(v);
-    if (unproven) throw new SearchliftError(unproven.message, unproven.exitCode, c.input);
-    if (v.firstDisagreement) {
-      const d = v.firstDisagreement;
-      throw new SearchliftError(
-        `verification failed: ${v.agreed}/${v.cases} cases agree; smallest failing case for ${d.fn}: ${JSON.stringify(d.case)} → original ${JSON.stringify(d.original)}, lifted ${JSON.stringify(d.emitted)}`,
-        ExitCode.disagreement,
-        c.input,
-      );
-    }
-    verified = { cases: v.cases, agreed: v.agreed };
-    opts.onProgress?.({ stage: "verify", message: `${v.agreed}/${v.cases} cases agree`, done: v.cases, total: v.cases });
-  }
+  const verified = opts.verify ? await verifyDraft(pack, code.original, draft, opts, c.input) : null;
   const text = compose(verified ?? "skipped (--no-verify)");
 
   // The parts were checked by releaseInfo; the resolved folder is checked again here.
@@ -195,6 +167,42 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`),
     portedKeys: code.portedKeys,
   };
+}
+
+/** Run the draft against the release's own code on the corpus; any doubt or disagreement is an error. */
+async function verifyDraft(
+  pack: RoutinePack,
+  original: string,
+  draft: string,
+  opts: LiftOptions,
+  input: string,
+): Promise<NonNullable<LiftResult["verified"]>> {
+  let v: VerifyResult;
+  const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
+  opts.onProgress?.({ stage: "verify", message: `verifying on ${opts.cases ?? 2000} cases` });
+  try {
+    v = await verifyInOwnProcess(pack.id, original, draft, opts.cases ?? 2000, budgetS * 1000);
+  } catch (e) {
+    if (e instanceof VerifyBudgetExceeded)
+      throw new SearchliftError(
+        `verification stopped: it did not finish within ${budgetS} s (--verify-timeout)`,
+        ExitCode.verifyTimeout,
+        input,
+      );
+    throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, input);
+  }
+  const unproven = verificationUnproven(v);
+  if (unproven) throw new SearchliftError(unproven.message, unproven.exitCode, input);
+  if (v.firstDisagreement) {
+    const d = v.firstDisagreement;
+    throw new SearchliftError(
+      `verification failed: ${v.agreed}/${v.cases} cases agree; smallest failing case for ${d.fn}: ${JSON.stringify(d.case)} → original ${JSON.stringify(d.original)}, lifted ${JSON.stringify(d.emitted)}`,
+      ExitCode.disagreement,
+      input,
+    );
+  }
+  opts.onProgress?.({ stage: "verify", message: `${v.agreed}/${v.cases} cases agree`, done: v.cases, total: v.cases });
+  return { cases: v.cases, agreed: v.agreed };
 }
 
 /** The file that identifies the release: the input itself, or for a package folder the program in it. */

@@ -632,6 +632,66 @@ function exactlyChars(rng: Rng, c: Catalog, n: number): string {
   return s.slice(0, n);
 }
 
+/** Blank and nearly blank queries: what a select or prefix reads when nothing follows it. */
+const EMPTY_QUERIES = [
+  "",
+  "",
+  "",
+  " ",
+  "   ",
+  "\t",
+  "\n",
+  " \t\n ",
+  "+",
+  "++",
+  "select:",
+  "select: ",
+  "select:,",
+  "select:,,",
+  "mcp__",
+  "mcp",
+  "\u00a0",
+  "\u3000",
+];
+
+/** `mcp__server` and its variants: a trailing separator, a verb's start, another case, a word after, a cut name. */
+function mcpPrefixQuery(rng: Rng, c: Catalog): string {
+  const mcp = allTools(c).filter((t) => t.name.startsWith("mcp__"));
+  const server = mcp.length > 0 && rng.chance(0.8) ? rng.pick(mcp).name.split("__")[1]! : rng.pick(SERVERS);
+  switch (rng.int(6)) {
+    case 0:
+      return `mcp__${server}`;
+    case 1:
+      return `mcp__${server}__`;
+    case 2:
+      return `mcp__${server}__${rng.pick(VERBS).slice(0, rng.range(1, 4))}`;
+    case 3:
+      return changeCase(rng, `mcp__${server}`);
+    case 4:
+      return `mcp__${server} ${someWord(rng, c)}`;
+    default:
+      return `mcp__${server.slice(0, Math.max(1, server.length - 2))}`;
+  }
+}
+
+/** Parts of a tool's name: all of them, one, the start of one, or shuffled. */
+function namePartsQuery(rng: Rng, c: Catalog): string {
+  const tools = allTools(c);
+  const name = tools.length > 0 ? rng.pick(tools).name : rng.pick(BUILTINS).name;
+  const parts = name.split(/__|_|\.|\s|(?<=[a-z])(?=[A-Z])/).filter((p) => p !== "" && p !== "mcp");
+  const p = parts.length > 0 ? parts : [name];
+  switch (rng.int(4)) {
+    case 0:
+      return p.join(" ").toLowerCase();
+    case 1:
+      return rng.pick(p);
+    case 2:
+      return rng.pick(p).slice(0, rng.range(2, 5));
+    default:
+      return joinWords(rng, rng.shuffle(p));
+  }
+}
+
 function query(rng: Rng, kind: QueryKind, c: Catalog): string {
   switch (kind) {
     case "word":
@@ -661,24 +721,8 @@ function query(rng: Rng, kind: QueryKind, c: Catalog): string {
       const r = rng.next();
       return r < 0.4 ? name : r < 0.85 ? changeCase(rng, name) : ` ${name} `;
     }
-    case "mcp-prefix": {
-      const mcp = allTools(c).filter((t) => t.name.startsWith("mcp__"));
-      const server = mcp.length > 0 && rng.chance(0.8) ? rng.pick(mcp).name.split("__")[1]! : rng.pick(SERVERS);
-      switch (rng.int(6)) {
-        case 0:
-          return `mcp__${server}`;
-        case 1:
-          return `mcp__${server}__`;
-        case 2:
-          return `mcp__${server}__${rng.pick(VERBS).slice(0, rng.range(1, 4))}`;
-        case 3:
-          return changeCase(rng, `mcp__${server}`);
-        case 4:
-          return `mcp__${server} ${someWord(rng, c)}`;
-        default:
-          return `mcp__${server.slice(0, Math.max(1, server.length - 2))}`;
-      }
-    }
+    case "mcp-prefix":
+      return mcpPrefixQuery(rng, c);
     case "caps-words": {
       const n = rng.pick([CAPS.queryWords - 1, CAPS.queryWords, CAPS.queryWords + 1, rng.range(34, 80), rng.range(100, 400)]);
       const words = Array.from({ length: n }, () => someWord(rng, c));
@@ -695,26 +739,7 @@ function query(rng: Rng, kind: QueryKind, c: Catalog): string {
       return selectPrefix(rng) + selectList(rng, c, n);
     }
     case "empty":
-      return rng.pick([
-        "",
-        "",
-        "",
-        " ",
-        "   ",
-        "\t",
-        "\n",
-        " \t\n ",
-        "+",
-        "++",
-        "select:",
-        "select: ",
-        "select:,",
-        "select:,,",
-        "mcp__",
-        "mcp",
-        "\u00a0",
-        "\u3000",
-      ]);
+      return rng.pick(EMPTY_QUERIES);
     case "unicode": {
       const words = Array.from({ length: rng.range(1, 4) }, () => (rng.chance(0.6) ? rng.pick(UNICODE_WORDS) : someWord(rng, c)));
       if (rng.chance(0.2)) words.push("\u{1F600}".repeat(rng.range(1, 3)));
@@ -734,22 +759,8 @@ function query(rng: Rng, kind: QueryKind, c: Catalog): string {
         rng,
         Array.from({ length: rng.range(1, 4) }, () => changeCase(rng, someWord(rng, c))),
       );
-    case "name-parts": {
-      const tools = allTools(c);
-      const name = tools.length > 0 ? rng.pick(tools).name : rng.pick(BUILTINS).name;
-      const parts = name.split(/__|_|\.|\s|(?<=[a-z])(?=[A-Z])/).filter((p) => p !== "" && p !== "mcp");
-      const p = parts.length > 0 ? parts : [name];
-      switch (rng.int(4)) {
-        case 0:
-          return p.join(" ").toLowerCase();
-        case 1:
-          return rng.pick(p);
-        case 2:
-          return rng.pick(p).slice(0, rng.range(2, 5));
-        default:
-          return joinWords(rng, rng.shuffle(p));
-      }
-    }
+    case "name-parts":
+      return namePartsQuery(rng, c);
     case "hint":
       return c.hintWords.length > 0
         ? joinWords(

@@ -114,7 +114,16 @@ function lengths(round: number[], numbers: readonly number[], min: number, max: 
 }
 
 export function toolSearchProbes(numbers: readonly number[]): Probe[] {
-  const twelve = Array.from({ length: 12 }, (_, i) => mcp(`srv${i}`, `tool_${i}`, "A tool for testing"));
+  return [...featureProbes(), ...capProbes(numbers), ...scoreProbes()];
+}
+
+/** Yes-or-no rows: which inputs each entry point takes at all. */
+function featureProbes(): Probe[] {
+  return [...lookupProbes(), ...selectProbes(), ...keywordProbes()];
+}
+
+/** Which tools the keyword search reaches, and exact names. */
+function lookupProbes(): Probe[] {
   return [
     // Which tools are searched is the caller's deferred list (the contract's defer policy). MCPSearch-era releases
     // (to 2.1.7) filtered call()'s tools by isMcp; the lift puts the caller's list in that filter's place, as it
@@ -148,6 +157,12 @@ export function toolSearchProbes(numbers: readonly number[]): Probe[] {
       "toolSearch",
       "finds a loaded tool by its exact name",
     ),
+  ];
+}
+
+/** What `select:` takes. */
+function selectProbes(): Probe[] {
+  return [
     yesNo(
       "select: full name",
       [call("toolSearch", `select:${ISSUE.name}`, [ISSUE, SLACK])],
@@ -190,6 +205,12 @@ export function toolSearchProbes(numbers: readonly number[]): Probe[] {
       "`select:`",
       "finds a loaded tool",
     ),
+  ];
+}
+
+/** Required terms, server prefixes, hints and description words. */
+function keywordProbes(): Probe[] {
+  return [
     yesNo(
       "+required terms",
       [call("searchTools", "+slack message", [COMMENT, SLACK])],
@@ -225,6 +246,12 @@ export function toolSearchProbes(numbers: readonly number[]): Probe[] {
       "searchTools",
       "matches part of a description word",
     ),
+  ];
+}
+
+/** The longest input that still counts, through scoreTools and through toolSearch. */
+function capProbes(numbers: readonly number[]): Probe[] {
+  return [
     cap(
       "query cap (characters)",
       call("scoreTools", "slack", [SLACK]),
@@ -274,6 +301,13 @@ export function toolSearchProbes(numbers: readonly number[]): Probe[] {
       ),
       again: "searchHint cap (characters)",
     },
+  ];
+}
+
+/** The default list length, and what single queries score. */
+function scoreProbes(): Probe[] {
+  const twelve = Array.from({ length: 12 }, (_, i) => mcp(`srv${i}`, `tool_${i}`, "A tool for testing"));
+  return [
     {
       feature: "default max results",
       calls: [call("searchTools", "testing", twelve)],

@@ -130,34 +130,13 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     },
     reserved,
   );
-  const roleByOffset = new Map<number, string>();
-  const addRoles = (loc: LocatedRoutine | undefined, sig: Signature | undefined) => {
-    for (const [meta, role] of Object.entries(sig?.roles ?? {})) {
-      const b = loc?.match?.bindings.get(meta);
-      if (b && !Array.isArray(b) && b.type === "Identifier" && !roleByOffset.has(b.start)) roleByOffset.set(b.start, role);
-    }
-  };
   const callDef = callKey ? closure.definitions[1]! : null;
   const cacheKey = cacheClass && callDef ? (callDef.references.get(cacheClass) ?? null) : null;
   if (cacheClass && !cacheKey) throw new LiftError(`the scorer's cache class ${cacheClass} is not defined in the closure`);
   // What the cuts left dead goes from the readable copy; verification compares it with the faithful one.
   const used = [rootKey, callKey, argumentsKey, cacheKey].flatMap((k) => (k ? [read.names.get(k)!] : []));
   const folded = foldDeadCode(read.statements, used, [DEFERRED_BY_CALLER]);
-  addRoles(r.scorer, r.scorerSignature);
-  addRoles(r.call, r.callSignature);
-  // Scorer parameters without a role take the name of what call() passes them.
-  invocation?.slots.forEach((slot, i) => {
-    const p = fn.params[i];
-    if (slot && slot !== "cache" && p?.type === "Identifier" && !roleByOffset.has(p.start)) roleByOffset.set(p.start, slot);
-  });
-  const renamed = nameProgram({
-    statements: read.statements,
-    roles: roleByOffset,
-    taken: reserved,
-    renamable: (n) => TAGGED.test(n),
-    curated: curatedNames(),
-  });
-  for (const [key, name] of read.names) read.names.set(key, renamed.get(name) ?? name);
+  nameReadable(read, r, fn, invocation, reserved);
   const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
 
   const names = (a: typeof orig) => ({
@@ -180,6 +159,38 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     dropped: call?.dropped ?? [],
     folded,
   };
+}
+
+/** Names for the readable copy: the signatures' roles, what call() passes the scorer's other parameters, then the namer. */
+function nameReadable(
+  read: ReturnType<typeof assemble>,
+  r: Routines,
+  fn: Node,
+  invocation: ReturnType<typeof scorerInvocation> | null,
+  reserved: string[],
+): void {
+  const roleByOffset = new Map<number, string>();
+  const addRoles = (loc: LocatedRoutine | undefined, sig: Signature | undefined) => {
+    for (const [meta, role] of Object.entries(sig?.roles ?? {})) {
+      const b = loc?.match?.bindings.get(meta);
+      if (b && !Array.isArray(b) && b.type === "Identifier" && !roleByOffset.has(b.start)) roleByOffset.set(b.start, role);
+    }
+  };
+  addRoles(r.scorer, r.scorerSignature);
+  addRoles(r.call, r.callSignature);
+  // Scorer parameters without a role take the name of what call() passes them.
+  invocation?.slots.forEach((slot, i) => {
+    const p = fn.params[i];
+    if (slot && slot !== "cache" && p?.type === "Identifier" && !roleByOffset.has(p.start)) roleByOffset.set(p.start, slot);
+  });
+  const renamed = nameProgram({
+    statements: read.statements,
+    roles: roleByOffset,
+    taken: reserved,
+    renamable: (n) => TAGGED.test(n),
+    curated: curatedNames(),
+  });
+  for (const [key, name] of read.names) read.names.set(key, renamed.get(name) ?? name);
 }
 
 /** The scorer only (searchTools and scoreTools). */
