@@ -51,6 +51,8 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
       platform: "npm",
       package: PKG,
       integrity: want,
+      // The registry's publish time, for the timeline's release dates.
+      published: JSON.parse(execFileSync("npm", ["view", `${PKG}@2.0.70`, "time", "--json"], { encoding: "utf8" }))["2.0.70"],
     });
     expect(contents(cache).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
   });

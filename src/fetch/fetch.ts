@@ -13,6 +13,7 @@ import { NpmError, npmView } from "./npm-client.js";
 import {
   defaultCacheDir,
   downloadRelease,
+  isPublishTime,
   lookupCached,
   releaseDir,
   tarballName,
@@ -129,7 +130,7 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
 
   // The registry's integrity of every release, cached or not (one npm view per package): a cached tarball is
   // checked against it, so editing the cache's recorded integrity along with the tarball is noticed.
-  const integrity = await registryIntegrity(plan, parsed.kind !== "range");
+  const { integrity, published } = await registryFacts(plan, parsed.kind !== "range");
 
   // What the cache already holds, verified.
   const found = new Map<ReleaseId, FetchedRelease>();
@@ -159,7 +160,7 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
       continue;
     }
     opts.progress?.(`fetching ${step}…`);
-    releases.push({ ...(await downloadRelease(cache, id, sri)), cached: false });
+    releases.push({ ...(await downloadRelease(cache, id, sri, published.get(key(id)))), cached: false });
   }
   return { releases, skipped };
 }
@@ -264,13 +265,23 @@ interface ViewedVersion {
   version?: string;
   "dist.integrity"?: string;
   "dist.shasum"?: string;
+  /** The package's publish time of every version. */
+  time?: Record<string, string>;
 }
 
-/** The registry's dist.integrity of each release, keyed `package@version`; one npm view per package. */
-async function registryIntegrity(ids: ReleaseId[], exact: boolean): Promise<Map<string, string>> {
+/** What the registry says of each release, keyed `package@version`; one npm view per package. */
+interface RegistryFacts {
+  integrity: Map<string, string>;
+  /** When each was published, where the registry says. */
+  published: Map<string, string>;
+}
+
+/** The registry's dist.integrity and publish time of each release; one npm view per package. */
+async function registryFacts(ids: ReleaseId[], exact: boolean): Promise<RegistryFacts> {
   const byPackage = new Map<string, string[]>();
   for (const id of ids) byPackage.set(id.package, [...(byPackage.get(id.package) ?? []), id.version]);
   const out = new Map<string, string>();
+  const published = new Map<string, string>();
   await Promise.all(
     [...byPackage].map(async ([pkg, versions]) => {
       let viewed: ViewedVersion | ViewedVersion[] | undefined;
@@ -279,6 +290,7 @@ async function registryIntegrity(ids: ReleaseId[], exact: boolean): Promise<Map<
           "version",
           "dist.integrity",
           "dist.shasum",
+          "time",
         ]);
       } catch (e) {
         if (exact && e instanceof NpmError && e.npmCode === "E404") throw await explainMissing(pkg, versions[0]!);
@@ -288,13 +300,15 @@ async function registryIntegrity(ids: ReleaseId[], exact: boolean): Promise<Map<
         const sri =
           v["dist.integrity"] ?? (v["dist.shasum"] ? `sha1-${Buffer.from(v["dist.shasum"], "hex").toString("base64")}` : undefined);
         if (v.version && sri) out.set(`${pkg}@${v.version}`, sri);
+        const time = v.version ? v.time?.[v.version] : undefined;
+        if (v.version && typeof time === "string" && isPublishTime(time)) published.set(`${pkg}@${v.version}`, time);
       }
       for (const version of versions) {
         if (!out.has(`${pkg}@${version}`)) throw new NpmError(`npm view ${pkg}@${version} gave no dist.integrity`, undefined);
       }
     }),
   );
-  return out;
+  return { integrity: out, published };
 }
 
 /** Why `pkg@version` is not published: the version does not exist, or not for that platform. */

@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
 import { quoted } from "../safe-text.js";
@@ -130,11 +130,31 @@ export async function lookupCached(cache: string, id: ReleaseId, registry?: stri
   return { status: "hit", release: { ...id, tarball, integrity: want } };
 }
 
+/** An ISO 8601 time as registries write publish times (`2026-05-15T07:22:18.436Z`, or with `+00:00`). */
+export function isPublishTime(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(s);
+}
+
+/**
+ * When the registry published a release that fetch cached: the `published` of the release.json beside the
+ * tarball (written from the registry at download). Null where unknown: another file, an older cache entry.
+ */
+export function recordedPublishTime(tarball: string): string | null {
+  let meta: { tarball?: unknown; published?: unknown };
+  try {
+    meta = JSON.parse(readFileSync(join(dirname(tarball), RELEASE_META), "utf8")) as typeof meta;
+  } catch {
+    return null;
+  }
+  if (meta?.tarball !== basename(tarball) || typeof meta.published !== "string") return null;
+  return isPublishTime(meta.published) ? meta.published : null;
+}
+
 /**
  * `npm pack` the release into a temporary folder in the cache, check its hash against `integrity` (the registry's
  * dist.integrity), then move the folder into place (replacing a corrupt copy). Nothing is left behind on failure.
  */
-export async function downloadRelease(cache: string, id: ReleaseId, integrity: string): Promise<CachedRelease> {
+export async function downloadRelease(cache: string, id: ReleaseId, integrity: string, published?: string): Promise<CachedRelease> {
   mkdirSync(cache, { recursive: true });
   removeStaleTemporaries(cache);
   const tmp = mkdtempSync(join(cache, ".tmp-"));
@@ -149,11 +169,12 @@ export async function downloadRelease(cache: string, id: ReleaseId, integrity: s
     }
     const name = tarballName(id.package, id.version);
     if (join(tmp, name) !== packed) renameSync(packed, join(tmp, name));
-    const meta: Omit<CachedRelease, "tarball"> & { tarball: string; fetched: string } = {
+    const meta: Omit<CachedRelease, "tarball"> & { tarball: string; fetched: string; published?: string } = {
       ...id,
       tarball: name,
       integrity,
       fetched: new Date().toISOString(),
+      ...(published ? { published } : {}),
     };
     writeFileSync(join(tmp, RELEASE_META), JSON.stringify(meta, null, 2) + "\n");
     const dir = releaseDir(cache, id.version, id.platform);

@@ -163,7 +163,9 @@ function change(
   load: (r: Release | undefined) => Lifted | null,
   c: Change | undefined,
 ): string {
-  const head = `<h3><span class="from">${esc(span(from))}</span> → <span class="to">${esc(span(to))}</span></h3>`;
+  const day = b?.published?.slice(0, 10);
+  const date = day ? ` <span class="date">${esc(day)}</span>` : "";
+  const head = `<h3><span class="from">${esc(span(from))}</span> → <span class="to">${esc(span(to))}</span>${date}</h3>`;
   const attrs = `class="change" id="change-${index}" data-from="${esc(from.last)}" data-to="${esc(to.first)}"`;
   const la = load(a);
   const lb = load(b);
@@ -297,6 +299,7 @@ svg .hatch-line { stroke: #e5a5ab; stroke-width: 2; }
 svg .not-lifted-label { font-size: 10px; fill: var(--del); font-weight: 600; }
 section.change { border: 1px solid var(--line); border-radius: 6px; padding: 4px 14px 12px; margin: 14px 0; }
 section.change h3 { margin-top: 10px; }
+section.change h3 .date { color: var(--muted); font-weight: 400; margin-left: 6px; }
 table.semantics { width: auto; min-width: 60%; margin-bottom: 8px; }
 table.semantics td.before { color: var(--del); background: var(--del-bg); }
 table.semantics td.after { color: var(--add); background: var(--add-bg); }

@@ -20,6 +20,8 @@ export interface Release {
   /** The lifted module; in a written timeline, relative to the timeline folder (`modules/…/tool-search.mjs`). */
   module?: string;
   error?: string;
+  /** When the registry published it (ISO 8601), for a release fetch cached; absent where unknown. */
+  published?: string;
 }
 
 export interface Group {
@@ -119,9 +121,18 @@ export function timelineMarkdown(t: Timeline): string {
       "",
       "Each change point, newest first: what the later group's first lifted module does differently from the earlier group's (the behaviour view of `searchlift diff`: probe rows that changed, then witnesses found by search; every witness in full in timeline.json).",
     );
-    for (const c of [...t.changes].reverse()) lines.push("", `### ${text(c.from)} → ${text(c.to)}`, "", ...behaviourMarkdown(c));
+    for (const c of [...t.changes].reverse()) {
+      const date = publishedDay(t, c.to);
+      lines.push("", `### ${text(c.from)} → ${text(c.to)}${date ? ` (${date})` : ""}`, "", ...behaviourMarkdown(c));
+    }
   }
   return lines.join("\n") + "\n";
+}
+
+/** The day the registry published `version` (the first of its releases that says), or null. */
+export function publishedDay(t: Timeline, version: string): string | null {
+  const known = t.releases.find((r) => r.version === version && r.published);
+  return known ? known.published!.slice(0, 10) : null;
 }
 
 /** How many witness lines a change lists in markdown (timeline.json and timeline.html have them all). */

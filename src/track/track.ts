@@ -25,6 +25,7 @@ import type { RoutinePack } from "../routines/pack.js";
 import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
 import { placeModules } from "./timeline-folder.js";
+import { recordedPublishTime } from "../fetch/release-cache.js";
 import type { OnProgress } from "../api/progress.js";
 
 export interface TrackOptions {
@@ -91,6 +92,11 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   };
   await Promise.all(Array.from({ length: jobs }, worker));
 
+  // Release dates, where fetch recorded the registry's beside a tarball.
+  releases.forEach((r, i) => {
+    const published = recordedPublishTime(inputs[i]!);
+    if (published) r.published = published;
+  });
   const outDir = resolve(opts.out);
   mkdirSync(outDir, { recursive: true });
   // The modules are copied into the timeline folder and named relative to it (timeline-folder.ts).
