@@ -29,7 +29,7 @@ export interface ChangeOptions {
 
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
  *  2: witnesses by search and probe rows (1 was the fixed catalog's queries); 3: witnesses shrunk to few tools. */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Promise<Change[]> {
   const members = groupMembers(t);

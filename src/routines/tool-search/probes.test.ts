@@ -24,6 +24,21 @@ function module(callCap: number | null): string {
 }
 
 describe("cap probes", () => {
+  it("a long input on which the module throws is not read as a cap", async () => {
+    const probes = toolSearchProbes([]);
+    const calls = probes.flatMap((p) => p.calls);
+    // As 2.1.10 does: a whole-word RegExp per query term, which V8 refuses for a term of tens of thousands of characters.
+    const regex = module(null).replace(
+      "var terms = query",
+      "query.split(/\\s+/).forEach(function (w) { if (w.length > 30000) throw new SyntaxError('Invalid regular expression: too large'); }); var terms = query",
+    );
+    const [a, b] = await runCallsOnBoth({ script: module(null), label: "a" }, { script: regex, label: "b" }, calls);
+    const { rows } = probeRows(probes, a.map(answerOf), b.map(answerOf));
+    expect(rows.find((r) => r.feature === "query cap (characters)")?.after).toMatch(
+      /^none: counts up to 16385, throws at 65536 \(SyntaxError: Invalid regular expression/,
+    );
+  }, 60_000);
+
   it("a query cap applied in toolSearch only shows in the toolSearch row, to the character", async () => {
     const probes = toolSearchProbes([1000]);
     const calls = probes.flatMap((p) => p.calls);

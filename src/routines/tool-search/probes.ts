@@ -87,6 +87,9 @@ function cap(feature: string, reference: ContractCall, lengths: number[], make: 
       if (last < 0) return `none counts (shortest tried ${lengths[0]})`;
       if (last === lengths.length - 1) return `none up to ${lengths[last]}`;
       if (ok.slice(0, last).some((x) => !x)) return "irregular";
+      // A longer input that throws is no cap: the module fails there (e.g. a term too long for a RegExp).
+      const next = a[last + 1];
+      if (isError(next)) return `none: counts up to ${lengths[last]}, throws at ${lengths[last + 1]} (${next.error.slice(0, 60)})`;
       return lengths[last + 1] === lengths[last]! + 1 ? String(lengths[last]) : `${lengths[last]}–${lengths[last + 1]! - 1}`;
     },
     sentence: (before, after) => `the ${feature} is now ${after} (was ${before})`,
