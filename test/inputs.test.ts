@@ -169,7 +169,10 @@ describe("version inputs through the release cache (a fake npm over sample tarba
     const missing = run(m, ["locate", "0.9.9"]);
     expect(missing.code).toBe(ExitCode.notPublished);
     expect(missing.stderr).toMatch(/^searchlift: 0\.9\.9 is not a published version of @anthropic-ai\/claude-code\n$/);
-    const noNpm = run({ ...m, env: { ...m.env, SEARCHLIFT_NPM: join(m.home, "no-npm") } }, ["extract", "0.5.0"]);
+    // Without npm, a version the cache holds is still served (offline); one it does not hold cannot be fetched.
+    const noNpmEnv = { ...m, env: { ...m.env, SEARCHLIFT_NPM: join(m.home, "no-npm") } };
+    expect(run(noNpmEnv, ["extract", "0.5.0", "--list"]).code).toBe(0);
+    const noNpm = run(noNpmEnv, ["extract", "0.5.0", "--cache", join(m.home, "empty-release-cache")]);
     expect(noNpm.code).toBe(ExitCode.npmFailed);
     expect(noNpm.stderr).toMatch(/cannot run .*no-npm: not found/);
     const platforms = run(m, ["lift", "claude-code-linux-x64@2.1.300", "--platform", "darwin-arm64"]);

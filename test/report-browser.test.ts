@@ -97,8 +97,8 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     );
     expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
     expect(r.stdout).toContain(join(out, "timeline.html"));
-    // Written atomically: no temporary file is left beside the three.
-    expect(readdirSync(out).sort()).toEqual(["timeline.html", "timeline.json", "timeline.md"]);
+    // Written atomically: no temporary file is left beside the three and the modules they name.
+    expect(readdirSync(out).sort()).toEqual(["modules", "timeline.html", "timeline.json", "timeline.md"]);
     const { page, url, requests, errors } = await visit(join(out, "timeline.html"));
 
     // Self-contained: no request but the page, nothing logged as an error.
