@@ -74,7 +74,7 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(human.stdout).toBe(`2.0.70 npm ${tarball} (cached)\n`);
   });
 
-  it("a cached version is served offline, checked against its recorded integrity; --recheck asks the registry (12 without npm)", () => {
+  it("without the registry a cached version is served on its recorded integrity, with a warning; an uncached one exits 12", () => {
     const before = contents(cache);
     const offline = run(["fetch", "2.0.70", "--cache", cache, "--json"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
     expect(offline.code, offline.stderr).toBe(0);
@@ -83,7 +83,11 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
       cached: true,
       integrity: registryIntegrity(`${PKG}@2.0.70`),
     });
-    const r = run(["fetch", "2.0.70", "--cache", cache, "--json", "--recheck"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
+    const human = run(["fetch", "2.0.70", "--cache", cache], { SEARCHLIFT_NPM: "/nonexistent/npm" });
+    expect(human.stderr).toMatch(
+      /^searchlift: cannot ask the registry \(.*\); using the cached 2\.0\.70 \(npm\), checked against the integrity recorded when it was fetched\n$/,
+    );
+    const r = run(["fetch", "2.0.71", "--cache", cache, "--json"], { SEARCHLIFT_NPM: "/nonexistent/npm" });
     expect(r.code, r.stderr).toBe(ExitCode.npmFailed);
     expect(r.stderr).toMatch(/cannot run \/nonexistent\/npm/);
     expect(contents(cache)).toEqual(before);

@@ -19,13 +19,9 @@ export function registerFetch(program: Command): void {
     .option("--cache <dir>", "release cache (default ~/.cache/searchlift/releases)")
     .option("--list", "list which versions exist for which platform (those in [spec], if given)")
     .option("--dry-run", "resolve and look in the cache, but download nothing")
-    .option("--recheck", "check cached versions against the registry's integrity too (a cached version is otherwise served offline)")
     .option("--json", "print one JSON object")
     .action(
-      async (
-        spec: string | undefined,
-        opts: { platform?: string; cache?: string; list?: boolean; dryRun?: boolean; recheck?: boolean; json?: boolean },
-      ) => {
+      async (spec: string | undefined, opts: { platform?: string; cache?: string; list?: boolean; dryRun?: boolean; json?: boolean }) => {
         const [{ fetch }, { listReleases, formatListing }] = await Promise.all([import("../api/fetch.js"), import("../fetch/fetch.js")]);
         if (opts.list) {
           const l = await listReleases({ ...(opts.platform ? { platform: opts.platform } : {}), ...(spec ? { spec } : {}) });
@@ -39,7 +35,6 @@ export function registerFetch(program: Command): void {
           ...(opts.platform ? { platform: opts.platform } : {}),
           ...(opts.cache ? { cache: opts.cache } : {}),
           dryRun: !!opts.dryRun,
-          recheck: !!opts.recheck,
           ...(tty ? { onProgress: (e: ProgressEvent) => process.stderr.write(`${messageLine(e.message)}\n`) } : {}),
           ...(opts.json ? {} : { warn: (m: string) => process.stderr.write(`searchlift: ${messageLine(m)}\n`) }),
         });

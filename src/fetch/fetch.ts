@@ -78,12 +78,6 @@ export interface FetchOptions {
   platform?: string;
   /** Resolve and look in the cache, but download nothing. */
   dryRun?: boolean;
-  /**
-   * Check a cached exact version against the registry's integrity too (which needs the network). Without it, a
-   * version named exactly that is cached is checked against the integrity recorded when it was downloaded and
-   * served offline; tags and ranges always ask the registry, which alone can resolve them.
-   */
-  recheck?: boolean;
   /** Called before each release is looked at: "fetching 2.1.112 (npm) 1/3…". */
   progress?: (message: string) => void;
   /** Something the user should know that is not a failure (a corrupt cached copy, versions without that platform). */
@@ -110,17 +104,23 @@ export interface FetchResult {
 /**
  * Fetch the releases `spec` names (`latest` or another dist-tag, a version, `2.1.100-2.1.112`, `>=2.1.100 <2.1.113`).
  * A version named exactly must exist for the platform; a range takes the versions that do, reporting the rest as
- * skipped. A cached exact version is served without the network unless `recheck` asks for the registry.
+ * skipped. A cached release is checked against the registry's integrity; only when npm cannot reach the
+ * registry is a cached exact version served on the integrity recorded when it was downloaded, with a warning.
  */
 export async function fetchReleases(spec: string, opts: FetchOptions = {}): Promise<FetchResult> {
   checkPlatform(opts.platform);
   const cache = opts.cache ?? defaultCacheDir();
   const parsed = parseReleaseSpec(spec);
-  if (parsed.kind === "exact" && !opts.recheck) {
-    const offline = await cachedExact(cache, releaseFor(parsed.version, opts.platform), opts);
+  let planned;
+  try {
+    planned = await planReleases(parsed, opts.platform);
+  } catch (e) {
+    const offline =
+      parsed.kind === "exact" && unreachable(e) ? await cachedExact(cache, releaseFor(parsed.version, opts.platform), opts, e) : null;
     if (offline) return { releases: [offline], skipped: [] };
+    throw e;
   }
-  const { plan, skipped } = await planReleases(parsed, opts.platform);
+  const { plan, skipped } = planned;
   if (skipped.length) {
     const shown = skipped.slice(0, 4).map((s) => `${s.version} (${s.reason})`);
     opts.warn?.(
@@ -130,7 +130,15 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
 
   // The registry's integrity of every release, cached or not (one npm view per package): a cached tarball is
   // checked against it, so editing the cache's recorded integrity along with the tarball is noticed.
-  const { integrity, published } = await registryFacts(plan, parsed.kind !== "range");
+  let facts;
+  try {
+    facts = await registryFacts(plan, parsed.kind !== "range");
+  } catch (e) {
+    const offline = parsed.kind === "exact" && unreachable(e) ? await cachedExact(cache, plan[0]!, opts, e) : null;
+    if (offline) return { releases: [offline], skipped: [] };
+    throw e;
+  }
+  const { integrity, published } = facts;
 
   // What the cache already holds, verified.
   const found = new Map<ReleaseId, FetchedRelease>();
@@ -167,11 +175,21 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
 
 const key = (id: ReleaseId) => `${id.package}@${id.version}`;
 
-/** The cached copy of one release, checked against the integrity recorded when it was downloaded, or null. */
-async function cachedExact(cache: string, id: ReleaseId, opts: FetchOptions): Promise<FetchedRelease | null> {
+/** npm failed for want of the registry or of npm itself, not because the registry said no. */
+function unreachable(e: unknown): boolean {
+  return e instanceof NpmError && e.npmCode !== "E404";
+}
+
+/**
+ * Offline: the cached copy of one release, checked against the integrity recorded when it was downloaded (the
+ * registry's cannot be asked), with a warning saying so; null when the cache does not hold it intact.
+ */
+async function cachedExact(cache: string, id: ReleaseId, opts: FetchOptions, why: unknown): Promise<FetchedRelease | null> {
   const hit = await lookupCached(cache, id);
   if (hit.status !== "hit") return null;
-  opts.progress?.(`cached ${id.version} (${id.platform}) 1/1`);
+  opts.warn?.(
+    `cannot ask the registry (${(why as Error).message}); using the cached ${id.version} (${id.platform}), checked against the integrity recorded when it was fetched`,
+  );
   return { ...hit.release, cached: true };
 }
 
