@@ -111,16 +111,7 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
   checkPlatform(opts.platform);
   const cache = opts.cache ?? defaultCacheDir();
   const parsed = parseReleaseSpec(spec);
-  let planned;
-  try {
-    planned = await planReleases(parsed, opts.platform);
-  } catch (e) {
-    const offline =
-      parsed.kind === "exact" && unreachable(e) ? await cachedExact(cache, releaseFor(parsed.version, opts.platform), opts, e) : null;
-    if (offline) return { releases: [offline], skipped: [] };
-    throw e;
-  }
-  const { plan, skipped } = planned;
+  const { plan, skipped } = await planReleases(parsed, opts.platform);
   if (skipped.length) {
     const shown = skipped.slice(0, 4).map((s) => `${s.version} (${s.reason})`);
     opts.warn?.(
@@ -134,6 +125,7 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
   try {
     facts = await registryFacts(plan, parsed.kind !== "range");
   } catch (e) {
+    // An exact version is planned without the registry; only its integrity needs it.
     const offline = parsed.kind === "exact" && unreachable(e) ? await cachedExact(cache, plan[0]!, opts, e) : null;
     if (offline) return { releases: [offline], skipped: [] };
     throw e;
