@@ -21,7 +21,7 @@ import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
-import { VerifyBudgetExceeded, verifyInOwnProcess } from "../verify/verify-process.js";
+import { startVerifier, VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
 import type { OnProgress } from "../api/progress.js";
 
 export interface LiftOptions {
@@ -63,10 +63,13 @@ export async function liftInput(input: string, opts: LiftOptions): Promise<LiftR
 
 async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
   const inputHash = sha256InBackground(hashedFile(c));
+  // Started now, the verifier makes its corpus on another core while this process locates and lifts.
+  const verifier = opts.verify ? startVerifier((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
   try {
-    return await liftWith(c, opts, inputHash.result);
+    return await liftWith(c, { ...opts, verifier }, inputHash.result);
   } finally {
     inputHash.cancel();
+    verifier?.cancel();
   }
 }
 
@@ -80,7 +83,12 @@ export class LiftFailure extends SearchliftError {
   }
 }
 
-async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<string>): Promise<LiftResult> {
+/** A lift's options, with the verifier started for it (when it verifies). */
+interface LiftRun extends LiftOptions {
+  verifier: Verifier | undefined;
+}
+
+async function liftWith(c: Container, opts: LiftRun, inputSha256: Promise<string>): Promise<LiftResult> {
   const info = releaseInfo(c);
   try {
     return await liftRelease(c, opts, inputSha256, info);
@@ -89,7 +97,7 @@ async function liftWith(c: Container, opts: LiftOptions, inputSha256: Promise<st
   }
 }
 
-async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise<string>, info: ReleaseInfo): Promise<LiftResult> {
+async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<string>, info: ReleaseInfo): Promise<LiftResult> {
   const pack = opts.pack ?? toolSearchPack;
   const ids = pack.signatures;
   const all = loadSignatures(opts.signaturesDir, [ids.routine, ids.call]);
@@ -145,7 +153,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
     );
   }
 
-  const verified = opts.verify ? await verifyDraft(pack, code.original, draft, opts, c.input) : null;
+  const verified = opts.verifier ? await verifyDraft(opts.verifier, code.original, draft, opts, c.input) : null;
   const text = compose(verified ?? "skipped (--no-verify)");
 
   // The parts were checked by releaseInfo; the resolved folder is checked again here.
@@ -171,7 +179,7 @@ async function liftRelease(c: Container, opts: LiftOptions, inputSha256: Promise
 
 /** Run the draft against the release's own code on the corpus; any doubt or disagreement is an error. */
 async function verifyDraft(
-  pack: RoutinePack,
+  verifier: Verifier,
   original: string,
   draft: string,
   opts: LiftOptions,
@@ -181,7 +189,7 @@ async function verifyDraft(
   const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
   opts.onProgress?.({ stage: "verify", message: `verifying on ${opts.cases ?? 2000} cases` });
   try {
-    v = await verifyInOwnProcess(pack.id, original, draft, opts.cases ?? 2000, budgetS * 1000);
+    v = await verifier.run(original, draft, budgetS * 1000);
   } catch (e) {
     if (e instanceof VerifyBudgetExceeded)
       throw new SearchliftError(

@@ -247,9 +247,29 @@ interface ChildLimits {
   maxOutputBytes: number;
 }
 
+/** Argument lists as JSON text, kept while their array lives: both sides of a verification send the same ones. */
+const argTexts = new WeakMap<unknown[], string>();
+
+function argText(args: unknown[]): string {
+  let t = argTexts.get(args);
+  if (t === undefined) {
+    t = asciiJson(args);
+    argTexts.set(args, t);
+  }
+  return t;
+}
+
+/** JSON text with every character past ASCII escaped (`\uXXXX`, one per UTF-16 unit): the child reads its
+ *  request as one-byte text, which it decodes, parses and holds at half the cost of UTF-16. */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
+
 /**
- * The request a child reads from stdin, serialised before anything starts (arguments that are not JSON fail
- * here, in the caller). Calls that pass the same argument list (the same array) send it once.
+ * The request a child reads from stdin (runner/child.ts): a JSON header line, then one line per argument list,
+ * all in ASCII.
+ * Serialised before anything starts, so arguments that are not JSON fail here, in the caller. Calls that pass
+ * the same argument list (the same array) send it once.
  */
 function childRequest(
   script: string,
@@ -275,9 +295,8 @@ function childRequest(
     }
     return { fn: c.fn, a };
   });
-  const request = JSON.stringify({
+  const header = asciiJson({
     script,
-    args: table,
     calls: lite,
     callTimeoutMs: Math.ceil(callTimeoutMs),
     scriptTimeoutMs: Math.ceil(scriptTimeoutMs),
@@ -285,6 +304,7 @@ function childRequest(
     carefulCalls: careful,
     maxTimeouts: options.maxTimeouts ?? 0,
   });
+  const request = [header, ...table.map(argText)].join("\n");
   return { request, limits: { timeoutMs, memoryMb, maxOutputBytes } };
 }
 

@@ -2,9 +2,10 @@
  * Verification in a process of its own: the corpus, the requests and the results live there, not in
  * the lift's process, which still holds what it read from a 400 MB release. Both stay small.
  *
- * As a program (stdin: one line { routine, original, emitted, cases }, then kept open; stdout: the VerifyResult as
- * JSON) and as the function that starts it. The verifier and its sandbox children end with the lift: when
- * its stdin closes (the lift exited, was killed, or gave up at its time budget) or its parent changes.
+ * As a program (stdin: a line { routine, cases }, whose corpus it makes at once, while the lift works on; then a
+ * line { original, emitted }; then kept open. stdout: the VerifyResult as JSON) and as the functions that start
+ * it. The verifier and its sandbox children end with the lift: when its stdin closes (the lift exited, was
+ * killed, or gave up at its time budget) or its parent changes.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -13,12 +14,17 @@ import { routinePack } from "../routines/packs.js";
 import { killSandboxChildren } from "./sandbox.js";
 import { verifyAgreement, type VerifyResult } from "./verify.js";
 
-interface Request {
+/** The first line: which corpus to make, made while the lift is still at work. */
+interface CorpusRequest {
   /** The routine pack (by id) whose corpus the cases come from. */
   routine: string;
+  cases: number;
+}
+
+/** The second line: the two sides to compare. */
+interface SidesRequest {
   original: string;
   emitted: string;
-  cases: number;
 }
 
 /** The whole verification took longer than its budget; the verifier and its children were stopped. */
@@ -29,74 +35,92 @@ export class VerifyBudgetExceeded extends Error {
   }
 }
 
-/** Run verifyAgreement on `routine`'s corpus in a child process, stopped (with its sandboxes) after `budgetMs`. */
-export function verifyInOwnProcess(
-  routine: string,
-  original: string,
-  emitted: string,
-  cases: number,
-  budgetMs = Infinity,
-): Promise<VerifyResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let overBudget = false;
-    const budget = Number.isFinite(budgetMs)
-      ? setTimeout(() => {
-          overBudget = true;
-          // Closing stdin makes the verifier kill its sandboxes and exit; SIGKILL if it does not.
-          child.stdin.destroy();
-          setTimeout(() => child.kill("SIGKILL"), 2000).unref();
-        }, budgetMs)
-      : undefined;
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.stdin.on("error", () => {}); // a verifier that already exited
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(budget);
-      child.stdin.destroy();
-      if (overBudget) return reject(new VerifyBudgetExceeded(budgetMs));
-      const text = Buffer.concat(out).toString("utf8");
-      if (code !== 0)
-        return reject(new Error(Buffer.concat(err).toString("utf8").trim().split("\n").pop() || `the verifier exited with ${code}`));
-      try {
-        resolve(JSON.parse(text) as VerifyResult);
-      } catch {
-        reject(new Error("the verifier answered something that is not JSON"));
-      }
-    });
-    // One line (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
-    child.stdin.write(JSON.stringify({ routine, original, emitted, cases } satisfies Request) + "\n");
-  });
+/** A verifier process, started before the code to verify exists so that it makes its corpus meanwhile. */
+export interface Verifier {
+  /** Compare `original` and `emitted` on the corpus; stopped (with its sandboxes) after `budgetMs`. Once. */
+  run(original: string, emitted: string, budgetMs?: number): Promise<VerifyResult>;
+  /** Stop it unused (the lift failed first). */
+  cancel(): void;
 }
 
-/** The first line of stdin; afterwards the end of stdin means the parent is gone. */
-function readRequest(): Promise<Request> {
-  return new Promise((resolve) => {
-    let text = "";
-    let answered = false;
-    process.stdin.setEncoding("utf8");
-    process.stdin.on("data", (d: string) => {
-      if (answered) return;
-      text += d;
-      const nl = text.indexOf("\n");
-      if (nl < 0) return;
-      answered = true;
-      resolve(JSON.parse(text.slice(0, nl)) as Request);
-    });
-    process.stdin.on("end", () => {
-      killSandboxChildren();
-      process.exit(ORPHANED_EXIT);
-    });
+/** Start a verifier for `cases` cases of `routine`'s corpus. */
+export function startVerifier(routine: string, cases: number): Verifier {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ["pipe", "pipe", "pipe"] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let exit: (code: number | null) => void = () => {};
+  let startError: Error | undefined;
+  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stderr.on("data", (b: Buffer) => err.push(b));
+  child.stdin.on("error", () => {}); // a verifier that already exited
+  child.on("error", (e) => (startError = e));
+  child.on("close", (code) => exit(code));
+  // One line each (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
+  child.stdin.write(JSON.stringify({ routine, cases } satisfies CorpusRequest) + "\n");
+  return {
+    run(original, emitted, budgetMs = Infinity) {
+      return new Promise((resolve, reject) => {
+        if (startError) return reject(startError);
+        child.on("error", reject);
+        let overBudget = false;
+        const budget = Number.isFinite(budgetMs)
+          ? setTimeout(() => {
+              overBudget = true;
+              // Closing stdin makes the verifier kill its sandboxes and exit; SIGKILL if it does not.
+              child.stdin.destroy();
+              setTimeout(() => child.kill("SIGKILL"), 2000).unref();
+            }, budgetMs)
+          : undefined;
+        exit = (code) => {
+          clearTimeout(budget);
+          child.stdin.destroy();
+          if (overBudget) return reject(new VerifyBudgetExceeded(budgetMs));
+          if (code !== 0)
+            return reject(new Error(Buffer.concat(err).toString("utf8").trim().split("\n").pop() || `the verifier exited with ${code}`));
+          try {
+            resolve(JSON.parse(Buffer.concat(out).toString("utf8")) as VerifyResult);
+          } catch {
+            reject(new Error("the verifier answered something that is not JSON"));
+          }
+        };
+        if (child.exitCode !== null || child.signalCode !== null) return exit(child.exitCode);
+        child.stdin.write(JSON.stringify({ original, emitted } satisfies SidesRequest) + "\n");
+      });
+    },
+    cancel: () => child.stdin.destroy(),
+  };
+}
+
+/** Reads stdin's lines as they come; afterwards the end of stdin means the parent is gone. */
+function stdinLines(): () => Promise<string> {
+  let text = "";
+  const waiting: Array<(line: string) => void> = [];
+  const ready: string[] = [];
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (d: string) => {
+    text += d;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n")) {
+      const line = text.slice(0, nl);
+      text = text.slice(nl + 1);
+      const take = waiting.shift();
+      if (take) take(line);
+      else ready.push(line);
+    }
   });
+  process.stdin.on("end", () => {
+    killSandboxChildren();
+    process.exit(ORPHANED_EXIT);
+  });
+  return () => new Promise((resolve) => (ready.length > 0 ? resolve(ready.shift()!) : waiting.push(resolve)));
 }
 
 async function main(): Promise<void> {
   exitWithParent(killSandboxChildren);
-  const req = await readRequest();
-  const v = await verifyAgreement(req.original, req.emitted, routinePack(req.routine).corpus(req.cases));
+  const nextLine = stdinLines();
+  const { routine, cases } = JSON.parse(await nextLine()) as CorpusRequest;
+  const corpus = routinePack(routine).corpus(cases);
+  const { original, emitted } = JSON.parse(await nextLine()) as SidesRequest;
+  const v = await verifyAgreement(original, emitted, corpus);
   process.stdout.write(JSON.stringify(v), () => process.exit(0));
 }
 

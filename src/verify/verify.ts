@@ -35,7 +35,8 @@ export interface VerifyOptions {
   emittedFormat?: "module" | "script";
   /** Children per side, each with a slice of the cases. Default 1. */
   parallel?: number;
-  /** Cases sent to the children at a time (a fresh pair of children per batch). Default 500. */
+  /** Cases sent to the children at a time (a fresh pair of children per batch). Default 2000: a new child
+   *  compiles the code again and runs it cold, which costs more than the cases' text held at once. */
   batchCases?: number;
   /** Shrink the first disagreement (default true), within these bounds. */
   shrink?: boolean;
@@ -109,9 +110,9 @@ export async function verifyAgreement(
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
   const t0 = performance.now();
 
-  // Cases go to the children in batches: a request, its results and the child's heap stay a few
-  // megabytes instead of the whole corpus at once (a 400 MB release is lifted in 300 MB).
-  const batch = Math.max(1, Math.floor(opts.batchCases ?? 500));
+  // Cases go to the children in batches, which bound what a request, its results and a child's heap hold
+  // (verification runs in a process of its own, beside the lift's, which may hold a 400 MB release).
+  const batch = Math.max(1, Math.floor(opts.batchCases ?? 2000));
   const tally = newTally();
   let stopped: string | undefined;
   let ran = 0;

@@ -3,9 +3,11 @@
  * sent as text. The child is started as `node --input-type=module -e <this file compiled>` with no
  * `--allow-fs-read` whatsoever, so it needs no file, and this module imports only node: built-ins.
  *
- * Protocol. stdin: one JSON request `{ script, args: [argument lists], calls: [{ fn, a }], callTimeoutMs,
- * scriptTimeoutMs, virtualTimers, carefulCalls, maxTimeouts }`, where `a` indexes `args` (calls with the same
- * argument list share it in the request; each call still gets its own copy). stdout: newline-delimited JSON,
+ * Protocol. stdin: a JSON header line `{ script, calls: [{ fn, a }], callTimeoutMs, scriptTimeoutMs,
+ * virtualTimers, carefulCalls, maxTimeouts }`, then one line per argument list, each a JSON array; all of it is
+ * ASCII (characters past it are escaped). A call's `a` is the index of its line (calls with the same argument
+ * list share it; each call still gets its own copy). The lines go into the context as they are, one string,
+ * never decoded here. stdout: newline-delimited JSON,
  * written synchronously as each step ends (so a crash is attributed to the call that caused it):
  *   {"script":"ok"} | {"script":"error","error":"…"}     once, after evaluating the script
  *   {"ok":true,"value":…} | {"ok":false,"error":"…"}    once per call, in order
@@ -13,8 +15,8 @@
  *
  * Inside the child, the untrusted code runs in a fresh vm context whose global object is created from a
  * null-prototype object, so it holds only the JavaScript built-ins: no `process`, `require`, `fetch`,
- * timers, `console`, `Buffer`. Data crosses the boundary only as JSON text: arguments are embedded as string
- * literals in the code that starts a call, and results are serialised by `JSON.stringify` inside the
+ * timers, `console`, `Buffer`. Data crosses the boundary only as JSON text: arguments go in as one primitive
+ * string, passed to the driver's own `load`, and results are serialised by `JSON.stringify` inside the
  * context and read back as a primitive string. Promise jobs run in the context's own microtask queue
  * (`microtaskMode: "afterEvaluate"`), which is drained at the end of each evaluation and counted in its
  * CPU timeout, so async functions settle inside the vm and a promise-job loop is stopped like a sync one.
@@ -48,6 +50,7 @@ interface Intrinsics {
   push: typeof Array.prototype.push;
   splice: typeof Array.prototype.splice;
   join: typeof Array.prototype.join;
+  slice: typeof String.prototype.slice;
   dateNow: typeof Date.now;
 }
 
@@ -152,7 +155,8 @@ interface Slot {
  */
 function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
   let queue: { fn: string; a: number }[] = [];
-  let argTexts: string[] = [];
+  let argText = "";
+  let bounds: number[] = [];
   let pos = 0;
   let active: Slot | null = null;
   let outs: string[] = [];
@@ -182,7 +186,7 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
       if (api === null || (typeof api !== "object" && typeof api !== "function"))
         throw new TypeError("the script did not define globalThis.__searchlift");
       // Each call parses its own arguments, so a function that changes its input cannot affect another call.
-      const args = I.parse(argTexts[call.a]!) as unknown[];
+      const args = I.parse(I.apply(I.slice, argText, [bounds[2 * call.a], bounds[2 * call.a + 1]]) as string) as unknown[];
       const f = api[call.fn];
       if (typeof f !== "function") {
         if (f !== undefined && args.length === 0) {
@@ -210,10 +214,13 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
     }
   }
   return {
-    /** A chunk: argument lists as JSON texts, and calls { fn, a } naming one of them. */
-    load(texts: string[], callsJson: string): void {
-      argTexts = texts;
-      queue = I.parse(callsJson) as typeof queue;
+    /** A chunk: argument lists as JSON texts in one string, where text `a` spans `bounds[2a]` to
+     *  `bounds[2a + 1]`, and calls { fn, a } naming one of them. */
+    load(texts: string, chunkJson: string): void {
+      const chunk = I.parse(chunkJson) as { calls: typeof queue; bounds: number[] };
+      argText = texts;
+      bounds = chunk.bounds;
+      queue = chunk.calls;
       pos = 0;
       active = null;
       outs = [];
@@ -263,6 +270,7 @@ function contextDriver(name: string, describer: typeof errorDescriber, clock: ty
     push: Array.prototype.push,
     splice: Array.prototype.splice,
     join: Array.prototype.join,
+    slice: String.prototype.slice,
     dateNow: Date.now,
   };
   const describe = describer(I);
@@ -292,7 +300,6 @@ function driverSource(name: string): string {
 
 interface Request {
   script: string;
-  args: unknown[][];
   calls: { fn: string; a: number }[];
   callTimeoutMs: number;
   scriptTimeoutMs: number;
@@ -313,7 +320,25 @@ function write(obj: unknown): void {
   }
 }
 
-const req = JSON.parse(fs.readFileSync(0, "utf8")) as Request;
+/** The request: its header, and the whole input, in which argument list k is the text between
+ *  `argBounds[2k]` and `argBounds[2k + 1]` (the lines after the header). */
+function readRequest(): { req: Request; input: string; argBounds: number[] } {
+  // ASCII by the protocol (sandbox.ts escapes the rest), so read as one byte per character.
+  const input = fs.readFileSync(0, "latin1");
+  let nl = input.indexOf("\n");
+  if (nl < 0) nl = input.length;
+  const req = JSON.parse(input.slice(0, nl)) as Request;
+  const argBounds: number[] = [];
+  for (let start = nl + 1; start < input.length;) {
+    let end = input.indexOf("\n", start);
+    if (end < 0) end = input.length;
+    argBounds.push(start, end);
+    start = end + 1;
+  }
+  return { req, input, argBounds };
+}
+
+const { req, input, argBounds } = readRequest();
 // The host may die without killing us (kill -9): we are then re-parented. Checked after every evaluation,
 // each of which is bounded by its CPU timeout, so an orphan runs at most one more call.
 const PARENT = process.ppid;
@@ -329,6 +354,9 @@ const ctx = vm.createContext(Object.create(null), {
   microtaskMode: "afterEvaluate",
 });
 vm.runInContext(driverSource(D), ctx, { timeout: 10000 });
+// Taken before the untrusted script runs, and called directly: it is the driver's own code (it only parses the
+// chunk's JSON), and the arguments' text goes in as the primitive string it is, neither copied nor compiled.
+const loadChunk = vm.runInContext(D + ".load", ctx) as (texts: string, chunkJson: string) => void;
 if (req.virtualTimers) vm.runInContext(D + ".installTimers()", ctx, { timeout: callMs });
 
 // displayErrors: false, so that Node does not read properties of a thrown value (a proxy's traps) outside the timeout.
@@ -370,7 +398,6 @@ exitIfOrphaned();
 const MAX_TICKS = 100000;
 const SLICE = 20;
 const CHUNK_CALLS = 256;
-const CHUNK_CHARS = 4 << 20;
 const err = (error: string) => JSON.stringify({ ok: false, error });
 let done = 0;
 // Calls that timed out: past req.maxTimeouts, the rest are not run (code that loops whenever it reaches some
@@ -426,8 +453,8 @@ function awaitTimers(waitingSince: number, ticks: number): { out: string | null;
 }
 
 /** Load a chunk of calls into the driver and step it until every call has a result. */
-function runChunk(calls: { fn: string; a: number }[], texts: string[]): void {
-  run(D + ".load([" + texts.map((t) => JSON.stringify(t)).join(",") + "]," + JSON.stringify(JSON.stringify(calls)) + ")", callMs);
+function runChunk(calls: { fn: string; a: number }[], bounds: number[]): void {
+  loadChunk(input, JSON.stringify({ calls, bounds }));
   let waitingSince = 0;
   let ticks = 0;
   for (;;) {
@@ -460,35 +487,28 @@ function runChunk(calls: { fn: string; a: number }[], texts: string[]): void {
   }
 }
 
-/** Send the calls in chunks of at most CHUNK_CALLS calls and CHUNK_CHARS characters of argument text. Calls
- *  name their argument list by index into req.args; verify passes one list to the three functions. */
+/** Send the calls to the driver CHUNK_CALLS at a time, each naming its argument list by where the list's line
+ *  lies in the input; verify passes one list to the three functions. */
 function runCalls(): void {
-  const argText = new Array<string | undefined>(req.args.length);
-  const textOf = (k: number): string => (argText[k] ??= JSON.stringify(req.args[k] ?? []));
-  let chunk: { fn: string; a: number }[] = [];
-  let chunkTexts: string[] = [];
-  let chunkIndex = new Map<number, number>();
-  let chunkChars = 0;
-  for (const call of req.calls) {
-    const k = call.a;
-    const size = chunkIndex.has(k) ? 0 : textOf(k).length;
-    if (chunk.length > 0 && (chunk.length >= CHUNK_CALLS || chunkChars + size > CHUNK_CHARS)) {
-      runChunk(chunk, chunkTexts);
-      chunk = [];
-      chunkTexts = [];
-      chunkIndex = new Map();
-      chunkChars = 0;
+  for (let from = 0; from < req.calls.length; from += CHUNK_CALLS) {
+    const calls: { fn: string; a: number }[] = [];
+    const bounds: number[] = [];
+    const local = new Map<number, number>();
+    for (const call of req.calls.slice(from, from + CHUNK_CALLS)) {
+      const k = call.a;
+      let a = local.get(k);
+      if (a === undefined) {
+        const start = argBounds[2 * k];
+        const end = argBounds[2 * k + 1];
+        if (start === undefined || end === undefined) throw new Error(`protocol: a call names argument list ${k}, which was not sent`);
+        a = bounds.length / 2;
+        bounds.push(start, end);
+        local.set(k, a);
+      }
+      calls.push({ fn: String(call.fn), a });
     }
-    let local = chunkIndex.get(k);
-    if (local === undefined) {
-      local = chunkTexts.length;
-      chunkTexts.push(textOf(k));
-      chunkIndex.set(k, local);
-      chunkChars += textOf(k).length;
-    }
-    chunk.push({ fn: String(call.fn), a: local });
+    runChunk(calls, bounds);
   }
-  if (chunk.length > 0) runChunk(chunk, chunkTexts);
 }
 
 runCalls();
