@@ -58,7 +58,24 @@ export async function expandInstalled(args: string[], log: (line: string) => voi
   return [...new Set(out)];
 }
 
-export async function releaseModule(arg: string, flags: ReleaseFlags): Promise<string> {
+/**
+ * The modules of `args`, in order, two at a time: one release downloads while another is lifted, and two
+ * lifts share the cores (a lift alone keeps one busy until its verification starts).
+ */
+export async function releaseModules(args: readonly string[], flags: ReleaseFlags): Promise<string[]> {
+  const distinct = [...new Set(args)];
+  const modules = new Map<string, string>();
+  // Two arguments may name one release (`latest` and its version): its lift folder is lifted into once.
+  const lifts = new Map<string, Promise<string>>();
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < distinct.length; i = next++) modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, lifts));
+  };
+  await Promise.all(Array.from({ length: Math.min(2, distinct.length) }, worker));
+  return args.map((a) => modules.get(a)!);
+}
+
+async function releaseModule(arg: string, flags: ReleaseFlags, lifts: Map<string, Promise<string>>): Promise<string> {
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;
   const { resolveInput } = await import("../inputs/resolve-input.js");
@@ -72,6 +89,16 @@ export async function releaseModule(arg: string, flags: ReleaseFlags): Promise<s
       });
   if (!existsSync(input)) throw new SearchliftError("no such file or folder, and not a version", ExitCode.unreadable, arg);
   const dir = join(resolve(flags.liftCache ?? defaultLiftCache()), await inputHash(input));
+  let lift = lifts.get(dir);
+  if (lift === undefined) {
+    lift = liftInto(dir, arg, input, flags);
+    lifts.set(dir, lift);
+  }
+  return lift;
+}
+
+/** The module lifted from `input` into `dir`, or already there. */
+async function liftInto(dir: string, arg: string, input: string, flags: ReleaseFlags): Promise<string> {
   const cached = cachedModule(dir);
   if (cached) return cached;
   rmSync(dir, { recursive: true, force: true });

@@ -78,7 +78,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0))
     throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModule, expandInstalled, DEFAULT_RELEASES }, { check }, fmt] =
+  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModules, expandInstalled, DEFAULT_RELEASES }, { check }, fmt] =
     await Promise.all([
       import("../check/naming.js"),
       import("../check/tools-file.js"),
@@ -116,8 +116,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
           .filter(Boolean);
   if (!given.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
   const args = await expandInstalled(given, log);
-  const modules: string[] = [];
-  for (const a of args) modules.push(await releaseModule(a, { log, ...pick(opts, "platform", "cache", "liftCache") }));
+  const modules = await releaseModules(args, { log, ...pick(opts, "platform", "cache", "liftCache") });
   const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true });
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
