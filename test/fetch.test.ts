@@ -57,10 +57,14 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(contents(cache).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
   });
 
-  it("a second fetch (library and CLI) uses the cached tarball without downloading it again", async () => {
+  it("a second fetch (library and CLI) uses the cached tarball without downloading it again, and dates it if undated", async () => {
     const before = statSync(tarball).mtimeMs;
+    const metaFile = join(cache, "2.0.70", "npm", RELEASE_META);
+    const { published, ...undated } = JSON.parse(readFileSync(metaFile, "utf8")) as Record<string, unknown>;
+    writeFileSync(metaFile, JSON.stringify(undated));
     const again = await fetchReleases("2.0.70", { cache });
     expect(again.releases[0]).toMatchObject({ tarball, cached: true });
+    expect(JSON.parse(readFileSync(metaFile, "utf8"))).toEqual({ ...undated, published });
     const r = run(["fetch", "2.0.70", "--cache", cache, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");

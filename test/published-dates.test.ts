@@ -4,11 +4,11 @@
  * hand from two sample releases, so no network is needed.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isPublishTime, recordedPublishTime, RELEASE_META, tarballName } from "../src/fetch/release-cache.js";
+import { isPublishTime, recordedPublishTime, recordPublishTime, RELEASE_META, tarballName } from "../src/fetch/release-cache.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "searchlift.js");
@@ -47,6 +47,21 @@ describe("publish times", () => {
     const odd = cachedSample(join(dir, "odd"), "0.3.1", "2026-05-15 <script>");
     expect(recordedPublishTime(odd)).toBeNull();
     expect(recordedPublishTime(join(ROOT, "samples", "releases", "0.3.1"))).toBeNull();
+  });
+
+  it("are added to a cached release that has none (fetch's cache hit), and never replace one", () => {
+    const cache = join(dir, "backfill");
+    const undated = cachedSample(cache, "0.4.0", undefined);
+    expect(recordedPublishTime(undated)).toBeNull();
+    recordPublishTime(undated, "not a time");
+    expect(recordedPublishTime(undated)).toBeNull();
+    recordPublishTime(undated, "2026-04-20T09:30:00.000Z");
+    expect(recordedPublishTime(undated)).toBe("2026-04-20T09:30:00.000Z");
+    const meta = JSON.parse(readFileSync(join(cache, "0.4.0", "npm", RELEASE_META), "utf8"));
+    expect(meta).toMatchObject({ version: "0.4.0", package: PKG, integrity: "sha512-x" });
+    recordPublishTime(undated, "2027-01-01T00:00:00.000Z");
+    expect(recordedPublishTime(undated)).toBe("2026-04-20T09:30:00.000Z");
+    expect(readdirSync(join(cache, "0.4.0", "npm")).sort()).toEqual([RELEASE_META, tarballName(PKG, "0.4.0")].sort());
   });
 
   it("track shows the later release's day at each change point, in timeline.json, .md and .html", () => {

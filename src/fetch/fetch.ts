@@ -15,6 +15,7 @@ import {
   downloadRelease,
   isPublishTime,
   lookupCached,
+  recordPublishTime,
   releaseDir,
   tarballName,
   type CachedRelease,
@@ -146,6 +147,8 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
     const hit = found.get(id);
     if (hit) {
       opts.progress?.(`cached ${step}`);
+      const when = published.get(key(id));
+      if (when !== undefined && !opts.dryRun) recordPublishTime(hit.tarball, when);
       releases.push(hit);
       continue;
     }

@@ -24,6 +24,7 @@ import { basename, dirname, join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
 import { quoted } from "../safe-text.js";
+import { writeFileAtomic } from "../safe-write.js";
 import { npmPack } from "./npm-client.js";
 
 export const RELEASE_META = "release.json";
@@ -148,6 +149,22 @@ export function recordedPublishTime(tarball: string): string | null {
   }
   if (meta?.tarball !== basename(tarball) || typeof meta.published !== "string") return null;
   return isPublishTime(meta.published) ? meta.published : null;
+}
+
+/**
+ * Record when the registry published a cached release whose release.json has no date yet (fetched before dates
+ * were recorded, or offline). Written beside it and renamed over it; a cache that cannot be written keeps no date.
+ */
+export function recordPublishTime(tarball: string, published: string): void {
+  if (!isPublishTime(published) || recordedPublishTime(tarball) !== null) return;
+  const metaFile = join(dirname(tarball), RELEASE_META);
+  try {
+    const meta = JSON.parse(readFileSync(metaFile, "utf8")) as Record<string, unknown>;
+    if (meta["tarball"] !== basename(tarball)) return;
+    writeFileAtomic(metaFile, JSON.stringify({ ...meta, published }, null, 2) + "\n");
+  } catch {
+    // a read-only or changing cache: the date stays unknown
+  }
 }
 
 /**
