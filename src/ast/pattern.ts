@@ -22,6 +22,14 @@ export type Node = AnyNode;
 /** The node of type `T`: `NodeOf<"CallExpression">`. */
 export type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
 
+/** A function of any form: declaration, expression or arrow. */
+export type FunctionNode = NodeOf<"FunctionDeclaration" | "FunctionExpression" | "ArrowFunctionExpression">;
+
+/** Whether a node is a function (the node types whose name contains "Function"). */
+export function isFunction(n: Node): n is FunctionNode {
+  return n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
+}
+
 /**
  * A node's fields by name, for the code that walks every field alike (matching, copying,
  * rewriting) rather than reading one it knows: the one place a node is an untyped record.
