@@ -1,12 +1,11 @@
-import { parse } from "acorn";
+import { parse, type Program } from "acorn";
 import "./acorn-warm.js"; // before any parse: see acorn-warm.ts
-import type { Node } from "./pattern.js";
 
 /**
  * Parse module text: ESM first (bundles and chunks), then script (CJS wrappers, whose body is a
  * function expression with a `return` at top level in some builds). null when neither parses.
  */
-export function parseModule(text: string): Node | null {
+export function parseModule(text: string): Program | null {
   // A leading hashbang or Bun's `// @bun` comment is fine for acorn; nothing to strip.
   for (const sourceType of ["module", "script"] as const) {
     try {
@@ -17,7 +16,7 @@ export function parseModule(text: string): Node | null {
         allowReturnOutsideFunction: sourceType === "script",
         allowAwaitOutsideFunction: true,
         ranges: true,
-      }) as unknown as Node;
+      });
     } catch {
       /* try the next source type */
     }

@@ -2,11 +2,11 @@ import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
 import { compilePattern, findAll, type Node } from "./pattern.js";
 
-const code = (s: string) => parse(s, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
-const names = (b: Map<string, unknown>) =>
-  Object.fromEntries(
-    [...b].map(([k, v]) => [k, Array.isArray(v) ? v.map((n: any) => n.name ?? n.type) : ((v as any).name ?? (v as any).type)]),
-  );
+const code = (s: string) => parse(s, { ecmaVersion: "latest", sourceType: "module" });
+/** A bound node by its name where it has one (an identifier), else by its type. */
+const label = (n: Node) => ("name" in n ? n.name : n.type);
+const names = (b: Map<string, Node | Node[]>) =>
+  Object.fromEntries([...b].map(([k, v]) => [k, Array.isArray(v) ? v.map(label) : label(v)]));
 
 describe("structural patterns", () => {
   it("binds metavariables and requires the same name to be the same code", () => {

@@ -11,13 +11,37 @@
  * `void 0` equals `undefined`, `a.b` equals `a["b"]`, `let`/`const`/`var` are one, and literals
  * compare by value.
  */
-import { parse, type Node as AcornNode } from "acorn";
+import { parse, type AnyNode, type Literal, type MemberExpression, type Program } from "acorn";
 import "./acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
 
-// acorn's Node type is loose; patterns and targets are walked generically by their fields.
-export type Node = AcornNode & Record<string, any>;
+/** A node of acorn's ESTree: a union by `type`, so `if (n.type === "CallExpression")` narrows. */
+export type Node = AnyNode;
+
+/** The node of type `T`: `NodeOf<"CallExpression">`. */
+export type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
+
+/** A function of any form: declaration, expression or arrow. */
+export type FunctionNode = NodeOf<"FunctionDeclaration" | "FunctionExpression" | "ArrowFunctionExpression">;
+
+/** Whether a node is a function (the node types whose name contains "Function"). */
+export function isFunction(n: Node): n is FunctionNode {
+  return n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
+}
+
+/**
+ * A node's fields by name, for the code that walks every field alike (matching, copying,
+ * rewriting) rather than reading one it knows: the one place a node is an untyped record.
+ */
+export function fieldsOf(n: Node): Record<string, unknown> {
+  return n as unknown as Record<string, unknown>;
+}
+
+/** Whether a field's value is a node (an object with a string `type`). */
+export function isNode(v: unknown): v is Node {
+  return typeof v === "object" && v !== null && typeof (v as { type?: unknown }).type === "string";
+}
 
 export type Binding = Node | Node[];
 export type Bindings = Map<string, Binding>;
@@ -51,7 +75,9 @@ function parsePattern(source: string): Pattern {
   const prop = /^\s*@property\s+([\s\S]*)$/.exec(source);
   if (prop) {
     const obj = tryParse(`({ ${prop[1]} \n})`);
-    const only = obj?.body[0]?.expression?.properties;
+    const stmt = obj?.body[0];
+    const expr = stmt?.type === "ExpressionStatement" ? stmt.expression : undefined;
+    const only = expr?.type === "ObjectExpression" ? expr.properties : undefined;
     if (!only || only.length !== 1) throw new Error(`@property pattern must be one object member: ${source}`);
     return { source, root: only[0] };
   }
@@ -65,7 +91,7 @@ function parsePattern(source: string): Pattern {
   return { source, root: { type: "BlockStatement", body: prog.body, start: 0, end: 0 } as Node };
 }
 
-function tryParse(src: string): Node | null {
+function tryParse(src: string): Program | null {
   try {
     return parse(src, {
       ecmaVersion: "latest",
@@ -73,7 +99,7 @@ function tryParse(src: string): Node | null {
       allowReturnOutsideFunction: true,
       allowAwaitOutsideFunction: true,
       ranges: true,
-    }) as Node;
+    });
   } catch {
     return null;
   }
@@ -119,13 +145,12 @@ function canonTree(n: Node): Node {
   if (!n || typeof n !== "object") return n;
   const c = canon(n);
   if (c !== n) return c;
-  const out: Node = { ...n };
-  for (const k of Object.keys(n)) {
-    const v = n[k];
+  const out = fieldsOf({ ...n });
+  for (const [k, v] of Object.entries(fieldsOf(n))) {
     if (Array.isArray(v)) out[k] = v.map((x) => (x && typeof x === "object" ? canonTree(x) : x));
-    else if (v && typeof v === "object" && typeof v.type === "string") out[k] = canonTree(v);
+    else if (isNode(v)) out[k] = canonTree(v);
   }
-  return out;
+  return out as unknown as Node;
 }
 
 /** Structural equality of two target subtrees (for a metavariable bound twice). */
@@ -139,19 +164,21 @@ export function sameCode(a: Node | Node[] | null | undefined, b: Node | Node[] |
   const x = canon(a);
   const y = canon(b);
   if (x.type !== y.type) return false;
-  if (x.type === "Literal") return literalEqual(x, y);
-  for (const k of Object.keys(x)) {
+  if (x.type === "Literal") return literalEqual(x, y as Literal);
+  const xs = fieldsOf(x);
+  const ys = fieldsOf(y);
+  for (const k of Object.keys(xs)) {
     if (IGNORED.has(k)) continue;
-    const u = x[k];
-    const v = y[k];
+    const u = xs[k];
+    const v = ys[k];
     if (u && typeof u === "object") {
-      if (!sameCode(u, v)) return false;
+      if (!sameCode(u as Node | Node[], v as Node | Node[] | null | undefined)) return false;
     } else if (u !== v) return false;
   }
   return true;
 }
 
-function literalEqual(a: Node, b: Node): boolean {
+function literalEqual(a: Literal, b: Literal): boolean {
   if (a.regex || b.regex) return !!a.regex && !!b.regex && a.regex.pattern === b.regex.pattern && a.regex.flags === b.regex.flags;
   if (typeof a.bigint === "string" || typeof b.bigint === "string") return a.bigint === b.bigint;
   return Object.is(a.value, b.value);
@@ -174,20 +201,22 @@ export function matchNode(pat: Node, node: Node | null | undefined, env: Binding
   const t = canon(node);
   if (pat.type === "MemberExpression" && t.type === "MemberExpression") return matchMember(pat, t, env);
   if (pat.type !== t.type) return null;
-  if (pat.type === "Literal") return literalEqual(pat, t) ? env : null;
+  if (pat.type === "Literal") return literalEqual(pat, t as Literal) ? env : null;
   let cur: Bindings | null = env;
-  for (const k of Object.keys(pat)) {
+  const ps = fieldsOf(pat);
+  const ts = fieldsOf(t);
+  for (const k of Object.keys(ps)) {
     if (IGNORED.has(k)) continue;
     // let, const and var are one declaration to a minifier (Bun turns const into let, esbuild keeps it).
     if (k === "kind" && pat.type === "VariableDeclaration") continue;
-    const p = pat[k];
-    const v = t[k];
+    const p = ps[k];
+    const v = ts[k];
     if (Array.isArray(p)) {
       if (!Array.isArray(v)) return null;
       cur = matchList(p, v, 0, 0, cur);
     } else if (p && typeof p === "object") {
       if (!v || typeof v !== "object") return null;
-      cur = matchNode(p, v, cur);
+      cur = matchNode(p as Node, v as Node, cur);
     } else if (p !== v) {
       return null;
     }
@@ -197,8 +226,8 @@ export function matchNode(pat: Node, node: Node | null | undefined, env: Binding
 }
 
 /** `a.b` and `a["b"]` are one access. */
-function matchMember(pat: Node, t: Node, env: Bindings): Bindings | null {
-  const key = (m: Node): string | null =>
+function matchMember(pat: MemberExpression, t: MemberExpression, env: Bindings): Bindings | null {
+  const key = (m: MemberExpression): string | null =>
     !m.computed && m.property.type === "Identifier"
       ? m.property.name
       : m.computed && m.property.type === "Literal" && typeof m.property.value === "string"
@@ -266,11 +295,11 @@ export function walk(n: Node, visit: (n: Node) => void): void {
 
 /** A copy of a pattern's tree with each metavariable replaced by (a copy of) what it is bound to. */
 export function instantiate(p: Pattern, b: Bindings): Node {
-  const copy = (n: any): any => {
+  const copy = (n: unknown): unknown => {
     if (Array.isArray(n)) {
-      const out: any[] = [];
+      const out: unknown[] = [];
       for (const x of n) {
-        const seq = x && typeof x === "object" ? seqName(x) : null;
+        const seq = x && typeof x === "object" ? seqName(x as Node) : null;
         const bound = seq ? b.get(seq) : undefined;
         if (seq !== null && Array.isArray(bound)) for (const y of bound) out.push(structuredClone(y));
         else out.push(copy(x));
@@ -278,14 +307,14 @@ export function instantiate(p: Pattern, b: Bindings): Node {
       return out;
     }
     if (!n || typeof n !== "object") return n;
-    const meta = metaName(n);
+    const meta = metaName(n as Node);
     if (meta !== null && meta !== "_") {
       const bound = b.get(meta);
       if (bound && !Array.isArray(bound)) return structuredClone(bound);
     }
-    const out: any = {};
-    for (const k of Object.keys(n)) out[k] = copy(n[k]);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(n)) out[k] = copy(v);
     return out;
   };
-  return copy(p.root);
+  return copy(p.root) as Node;
 }

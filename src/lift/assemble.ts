@@ -4,8 +4,8 @@
  * initializer needs at once is defined before it. Local names are left to the renamer.
  */
 import { analyze } from "eslint-scope";
-import type { Node } from "../ast/pattern.js";
-import { walk } from "../ast/pattern.js";
+import type { Identifier } from "acorn";
+import { fieldsOf, walk, type Node, type NodeOf } from "../ast/pattern.js";
 import { definitionKey, type Closure, type ClosureEntry } from "./closure.js";
 
 export interface Assembled {
@@ -99,7 +99,7 @@ function toStatement(d: ClosureEntry, names: Map<string, string>): Node {
   return stmt;
 }
 
-function declaration(id: Node, init: Node, at: Node): Node {
+function declaration(id: Node, init: Node | null | undefined, at: Node): Node {
   const range: [number, number] = [at.start, at.end];
   return {
     type: "VariableDeclaration",
@@ -118,23 +118,23 @@ function declaration(id: Node, init: Node, at: Node): Node {
 export function renameStatement(stmt: Node, from: string, to: string, free: (name: string) => string | null): void {
   const program = { type: "Program", sourceType: "module", body: [stmt], range: [stmt.start, stmt.end], start: stmt.start, end: stmt.end };
   const sm = analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
-  const renames: Array<[Node, string]> = [];
+  const renames: Array<[Identifier, string]> = [];
   for (const ref of sm.globalScope!.through) {
-    const id = ref.identifier as unknown as Node;
+    const id = ref.identifier as unknown as Identifier;
     const name = free(id.name);
     if (name && name !== id.name) renames.push([id, name]);
   }
   const moduleScope = sm.scopes.find((sc) => sc.type === "module");
   const own = moduleScope?.set.get(from);
   if (own && from !== to) {
-    for (const id of own.identifiers) renames.push([id as unknown as Node, to]);
-    for (const ref of own.references) renames.push([ref.identifier as unknown as Node, to]);
+    for (const id of own.identifiers) renames.push([id as unknown as Identifier, to]);
+    for (const ref of own.references) renames.push([ref.identifier as unknown as Identifier, to]);
   }
   applyRenames(stmt, renames);
 }
 
 /** Set new names on identifier nodes, turning `{ x }` into `{ x: y }` where needed. */
-export function applyRenames(root: Node, renames: Array<[Node, string]>, shorthands?: Map<Node, Node[]>): void {
+export function applyRenames(root: Node, renames: Array<[Identifier, string]>, shorthands?: Map<Node, NodeOf<"Property">[]>): void {
   if (!renames.length) return;
   shorthands ??= shorthandProperties(root);
   for (const [id] of renames) {
@@ -166,8 +166,8 @@ export function canonicalShorthands(root: Node): void {
  * The shorthand properties (`{ x }`) under root, by their value node: found once for a statement
  * whose bindings are renamed one at a time, instead of one walk of the statement per binding.
  */
-export function shorthandProperties(root: Node): Map<Node, Node[]> {
-  const out = new Map<Node, Node[]>();
+export function shorthandProperties(root: Node): Map<Node, NodeOf<"Property">[]> {
+  const out = new Map<Node, NodeOf<"Property">[]>();
   walk(root, (n) => {
     if (n.type === "Property" && n.shorthand) {
       const list = out.get(n.value);
@@ -211,12 +211,13 @@ function eagerReferences(d: ClosureEntry): string[] {
     const isFn = n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression" || n.type === "FunctionDeclaration";
     const isMethodBody = n.type === "MethodDefinition" && !n.static;
     if (!inFunction && n.type === "Identifier") names.add(n.name);
-    for (const k of Object.keys(n)) {
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
       if (k === "type" || k === "start" || k === "end" || k === "range" || k === "loc") continue;
-      const v = n[k];
+      const v = fields[k];
       const inner = inFunction || isFn || isMethodBody;
       if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c, inner));
-      else if (v && typeof v === "object") visit(v, inner);
+      else if (v && typeof v === "object") visit(v as Node, inner);
     }
   };
   visit(d.node, false);

@@ -5,7 +5,7 @@ export function addBindingNames(pattern: Node | null | undefined, out: Set<strin
   if (!pattern) return;
   if (pattern.type === "Identifier") out.add(pattern.name);
   else if (pattern.type === "ObjectPattern")
-    pattern.properties.forEach((q: Node) => addBindingNames(q.type === "RestElement" ? q.argument : q.value, out));
+    pattern.properties.forEach((q) => addBindingNames(q.type === "RestElement" ? q.argument : q.value, out));
   else if (pattern.type === "ArrayPattern") pattern.elements.forEach((e: Node | null) => addBindingNames(e, out));
   else if (pattern.type === "AssignmentPattern") addBindingNames(pattern.left, out);
   else if (pattern.type === "RestElement") addBindingNames(pattern.argument, out);

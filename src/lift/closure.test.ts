@@ -11,7 +11,7 @@ function rootOf(c: Container, path: string, name: string) {
   const m = c.modules.find((x) => x.path === path)!;
   let node: Node | undefined;
   walk(parseModule(c.text(m))!, (n) => {
-    if (n.type === "FunctionDeclaration" && n.id.name === name) node = n;
+    if (n.type === "FunctionDeclaration" && n.id?.name === name) node = n;
   });
   return { module: m, node: node!, name };
 }

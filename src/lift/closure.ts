@@ -4,6 +4,7 @@
  * built-in — the environment the routine touches (process, timers, I/O) or names that cannot be
  * resolved. The lift stage cuts the environment at ports and refuses what it cannot classify.
  */
+import type { Identifier } from "acorn";
 import { analyze } from "eslint-scope";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { lineColumn } from "../ast/parse-module.js";
@@ -234,7 +235,7 @@ export function freeReferences(node: Node): Array<{ name: string; start: number 
   const out: Array<{ name: string; start: number }> = [];
   const names = new Set<string>();
   for (const ref of sm.globalScope!.through) {
-    const id = ref.identifier as unknown as Node;
+    const id = ref.identifier as unknown as Identifier;
     if (names.has(id.name)) continue;
     names.add(id.name);
     out.push({ name: id.name, start: id.start });

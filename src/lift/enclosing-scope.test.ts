@@ -17,7 +17,7 @@ describe("enclosing bindings", () => {
     const c = memoryContainer({ "/$bunfs/root/cli.js": text });
     let call: Node | undefined;
     walk(parseModule(text)!, (n) => {
-      if (n.type === "Property" && n.key.name === "call") call = n;
+      if (n.type === "Property" && n.key.type === "Identifier" && n.key.name === "call") call = n;
     });
     // Positions from a separate parse: the function works by range, not by node identity.
     const names = enclosingBindings(c, c.modules[0]!, call!);

@@ -6,7 +6,7 @@
  */
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { sharedModuleText } from "../locate/partial-parse.js";
-import type { Node } from "../ast/pattern.js";
+import { fieldsOf, isFunction, type Node } from "../ast/pattern.js";
 import { addBindingNames } from "./binding-names.js";
 
 export function enclosingBindings(container: Container, module: ModuleEntry, target: Node): Set<string> {
@@ -17,23 +17,21 @@ export function enclosingBindings(container: Container, module: ModuleEntry, tar
   const declareIn = (body: Node[]) => {
     for (const s of body) {
       if ((s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") && s.id) out.add(s.id.name);
-      if (s.type === "VariableDeclaration") s.declarations.forEach((d: Node) => bind(d.id));
+      if (s.type === "VariableDeclaration") s.declarations.forEach((d) => bind(d.id));
     }
   };
   // Down from the statement to the target, through the nodes that contain it.
   const descend = (n: Node) => {
     if (n === target || (n.start === target.start && n.end === target.end && n.type === target.type)) return;
-    if (n.type.includes("Function")) n.params.forEach(bind);
+    if (isFunction(n)) n.params.forEach(bind);
     if (n.type === "FunctionExpression" && n.id) out.add(n.id.name);
     if (n.type === "BlockStatement" || n.type === "StaticBlock") declareIn(n.body);
     if (n.type === "CatchClause") bind(n.param);
-    if (
-      (n.type === "ForStatement" || n.type === "ForInStatement" || n.type === "ForOfStatement") &&
-      (n.init ?? n.left)?.type === "VariableDeclaration"
-    )
-      declareIn([n.init ?? n.left]);
-    for (const key of Object.keys(n)) {
-      const v = n[key];
+    const loopHead = n.type === "ForStatement" ? n.init : n.type === "ForInStatement" || n.type === "ForOfStatement" ? n.left : null;
+    if (loopHead?.type === "VariableDeclaration") declareIn([loopHead]);
+    const fields = fieldsOf(n);
+    for (const key of Object.keys(fields)) {
+      const v = fields[key];
       const children = Array.isArray(v) ? v : [v];
       for (const c of children) {
         if (c && typeof c === "object" && typeof c.type === "string" && c.start <= target.start && c.end >= target.end) descend(c);

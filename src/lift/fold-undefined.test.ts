@@ -1,12 +1,12 @@
 import { parse } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
-import type { Node } from "../ast/pattern.js";
+import type { FunctionNode } from "../ast/pattern.js";
 import { foldUndefinedLocals } from "./fold-undefined.js";
 
 function folded(src: string): string {
-  const program = parse(src, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
-  const fn = program.body[0];
+  const program = parse(src, { ecmaVersion: "latest", sourceType: "module", ranges: true });
+  const fn = program.body[0] as FunctionNode;
   foldUndefinedLocals(fn);
   return generate(fn as never)
     .replace(/\s+/g, " ")

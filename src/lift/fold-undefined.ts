@@ -6,7 +6,8 @@
  * logic and conditionals whose outcome follows from `undefined` alone.
  */
 import { analyze, type ScopeManager } from "eslint-scope";
-import { walk, type Node } from "../ast/pattern.js";
+import type { CallExpression, Literal, VariableDeclarator } from "acorn";
+import { fieldsOf, isNode, walk, type FunctionNode, type Node } from "../ast/pattern.js";
 import { rewriteTree } from "../ast/rewrite.js";
 import { isUndefined, undefinedAt } from "./fold/pure.js";
 
@@ -15,10 +16,10 @@ const BOOL = (value: boolean, at: Node): Node => ({ type: "Literal", value, raw:
 const isBool = (n: Node): boolean => n.type === "Literal" && typeof n.value === "boolean";
 /** A literal or undefined: its truth and its comparison with undefined are known. */
 const known = (n: Node): boolean => isUndefined(n) || n.type === "Literal";
-const truth = (n: Node): boolean => (isUndefined(n) ? false : !!n.value);
+const truth = (n: Node): boolean => (isUndefined(n) ? false : !!(n as Literal).value);
 
 /** Fold `fn`'s body in place; returns the names folded away. */
-export function foldUndefinedLocals(fn: Node): string[] {
+export function foldUndefinedLocals(fn: FunctionNode): string[] {
   const folded: string[] = [];
   fold(fn.body);
   // `for (let x of xs)` declares x without an initializer and writes it on every turn. Folding only
@@ -50,16 +51,16 @@ export function foldUndefinedLocals(fn: Node): string[] {
  * arguments become that value.
  */
 function nextCandidate(
-  fn: Node,
+  fn: FunctionNode,
   done: Set<string>,
   isLoopHead: (declaration: Node) => boolean,
 ): { key: string; replace: Map<Node, Node> } | null {
   const sm = analyzeFunction(fn);
   // Calls by their callee identifier, found in one walk when a function-valued local first asks.
-  let callOf: Map<Node, Node> | null = null;
-  const callsOf = (callees: Node[]): Node[] => {
+  let callOf: Map<Node, CallExpression> | null = null;
+  const callsOf = (callees: Node[]): CallExpression[] => {
     if (!callOf) {
-      const calls = (callOf = new Map<Node, Node>());
+      const calls = (callOf = new Map<Node, CallExpression>());
       walk(fn, (n) => {
         if (n.type === "CallExpression") calls.set(n.callee, n);
       });
@@ -69,7 +70,7 @@ function nextCandidate(
   for (const scope of sm.scopes) {
     for (const v of scope.variables) {
       if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable") continue;
-      const decl = v.defs[0]!.node as unknown as Node;
+      const decl = v.defs[0]!.node as unknown as VariableDeclarator;
       if (!decl.init && isLoopHead(v.defs[0]!.parent as unknown as Node)) continue;
       if (decl.id?.type !== "Identifier") continue;
       const key = `${v.name}@${decl.start}`;
@@ -86,7 +87,8 @@ function nextCandidate(
       }
       // `let has = (tool, held) => held !== undefined && …`, called only as `has(tool, undefined)`:
       // inside it, `held` is undefined.
-      if (/Function/.test(init.type) && reads.length > 0) {
+      // An initializer that is a function: an expression or an arrow.
+      if ((init.type === "FunctionExpression" || init.type === "ArrowFunctionExpression") && reads.length > 0) {
         const calls = callsOf(reads);
         if (calls.length === reads.length) {
           const fnScope = sm.acquire(init as never);
@@ -152,8 +154,8 @@ function fold(root: Node): void {
     switch (n.type) {
       case "ChainExpression": {
         // `undefined?.x(…).y` is undefined: an optional link on undefined ends the whole chain.
-        for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression");) {
-          const inner = link.type === "MemberExpression" ? link.object : link.callee;
+        for (let link: Node = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression");) {
+          const inner: Node = link.type === "MemberExpression" ? link.object : link.callee;
           if (link.optional && isUndefined(inner)) return undefinedAt(n);
           link = inner;
         }
@@ -164,8 +166,8 @@ function fold(root: Node): void {
       case "BinaryExpression": {
         const { left, right, operator } = n;
         if (!known(left) || !known(right)) return n;
-        const l = isUndefined(left) ? undefined : left.value;
-        const r = isUndefined(right) ? undefined : right.value;
+        const l = isUndefined(left) ? undefined : (left as Literal).value;
+        const r = isUndefined(right) ? undefined : (right as Literal).value;
         if (operator === "===") return BOOL(l === r, n);
         if (operator === "!==") return BOOL(l !== r, n);
         if (operator === "==") return BOOL(l == r, n);
@@ -194,10 +196,11 @@ function fold(root: Node): void {
         return n;
     }
   };
-  const visit = (n: Node): Node => {
+  const visit = (n: Node): Node | null => {
     if (!n || typeof n !== "object") return n;
-    for (const k in n) {
-      const v = n[k];
+    const fields = fieldsOf(n);
+    for (const k in fields) {
+      const v = fields[k];
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
           if (!v[i] || typeof v[i] !== "object") continue;
@@ -211,9 +214,9 @@ function fold(root: Node): void {
           const end = v.findIndex((x: Node) => x?.type === "ReturnStatement" || x?.type === "ThrowStatement");
           if (end >= 0) for (let i = v.length - 1; i > end; i--) if (v[i]?.type !== "FunctionDeclaration") v.splice(i, 1);
         }
-      } else if (v && typeof v === "object" && typeof v.type === "string") {
+      } else if (isNode(v)) {
         const r = visit(v);
-        n[k] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
+        fields[k] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
       }
     }
     if (n.type === "IfStatement" && (known(n.test) || isBool(n.test))) {

@@ -6,6 +6,7 @@
  * check (which refuses every other key not wrapped).
  */
 import type { Scope, ScopeManager, Variable } from "eslint-scope";
+import type { VariableDeclarator } from "acorn";
 import type { Node } from "../ast/pattern.js";
 import { FORBIDDEN_PROPERTY_SET } from "./property-names.js";
 
@@ -27,7 +28,8 @@ export class NumericAnalysis {
     for (const scope of scopes.scopes as Scope[]) {
       for (const ref of scope.references) if (ref.resolved) this.variableOf.set(ref.identifier as unknown as Node, ref.resolved);
       for (const v of scope.variables)
-        if (v.defs.length > 0 && v.defs.every((d) => d.type === "Variable" && (d.node as unknown as Node).id === d.name)) candidates.add(v);
+        if (v.defs.length > 0 && v.defs.every((d) => d.type === "Variable" && (d.node as unknown as VariableDeclarator).id === d.name))
+          candidates.add(v);
     }
     // Greatest fixpoint: assume every candidate numeric, drop those given a value that is not.
     this.numeric = candidates;

@@ -6,7 +6,7 @@
  */
 import { parse } from "acorn";
 import { analyze } from "eslint-scope";
-import { walk, type Node } from "../ast/pattern.js";
+import { fieldsOf, isNode, walk, type Node } from "../ast/pattern.js";
 import { NumericAnalysis, constantString, type Parents } from "./harmless-keys.js";
 import { FORBIDDEN_PROPERTIES, FORBIDDEN_PROPERTY_SET } from "./property-names.js";
 
@@ -72,8 +72,9 @@ export function computedReadKey(n: Node, parents: Parents): Node | null {
 export function parentsOf(root: Node): Parents {
   const parents: Parents = new Map();
   const visit = (n: Node) => {
-    for (const k in n) {
-      const v = n[k];
+    const fields = fieldsOf(n);
+    for (const k in fields) {
+      const v = fields[k];
       if (typeof v !== "object" || v === null || k === "range" || k === "loc") continue;
       if (Array.isArray(v)) {
         for (const c of v) {
@@ -82,7 +83,7 @@ export function parentsOf(root: Node): Parents {
             visit(c);
           }
         }
-      } else if (typeof v.type === "string") {
+      } else if (isNode(v)) {
         parents.set(v, n);
         visit(v);
       }

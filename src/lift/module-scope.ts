@@ -9,6 +9,7 @@
  */
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { sharedModuleText, StatementParser } from "../locate/partial-parse.js";
+import type { AssignmentExpression } from "acorn";
 import type { Node } from "../ast/pattern.js";
 
 export type DefinitionKind = "function" | "class" | "variable" | "assigned" | "member";
@@ -294,8 +295,8 @@ export class ModuleScope {
 }
 
 /** Assignments made by a top-level statement itself or directly in the lazy-init body it holds. */
-function topLevelAssignments(s: Node): Node[] {
-  const out: Node[] = [];
+function topLevelAssignments(s: Node): AssignmentExpression[] {
+  const out: AssignmentExpression[] = [];
   const collect = (e: Node) => {
     if (e.type === "AssignmentExpression" && e.operator === "=") out.push(e);
     else if (e.type === "SequenceExpression") e.expressions.forEach(collect);

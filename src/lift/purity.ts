@@ -4,7 +4,7 @@
  * dynamic import or import.meta, and nothing in it can reach a constructor, a prototype or a
  * shared built-in (safety.ts) — so it cannot reach a host, whatever it is imported into.
  */
-import { parse } from "acorn";
+import { parse, type Identifier } from "acorn";
 import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import { analyze } from "eslint-scope";
 import { lineColumn } from "../ast/parse-module.js";
@@ -21,7 +21,7 @@ export interface Impurity {
 
 export function impurities(moduleText: string): Impurity[] {
   // Without acorn's locations (they cost on every node): a place is worked out only for what is reported.
-  const ast = parse(moduleText, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
+  const ast = parse(moduleText, { ecmaVersion: "latest", sourceType: "module", ranges: true });
   const out: Impurity[] = [];
   const at = (n: Node) => lineColumn(moduleText, n.start);
   walk(ast, (n) => {
@@ -33,7 +33,7 @@ export function impurities(moduleText: string): Impurity[] {
   const safety = safetyProblems(moduleText, ast, sm, parentsOf(ast));
   const seen = new Set<string>();
   for (const ref of sm.globalScope!.through) {
-    const id = ref.identifier as unknown as Node;
+    const id = ref.identifier as unknown as Identifier;
     if (BUILTINS.has(id.name) || seen.has(id.name) || insideAny(id, safety.trusted)) continue;
     seen.add(id.name);
     out.push({ what: id.name, ...at(id) });

@@ -14,7 +14,8 @@
  *   never taken as a value nor assigned: a shared built-in function is never in the module's hands.
  */
 import type { Reference, Scope, ScopeManager, Variable } from "eslint-scope";
-import type { Node } from "../ast/pattern.js";
+import type { FunctionDeclaration, Identifier, Program } from "acorn";
+import { fieldsOf, isNode, type Node, type NodeOf } from "../ast/pattern.js";
 import { NumericAnalysis, constantString, type Parents } from "./harmless-keys.js";
 import { BUILTINS } from "./globals.js";
 import { KEY_PORT, computedReadKey } from "./key-port.js";
@@ -35,7 +36,7 @@ const CONVERSIONS = new Set(["Boolean", "String", "Number"]);
 /** The problems, and the trusted functions (whose free names — Proxy in emptyState — are not the caller's to report). */
 export function safetyProblems(
   text: string,
-  ast: Node,
+  ast: Program,
   scopes: ScopeManager,
   parents: Parents,
 ): { problems: Problem[]; trusted: Set<Node> } {
@@ -57,17 +58,18 @@ export function safetyProblems(
   const visit = (n: Node): void => {
     if (trusted.nodes.has(n)) return;
     checkNode(n, parents, out, (key) => numeric.isHarmless(key) || isPort(key));
-    for (const k in n) {
-      const v = n[k];
+    const fields = fieldsOf(n);
+    for (const k in fields) {
+      const v = fields[k];
       if (typeof v !== "object" || v === null || k === "range" || k === "loc") continue;
       if (Array.isArray(v)) {
         for (const c of v) if (c && typeof c.type === "string") visit(c);
-      } else if (typeof v.type === "string") visit(v);
+      } else if (isNode(v)) visit(v);
     }
   };
   visit(ast);
   for (const ref of scopes.globalScope!.through as Reference[]) {
-    const id = ref.identifier as unknown as Node;
+    const id = ref.identifier as unknown as Identifier;
     if (!BUILTINS.has(id.name) || PRIMITIVES.has(id.name) || insideAny(id, trusted.nodes)) continue;
     const misuse = globalMisuse(id, parents);
     if (misuse) out.push({ what: misuse, at: id.start });
@@ -85,7 +87,11 @@ function checkNode(n: Node, parents: Parents, out: Problem[], keyAccepted: (key:
   const name = propertyName(n);
   if (name === null) return;
   const isClassConstructor = n.type === "MethodDefinition" && n.kind === "constructor";
-  if (FORBIDDEN_PROPERTY_SET.has(name) && !isClassConstructor) out.push({ what: `property ${name}`, at: (n.property ?? n.key).start });
+  if (FORBIDDEN_PROPERTY_SET.has(name) && !isClassConstructor)
+    out.push({
+      what: `property ${name}`,
+      at: (n.type === "MemberExpression" ? n.property : (n as NodeOf<"Property" | "MethodDefinition" | "PropertyDefinition">).key).start,
+    });
   if (n.type === "Property" && parents.get(n)?.type === "ObjectPattern" && BUILTIN_MEMBER_NAMES.has(name))
     out.push({ what: `.${name} as a value`, at: n.key.start });
   if (n.type !== "MemberExpression") return;
@@ -112,7 +118,7 @@ function propertyName(n: Node): string | null {
 }
 
 /** Why a reference to a global built-in is not allowed where it stands, or null. */
-function globalMisuse(id: Node, parents: Parents): string | null {
+function globalMisuse(id: Identifier, parents: Parents): string | null {
   const p = parents.get(id)!;
   if (p.type === "MemberExpression" && p.object === id) {
     if (p.computed) return `${id.name}[…]`;
@@ -175,12 +181,13 @@ interface Trusted {
  * The module-level functions whose text is one of TRUSTED_FUNCTIONS. A function by such a name
  * with any other text, a second binding of the name, or an assignment to it is a problem.
  */
-function trustedFunctions(text: string, ast: Node, scopes: ScopeManager, out: Problem[]): Trusted {
+function trustedFunctions(text: string, ast: Program, scopes: ScopeManager, out: Problem[]): Trusted {
   const trusted: Trusted = { nodes: new Set(), port: null };
   const moduleScope = (scopes.scopes as Scope[]).find((s) => s.type === "module")!;
-  for (const stmt of ast.body as Node[]) {
-    if (stmt.type !== "FunctionDeclaration" || !TRUSTED_FUNCTIONS.has(stmt.id.name)) continue;
-    const name: string = stmt.id.name;
+  for (const stmt of ast.body) {
+    // A module-level function declaration has a name (only `export default function` may not).
+    if (stmt.type !== "FunctionDeclaration" || !TRUSTED_FUNCTIONS.has(stmt.id!.name)) continue;
+    const name: string = stmt.id!.name;
     const v = moduleScope.set.get(name)!;
     if (text.slice(stmt.start, stmt.end) !== TRUSTED_FUNCTIONS.get(name))
       out.push({ what: `${name} (not the canonical function)`, at: stmt.start });
@@ -191,7 +198,7 @@ function trustedFunctions(text: string, ast: Node, scopes: ScopeManager, out: Pr
     }
   }
   // Shadowing: another binding of a trusted function's name makes calls by that name something else.
-  const names = new Set([...trusted.nodes].map((f) => f.id.name as string));
+  const names = new Set([...trusted.nodes].map((f) => (f as FunctionDeclaration).id.name));
   for (const scope of scopes.scopes as Scope[]) {
     for (const v of scope.variables) {
       if (!names.has(v.name) || scope === moduleScope) continue;

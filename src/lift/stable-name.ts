@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { generate } from "astring";
-import { walk, type Node } from "../ast/pattern.js";
+import { fieldsOf, walk, type Node } from "../ast/pattern.js";
 import { BUILTINS } from "./globals.js";
 
 /** Four hex digits of a hash of the code with every name but built-ins replaced by its order of first use. */
@@ -19,14 +19,14 @@ export function codeShape(node: Node, digits = 12): string {
   const order = new Map<string, string>();
   walk(copy, (n) => {
     if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier")
-      n.property = { ...n.property, type: "PropertyName" };
+      fieldsOf(n).property = { ...n.property, type: "PropertyName" };
     if (
       (n.type === "Property" || n.type === "MethodDefinition" || n.type === "PropertyDefinition") &&
       !n.computed &&
       n.key.type === "Identifier"
     ) {
-      if (n.shorthand) n.shorthand = false;
-      n.key = { ...n.key, type: "PropertyName" };
+      if (n.type === "Property" && n.shorthand) n.shorthand = false;
+      fieldsOf(n).key = { ...n.key, type: "PropertyName" };
     }
   });
   walk(copy, (n) => {
@@ -34,7 +34,9 @@ export function codeShape(node: Node, digits = 12): string {
       if (!order.has(n.name)) order.set(n.name, `_${order.size}`);
       n.name = order.get(n.name)!;
     }
-    if (n.type === "PropertyName") n.type = "Identifier";
+    // "PropertyName" is no ESTree type: it marks, for this hash only, a name that is not renamed.
+    const fields = fieldsOf(n);
+    if (fields.type === "PropertyName") fields.type = "Identifier";
   });
   const text = generate(asGeneratable(copy) as never);
   return createHash("sha256").update(text).digest("hex").slice(0, digits);

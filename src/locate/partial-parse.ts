@@ -14,6 +14,14 @@ import { StatementScanner } from "./statement-starts.js";
 /** A Bun CJS wrapper: the module's statements live inside this function body. */
 const CJS_WRAPPER = /^(?:\/\/[^\n]*\n)*\(function\s*\(exports,\s*require,\s*module,\s*__filename,\s*__dirname\)\s*\{/;
 
+/** The members of acorn's parser used to read one statement at a position: internal, so not in its published types. */
+interface ParserAt {
+  type: unknown;
+  nextToken(): void;
+  parseStatement(context: null, topLevel: boolean, exports: object): Node;
+}
+const ParserAt = Parser as unknown as new (options: Options, input: string, startPos: number) => ParserAt;
+
 const OPTIONS: Options = {
   ecmaVersion: "latest",
   sourceType: "module",
@@ -102,12 +110,12 @@ export class StatementParser {
         continue;
       }
       let stmt: Node;
-      let parser: any;
+      let parser: ParserAt;
       try {
-        parser = new (Parser as any)(OPTIONS, this.text, pos);
+        parser = new ParserAt(OPTIONS, this.text, pos);
         parser.nextToken();
         if (parser.type === tokTypes.eof) return out.length ? out : null;
-        stmt = parser.parseStatement(null, true, Object.create(null)) as Node;
+        stmt = parser.parseStatement(null, true, Object.create(null));
       } catch {
         return null;
       }

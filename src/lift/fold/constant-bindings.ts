@@ -4,6 +4,7 @@
  * become constants for constant-conditions to fold. Numbers and strings stay named (they say what
  * they are for).
  */
+import type { Identifier } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { isUndefined, literalAt } from "./pure.js";
 import { laterWrites, loopHeadsOf, nodesOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
@@ -21,9 +22,9 @@ export const constantBindings: Fold = (root) => {
     // `let found = (check(a), void 0)`, as a folded call leaves it, holds undefined as well.
     const init: Node | null = decl.init ?? null;
     const value: Node = !init
-      ? { type: "Identifier", name: "undefined" }
+      ? ({ type: "Identifier", name: "undefined" } as Node)
       : init.type === "SequenceExpression"
-        ? init.expressions.at(-1)
+        ? init.expressions.at(-1)!
         : init;
     if (init?.type === "ArrayExpression" && init.elements.length === 0) {
       lengths.push(reads(v).map((r) => r.identifier as unknown as Node));
@@ -39,7 +40,8 @@ export const constantBindings: Fold = (root) => {
   if (lengths.length > 0) {
     const lengthOf = new Map<Node, Node>();
     for (const n of nodesOf(root))
-      if (n.type === "MemberExpression" && !n.computed && !n.optional && n.property.name === "length") lengthOf.set(n.object, n);
+      if (n.type === "MemberExpression" && !n.computed && !n.optional && (n.property as Identifier).name === "length")
+        lengthOf.set(n.object, n);
     for (const ids of lengths) {
       if (ids.length === 0 || !ids.every((id) => lengthOf.has(id))) continue;
       for (const id of ids) replace.set(lengthOf.get(id)!, literalAt(0, lengthOf.get(id)!));

@@ -5,17 +5,18 @@
  * gives a promise, so only its await, or a call whose value is unused, folds). The arguments still
  * run where they have effects.
  */
-import type { Node } from "../../ast/pattern.js";
+import type { BlockStatement, CallExpression, Expression } from "acorn";
+import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { effectsOf, isConstant, undefinedAt, withEffects } from "./pure.js";
 import { reads, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
 /** What the function returns if all it does is return a constant (`return;` returns undefined); null otherwise. */
 function constantResult(fn: Node | null | undefined): Node | null {
-  if (!fn || !/^(Arrow)?Function(Expression|Declaration)$/.test(fn.type) || fn.generator) return null;
+  if (!fn || !isFunction(fn) || fn.generator) return null;
   // Parameters with defaults or patterns run code (and may throw) on the call.
   if (!fn.params.every((p: Node) => p.type === "Identifier")) return null;
   if (fn.expression) return isConstant(fn.body) ? fn.body : null;
-  const body: Node[] = fn.body.body;
+  const body: Node[] = (fn.body as BlockStatement).body;
   if (body.length === 0) return undefinedAt(fn);
   if (body.length !== 1 || body[0]!.type !== "ReturnStatement") return null;
   const value = body[0]!.argument;
@@ -32,16 +33,16 @@ export const constantCalls: Fold = (root) => {
     const fn = def.type === "FunctionName" ? (def.node as unknown as Node) : singleDeclarator(v, heads)?.init;
     const value = constantResult(fn);
     if (!value) continue;
-    for (const r of reads(v)) callees.set(r.identifier as unknown as Node, { value, async: !!fn.async });
+    for (const r of reads(v)) callees.set(r.identifier as unknown as Node, { value, async: !!(fn as FunctionNode).async });
   }
   if (callees.size === 0) return 0;
   const folded = (call: Node, valueUsed: boolean): Node | null => {
     const callee = call?.type === "CallExpression" && !call.optional ? callees.get(call.callee) : undefined;
-    if (!callee || call.arguments.some((a: Node) => a.type === "SpreadElement")) return null;
+    if (!callee || (call as CallExpression).arguments.some((a: Node) => a.type === "SpreadElement")) return null;
     if (callee.async && valueUsed) return null;
     const value = { ...structuredClone(callee.value), start: call.start, end: call.end };
     return withEffects(
-      call.arguments.flatMap((a: Node) => effectsOf(a)),
+      (call as CallExpression).arguments.flatMap((a: Node) => effectsOf(a)),
       value,
     );
   };
@@ -51,7 +52,7 @@ export const constantCalls: Fold = (root) => {
     if (n.type === "AwaitExpression") r = folded(n.argument, false);
     else if (n.type === "ExpressionStatement") {
       const expression = folded(n.expression, false);
-      if (expression) r = { ...n, expression };
+      if (expression) r = { ...n, expression: expression as Expression };
     } else if (n.type === "CallExpression") r = folded(n, true);
     if (!r) return n;
     count++;

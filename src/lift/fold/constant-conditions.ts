@@ -4,7 +4,8 @@
  * test, the operand of `!`), a constant right side decides too: `x && false` is false once x has run.
  * Statements after a return or throw go as well (function declarations are hoisted: they stay).
  */
-import type { Node } from "../../ast/pattern.js";
+import type { LogicalExpression } from "acorn";
+import { fieldsOf, isNode, type Node } from "../../ast/pattern.js";
 import { constantValue, effectsOf, isConstant, isUndefined, literalAt, undefinedAt, withEffects } from "./pure.js";
 import { rewriteUp, type Fold } from "./tree.js";
 
@@ -32,8 +33,8 @@ function foldExpression(n: Node, inTest: boolean): Node {
       return isConstant(n.test) ? (truthy(n.test) ? n.consequent : n.alternate) : n;
     case "ChainExpression": {
       // `undefined?.x(…).y` is undefined: an optional link on a nullish value ends the whole chain.
-      for (let link = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression");) {
-        const inner = link.type === "MemberExpression" ? link.object : link.callee;
+      for (let link: Node = n.expression; link && (link.type === "MemberExpression" || link.type === "CallExpression");) {
+        const inner: Node = link.type === "MemberExpression" ? link.object : link.callee;
         if (link.optional && isConstant(inner) && nullish(inner)) return undefinedAt(n);
         link = inner;
       }
@@ -44,7 +45,7 @@ function foldExpression(n: Node, inTest: boolean): Node {
   }
 }
 
-function foldLogical(n: Node, inTest: boolean): Node {
+function foldLogical(n: LogicalExpression, inTest: boolean): Node {
   const { left, right, operator } = n;
   if (isConstant(left)) {
     if (operator === "&&") return truthy(left) ? right : left;
@@ -62,15 +63,16 @@ function testedNodes(root: Node): Set<Node> {
   const tested = new Set<Node>();
   const walk = (n: Node, isTested: boolean) => {
     if (isTested) tested.add(n);
-    for (const key in n) {
-      const v = n[key];
+    const fields = fieldsOf(n);
+    for (const key in fields) {
+      const v = fields[key];
       const childTested =
         (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(n.type)) ||
         (n.type === "UnaryExpression" && n.operator === "!") ||
         (isTested && n.type === "LogicalExpression" && n.operator !== "??");
       if (Array.isArray(v)) {
         for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c, false);
-      } else if (v && typeof v === "object" && typeof v.type === "string") walk(v, childTested);
+      } else if (isNode(v)) walk(v, childTested);
     }
   };
   walk(root, false);
@@ -81,14 +83,14 @@ function testedNodes(root: Node): Set<Node> {
 function foldStatement(n: Node): [Node | null, number] {
   if (n.type === "IfStatement" && isConstant(n.test)) return [truthy(n.test) ? n.consequent : (n.alternate ?? null), 1];
   const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
-  const list: Node[] | null = key ? n[key] : null;
+  const list: Node[] | null = key ? (fieldsOf(n)[key] as Node[]) : null;
   if (!list) return [n, 0];
   const end = list.findIndex((s) => s.type === "ReturnStatement" || s.type === "ThrowStatement");
   if (end < 0) return [n, 0];
   const kept = list.filter(
     (s, i) => i <= end || s.type === "FunctionDeclaration" || (s.type === "VariableDeclaration" && s.kind === "var"),
   );
-  n[key!] = kept;
+  fieldsOf(n)[key!] = kept;
   return [n, list.length - kept.length];
 }
 

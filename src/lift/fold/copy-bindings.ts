@@ -5,6 +5,7 @@
  * unread for unused-bindings to drop.
  */
 import type { Scope, Variable } from "eslint-scope";
+import type { Identifier, VariableDeclaration } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
@@ -25,7 +26,7 @@ const fixed = (v: Variable): boolean =>
   v.defs.length === 1 &&
   laterWrites(v).length === 0 &&
   ["Parameter", "FunctionName", "Variable"].includes(v.defs[0]!.type) &&
-  (v.defs[0]!.parent as unknown as Node | null)?.kind !== "var";
+  (v.defs[0]!.parent as unknown as VariableDeclaration | null)?.kind !== "var";
 
 export const copyBindings: Fold = (root) => {
   const heads = loopHeadsOf(root);
@@ -42,7 +43,7 @@ export const copyBindings: Fold = (root) => {
     if (at.length === 0 || !at.every((r) => lookup(r.from, init.name) === original)) continue;
     copies++;
     for (const r of at) {
-      const id = r.identifier as unknown as Node;
+      const id = r.identifier as unknown as Identifier;
       replace.set(id, { ...id, name: init.name });
     }
   }

@@ -3,7 +3,8 @@
  * An if with nothing to do keeps its test as a statement when the test may have an effect; a block
  * without declarations of its own is spliced into the list around it.
  */
-import type { Node } from "../../ast/pattern.js";
+import type { BlockStatement, Identifier, UnaryExpression, VariableDeclaration } from "acorn";
+import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { effectsOf, withEffects, type Known } from "./pure.js";
 import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
@@ -27,7 +28,14 @@ function foldStatement(n: Node, known: Known): [Node | null, number] {
     if (n.alternate && isEmpty(n.alternate)) return [{ ...n, alternate: null }, 1];
     if (!isEmpty(n.consequent)) return [n, 0];
     if (!n.alternate) return [statementOf(effectsOf(n.test, known), n), 1];
-    const test = { type: "UnaryExpression", operator: "!", prefix: true, argument: n.test, start: n.test.start, end: n.test.end };
+    const test: UnaryExpression = {
+      type: "UnaryExpression",
+      operator: "!",
+      prefix: true,
+      argument: n.test,
+      start: n.test.start,
+      end: n.test.end,
+    };
     return [{ ...n, test, consequent: n.alternate, alternate: null }, 1];
   }
   if (n.type === "ExpressionStatement" && !n.directive) {
@@ -43,9 +51,9 @@ function foldStatement(n: Node, known: Known): [Node | null, number] {
 /** Splice plain blocks into the statement list holding them (a function body or a block). */
 function flattenBlocks(n: Node): number {
   const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
-  if (!key || !n[key].some(isPlainBlock)) return 0;
-  const blocks = n[key].filter(isPlainBlock).length;
-  n[key] = n[key].flatMap((s: Node) => (isPlainBlock(s) ? s.body : [s]));
+  if (!key || !(fieldsOf(n)[key] as Node[]).some(isPlainBlock)) return 0;
+  const blocks = (fieldsOf(n)[key] as Node[]).filter(isPlainBlock).length;
+  fieldsOf(n)[key] = (fieldsOf(n)[key] as Node[]).flatMap((s: Node) => (isPlainBlock(s) ? (s as BlockStatement).body : [s]));
   return blocks;
 }
 
@@ -61,12 +69,12 @@ function arrayLengths(root: Node): Known {
     if (
       decl?.init?.type !== "ArrayExpression" ||
       laterWrites(v).length > 0 ||
-      (v.defs[0]!.parent as unknown as Node | null)?.kind === "var"
+      (v.defs[0]!.parent as unknown as VariableDeclaration | null)?.kind === "var"
     )
       continue;
     for (const r of reads(v)) arrays.add(r.identifier as unknown as Node);
   }
-  return { length: (m) => !m.computed && !m.optional && m.property.name === "length" && arrays.has(m.object) };
+  return { length: (m) => !m.computed && !m.optional && (m.property as Identifier).name === "length" && arrays.has(m.object) };
 }
 
 export const emptyStatements: Fold = (root) => {
@@ -74,7 +82,7 @@ export const emptyStatements: Fold = (root) => {
   let count = 0;
   rewriteUp(root, (n, parent, key) => {
     // An empty statement in a single statement slot (a loop body, an if branch) is what fills it.
-    if (n.type === "EmptyStatement" && !Array.isArray(parent[key])) return n;
+    if (n.type === "EmptyStatement" && !Array.isArray(fieldsOf(parent)[key])) return n;
     const [r, changes] = foldStatement(n, known);
     count += changes;
     if (r) count += flattenBlocks(r);

@@ -2,7 +2,8 @@
  * A choice between two equal things is no choice: `ready ? tools : tools` is `tools`, and
  * `if (t) S; else S` is S. The test still runs where it may have an effect: `(t(), tools)`.
  */
-import { sameCode, type Node } from "../../ast/pattern.js";
+import type { ExpressionStatement } from "acorn";
+import { sameCode } from "../../ast/pattern.js";
 import { effectsOf, withEffects } from "./pure.js";
 import { rewriteUp, type Fold } from "./tree.js";
 
@@ -17,7 +18,7 @@ export const equalBranches: Fold = (root) => {
       count++;
       const effects = effectsOf(n.test);
       if (effects.length === 0) return n.consequent;
-      const test: Node = {
+      const test: ExpressionStatement = {
         type: "ExpressionStatement",
         expression: withEffects(effects.slice(0, -1), effects.at(-1)!),
         start: n.start,

@@ -1,4 +1,4 @@
-import { parse } from "acorn";
+import { parse, type FunctionDeclaration } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../ast/pattern.js";
@@ -24,8 +24,8 @@ const flat = (n: Node) =>
 
 /** `src` is the body of an async function f; returns f folded by `folds` (all of them by default), on one line. */
 function folded(src: string, folds?: Record<string, Fold>): string {
-  const program = parse(`async function f(a, b) { ${src} }`, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
-  const fn = program.body[0];
+  const program = parse(`async function f(a, b) { ${src} }`, { ecmaVersion: "latest", sourceType: "module" });
+  const fn = program.body[0] as FunctionDeclaration;
   foldFunction(fn, folds);
   return flat(fn.body)
     .replace(/^\{\s*/, "")
@@ -223,10 +223,10 @@ describe("all folds to a fixpoint", () => {
   it("a module keeps what is used from outside, and the functions they call", () => {
     const program = parse("function root() { return h(); } function h() { return g(); } function dead() { return h(); }", {
       ecmaVersion: "latest",
-    }) as unknown as Node;
+    });
     const statements: Node[] = program.body;
     const fired = foldDeadCode(statements, ["root"]);
-    expect(statements.map((s) => s.id.name)).toEqual(["root", "h"]);
+    expect(statements.map((s) => (s as FunctionDeclaration).id.name)).toEqual(["root", "h"]);
     expect(fired.unusedFunctions).toBe(1);
   });
 });

@@ -4,20 +4,21 @@
  * `keep(x)` is `x`. Other arguments still run where they have effects. The function itself stays
  * while it is still passed as a value.
  */
-import type { Node } from "../../ast/pattern.js";
+import type { BlockStatement, CallExpression, Identifier } from "acorn";
+import { isFunction, type Node } from "../../ast/pattern.js";
 import { effectsOf, undefinedAt, withEffects } from "./pure.js";
 import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
 /** `function (x, …) { return x; }` or `(x, …) => x`, plain parameters: the index of x, or -1. */
 function returnedParameter(fn: Node | null | undefined): number {
-  if (!fn || !/^(Arrow)?Function(Expression|Declaration)$/.test(fn.type) || fn.generator || fn.async) return -1;
+  if (!fn || !isFunction(fn) || fn.generator || fn.async) return -1;
   if (fn.params.length === 0 || !fn.params.every((p: Node) => p.type === "Identifier")) return -1;
-  const body: Node[] | null = fn.expression ? null : fn.body.body;
+  const body: Node[] | null = fn.expression ? null : (fn.body as BlockStatement).body;
   const value = fn.expression ? fn.body : body!.length === 1 && body![0]!.type === "ReturnStatement" ? body![0]!.argument : null;
   if (value?.type !== "Identifier") return -1;
-  const index = fn.params.findIndex((p: Node) => p.name === value.name);
+  const index = fn.params.findIndex((p: Node) => (p as Identifier).name === value.name);
   // A parameter named twice (sloppy mode) is the last one.
-  return index >= 0 && fn.params.filter((p: Node) => p.name === value.name).length === 1 ? index : -1;
+  return index >= 0 && fn.params.filter((p: Node) => (p as Identifier).name === value.name).length === 1 ? index : -1;
 }
 
 export const identityCalls: Fold = (root) => {
@@ -35,8 +36,8 @@ export const identityCalls: Fold = (root) => {
     // `keep(o.m)()` calls m without o as `this`; `o.m()` would not.
     if ((key === "callee" && /^(Call|New)Expression$/.test(parent.type)) || key === "tag") return n;
     const index = n.type === "CallExpression" && !n.optional ? callees.get(n.callee) : undefined;
-    if (index === undefined || n.arguments.some((a: Node) => a.type === "SpreadElement")) return n;
-    const args: Node[] = n.arguments;
+    if (index === undefined || (n as CallExpression).arguments.some((a: Node) => a.type === "SpreadElement")) return n;
+    const args: Node[] = (n as CallExpression).arguments;
     const value = args[index] ?? undefinedAt(n);
     // Arguments run in order: those before the returned one keep their effects ahead of it; those after must be pure.
     if (!args.slice(index + 1).every((a) => effectsOf(a).length === 0)) return n;

@@ -4,6 +4,7 @@
  * which leaves a binding unread, whose initialiser was the only call of a function — so they run in
  * turn until none changes anything.
  */
+import type { BlockStatement } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { awaitConstants } from "./await-constants.js";
 import { constantBindings } from "./constant-bindings.js";
@@ -66,7 +67,7 @@ export function foldDeadCode(statements: Node[], used: string[], params: string[
     start: -1,
     end: -1,
   } as Node;
-  const body = { type: "BlockStatement", body: [...statements, uses], start: -1, end: -1 } as Node;
+  const body = { type: "BlockStatement", body: [...statements, uses], start: -1, end: -1 } as BlockStatement;
   const fn = {
     type: "FunctionExpression",
     id: null,

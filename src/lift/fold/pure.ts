@@ -3,6 +3,7 @@
  * expression must keep when its value is dropped. Strict: a call, a construction, an assignment, an
  * await and a property read (a getter, or a throw on null) all count as effects.
  */
+import type { Expression, Literal, MemberExpression, Property, UnaryExpression } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 
 export const isUndefined = (n: Node | null | undefined): boolean =>
@@ -14,9 +15,9 @@ export const isUndefined = (n: Node | null | undefined): boolean =>
 export const isConstant = (n: Node | null | undefined): boolean => !!n && (isUndefined(n) || (n.type === "Literal" && !n.regex));
 
 /** The value of a constant (see isConstant). */
-export const constantValue = (n: Node): unknown => (isUndefined(n) ? undefined : n.value);
+export const constantValue = (n: Node): unknown => (isUndefined(n) ? undefined : (n as Literal).value);
 
-export const undefinedAt = (at: Node): Node => ({
+export const undefinedAt = (at: Node): UnaryExpression => ({
   type: "UnaryExpression",
   operator: "void",
   prefix: true,
@@ -25,12 +26,12 @@ export const undefinedAt = (at: Node): Node => ({
   end: at.end,
 });
 
-export function literalAt(value: unknown, at: Node): Node {
+export function literalAt(value: unknown, at: Node): Expression {
   if (value === undefined) return undefinedAt(at);
   if (typeof value === "number" && (value < 0 || Object.is(value, -0))) {
     return { type: "UnaryExpression", operator: "-", prefix: true, argument: literalAt(-value, at), start: at.start, end: at.end };
   }
-  return { type: "Literal", value, raw: value === null ? "null" : JSON.stringify(value), start: at.start, end: at.end } as Node;
+  return { type: "Literal", value, raw: value === null ? "null" : JSON.stringify(value), start: at.start, end: at.end } as Literal;
 }
 
 const PURE_UNARY = new Set(["!", "void", "typeof"]);
@@ -42,7 +43,7 @@ const PURE_BINARY = new Set(["===", "!=="]);
  * an array (so reading it has no effect, and it is a number).
  */
 export interface Known {
-  length?: (m: Node) => boolean;
+  length?: (m: MemberExpression) => boolean;
 }
 
 const RELATIONAL = new Set(["<", ">", "<=", ">=", "==", "!=", "===", "!=="]);
@@ -90,14 +91,14 @@ export function effectsOf(n: Node, known: Known = {}): Node[] {
   if (isPure(n, known)) return [];
   if (n.type === "ArrayExpression" && n.elements.every((e: Node | null) => e?.type !== "SpreadElement")) return n.elements.flatMap(inner);
   if (n.type === "ObjectExpression" && n.properties.every((p: Node) => p.type === "Property" && (!p.computed || isConstant(p.key)))) {
-    return n.properties.flatMap((p: Node) => inner(p.value));
+    return n.properties.flatMap((p) => inner((p as Property).value));
   }
   if (n.type === "SequenceExpression") return n.expressions.flatMap(inner);
   return [n];
 }
 
 /** `value`, preceded by `effects` where there are any: `(e1, e2, value)`. */
-export function withEffects(effects: Node[], value: Node): Node {
-  if (effects.length === 0) return value;
-  return { type: "SequenceExpression", expressions: [...effects, value], start: value.start, end: value.end };
+export function withEffects(effects: Node[], value: Node): Expression {
+  if (effects.length === 0) return value as Expression;
+  return { type: "SequenceExpression", expressions: [...effects, value] as Expression[], start: value.start, end: value.end };
 }

@@ -3,7 +3,8 @@
  * scope analysis of the code being folded (re-run by each fold, since the one before changed the tree).
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
-import type { Node } from "../../ast/pattern.js";
+import type { VariableDeclarator } from "acorn";
+import { fieldsOf, isNode, type Node } from "../../ast/pattern.js";
 import { analyzeFunction } from "../fold-undefined.js";
 
 /** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
@@ -15,8 +16,9 @@ export type Fold = (root: Node) => number;
  */
 export function rewriteUp(root: Node, visit: (n: Node, parent: Node, key: string) => Node | null): void {
   const walk = (n: Node) => {
-    for (const key in n) {
-      const v = n[key];
+    const fields = fieldsOf(n);
+    for (const key in fields) {
+      const v = fields[key];
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
           const c = v[i];
@@ -26,10 +28,10 @@ export function rewriteUp(root: Node, visit: (n: Node, parent: Node, key: string
           if (r === null) v.splice(i--, 1);
           else v[i] = r;
         }
-      } else if (v && typeof v === "object" && typeof v.type === "string") {
+      } else if (isNode(v)) {
         walk(v);
         const r = visit(v, n, key);
-        n[key] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
+        fields[key] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
       }
     }
   };
@@ -41,11 +43,12 @@ export function nodesOf(root: Node): Set<Node> {
   const seen = new Set<Node>();
   const walk = (n: Node) => {
     seen.add(n);
-    for (const key in n) {
-      const v = n[key];
+    const fields = fieldsOf(n);
+    for (const key in fields) {
+      const v = fields[key];
       if (Array.isArray(v)) {
         for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c);
-      } else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+      } else if (isNode(v)) walk(v);
     }
   };
   walk(root);
@@ -68,12 +71,13 @@ function numberRanges(root: Node): void {
   let at = 0;
   const walk = (n: Node) => {
     const start = at++;
-    for (const key in n) {
+    const fields = fieldsOf(n);
+    for (const key in fields) {
       if (key === "range") continue;
-      const v = n[key];
+      const v = fields[key];
       if (Array.isArray(v)) {
         for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c);
-      } else if (v && typeof v === "object" && typeof v.type === "string") walk(v);
+      } else if (isNode(v)) walk(v);
     }
     n.range = [start, at++];
   };
@@ -95,9 +99,9 @@ export function loopHeadsOf(root: Node): Set<Node> {
 }
 
 /** The declarator of a variable declared once by `let`/`const`/`var x = …`, outside loop heads (`heads`, see loopHeadsOf). */
-export function singleDeclarator(v: Variable, heads: Set<Node>): Node | null {
+export function singleDeclarator(v: Variable, heads: Set<Node>): VariableDeclarator | null {
   if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable") return null;
-  const decl = v.defs[0]!.node as unknown as Node;
+  const decl = v.defs[0]!.node as unknown as VariableDeclarator;
   const declaration = v.defs[0]!.parent as unknown as Node;
   if (decl.id?.type !== "Identifier" || !declaration || heads.has(declaration)) return null;
   return decl;

@@ -4,7 +4,8 @@
  * later; a key destructured into a binding nobody reads leaves the pattern (the rest of the pattern
  * still destructures the value, so a null still throws there).
  */
-import type { Node } from "../../ast/pattern.js";
+import type { VariableDeclaration, VariableDeclarator } from "acorn";
+import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { effectsOf, isPure, withEffects } from "./pure.js";
 import { laterWrites, loopHeadsOf, reads, rewriteUp, variablesOf, type Fold } from "./tree.js";
 
@@ -14,7 +15,7 @@ export const unusedBindings: Fold = (root) => {
   const dropProperties = new Set<Node>();
   for (const v of variablesOf(root)) {
     if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable" || reads(v).length > 0 || laterWrites(v).length > 0) continue;
-    const decl = v.defs[0]!.node as unknown as Node;
+    const decl = v.defs[0]!.node as unknown as VariableDeclarator;
     if (heads.has(v.defs[0]!.parent as unknown as Node)) continue;
     if (decl.id.type === "Identifier") {
       dropDeclarators.add(decl);
@@ -33,7 +34,10 @@ export const unusedBindings: Fold = (root) => {
       n.properties = keep;
     }
     const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
-    if (key) n[key] = n[key].flatMap((s: Node) => (s.type === "VariableDeclaration" ? dropUnread(s, dropDeclarators, () => count++) : [s]));
+    if (key)
+      fieldsOf(n)[key] = (fieldsOf(n)[key] as Node[]).flatMap((s: Node) =>
+        s.type === "VariableDeclaration" ? dropUnread(s, dropDeclarators, () => count++) : [s],
+      );
     return n;
   });
   return count;
@@ -43,9 +47,9 @@ export const unusedBindings: Fold = (root) => {
  * A declaration without its unread declarators (`dropped`). Where one's initialiser has an effect,
  * the declaration splits around it and the effect stays as a statement, in the same order.
  */
-function dropUnread(declaration: Node, dropped: Set<Node>, counted: () => void): Node[] {
+function dropUnread(declaration: VariableDeclaration, dropped: Set<Node>, counted: () => void): Node[] {
   const out: Node[] = [];
-  let run: Node[] = [];
+  let run: VariableDeclarator[] = [];
   const flush = () => {
     if (run.length > 0) out.push({ ...declaration, declarations: run });
     run = [];

@@ -2,7 +2,7 @@
  * Names across calls: a value passed to a function takes the name of the parameter it lands in
  * (`truncate(q, maxLength)`), and a parameter takes the name of what its callers pass.
  */
-import type { Node } from "../../ast/pattern.js";
+import type { FunctionNode, Node } from "../../ast/pattern.js";
 import type { NameContext } from "./context.js";
 import { isFunction } from "./context.js";
 import type { Rule } from "./rule.js";
@@ -43,7 +43,7 @@ export const callerArgument: Rule = (b, ctx) => {
 };
 
 /** The function a callee names, where the program defines it. */
-export function functionOf(callee: Node, ctx: NameContext): Node | null {
+export function functionOf(callee: Node, ctx: NameContext): FunctionNode | null {
   const b = ctx.bindingOf(callee);
   return b && (b.kind === "function" || (b.kind === "variable" && !b.iterates)) && isFunction(b.init) ? b.init : null;
 }

@@ -3,7 +3,7 @@
  * selectPattern), a string by its words, a Set of strings by its first member, a number by where it is
  * used (`.slice(0, N)` → sliceLimit, compared with a length → maxLength).
  */
-import type { Node } from "../../ast/pattern.js";
+import type { Identifier } from "acorn";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { baseOf } from "./producing-call.js";
@@ -19,7 +19,7 @@ export const constantValue: Rule = (b, ctx) => {
     const first = e.arguments[0]?.type === "ArrayExpression" ? e.arguments[0].elements[0] : null;
     if (first?.type === "Literal" && typeof first.value === "string") return join(camelWords(first.value, 2) ?? "word", "set");
   }
-  if (e.type === "TemplateLiteral") return join(camelWords(e.quasis.map((q: Node) => q.value.cooked).join(" "), 3) ?? "", "text");
+  if (e.type === "TemplateLiteral") return join(camelWords(e.quasis.map((q) => q.value.cooked).join(" "), 3) ?? "", "text");
   return null;
 };
 
@@ -28,13 +28,13 @@ function numberUse(b: Binding, ctx: NameContext): string | null {
   for (const u of b.uses) {
     const p = ctx.parent(u);
     if (p?.type === "CallExpression" && p.arguments.includes(u) && p.callee.type === "MemberExpression" && !p.callee.computed) {
-      const m = p.callee.property.name;
+      const m = (p.callee.property as Identifier).name;
       if (m === "slice" || m === "substring") return join("max", baseOf(p.callee.object, ctx) ?? "length");
     }
     if (p?.type === "BinaryExpression" && /^[<>]=?$/.test(p.operator)) {
       const other = p.left === u ? p.right : p.left;
       const of =
-        other.type === "MemberExpression" && !other.computed && other.property.name === "length"
+        other.type === "MemberExpression" && !other.computed && (other.property as Identifier).name === "length"
           ? baseOf(other.object, ctx)
           : baseOf(other, ctx);
       if (of) return join("max", of.replace(/^(max|lower|trimmed)(?=[A-Z])/, ""));

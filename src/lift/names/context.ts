@@ -4,7 +4,8 @@
  * names already chosen for other bindings, so that a rule can build on them (`lowerQuery` from `query`).
  */
 import type { Scope, Variable } from "eslint-scope";
-import type { Node } from "../../ast/pattern.js";
+import type { Identifier, VariableDeclarator } from "acorn";
+import { fieldsOf, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { isPlaceholderName } from "./words.js";
 
 export type BindingKind = "parameter" | "variable" | "function" | "class" | "catch";
@@ -14,17 +15,17 @@ export interface Binding {
   /** The name the binding has before naming (minified, or a hash-tagged helper name). */
   original: string;
   /** Its first identifier (the declaration). */
-  id: Node;
+  id: Identifier;
   kind: BindingKind;
   /** Initializer of a `let x = …`, the collection of a `for (x of …)`, the declaration of a function or class. */
   init: Node | null;
   /** Whether `init` is what a for-of loop iterates (the binding is an element of it). */
   iterates: boolean;
   /** The function a parameter belongs to, and its position there. */
-  fn: Node | null;
+  fn: FunctionNode | null;
   index: number;
   /** Every identifier that refers to the binding, its declaration excluded. */
-  uses: Node[];
+  uses: Identifier[];
   /** A module-level definition (helper or constant) rather than a local. */
   topLevel: boolean;
   /** The top-level statement that holds the binding. */
@@ -78,7 +79,7 @@ export class NameContext {
   }
 }
 
-export function isFunction(n: Node | null | undefined): boolean {
+export function isFunction(n: Node | null | undefined): n is FunctionNode {
   return !!n && (n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression" || n.type === "FunctionDeclaration");
 }
 
@@ -86,16 +87,17 @@ export function recordParents(root: Node, parents: Map<Node, Node>): void {
   const stack: Node[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
-    for (const k of Object.keys(n)) {
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
       if (k === "range" || k === "loc") continue;
-      const v = n[k];
+      const v = fields[k];
       if (Array.isArray(v)) {
         for (const c of v) {
           if (!c || typeof c.type !== "string") continue;
           parents.set(c, n);
           stack.push(c);
         }
-      } else if (v && typeof v === "object" && typeof v.type === "string") {
+      } else if (isNode(v)) {
         parents.set(v, n);
         stack.push(v);
       }
@@ -116,9 +118,9 @@ export function collectBindings(
     for (const v of scope.variables) {
       if (v.identifiers.length === 0 || v.defs.length === 0) continue;
       const def = v.defs[0]!;
-      const id = v.identifiers[0] as unknown as Node;
-      const ids = new Set(v.identifiers as unknown as Node[]);
-      const uses = v.references.map((r) => r.identifier as unknown as Node).filter((n) => !ids.has(n));
+      const id = v.identifiers[0] as unknown as Identifier;
+      const ids = new Set(v.identifiers as unknown as Identifier[]);
+      const uses = v.references.map((r) => r.identifier as unknown as Identifier).filter((n) => !ids.has(n));
       const node = def.node as unknown as Node;
       const declaration = def.parent as unknown as Node | null;
       const parent = declaration ? parents.get(declaration) : undefined;
@@ -137,8 +139,8 @@ export function collectBindings(
       };
       if (def.type === "Parameter") {
         b.kind = "parameter";
-        b.fn = node;
-        b.index = node.params.findIndex((p: Node) => p.start <= id.start && id.end <= p.end);
+        b.fn = node as FunctionNode;
+        b.index = (node as FunctionNode).params.findIndex((p: Node) => p.start <= id.start && id.end <= p.end);
       } else if (def.type === "FunctionName") {
         b.kind = "function";
         b.init = node;
@@ -150,8 +152,8 @@ export function collectBindings(
       } else if (def.type === "Variable") {
         const holder =
           parent && (parent.type === "ForOfStatement" || parent.type === "ForInStatement") && parent.left === declaration ? parent : null;
-        if (node.id === id) b.init = holder ? holder.right : (node.init ?? null);
-        b.iterates = !!holder && holder.type === "ForOfStatement" && node.id === id;
+        if ((node as VariableDeclarator).id === id) b.init = holder ? holder.right : ((node as VariableDeclarator).init ?? null);
+        b.iterates = !!holder && holder.type === "ForOfStatement" && (node as VariableDeclarator).id === id;
       }
       out.push(b);
     }

@@ -9,8 +9,10 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { VariableDeclaration } from "acorn";
 import { walk, type Node } from "../../ast/pattern.js";
 import { codeShape } from "../stable-name.js";
+import { isFunction } from "./context.js";
 
 export interface CuratedEntry {
   name: string;
@@ -78,8 +80,9 @@ function featuresOf(statement: Node): Features {
     if (n.type === "Literal" && n.regex) texts.push(n.regex.pattern);
     if (n.type === "TemplateElement") texts.push(n.value.cooked ?? "");
   });
-  const fn = statement.type === "FunctionDeclaration" ? statement : statement.declarations?.[0]?.init;
-  const isFn = fn && /Function/.test(fn.type);
+  const fn: Node | null | undefined =
+    statement.type === "FunctionDeclaration" ? statement : (statement as Partial<VariableDeclaration>).declarations?.[0]?.init;
+  const isFn = isFunction(fn);
   const isClass = statement.type === "ClassDeclaration" || fn?.type === "ClassExpression";
   return { words, texts, params: isFn ? fn.params.length : -1, kind: isClass ? "class" : isFn ? "function" : "value" };
 }

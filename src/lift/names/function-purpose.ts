@@ -3,7 +3,8 @@
  * `[...new Set(xs)]` → unique, an object `{ data, … }` → buildData, a test → isX/hasX, a named value →
  * getX; a class by its first method.
  */
-import type { Node } from "../../ast/pattern.js";
+import type { ClassDeclaration, ClassExpression, Identifier, Literal, MethodDefinition } from "acorn";
+import { fieldsOf, type FunctionNode, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import { isFunction } from "./context.js";
 import type { Rule } from "./rule.js";
@@ -19,13 +20,13 @@ export const functionPurpose: Rule = (b, ctx) => {
   return purpose(fn!, b, ctx);
 };
 
-function purpose(fn: Node, b: Binding, ctx: NameContext): string | null {
+function purpose(fn: FunctionNode, b: Binding, ctx: NameContext): string | null {
   const results = returned(fn);
   const values = results.filter((r): r is Node => r !== null && !isUndefined(r));
   if (values.length === 0) return fn.body.type === "BlockStatement" && fn.body.body.length > 1 ? "run" : "noop";
   const first = values[0]!;
-  if (values.every((v) => v.type === "Literal" && typeof v.value === "boolean" && v.value === first.value))
-    return first.value ? "alwaysTrue" : "alwaysFalse";
+  if (values.every((v) => v.type === "Literal" && typeof v.value === "boolean" && v.value === (first as Literal).value))
+    return (first as Literal).value ? "alwaysTrue" : "alwaysFalse";
   if (values.length === 1 && first.type === "Literal" && first.value === null) return "alwaysNull";
   if (values.length === 1 && first.type === "ArrayExpression" && first.elements.length === 0) return "alwaysEmpty";
   if (
@@ -52,10 +53,10 @@ function purpose(fn: Node, b: Binding, ctx: NameContext): string | null {
 }
 
 function className(node: Node | null): string | null {
-  const method = node?.body?.body?.find(
-    (m: Node) => m.type === "MethodDefinition" && m.kind === "method" && !m.computed && m.key.type === "Identifier",
+  const method = (node as ClassDeclaration | ClassExpression | null)?.body?.body?.find(
+    (m: Node): m is MethodDefinition => m.type === "MethodDefinition" && m.kind === "method" && !m.computed && m.key.type === "Identifier",
   );
-  return method ? `${cap(method.key.name)}Holder` : null;
+  return method ? `${cap((method.key as Identifier).name)}Holder` : null;
 }
 
 const isUndefined = (n: Node) =>
@@ -68,24 +69,26 @@ function isBooleanish(n: Node): boolean {
   if (n.type === "LogicalExpression") return n.operator !== "??" && isBooleanish(n.left) && isBooleanish(n.right);
   if (n.type === "CallExpression")
     return (
-      n.callee.type === "MemberExpression" && /^(some|every|includes|has|test|startsWith|endsWith|isArray)$/.test(n.callee.property?.name)
+      n.callee.type === "MemberExpression" &&
+      /^(some|every|includes|has|test|startsWith|endsWith|isArray)$/.test((n.callee.property as Identifier)?.name)
     );
   return false;
 }
 
 /** What the function returns: the expression body, or every `return` of its own (not of nested functions); null for a bare `return`. */
-function returned(fn: Node): Array<Node | null> {
+function returned(fn: FunctionNode): Array<Node | null> {
   if (fn.body.type !== "BlockStatement") return [fn.body];
   const out: Array<Node | null> = [];
   const visit = (n: Node) => {
     if (!n || typeof n.type !== "string") return;
     if (n.type === "ReturnStatement") out.push(n.argument ?? null);
     if (n !== fn && isFunction(n)) return;
-    for (const k of Object.keys(n)) {
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
       if (k === "range" || k === "loc") continue;
-      const v = n[k];
+      const v = fields[k];
       if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
-      else if (v && typeof v === "object") visit(v);
+      else if (v && typeof v === "object") visit(v as Node);
     }
   };
   visit(fn.body);
@@ -93,11 +96,16 @@ function returned(fn: Node): Array<Node | null> {
 }
 
 /** The method a one-statement function calls (`return x.settling(y)` → settling). */
-function calledMethod(fn: Node): string | null {
+function calledMethod(fn: FunctionNode): string | null {
   const body = fn.body.type === "BlockStatement" ? (fn.body.body.length === 1 ? fn.body.body[0] : null) : fn.body;
   let e = body?.type === "ReturnStatement" ? body.argument : body?.type === "ExpressionStatement" ? body.expression : body;
   while (e && (e.type === "ChainExpression" || e.type === "AwaitExpression")) e = e.type === "ChainExpression" ? e.expression : e.argument;
-  if (e?.type === "CallExpression" && e.callee.type === "MemberExpression" && !e.callee.computed && e.callee.property.name.length > 2)
-    return e.callee.property.name;
+  if (
+    e?.type === "CallExpression" &&
+    e.callee.type === "MemberExpression" &&
+    !e.callee.computed &&
+    (e.callee.property as Identifier).name.length > 2
+  )
+    return (e.callee.property as Identifier).name;
   return null;
 }

@@ -1,7 +1,7 @@
 import { parse } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
-import type { Node } from "../../ast/pattern.js";
+import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { nameProgram, shorten } from "./namer.js";
 import { curatedLookup, readEntries } from "./curated.js";
 import { codeShape } from "../stable-name.js";
@@ -9,15 +9,16 @@ import { isPlaceholderName, plural, singular } from "./words.js";
 
 /** Name a snippet whose module-level `h_…` definitions are renamable; roles by the name they had. */
 function named(code: string, roles: Record<string, string> = {}, curated?: (s: Node) => string | null): string {
-  const program = parse(code, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
+  const program = parse(code, { ecmaVersion: "latest", sourceType: "module", ranges: true });
   const byOffset = new Map<number, string>();
   const visit = (n: Node) => {
     if (!n || typeof n.type !== "string") return;
     if (n.type === "Identifier" && roles[n.name]) byOffset.set(n.start, roles[n.name]!);
-    for (const k of Object.keys(n)) {
-      const v = n[k];
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
+      const v = fields[k];
       if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
-      else if (v && typeof v === "object" && k !== "range") visit(v);
+      else if (v && typeof v === "object" && k !== "range") visit(v as Node);
     }
   };
   visit(program);
@@ -95,7 +96,7 @@ describe("naming rules", () => {
 
   it("a curated name by code shape, else by the features listed", () => {
     const code = "function h_0001(a) { return a.replace(/[.*]/g, '\\\\$&'); }\nfunction root(q) { return h_0001(q); }";
-    const program = parse(code, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+    const program = parse(code, { ecmaVersion: "latest", sourceType: "module" });
     const shape = codeShape(program.body[0]);
     const byShape = curatedLookup(readEntries(`{"name": "escapeForPattern", "about": "x", "shapes": ["${shape}"]}`));
     expect(named(code, {}, byShape)).toContain("function escapeForPattern(");

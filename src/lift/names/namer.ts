@@ -13,7 +13,8 @@
  * own helper), so that code added elsewhere in the module does not renumber a helper's names.
  */
 import { analyze, type Scope } from "eslint-scope";
-import type { Node } from "../../ast/pattern.js";
+import type { Identifier } from "acorn";
+import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { applyRenames, canonicalShorthands, shorthandProperties } from "../assemble.js";
 import { BUILTINS, REFUSED_BUILTINS } from "../globals.js";
 import { FORBIDDEN_PROPERTY_SET } from "../property-names.js";
@@ -80,8 +81,8 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   const moduleScope = sm.scopes.find((s) => s.type === "module");
   const all = collectBindings(sm.scopes as never, ctx.parents, statementOf, moduleScope);
   const used = new Set<string>([...input.taken, ...BUILTINS, ...REFUSED_BUILTINS, ...RESERVED, ...FORBIDDEN_PROPERTY_SET]);
-  for (const ref of sm.globalScope!.through) used.add((ref.identifier as unknown as Node).name);
-  for (const s of moduleScope?.through ?? []) used.add((s.identifier as unknown as Node).name);
+  for (const ref of sm.globalScope!.through) used.add((ref.identifier as unknown as Identifier).name);
+  for (const s of moduleScope?.through ?? []) used.add((s.identifier as unknown as Identifier).name);
 
   const bindings = mergeClassSelfNames(all, statements).filter((b) => {
     if (b.topLevel && !input.renamable(b.original)) return (used.add(b.original), false);
@@ -138,12 +139,12 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     runRules();
   }
 
-  const renames: Array<[Node, string]> = [];
+  const renames: Array<[Identifier, string]> = [];
   const moduleLevel = new Map<string, string>();
   for (const b of ctx.bindings) {
     const name = ctx.chosen.get(b)!;
     if (name === b.original) continue;
-    for (const id of b.variable.identifiers) renames.push([id as unknown as Node, name]);
+    for (const id of b.variable.identifiers) renames.push([id as unknown as Identifier, name]);
     for (const u of b.uses) renames.push([u, name]);
     if (b.topLevel) moduleLevel.set(b.original, name);
   }
@@ -235,11 +236,12 @@ function tellingWords(statement: Node): string[] {
       /^[a-zA-Z]{3,14}$/.test(n.property.name)
     )
       out.push(n.property.name);
-    for (const k of Object.keys(n)) {
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
       if (k === "range" || k === "loc") continue;
-      const v = n[k];
+      const v = fields[k];
       if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
-      else if (v && typeof v === "object") visit(v);
+      else if (v && typeof v === "object") visit(v as Node);
     }
   };
   visit(statement);
@@ -275,7 +277,9 @@ function roleOf(b: Binding, roles: Map<number, string>): string | null {
 function mergeClassSelfNames(all: Binding[], statements: Node[]): Binding[] {
   const top = new Set(statements);
   const byName = new Map(all.filter((b) => b.topLevel).map((b) => [b.original, b]));
-  const byId = new Map(all.filter((b) => b.kind === "class" && b.variable.scope.type !== "class").map((b) => [b.id, b]));
+  const byId = new Map<Node | null, Binding>(
+    all.filter((b) => b.kind === "class" && b.variable.scope.type !== "class").map((b) => [b.id, b]),
+  );
   return all.filter((b) => {
     const block = b.variable.scope.block as unknown as Node;
     if (b.variable.scope.type !== "class") return true;

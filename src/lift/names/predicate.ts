@@ -2,6 +2,7 @@
  * A boolean named by its test: `xs.length > 0` → hasXs, `x === void 0` → noX, `xs.some(…)` → anyX,
  * `set.has(x)` → hasX, `pattern.test(s)` → matchesS, `!x` → notX.
  */
+import type { BinaryExpression, Identifier } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import type { NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
@@ -20,7 +21,7 @@ export function predicateName(e: Node, ctx: NameContext): string | null {
       return compared(e, ctx);
     case "CallExpression":
       return e.callee.type === "MemberExpression" && !e.callee.computed
-        ? tested(e.callee.property.name, e.callee.object, e.arguments[0], ctx)
+        ? tested((e.callee.property as Identifier).name, e.callee.object, e.arguments[0], ctx)
         : null;
     case "ChainExpression":
       return predicateName(e.expression, ctx);
@@ -38,13 +39,13 @@ const isNothing = (n: Node) =>
   (n.type === "Identifier" && n.name === "undefined") ||
   (n.type === "Literal" && n.value === null);
 
-function compared(e: Node, ctx: NameContext): string | null {
+function compared(e: BinaryExpression, ctx: NameContext): string | null {
   const op: string = e.operator;
   if (!/^(===|!==|==|!=|<|<=|>|>=)$/.test(op)) return null;
   const [subject, other] = isNothing(e.left) ? [e.right, e.left] : [e.left, e.right];
   const name = baseOf(subject, ctx);
   if (isNothing(other)) return joinOr(op.startsWith("!") ? "has" : "no", name);
-  if (subject.type === "MemberExpression" && !subject.computed && subject.property.name === "length") {
+  if (subject.type === "MemberExpression" && !subject.computed && (subject.property as Identifier).name === "length") {
     const of = baseOf(subject.object, ctx);
     if (other.type === "Literal" && other.value === 0) return joinOr(op === ">" || op.startsWith("!") ? "has" : "no", of);
     return joinOr(op.startsWith(">") ? "tooMany" : "fits", of);

@@ -3,6 +3,7 @@
  * `new RegExp(…)` → …Pattern, `new Set(tools)` → toolSet, `tools.filter(…)` → filteredTools,
  * `tools.map((t) => t.name)` → toolNames, a call of `parseName(…)` → parsedName.
  */
+import type { ArrayExpression, CallExpression, Identifier, MemberExpression, NewExpression } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
@@ -33,7 +34,10 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
     case "Identifier":
       return ctx.nameOf(e);
     case "MemberExpression":
-      if (!e.computed) return e.property.name === "length" ? join(elementOf(baseOf(e.object, ctx)) ?? "item", "count") : e.property.name;
+      if (!e.computed)
+        return (e.property as Identifier).name === "length"
+          ? join(elementOf(baseOf(e.object, ctx)) ?? "item", "count")
+          : (e.property as Identifier).name;
       return elementOf(baseOf(e.object, ctx));
     case "NewExpression":
       return constructed(e, ctx, b);
@@ -63,7 +67,7 @@ function addsTo(b: Binding, ctx: NameContext): boolean {
 
 const COLLECTIONS: Record<string, string> = { Set: "Set", Map: "Map", WeakMap: "Cache", WeakSet: "Set" };
 
-function constructed(e: Node, ctx: NameContext, b?: Binding): string | null {
+function constructed(e: NewExpression, ctx: NameContext, b?: Binding): string | null {
   const c = e.callee.type === "Identifier" ? e.callee.name : null;
   if (!c) return null;
   if (c === "RegExp") {
@@ -102,7 +106,7 @@ function addedElement(b: Binding, ctx: NameContext): string | null {
       m?.type === "MemberExpression" &&
       m.object === u &&
       !m.computed &&
-      /^(add|set|push)$/.test(m.property.name) &&
+      /^(add|set|push)$/.test((m.property as Identifier).name) &&
       call?.type === "CallExpression"
     ) {
       const n = baseOf(call.arguments[0], ctx);
@@ -112,7 +116,7 @@ function addedElement(b: Binding, ctx: NameContext): string | null {
   return null;
 }
 
-function arrayName(e: Node, ctx: NameContext, b?: Binding): string | null {
+function arrayName(e: ArrayExpression, ctx: NameContext, b?: Binding): string | null {
   if (e.elements.length === 0) {
     const added = b ? addedElement(b, ctx) : null;
     return added ? plural(added) : null;
@@ -122,7 +126,7 @@ function arrayName(e: Node, ctx: NameContext, b?: Binding): string | null {
     e.elements.length === 1 &&
     first?.type === "SpreadElement" &&
     first.argument.type === "NewExpression" &&
-    first.argument.callee.name === "Set"
+    (first.argument.callee as Identifier).name === "Set"
   ) {
     return join("unique", baseOf(first.argument.arguments[0], ctx));
   }
@@ -133,9 +137,9 @@ function arrayName(e: Node, ctx: NameContext, b?: Binding): string | null {
   return null;
 }
 
-function methodResult(e: Node, ctx: NameContext): string | null {
-  const method: string = e.callee.property.name;
-  const recv = e.callee.object;
+function methodResult(e: CallExpression, ctx: NameContext): string | null {
+  const method: string = ((e.callee as MemberExpression).property as Identifier).name;
+  const recv = (e.callee as MemberExpression).object;
   const base = () => baseOf(recv, ctx);
   switch (method) {
     case "toLowerCase":
@@ -189,7 +193,7 @@ function methodResult(e: Node, ctx: NameContext): string | null {
   }
 }
 
-function staticResult(recv: Node, method: string, e: Node, ctx: NameContext): string | null {
+function staticResult(recv: Node, method: string, e: CallExpression, ctx: NameContext): string | null {
   if (recv.type !== "Identifier") return null;
   const arg = baseOf(e.arguments[0], ctx);
   if (recv.name === "Object" && /^(keys|values|entries)$/.test(method)) return join(arg ?? method, arg ? method : null);
@@ -211,14 +215,14 @@ function gotten(base: string | null, key: Node | undefined, ctx: NameContext): s
   return elementOf(base) ?? (keyName ? join(keyName, base) : null);
 }
 
-function mappedName(e: Node, ctx: NameContext, base: string | null): string | null {
+function mappedName(e: CallExpression, ctx: NameContext, base: string | null): string | null {
   const fn = e.arguments[0];
   const body = fn && (fn.type === "ArrowFunctionExpression" ? (fn.body.type === "BlockStatement" ? null : fn.body) : null);
   const element = elementOf(base);
   if (body?.type === "MemberExpression" && !body.computed)
-    return `${element ?? ""}${element ? cap(plural(body.property.name)) : plural(body.property.name)}`;
+    return `${element ?? ""}${element ? cap(plural((body.property as Identifier).name)) : plural((body.property as Identifier).name)}`;
   if (body?.type === "CallExpression" && body.callee.type === "MemberExpression" && !body.callee.computed) {
-    const m = body.callee.property.name;
+    const m = (body.callee.property as Identifier).name;
     if (m === "toLowerCase") return join("lower", base ?? "items");
     if (m === "trim") return join("trimmed", base ?? "items");
   }
@@ -227,7 +231,7 @@ function mappedName(e: Node, ctx: NameContext, base: string | null): string | nu
   return base ? join("mapped", plural(base)) : null;
 }
 
-function calledResult(e: Node, ctx: NameContext): string | null {
+function calledResult(e: CallExpression, ctx: NameContext): string | null {
   const name = ctx.nameOf(e.callee);
   // What passes its argument through is no name for the result.
   if (name && /^identity\d*$/.test(name)) return baseOf(e.arguments[0], ctx);

@@ -13,7 +13,24 @@
 import type { Container, ModuleEntry } from "../../extract/types.js";
 import type { LocatedRoutine } from "../../locate/locate.js";
 import { lineColumn } from "../../ast/parse-module.js";
-import { instantiate, matchNode, walk, type Node } from "../../ast/pattern.js";
+import type {
+  ArrayExpression,
+  AssignmentProperty,
+  CallExpression,
+  ConditionalExpression,
+  Expression,
+  FunctionDeclaration,
+  FunctionExpression,
+  Identifier,
+  Literal,
+  MemberExpression,
+  ObjectExpression,
+  Property,
+  ReturnStatement,
+  UnaryExpression,
+  VariableDeclarator,
+} from "acorn";
+import { fieldsOf, instantiate, isNode, matchNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
 import type { Port } from "../../locate/signature.js";
 import { collectClosure, freeReferences, portFor, Resolver, type Place } from "../../lift/closure.js";
 import { LiftError } from "../../lift/lift-error.js";
@@ -45,7 +62,7 @@ export function prepareCall(
   const m = call.match;
   if (!m) throw new LiftError(`call() was not found (${call.result.status})`);
   const node = structuredClone(m.node) as Node;
-  const fn = node.value;
+  const fn = (node as Property).value as FunctionExpression;
   const at = (n: Node): Place => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
   const dropped: PreparedCall["dropped"] = [];
 
@@ -76,13 +93,18 @@ export function prepareCall(
  * other `.filter(policy)` in call() (later releases filter again after refreshing the tools) become
  * `.filter(deferredByCaller)`; where there is no filter, the local policy function is replaced.
  */
-function replaceDeferPolicy(fn: Node, call: LocatedRoutine, at: (n: Node) => Place): void {
+function replaceDeferPolicy(fn: FunctionNode, call: LocatedRoutine, at: (n: Node) => Place): void {
   const policy = call.match!.bindings.get("POLICY");
   if (!policy || Array.isArray(policy)) return policyFunction(fn, call.result.roles?.deferredTools, call.result.roles?.allTools, at);
   let replaced = false;
   const same = (a: Node) => a.start === policy.start || (policy.type === "Identifier" && a.type === "Identifier" && a.name === policy.name);
   walk(fn, (n) => {
-    if (n.type === "CallExpression" && n.arguments.length === 1 && same(n.arguments[0]) && n.callee.property?.name === "filter") {
+    if (
+      n.type === "CallExpression" &&
+      n.arguments.length === 1 &&
+      same(n.arguments[0]) &&
+      ((n.callee as MemberExpression).property as Identifier | undefined)?.name === "filter"
+    ) {
       n.arguments[0] = {
         type: "Identifier",
         name: DEFERRED_BY_CALLER,
@@ -111,12 +133,12 @@ function applyLocalPorts(body: Node, ports: Port[], dropped: PreparedCall["dropp
   replacePortedExpressions(body, ports, (name, c) => dropped.push({ name: `(${name})`, at: at(c) }));
   walk(body, (n) => {
     for (const key of ["body", "consequent"]) {
-      const list = n[key];
+      const list = fieldsOf(n)[key];
       if (Array.isArray(list))
         for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
     }
     if (n.type !== "VariableDeclaration") return;
-    n.declarations = n.declarations.map((d: Node) => byPort(d) ?? d);
+    n.declarations = n.declarations.map((d) => (byPort(d) as VariableDeclarator | null) ?? d);
   });
 }
 
@@ -125,7 +147,7 @@ function applyLocalPorts(body: Node, ports: Port[], dropped: PreparedCall["dropp
 interface HostCut {
   container: Container;
   module: ModuleEntry;
-  fn: Node;
+  fn: FunctionNode;
   ports: Port[];
   resolver: Resolver;
   host: HostReach;
@@ -135,7 +157,7 @@ interface HostCut {
   locals: Set<string>;
   /** Names bound by the function that creates the tool (its context): neither call()'s nor module-level. */
   enclosing: Set<string>;
-  localFunctions: Map<string, Node>;
+  localFunctions: Map<string, FunctionDeclaration>;
   hostCache: Map<string, boolean>;
   reachesHost(name: string): boolean;
   moduleReachesHost(name: string): boolean;
@@ -149,7 +171,7 @@ function hostQuestions(
   const locals = declaredNames(c.fn);
   const enclosing = enclosingBindings(c.container, c.module, c.callNode);
   const hostCache = new Map<string, boolean>();
-  const localFunctions = new Map<string, Node>();
+  const localFunctions = new Map<string, FunctionDeclaration>();
   walk(c.fn.body, (n) => {
     if (n.type === "FunctionDeclaration" && n.id) localFunctions.set(n.id.name, n);
   });
@@ -199,7 +221,8 @@ function droppable(cut: HostCut, e: Node): boolean {
 }
 
 const isConstant = (e: Node) =>
-  ((e.type === "ArrayExpression" || e.type === "ObjectExpression") && (e.elements ?? e.properties).length === 0) ||
+  ((e.type === "ArrayExpression" || e.type === "ObjectExpression") &&
+    ((e as ArrayExpression).elements ?? (e as ObjectExpression).properties).length === 0) ||
   (e.type === "UnaryExpression" && e.operator === "void" && e.argument.type === "Literal") ||
   (e.type === "Literal" && e.value === null);
 
@@ -210,21 +233,22 @@ const isConstant = (e: Node) =>
  */
 function replaceHostConditionals(cut: HostCut, n: Node): void {
   if (!n || typeof n !== "object") return;
-  const flagOn = (c: Node) => c.test.type === "CallExpression" && isConstant(c.consequent) && cut.hostCall(c.test);
+  const flagOn = (c: ConditionalExpression) => c.test.type === "CallExpression" && isConstant(c.consequent) && cut.hostCall(c.test);
   const fix = (c: Node) =>
     c?.type === "ConditionalExpression" && ((isConstant(c.alternate) && (cut.hostCall(c.test) || cut.hostCall(c.consequent))) || flagOn(c))
       ? (cut.dropped.push({ name: "(host branch)", at: cut.at(c) }), c.alternate)
       : c;
-  for (const key in n) {
-    const v = n[key];
+  const fields = fieldsOf(n);
+  for (const key in fields) {
+    const v = fields[key];
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         v[i] = fix(v[i]);
         replaceHostConditionals(cut, v[i]);
       }
-    } else if (v && typeof v === "object" && typeof v.type === "string") {
-      n[key] = fix(v);
-      replaceHostConditionals(cut, n[key]);
+    } else if (isNode(v)) {
+      fields[key] = fix(v);
+      replaceHostConditionals(cut, fields[key] as Node);
     }
   }
 }
@@ -239,11 +263,12 @@ function guardedConstant(cut: HostCut, e: Node): Node | null {
   if (e?.type !== "CallExpression" || e.callee.type !== "Identifier" || cut.locals.has(e.callee.name) || cut.enclosing.has(e.callee.name))
     return null;
   const d = cut.resolver.resolve(cut.module, e.callee.name);
-  const f = d?.node.type === "FunctionDeclaration" ? d.node : d?.node.init;
+  const f = (d?.node.type === "FunctionDeclaration" ? d.node : (d?.node as VariableDeclarator | undefined)?.init) as
+    FunctionNode | null | undefined;
   const guard = hostGuard(f);
   if (!guard) return null;
   const { ret, check } = guard;
-  const param = f.params.findIndex(
+  const param = f!.params.findIndex(
     (p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name,
   );
   if (!isConstant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
@@ -258,7 +283,7 @@ function guardedConstant(cut: HostCut, e: Node): Node | null {
  * `let view = state(context); if (view === undefined) return X` — with no state in the empty client the
  * host's lookup finds nothing: the return and the name of the host's check.
  */
-function hostGuard(f: Node | undefined): { ret: Node; check: string } | null {
+function hostGuard(f: FunctionNode | null | undefined): { ret: ReturnStatement & { argument: Expression }; check: string } | null {
   const statements: Node[] = f?.body?.type === "BlockStatement" ? f.body.body : [];
   const lookup =
     statements[0]?.type === "VariableDeclaration" && statements[0].declarations.length === 1 ? statements[0].declarations[0] : null;
@@ -274,13 +299,19 @@ function hostGuard(f: Node | undefined): { ret: Node; check: string } | null {
     t.type === "BinaryExpression" &&
     (t.operator === "===" || t.operator === "==") &&
     t.left.type === "Identifier" &&
-    t.left.name === lookedUp.id.name &&
+    t.left.name === (lookedUp!.id as Identifier).name &&
     t.right.type === "UnaryExpression" &&
     t.right.operator === "void";
   const negated = (t: Node) =>
     t.type === "UnaryExpression" && t.operator === "!" && t.argument.type === "CallExpression" && t.argument.callee.type === "Identifier";
-  const check = lookedUp ? (none(test) ? lookedUp.init.callee.name : null) : negated(test) ? test.argument.callee.name : null;
-  return check ? { ret, check } : null;
+  const check = lookedUp
+    ? none(test)
+      ? ((lookedUp.init as CallExpression).callee as Identifier).name
+      : null
+    : negated(test)
+      ? (((test as UnaryExpression).argument as CallExpression).callee as Identifier).name
+      : null;
+  return check ? { ret: ret as ReturnStatement & { argument: Expression }, check } : null;
 }
 
 /** A local function left doing nothing anyone reads — no return value, nothing assigned outside it,
@@ -332,7 +363,7 @@ function hostRoute(cut: HostCut, name: string): string {
  * created it (`create(context) { return { async call(input, options) { let { tools, … } = context; … } } }`):
  * that free name becomes a third parameter, which the adapter fills the same way.
  */
-function contextArgument(module: ModuleEntry, fn: Node, enclosing: Set<string>, resolver: Resolver): string {
+function contextArgument(module: ModuleEntry, fn: FunctionNode, enclosing: Set<string>, resolver: Resolver): string {
   const facts = bodyFacts(fn.body);
   const context = contextSource(fn.params[1], facts);
   const outer = outerContext(module, fn, enclosing, resolver);
@@ -349,18 +380,18 @@ function contextArgument(module: ModuleEntry, fn: Node, enclosing: Set<string>, 
  * `deferred = deferredOf(all)`, again after a refresh). That function becomes the caller's policy:
  * `(tools) => tools.filter(deferredByCaller)`.
  */
-function policyFunction(fn: Node, deferred: string | undefined, all: string | undefined, at: (n: Node) => Place): void {
+function policyFunction(fn: FunctionNode, deferred: string | undefined, all: string | undefined, at: (n: Node) => Place): void {
   if (!deferred || !all) throw new LiftError("call() binds neither the defer policy nor its deferred and all tools");
   let site: Node | null = null;
   walk(fn.body, (n) => {
     if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === deferred) site = n;
   });
-  const init = (site as Node | null)?.init;
+  const init = (site as VariableDeclarator | null)?.init;
   // `deferred = all.filter((t) => …policy…)`: the filter's callback is the policy.
   if (
     init?.type === "CallExpression" &&
     init.callee.type === "MemberExpression" &&
-    init.callee.property.name === "filter" &&
+    (init.callee.property as Identifier).name === "filter" &&
     init.callee.object.type === "Identifier" &&
     init.callee.object.name === all &&
     init.arguments.length === 1 &&
@@ -377,10 +408,10 @@ function policyFunction(fn: Node, deferred: string | undefined, all: string | un
   let local: Node | null = null;
   walk(fn.body, (n) => {
     if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === name && /Function/.test(n.init?.type ?? ""))
-      local = n.init;
+      local = n.init!;
     if (n.type === "FunctionDeclaration" && n.id?.name === name) local = n;
   });
-  const f = local as Node | null;
+  const f = local as FunctionNode | null;
   if (!f || f.params.length !== 1 || f.params[0].type !== "Identifier")
     throw new LiftError(`${name}, which computes the deferred tools, is not a local function of one parameter`, at(init));
   const param = f.params[0].name;
@@ -388,20 +419,22 @@ function policyFunction(fn: Node, deferred: string | undefined, all: string | un
   walk(f.body, (n) => {
     if (n.type === "ReturnStatement" || f.body.type !== "BlockStatement") {
       const ret = n.type === "ReturnStatement" ? n.argument : f.body;
-      if (ret?.type === "CallExpression" && ret.callee.type === "MemberExpression" && ret.callee.property.name === "filter") filters = true;
+      if (ret?.type === "CallExpression" && ret.callee.type === "MemberExpression" && (ret.callee.property as Identifier).name === "filter")
+        filters = true;
     }
   });
   if (!filters) throw new LiftError(`${name}, which computes the deferred tools, does not return a filter of ${param}`, at(f));
   const pos = { start: f.body.start, end: f.body.end, range: [f.body.start, f.body.end] as [number, number] };
-  const id = (n: string): Node => ({ type: "Identifier", name: n, ...pos });
-  const body: Node = {
+  const id = (n: string): Identifier => ({ type: "Identifier", name: n, ...pos });
+  const body: CallExpression = {
     type: "CallExpression",
     callee: { type: "MemberExpression", object: id(param), property: id("filter"), computed: false, optional: false, ...pos },
     arguments: [id(DEFERRED_BY_CALLER)],
     optional: false,
     ...pos,
   };
-  f.body =
+  // The function's body is replaced whatever kind of function it is (a declaration takes a block).
+  fieldsOf(f).body =
     f.type === "FunctionDeclaration"
       ? { type: "BlockStatement", body: [{ type: "ReturnStatement", argument: body, ...pos }], ...pos }
       : body;
@@ -416,12 +449,12 @@ function removeUnusedHostLocals(
   at: (n: Node) => Place,
 ): void {
   for (let round = 0; round < 256; round++) {
-    let target: Node | null = null;
+    let target: VariableDeclarator | null = null;
     for (const scope of analyzeFunction(fn).scopes) {
       for (const v of scope.variables) {
         const def = v.defs[0];
         if (v.defs.length !== 1 || def?.type !== "Variable") continue;
-        const d = def.node as unknown as Node;
+        const d = def.node as unknown as VariableDeclarator;
         if (d.id?.type !== "Identifier" || !d.init || v.references.some((r) => r.isRead()) || !reachesHost(d.init)) continue;
         target = d;
         break;
@@ -430,7 +463,7 @@ function removeUnusedHostLocals(
     }
     if (!target) return;
     const d = target;
-    dropped.push({ name: d.init.callee?.name ?? d.id.name, at: at(d) });
+    dropped.push({ name: ((d.init as CallExpression).callee as Identifier | undefined)?.name ?? (d.id as Identifier).name, at: at(d) });
     walk(fn, (n) => {
       if (n.type === "VariableDeclaration") n.declarations = n.declarations.filter((x: Node) => x !== d);
     });
@@ -505,7 +538,9 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
   const loaded = (init: Node | null | undefined) =>
     init?.type === "CallExpression" &&
     ((init.callee.type === "Identifier" && init.callee.name === "require") ||
-      (init.callee.type === "MemberExpression" && init.callee.object.type === "MetaProperty" && init.callee.property.name === "require"));
+      (init.callee.type === "MemberExpression" &&
+        init.callee.object.type === "MetaProperty" &&
+        (init.callee.property as Identifier).name === "require"));
   // Only names read through `?.` somewhere are candidates; the rest are not looked up at all.
   const optionalObjects = new Set<string>();
   walk(fn, (n) => {
@@ -566,11 +601,11 @@ function replacePortedExpressions(root: Node, ports: Port[], replaced: (port: st
 /** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
 export function declaredNames(fn: Node): Set<string> {
   const out = new Set<string>();
-  const bind = (p: Node | null) => addBindingNames(p, out);
+  const bind = (p: Node | null | undefined) => addBindingNames(p, out);
   walk(fn, (n) => {
     if (n.type === "VariableDeclarator") bind(n.id);
     if ((n.type === "FunctionDeclaration" || n.type === "ClassDeclaration") && n.id) out.add(n.id.name);
-    if (n.type.includes("Function")) n.params.forEach(bind);
+    if (n.type.includes("Function")) (n as FunctionNode).params.forEach(bind);
     if (n.type === "CatchClause") bind(n.param);
   });
   return out;
@@ -580,8 +615,9 @@ export function declaredNames(fn: Node): Set<string> {
 function cutEffects(root: Node, droppable: (e: Node) => boolean): void {
   const visit = (n: Node) => {
     if (!n || typeof n !== "object") return;
-    for (const key in n) {
-      const v = n[key];
+    const fields = fieldsOf(n);
+    for (const key in fields) {
+      const v = fields[key];
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
           const s = v[i];
@@ -595,15 +631,15 @@ function cutEffects(root: Node, droppable: (e: Node) => boolean): void {
           }
           visit(s);
         }
-      } else if (v && typeof v === "object" && typeof v.type === "string") {
+      } else if (isNode(v)) {
         if (v.type === "ExpressionStatement") {
           const kept = keepOf(v.expression, true, droppable);
-          if (kept === null) n[key] = { type: "EmptyStatement", start: v.start, end: v.end, range: v.range };
-          else v.expression = kept;
+          if (kept === null) fields[key] = { type: "EmptyStatement", start: v.start, end: v.end, range: v.range };
+          else v.expression = kept as Expression;
         } else if (v.type === "SequenceExpression") {
-          n[key] = keepOf(v, false, droppable);
+          fields[key] = keepOf(v, false, droppable);
         }
-        visit(n[key]);
+        visit(fields[key] as Node);
       }
     }
   };
@@ -624,7 +660,7 @@ function keepOf(e: Node, discarded: boolean, droppable: (e: Node) => boolean): N
 }
 
 /** Whether `name` is mentioned in `body` anywhere but its own declaration. */
-function usedOutside(name: string, decl: Node, body: Node): boolean {
+function usedOutside(name: string, decl: FunctionDeclaration, body: Node): boolean {
   let used = false;
   walk(body, (n) => {
     if (n.type === "Identifier" && n.name === name && n !== decl.id) used = true;
@@ -636,7 +672,7 @@ function usedOutside(name: string, decl: Node, body: Node): boolean {
  * A local function whose work nobody reads: it returns nothing, assigns nothing outside itself,
  * and every call of it stands as a statement or a discarded element of a sequence.
  */
-function effectOnly(decl: Node, body: Node): boolean {
+function effectOnly(decl: FunctionDeclaration, body: Node): boolean {
   let returns = false;
   const own = declaredNames(decl);
   let assignsOut = false;
@@ -666,7 +702,7 @@ function effectOnly(decl: Node, body: Node): boolean {
 
 /** `if (x.length > 0) ; else ;` left behind by a cut: gone when the test itself does nothing. */
 function pruneEmptyIfs(root: Node): void {
-  const empty = (s: Node | null) => !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
+  const empty = (s: Node | null | undefined) => !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
   const pure = (e: Node) => {
     let ok = true;
     walk(e, (n) => {
@@ -685,7 +721,7 @@ function pruneEmptyIfs(root: Node): void {
 function removeStatementsWhere(root: Node, drop: (s: Node) => boolean): void {
   walk(root, (n) => {
     for (const key of ["body", "consequent"]) {
-      const list = n[key];
+      const list = fieldsOf(n)[key];
       if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (list[i] && drop(list[i])) list.splice(i, 1);
     }
   });
@@ -694,7 +730,7 @@ function removeStatementsWhere(root: Node, drop: (s: Node) => boolean): void {
 function removeStatement(body: Node, target: Node): void {
   walk(body, (n) => {
     for (const key of ["body", "consequent"]) {
-      const list = n[key];
+      const list = fieldsOf(n)[key];
       if (Array.isArray(list)) {
         const i = list.indexOf(target);
         if (i >= 0) list.splice(i, 1);
@@ -755,9 +791,9 @@ function bodyFacts(body: Node): BodyFacts {
     if (n.type === "Identifier") use(n.name).ids++;
     if (n.type === "MemberExpression" && !n.computed && !assigned.has(n)) {
       const path: string[] = [];
-      let cur = n;
+      let cur: Node = n;
       while (cur.type === "MemberExpression" && !cur.computed) {
-        path.unshift(cur.property.name);
+        path.unshift((cur.property as Identifier).name);
         cur = cur.object;
       }
       if (cur.type === "Identifier") push(facts.paths, cur.name, path);
@@ -773,7 +809,9 @@ function bodyFacts(body: Node): BodyFacts {
     }
     if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && n.callee.object.type === "Identifier")
       use(n.callee.object.name).methodCalls++;
-    if (n.type === "ObjectPattern") for (const p of n.properties) if (p.value?.type === "Identifier") use(p.value.name).declared++;
+    if (n.type === "ObjectPattern")
+      for (const p of n.properties)
+        if ((p as AssignmentProperty).value?.type === "Identifier") use(((p as AssignmentProperty).value as Identifier).name).declared++;
     // `refresh && …`, `!refresh`, `refresh ? … : …`: the code itself allows for its absence.
     const tested =
       n.type === "LogicalExpression"
@@ -794,9 +832,9 @@ function contextSource(param: Node | undefined, facts: BodyFacts): string {
   if (param.type === "AssignmentPattern") return contextSource(param.left, facts);
   if (param.type === "ObjectPattern") {
     const props = param.properties
-      .filter((p: Node) => p.type === "Property" && !p.computed)
-      .map((p: Node) => {
-        const key = p.key.type === "Identifier" ? p.key.name : String(p.key.value);
+      .filter((p: Node): p is AssignmentProperty => p.type === "Property" && !p.computed)
+      .map((p) => {
+        const key = p.key.type === "Identifier" ? p.key.name : String((p.key as Literal).value);
         const value =
           key === "tools" && (p.value.type === "Identifier" || p.value.type === "AssignmentPattern")
             ? "allTools"

@@ -12,7 +12,11 @@ import { generate } from "astring";
 import type { Container } from "../../extract/types.js";
 import type { LocatedRoutine } from "../../locate/locate.js";
 import type { Signature } from "../../locate/signature.js";
-import { walk, type Node } from "../../ast/pattern.js";
+import type { CallExpression, Expression, Identifier, Literal, Property, ReturnStatement, Statement, VariableDeclarator } from "acorn";
+import { fieldsOf, isFunction, isNode, walk, type Node, type NodeOf } from "../../ast/pattern.js";
+
+/** The scorer: a function with a block body (a declaration, or an expression bound to its name). */
+type ScorerFunction = NodeOf<"FunctionDeclaration" | "FunctionExpression">;
 import { assemble } from "../../lift/assemble.js";
 import { cutHostEffects, declaredNames, DEFERRED_BY_CALLER, prepareCall } from "./call-ports.js";
 import { HostReach } from "../../lift/host-reach.js";
@@ -72,7 +76,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const roles = r.scorer.result.roles ?? {};
   const rootName = roles.searchTools;
   if (!rootName) throw new LiftError("the scorer's own name is not bound");
-  const fn = m.node;
+  const fn = m.node as ScorerFunction;
   const paramIndex = (role: string) => fn.params.findIndex((p: Node) => p.type === "Identifier" && p.name === roles[role]);
   const [q, d, max] = [paramIndex("query"), paramIndex("deferredTools"), paramIndex("maxResults")];
   // How call() feeds the scorer: (query, deferredTools, allTools, maxResults), from 2.1.2xx a fifth
@@ -116,7 +120,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name),
     reserved,
   );
-  const origScores = scoresVariant(orig.statements[0]!, `${orig.names.get(rootKey)!}$scores`);
+  const origScores = scoresVariant(orig.statements[0]! as ScorerFunction, `${orig.names.get(rootKey)!}$scores`);
 
   // The readable copy: role names for the routines, numbered helpers for the rest, readable locals.
   const read = assemble(
@@ -137,7 +141,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const used = [rootKey, callKey, argumentsKey, cacheKey].flatMap((k) => (k ? [read.names.get(k)!] : []));
   const folded = foldDeadCode(read.statements, used, [DEFERRED_BY_CALLER]);
   nameReadable(read, r, fn, invocation, reserved);
-  const readScores = scoresVariant(read.statements[0]!, "scoreToolsByKeywords");
+  const readScores = scoresVariant(read.statements[0]! as ScorerFunction, "scoreToolsByKeywords");
 
   const names = (a: typeof orig) => ({
     search: a.names.get(rootKey)!,
@@ -165,7 +169,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
 function nameReadable(
   read: ReturnType<typeof assemble>,
   r: Routines,
-  fn: Node,
+  fn: ScorerFunction,
   invocation: ReturnType<typeof scorerInvocation> | null,
   reserved: string[],
 ): void {
@@ -204,7 +208,7 @@ export function scorerCode(container: Container, scorer: LocatedRoutine, scorerS
  */
 function factory(
   statements: Node[],
-  scores: Node,
+  scores: ScorerFunction,
   roots: { search: string; call: string | null; cache: string | null; arguments: string | null },
 ): string {
   const body = [...statements, scores].map((s) => generate(s as never)).join("\n\n");
@@ -212,7 +216,7 @@ function factory(
   const call = (roots.call ? `, call: ${roots.call}` : "") + (roots.cache ? `, newCache: () => new ${roots.cache}()` : "");
   const params = SLOTS.join(", ");
   const through = (fn: string) => (roots.arguments ? `(${params}) => ${fn}(...${roots.arguments}(${params}))` : fn);
-  return `function ${FACTORY}(${DEFERRED_BY_CALLER}) {\n${indented}\n\n  return { search: ${through(roots.search)}, scores: ${through(scores.id.name)}${call} };\n}\n\n`;
+  return `function ${FACTORY}(${DEFERRED_BY_CALLER}) {\n${indented}\n\n  return { search: ${through(roots.search)}, scores: ${through(scores.id!.name)}${call} };\n}\n\n`;
 }
 
 /**
@@ -220,14 +224,14 @@ function factory(
  * (exact name, mcp__ prefix) are dropped, and the final filter/sort/slice/map chain is cut off so
  * the function returns every scored `{ name, score }` in input order.
  */
-export function scoresVariant(fn: Node, name: string): Node {
-  const copy = structuredClone(fn) as Node;
-  copy.id = { ...copy.id, name };
-  const body: Node[] = copy.body.body;
+export function scoresVariant(fn: ScorerFunction, name: string): ScorerFunction {
+  const copy = structuredClone(fn);
+  copy.id = { ...copy.id!, name };
+  const body: Statement[] = copy.body.body;
   const last = body[body.length - 1];
   const chain = last?.type === "ReturnStatement" ? tailReceiver(last.argument) : null;
   if (!chain) throw new LiftError("the scorer does not end with the filter/sort/slice/map chain");
-  last.argument = chain;
+  (last as ReturnStatement).argument = chain as Expression;
   copy.body.body = body.filter((s, i) => i === body.length - 1 || !(s.type === "IfStatement" && returnsEarly(s)));
   if (!carryScoredTool(copy)) throw new LiftError("the scorer's result objects ({ name: tool.name, score }) were not found");
   return copy;
@@ -241,11 +245,15 @@ function carryScoredTool(scorer: Node): boolean {
   let found = false;
   walk(scorer, (n) => {
     if (n.type !== "ObjectExpression") return;
-    const key = (p: Node) => (p.type === "Property" && !p.computed ? (p.key.name ?? p.key.value) : undefined);
-    const name = n.properties.find((p: Node) => key(p) === "name");
+    // A key that is not computed is an identifier or a literal.
+    const key = (p: Node) =>
+      p.type === "Property" && !p.computed ? (p.key.type === "Identifier" ? p.key.name : (p.key as Literal).value) : undefined;
+    const name = n.properties.find((p: Node): p is Property => key(p) === "name");
     const hasScore = n.properties.some((p: Node) => key(p) === "score");
     const owner =
-      name?.value.type === "MemberExpression" && !name.value.computed && name.value.property.name === "name" ? name.value.object : null;
+      name?.value.type === "MemberExpression" && !name.value.computed && (name.value.property as Identifier).name === "name"
+        ? name.value.object
+        : null;
     if (!hasScore || owner?.type !== "Identifier") return;
     n.properties.push({
       type: "Property",
@@ -255,21 +263,22 @@ function carryScoredTool(scorer: Node): boolean {
       computed: false,
       key: { type: "Identifier", name: "tool" },
       value: { type: "Identifier", name: owner.name },
-    });
+    } as Property);
     found = true;
   });
   return found;
 }
 
 /** X in `return X.filter(…).sort(…).slice(…).map(…)`. */
-function tailReceiver(e: Node): Node | null {
+function tailReceiver(e: Node | null | undefined): Node | null {
   const steps = ["map", "slice", "sort", "filter"];
   let cur = e;
   for (const step of steps) {
-    if (cur?.type !== "CallExpression" || cur.callee.type !== "MemberExpression" || cur.callee.property.name !== step) return null;
+    if (cur?.type !== "CallExpression" || cur.callee.type !== "MemberExpression" || (cur.callee.property as Identifier).name !== step)
+      return null;
     cur = cur.callee.object;
   }
-  return cur;
+  return cur ?? null;
 }
 
 /** An if statement holding a `return` of the function itself (not of a nested function). */
@@ -278,11 +287,12 @@ function returnsEarly(s: Node): boolean {
   const visit = (n: Node) => {
     if (!n || typeof n.type !== "string" || found) return;
     if (n.type === "ReturnStatement") found = true;
-    if (n.type.includes("Function")) return;
-    for (const k of Object.keys(n)) {
-      const v = n[k];
+    if (isFunction(n)) return;
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
+      const v = fields[k];
       if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
-      else if (v && typeof v === "object" && k !== "range") visit(v);
+      else if (v && typeof v === "object" && k !== "range") visit(v as Node);
     }
   };
   visit(s);
@@ -359,9 +369,9 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
   const m = call.match!;
   const roles = call.result.roles ?? {};
   const callee = roles.searchTools ?? scorerName;
-  const fn = prepared.value ?? prepared;
+  const fn: Node = (prepared as Property).value ?? prepared;
   const at = (n: Node) => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
-  const declarators = new Map<string, Node>();
+  const declarators = new Map<string, VariableDeclarator>();
   walk(fn, (n) => {
     if (n.type === "VariableDeclarator" && n.id.type === "Identifier") declarators.set(n.id.name, n);
   });
@@ -371,7 +381,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
     if (n.arguments[1]?.type === "Identifier" && n.arguments[1].name === roles.deferredTools) site = n;
   });
   if (!site) throw new LiftError(`call() does not call the scorer ${callee} with its deferred tools`);
-  const args: Node[] = (site as Node).arguments;
+  const args: Node[] = (site as CallExpression).arguments;
   if (args.length !== arity) throw new LiftError(`call() passes ${args.length} arguments to the scorer, which takes ${arity}`, at(site));
   const slotOf = new Map<string, (typeof SLOTS)[number]>();
   for (const slot of SLOTS) if (slot !== "cache" && roles[slot]) slotOf.set(roles[slot]!, slot);
@@ -395,7 +405,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
       if (
         init?.type === "CallExpression" &&
         init.callee.type === "MemberExpression" &&
-        init.callee.property.name === "get" &&
+        (init.callee.property as Identifier).name === "get" &&
         init.arguments.length === 1 &&
         init.arguments[0].type === "Identifier"
       ) {
@@ -408,7 +418,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
       }
     } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && !locals.has(a.callee.name)) {
       // A module-level function of call()'s values.
-      return { ...a, arguments: a.arguments.map(rewrite) };
+      return { ...a, arguments: a.arguments.map(rewrite) as Expression[] };
     } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && a.arguments.length === 1) {
       // A local one-parameter arrow with an expression body (`pool = (tools) => held(visible(tools))`): inlined.
       const f = declarators.get(a.callee.name)?.init;
@@ -439,7 +449,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
     params: SLOTS.map((slot) => ({ type: "Identifier", name: slot, ...pos })),
     body: {
       type: "BlockStatement",
-      body: [{ type: "ReturnStatement", argument: { type: "ArrayExpression", elements: rewritten, ...pos }, ...pos }],
+      body: [{ type: "ReturnStatement", argument: { type: "ArrayExpression", elements: rewritten as Expression[], ...pos }, ...pos }],
       ...pos,
     },
     generator: false,
@@ -456,12 +466,13 @@ function substitute(body: Node, name: string, value: Node): Node {
   const visit = (n: Node): Node => {
     if (n?.type === "Identifier" && n.name === name) return structuredClone(value) as Node;
     if (!n || typeof n !== "object") return n;
-    for (const k of Object.keys(n)) {
-      const v = n[k];
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
+      const v = fields[k];
       if (k === "property" && n.type === "MemberExpression" && !n.computed) continue;
       if (k === "key" && n.type === "Property" && !n.computed) continue;
-      if (Array.isArray(v)) n[k] = v.map((c) => (c && typeof c === "object" ? visit(c) : c));
-      else if (v && typeof v === "object" && typeof v.type === "string") n[k] = visit(v);
+      if (Array.isArray(v)) fields[k] = v.map((c) => (c && typeof c === "object" ? visit(c) : c));
+      else if (isNode(v)) fields[k] = visit(v);
     }
     return n;
   };

@@ -54,6 +54,8 @@ interface Intrinsics {
   dateNow: typeof Date.now;
 }
 
+// The realm's globals and thrown values as untrusted code left them: any shape, read defensively.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Global = Record<string, any>;
 
 /** A value thrown by untrusted code as one line of text, with its getters run inside the context. */
