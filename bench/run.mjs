@@ -4,7 +4,7 @@
  *   npm run bench [-- --runs N]
  * Inputs come from the npm registry through the same cache the tests use (~/.cache/searchlift).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -198,6 +198,54 @@ rmSync(checkDir, { recursive: true, force: true });
 show("check, warm, 50 tools x 20 queries x 4 releases", checkWarm);
 show("  the same with --explain", checkExplain);
 goals.push([`check, warm, 50 tools x 20 queries x 4 releases <= 2 s (${checkWarm.ms.toFixed(0)} ms)`, checkWarm.ms <= 2000]);
+
+// check, cold (goal: dominated by the fetch): one catalog against two releases in neither the release cache nor
+// check's lift cache, beside the two fetches alone (run at once, as check runs them) into another empty cache.
+const coldVersions = ["2.1.303", "2.1.304"];
+const coldDir = join(cache, `bench-check-cold-${process.pid}`);
+mkdirSync(coldDir, { recursive: true });
+writeFileSync(join(coldDir, "tools.json"), JSON.stringify({ serverName: "tracker", tools: checkTools }));
+const coldCheck = measure(
+  null,
+  [
+    bin,
+    "check",
+    "--tools",
+    join(coldDir, "tools.json"),
+    "--query",
+    "list issue",
+    "--releases",
+    coldVersions.join(","),
+    "--platform",
+    "linux-x64",
+    "--cache",
+    join(coldDir, "releases"),
+    "--lift-cache",
+    join(coldDir, "lifted"),
+    "--json",
+  ],
+  { node: true, runs: 0 },
+);
+const fetchT0 = process.hrtime.bigint();
+await Promise.all(
+  coldVersions.map(
+    (v) =>
+      new Promise((done, fail) => {
+        const child = spawn(process.execPath, [bin, "fetch", v, "--platform", "linux-x64", "--cache", join(coldDir, "fetch-only")], {
+          stdio: "ignore",
+        });
+        child.on("close", (code) => (code === 0 ? done() : fail(new Error(`fetch ${v} exited with ${code}`))));
+      }),
+  ),
+);
+const fetchBoth = { ms: Number(process.hrtime.bigint() - fetchT0) / 1e6, rssMB: null };
+rmSync(coldDir, { recursive: true, force: true });
+show(`check, cold, ${coldVersions.join(" and ")} (fetched, lifted, verified)`, coldCheck);
+show("  the two fetches alone", fetchBoth);
+goals.push([
+  `cold check dominated by the fetch (fetch ${(fetchBoth.ms / 1000).toFixed(1)} s of ${(coldCheck.ms / 1000).toFixed(1)} s)`,
+  fetchBoth.ms * 2 >= coldCheck.ms,
+]);
 
 // first impression (goal: `searchlift track` on a fresh clone, i.e. the bundled samples, verified, with an empty cache, <= 20 s).
 const firstCache = join(cache, `bench-first-${process.pid}`);
