@@ -39,7 +39,7 @@ export class VerifyBudgetExceeded extends Error {
 export interface Verifier {
   /** Compare `original` and `emitted` on the corpus; stopped (with its sandboxes) after `budgetMs`. Once. */
   run(original: string, emitted: string, budgetMs?: number): Promise<VerifyResult>;
-  /** Stop it unused (the lift failed first). */
+  /** Stop it unused (the lift failed first), or let it end once run has answered. */
   cancel(): void;
 }
 
@@ -50,6 +50,7 @@ export function startVerifier(routine: string, cases: number): Verifier {
   const err: Buffer[] = [];
   let exit: (code: number | null) => void = () => {};
   let startError: Error | undefined;
+  let running = false;
   child.stdout.on("data", (b: Buffer) => out.push(b));
   child.stderr.on("data", (b: Buffer) => err.push(b));
   child.stdin.on("error", () => {}); // a verifier that already exited
@@ -59,6 +60,7 @@ export function startVerifier(routine: string, cases: number): Verifier {
   child.stdin.write(JSON.stringify({ routine, cases } satisfies CorpusRequest) + "\n");
   return {
     run(original, emitted, budgetMs = Infinity) {
+      running = true;
       return new Promise((resolve, reject) => {
         if (startError) return reject(startError);
         child.on("error", reject);
@@ -87,7 +89,8 @@ export function startVerifier(routine: string, cases: number): Verifier {
         child.stdin.write(JSON.stringify({ original, emitted } satisfies SidesRequest) + "\n");
       });
     },
-    cancel: () => child.stdin.destroy(),
+    // Unused, it holds no sandbox yet and may be busy making its corpus, deaf to stdin: killed at once.
+    cancel: () => (running ? child.stdin.destroy() : child.kill("SIGKILL")),
   };
 }
 
