@@ -44,6 +44,8 @@ export const unusedBindings: Fold = (root) => {
  * the declaration splits around it and the effect stays as a statement, in the same order.
  */
 function dropUnread(declaration: Node, dropped: Set<Node>, counted: () => void): Node[] {
+  // Left as it is (the same node) when it keeps every declarator: folds that found nothing to do leave the tree unchanged.
+  if (!declaration.declarations.some((d: Node) => dropped.has(d))) return [declaration];
   const out: Node[] = [];
   let run: Node[] = [];
   const flush = () => {
