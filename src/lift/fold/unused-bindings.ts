@@ -23,6 +23,7 @@ export const unusedBindings: Fold = (root) => {
     const property = destructuredProperty(decl.id, v.defs[0]!.name as unknown as Node);
     if (property) dropProperties.add(property);
   }
+  if (dropDeclarators.size === 0 && dropProperties.size === 0) return 0;
   let count = 0;
   rewriteUp(root, (n) => {
     if (n.type === "ObjectPattern" && !n.properties.some((p: Node) => p.type === "RestElement")) {
