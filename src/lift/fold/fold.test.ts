@@ -1,4 +1,4 @@
-import { parse, type FunctionDeclaration } from "acorn";
+import { parse, type FunctionDeclaration, type Statement } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../ast/pattern.js";
@@ -10,7 +10,7 @@ import { emptyStatements } from "./empty-statements.js";
 import { equalBranches } from "./equal-branches.js";
 import { sequenceStatements } from "./sequence-statements.js";
 import { foldDeadCode, foldFunction } from "./index.js";
-import type { Fold } from "./tree.js";
+import { variablesOf, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
 import { minifiedBooleans } from "./minified-booleans.js";
@@ -228,5 +228,28 @@ describe("all folds to a fixpoint", () => {
     const fired = foldDeadCode(statements, ["root"]);
     expect(statements.map((s) => (s as FunctionDeclaration).id.name)).toEqual(["root", "h"]);
     expect(fired.unusedFunctions).toBe(1);
+  });
+});
+
+describe("the scope analysis kept between folds", () => {
+  it("serves folds until one changes the tree, and then is made again", () => {
+    const root = parse("function f(a) { return a; }", { ecmaVersion: "latest" }).body[0] as FunctionDeclaration;
+    const seen: Array<ReturnType<typeof variablesOf>> = [];
+    const names: Fold = (r) => (seen.push(variablesOf(r)), 0);
+    let added = false;
+    const addLocal: Fold = (r) => {
+      if (added) return 0;
+      added = true;
+      (r as FunctionDeclaration).body.body.unshift(parse("let x = 1;", { ecmaVersion: "latest" }).body[0] as Statement);
+      return 1;
+    };
+    foldFunction(root, { names, addLocal, again: names });
+    const has = (i: number) => seen[i]!.some((v) => v.name === "x");
+    expect([has(0), has(1), has(2), has(3)]).toEqual([false, true, true, true]);
+    // Round two changed nothing before its folds asked: they had the analysis made after the change.
+    expect(seen[2]).toBe(seen[1]);
+    expect(seen[3]).toBe(seen[1]);
+    // A fold run on its own analyses the tree as it is.
+    expect(variablesOf(root)).not.toBe(variablesOf(root));
   });
 });

@@ -31,6 +31,7 @@ export const identityCalls: Fold = (root) => {
     if (index < 0) continue;
     for (const r of reads(v)) callees.set(r.identifier as unknown as Node, index);
   }
+  if (callees.size === 0) return 0;
   let count = 0;
   rewriteUp(root, (n, parent, key) => {
     // `keep(o.m)()` calls m without o as `this`; `o.m()` would not.

@@ -13,7 +13,7 @@ import { copyBindings } from "./copy-bindings.js";
 import { emptyStatements } from "./empty-statements.js";
 import { equalBranches } from "./equal-branches.js";
 import { sequenceStatements } from "./sequence-statements.js";
-import type { Fold } from "./tree.js";
+import { keepAnalyses, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
 import { minifiedBooleans } from "./minified-booleans.js";
@@ -41,17 +41,20 @@ const MAX_ROUNDS = 50;
 /** Run the folds over `fn` (a function node) in place until none changes anything; how often each fired. */
 export function foldFunction(fn: Node, folds: Record<string, Fold> = FOLDS): Record<string, number> {
   const fired: Record<string, number> = Object.fromEntries(Object.keys(folds).map((k) => [k, 0]));
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    let changed = 0;
-    for (const [name, fold] of Object.entries(folds)) {
-      const n = fold(fn);
-      fired[name]! += n;
-      changed += n;
+  return keepAnalyses(fn, (treeChanged) => {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      let changed = 0;
+      for (const [name, fold] of Object.entries(folds)) {
+        const n = fold(fn);
+        if (n > 0) treeChanged();
+        fired[name]! += n;
+        changed += n;
+      }
+      if (changed === 0) return fired;
     }
-    if (changed === 0) return fired;
-  }
-  // A fold that keeps reporting changes rewrites without removing: a bug, not a module to fold.
-  throw new Error(`dead-code folding did not settle in ${MAX_ROUNDS} rounds`);
+    // A fold that keeps reporting changes rewrites without removing: a bug, not a module to fold.
+    throw new Error(`dead-code folding did not settle in ${MAX_ROUNDS} rounds`);
+  });
 }
 
 /**

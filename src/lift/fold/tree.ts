@@ -1,6 +1,6 @@
 /**
  * Shared machinery of the dead-code folds: a bottom-up rewrite that can drop statements, and the
- * scope analysis of the code being folded (re-run by each fold, since the one before changed the tree).
+ * scope analysis of the code being folded (kept between folds while none changes the tree).
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { VariableDeclarator } from "acorn";
@@ -55,8 +55,39 @@ export function nodesOf(root: Node): Set<Node> {
   return seen;
 }
 
+/**
+ * What is known of the tree being folded until a fold changes it: its variables and loop heads.
+ * A round of folds mostly finds nothing to do, and each fold would otherwise analyse the scopes of
+ * the whole module again. Only foldFunction keeps one (see keepAnalyses), so a fold run on its own
+ * always analyses the tree as it is.
+ */
+let kept: { root: Node; variables: Variable[] | null; heads: Set<Node> | null } | null = null;
+
+/**
+ * Keep the analyses of `root` while `run` folds it; `run` calls `changed()` after a fold that changed
+ * the tree (a fold's count is its number of changes), which drops them.
+ */
+export function keepAnalyses<T>(root: Node, run: (changed: () => void) => T): T {
+  const outer = kept;
+  const own = { root, variables: null, heads: null };
+  kept = own;
+  try {
+    return run(() => {
+      own.variables = null;
+      own.heads = null;
+    });
+  } finally {
+    kept = outer;
+  }
+}
+
 /** The variables declared in the code of `fn` (its free names are not among them). */
 export function variablesOf(fn: Node): Variable[] {
+  if (kept?.root === fn) return (kept.variables ??= analyseVariables(fn));
+  return analyseVariables(fn);
+}
+
+function analyseVariables(fn: Node): Variable[] {
   numberRanges(fn);
   const sm = analyzeFunction(fn);
   return sm.scopes.flatMap((s: Scope) => s.variables);
@@ -90,6 +121,11 @@ export const laterWrites = (v: Variable): Reference[] => v.references.filter((r)
 
 /** The declarations that head a for, for-in or for-of loop: written on every turn, or holding the counter. */
 export function loopHeadsOf(root: Node): Set<Node> {
+  if (kept?.root === root) return (kept.heads ??= findLoopHeads(root));
+  return findLoopHeads(root);
+}
+
+function findLoopHeads(root: Node): Set<Node> {
   const heads = new Set<Node>();
   for (const n of nodesOf(root)) {
     if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);

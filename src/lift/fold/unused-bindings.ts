@@ -24,6 +24,7 @@ export const unusedBindings: Fold = (root) => {
     const property = destructuredProperty(decl.id, v.defs[0]!.name as unknown as Node);
     if (property) dropProperties.add(property);
   }
+  if (dropDeclarators.size === 0 && dropProperties.size === 0) return 0;
   let count = 0;
   rewriteUp(root, (n) => {
     if (n.type === "ObjectPattern" && !n.properties.some((p: Node) => p.type === "RestElement")) {
@@ -48,6 +49,8 @@ export const unusedBindings: Fold = (root) => {
  * the declaration splits around it and the effect stays as a statement, in the same order.
  */
 function dropUnread(declaration: VariableDeclaration, dropped: Set<Node>, counted: () => void): Node[] {
+  // Left as it is (the same node) when it keeps every declarator: folds that found nothing to do leave the tree unchanged.
+  if (!declaration.declarations.some((d) => dropped.has(d as Node))) return [declaration];
   const out: Node[] = [];
   let run: VariableDeclarator[] = [];
   const flush = () => {

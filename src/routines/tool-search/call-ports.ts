@@ -10,6 +10,7 @@
  *   `tools`, `undefined` where it only calls optionally (`refresh?.()`), and an empty client state
  *   everywhere else (no MCP servers, nothing pending).
  */
+import type { Reference } from "eslint-scope";
 import type { Container, ModuleEntry } from "../../extract/types.js";
 import type { LocatedRoutine } from "../../locate/locate.js";
 import { lineColumn } from "../../ast/parse-module.js";
@@ -441,21 +442,30 @@ function policyFunction(fn: FunctionNode, deferred: string | undefined, all: str
   if (f.type !== "FunctionDeclaration") f.expression = true;
 }
 
-/** Remove `let x = hostCall(…)` declarators whose value is never read (by scope), until none is left. */
+/**
+ * Remove `let x = hostCall(…)` declarators whose value is never read (by scope), until none is left.
+ * The scopes are analysed once: a removal takes away the declarator's variable, and the scopes and
+ * references inside it, and nothing else a new analysis would find (the variable had no reads, so
+ * its writes, now resolved further out, read nothing either). Removed nodes are skipped instead.
+ */
 function removeUnusedHostLocals(
   fn: Node,
   reachesHost: (e: Node) => boolean,
   dropped: Array<{ name: string; at: Place }>,
   at: (n: Node) => Place,
 ): void {
+  const scopes = analyzeFunction(fn).scopes;
+  const removed = new Set<Node>();
+  const isRead = (r: Reference) => r.isRead() && !removed.has(r.identifier as unknown as Node);
   for (let round = 0; round < 256; round++) {
     let target: VariableDeclarator | null = null;
-    for (const scope of analyzeFunction(fn).scopes) {
+    for (const scope of scopes) {
       for (const v of scope.variables) {
         const def = v.defs[0];
         if (v.defs.length !== 1 || def?.type !== "Variable") continue;
         const d = def.node as unknown as VariableDeclarator;
-        if (d.id?.type !== "Identifier" || !d.init || v.references.some((r) => r.isRead()) || !reachesHost(d.init)) continue;
+        if (removed.has(d as Node)) continue;
+        if (d.id?.type !== "Identifier" || !d.init || v.references.some(isRead) || !reachesHost(d.init)) continue;
         target = d;
         break;
       }
@@ -463,6 +473,7 @@ function removeUnusedHostLocals(
     }
     if (!target) return;
     const d = target;
+    walk(d as Node, (n) => void removed.add(n));
     dropped.push({ name: ((d.init as CallExpression).callee as Identifier | undefined)?.name ?? (d.id as Identifier).name, at: at(d) });
     walk(fn, (n) => {
       if (n.type === "VariableDeclaration") n.declarations = n.declarations.filter((x: Node) => x !== d);
