@@ -55,6 +55,25 @@ describe("runInSandbox: normal scripts", () => {
     expect(r.results).toEqual([ok("bac"), ok("bac"), ok("bac")]);
   });
 
+  it("arguments and the script reach the context exactly, whatever their characters (the request is ASCII lines)", async () => {
+    const texts = [
+      "line\nbreak\r\n",
+      "\u2028\u2029",
+      "caf\u00e9 \u65e5\u672c\u8a9e \ud83d\ude80",
+      "lone \ud800 and \udfff",
+      "nul \u0000 tab \t",
+      '"quoted" \\ back',
+    ];
+    const args = texts.map((t) => [t, [{ name: t, description: t }], { loaded: [] }]);
+    // The script itself carries non-ASCII too: its marker must come back unchanged.
+    const r = await runInSandbox(`const mark = "\u00e9\ud83d\ude80"; globalThis.__searchlift = { echo: (...a) => [mark, a] };`, [
+      ...args.map((a) => ({ fn: "echo", args: a })),
+      { fn: "echo", args: args[0]! },
+    ]);
+    expect(r.failure).toBeUndefined();
+    expect(r.results).toEqual([...args, args[0]].map((a) => ok(["\u00e9\ud83d\ude80", a])));
+  });
+
   it("reports a script that throws, and fails every call with that message", async () => {
     const r = await runInSandbox(`globalThis.__searchlift = {}; throw new SyntaxError("boom at top level");`, [
       { fn: "searchTools", args: [] },
