@@ -1,6 +1,6 @@
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
-import { compilePattern, findAll, type Node } from "./pattern.js";
+import { compilePattern, findAll, memberName, type Node, type NodeOf } from "./pattern.js";
 
 const code = (s: string) => parse(s, { ecmaVersion: "latest", sourceType: "module" });
 /** A bound node by its name where it has one (an identifier), else by its type. */
@@ -71,5 +71,22 @@ describe("declaration kinds", () => {
     const p = compilePattern("for (let $T of $TERMS) { $$$ }");
     expect(findAll(code("for (const t of ts) { f(t) }"), p)).toHaveLength(1);
     expect(findAll(code("for (var t of ts) { f(t) }"), p)).toHaveLength(1);
+  });
+});
+
+describe("memberName", () => {
+  it("is the name after a dot, and nothing for a computed key or a private name", () => {
+    const member = (src: string) =>
+      (code(`class C { #p; m(a) { return ${src}; } }`).body[0] as NodeOf<"ClassDeclaration">).body.body[1] as NodeOf<"MethodDefinition">;
+    const returned = (src: string) => {
+      const ret = member(src).value.body.body[0] as NodeOf<"ReturnStatement">;
+      const e = ret.argument!;
+      return memberName((e.type === "ChainExpression" ? e.expression : e) as NodeOf<"MemberExpression">);
+    };
+    expect(returned("a.name")).toBe("name");
+    expect(returned("a?.length")).toBe("length");
+    expect(returned("a[name]")).toBeUndefined();
+    expect(returned('a["name"]')).toBeUndefined();
+    expect(returned("this.#p")).toBeUndefined();
   });
 });

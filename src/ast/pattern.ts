@@ -30,6 +30,11 @@ export function isFunction(n: Node): n is FunctionNode {
   return n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
 }
 
+/** The property a member expression names by dot (`a.name`): its name; undefined for `a[k]` and `a.#name`. */
+export function memberName(m: NodeOf<"MemberExpression">): string | undefined {
+  return !m.computed && m.property.type === "Identifier" ? m.property.name : undefined;
+}
+
 /**
  * A node's fields by name, for the code that walks every field alike (matching, copying,
  * rewriting) rather than reading one it knows: the one place a node is an untyped record.

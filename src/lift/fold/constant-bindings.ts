@@ -4,8 +4,7 @@
  * become constants for constant-conditions to fold. Numbers and strings stay named (they say what
  * they are for).
  */
-import type { Identifier } from "acorn";
-import type { Node } from "../../ast/pattern.js";
+import { memberName, type Node } from "../../ast/pattern.js";
 import { isUndefined, literalAt } from "./pure.js";
 import { laterWrites, loopHeadsOf, nodesOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
@@ -40,8 +39,7 @@ export const constantBindings: Fold = (root) => {
   if (lengths.length > 0) {
     const lengthOf = new Map<Node, Node>();
     for (const n of nodesOf(root))
-      if (n.type === "MemberExpression" && !n.computed && !n.optional && (n.property as Identifier).name === "length")
-        lengthOf.set(n.object, n);
+      if (n.type === "MemberExpression" && !n.computed && !n.optional && memberName(n) === "length") lengthOf.set(n.object, n);
     for (const ids of lengths) {
       if (ids.length === 0 || !ids.every((id) => lengthOf.has(id))) continue;
       for (const id of ids) replace.set(lengthOf.get(id)!, literalAt(0, lengthOf.get(id)!));

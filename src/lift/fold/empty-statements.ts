@@ -3,8 +3,8 @@
  * An if with nothing to do keeps its test as a statement when the test may have an effect; a block
  * without declarations of its own is spliced into the list around it.
  */
-import type { BlockStatement, Identifier, UnaryExpression, VariableDeclaration } from "acorn";
-import { fieldsOf, type Node } from "../../ast/pattern.js";
+import type { BlockStatement, UnaryExpression, VariableDeclaration } from "acorn";
+import { fieldsOf, type Node, memberName } from "../../ast/pattern.js";
 import { effectsOf, withEffects, type Known } from "./pure.js";
 import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
@@ -74,7 +74,7 @@ function arrayLengths(root: Node): Known {
       continue;
     for (const r of reads(v)) arrays.add(r.identifier as unknown as Node);
   }
-  return { length: (m) => !m.computed && !m.optional && (m.property as Identifier).name === "length" && arrays.has(m.object) };
+  return { length: (m) => !m.computed && !m.optional && memberName(m) === "length" && arrays.has(m.object) };
 }
 
 export const emptyStatements: Fold = (root) => {

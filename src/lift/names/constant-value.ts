@@ -3,11 +3,11 @@
  * selectPattern), a string by its words, a Set of strings by its first member, a number by where it is
  * used (`.slice(0, N)` → sliceLimit, compared with a length → maxLength).
  */
-import type { Identifier } from "acorn";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { baseOf } from "./producing-call.js";
 import { camelWords, join } from "./words.js";
+import { memberName } from "../../ast/pattern.js";
 
 export const constantValue: Rule = (b, ctx) => {
   if (b.kind !== "variable" || b.iterates || !b.init) return null;
@@ -28,15 +28,12 @@ function numberUse(b: Binding, ctx: NameContext): string | null {
   for (const u of b.uses) {
     const p = ctx.parent(u);
     if (p?.type === "CallExpression" && p.arguments.includes(u) && p.callee.type === "MemberExpression" && !p.callee.computed) {
-      const m = (p.callee.property as Identifier).name;
+      const m = memberName(p.callee);
       if (m === "slice" || m === "substring") return join("max", baseOf(p.callee.object, ctx) ?? "length");
     }
     if (p?.type === "BinaryExpression" && /^[<>]=?$/.test(p.operator)) {
       const other = p.left === u ? p.right : p.left;
-      const of =
-        other.type === "MemberExpression" && !other.computed && (other.property as Identifier).name === "length"
-          ? baseOf(other.object, ctx)
-          : baseOf(other, ctx);
+      const of = other.type === "MemberExpression" && memberName(other) === "length" ? baseOf(other.object, ctx) : baseOf(other, ctx);
       if (of) return join("max", of.replace(/^(max|lower|trimmed)(?=[A-Z])/, ""));
     }
   }

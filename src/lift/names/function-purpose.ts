@@ -4,7 +4,7 @@
  * getX; a class by its first method.
  */
 import type { ClassDeclaration, ClassExpression, Identifier, Literal, MethodDefinition } from "acorn";
-import { fieldsOf, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, type FunctionNode, type Node, memberName } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import { isFunction } from "./context.js";
 import type { Rule } from "./rule.js";
@@ -100,12 +100,6 @@ function calledMethod(fn: FunctionNode): string | null {
   const body = fn.body.type === "BlockStatement" ? (fn.body.body.length === 1 ? fn.body.body[0] : null) : fn.body;
   let e = body?.type === "ReturnStatement" ? body.argument : body?.type === "ExpressionStatement" ? body.expression : body;
   while (e && (e.type === "ChainExpression" || e.type === "AwaitExpression")) e = e.type === "ChainExpression" ? e.expression : e.argument;
-  if (
-    e?.type === "CallExpression" &&
-    e.callee.type === "MemberExpression" &&
-    !e.callee.computed &&
-    (e.callee.property as Identifier).name.length > 2
-  )
-    return (e.callee.property as Identifier).name;
-  return null;
+  const method = e?.type === "CallExpression" && e.callee.type === "MemberExpression" ? memberName(e.callee) : undefined;
+  return method !== undefined && method.length > 2 ? method : null;
 }

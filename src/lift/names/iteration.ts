@@ -3,8 +3,8 @@
  * the callback of a helper that walks its first argument (`eachOf(tools, (tool) => …)`), and the
  * two sides of a sort comparator (`toolA`, `toolB`).
  */
-import type { Identifier } from "acorn";
-import type { Node } from "../../ast/pattern.js";
+import type { MemberExpression } from "acorn";
+import { memberName, type Node } from "../../ast/pattern.js";
 import type { Rule } from "./rule.js";
 import type { NameContext } from "./context.js";
 import { baseOf, elementOf } from "./producing-call.js";
@@ -31,9 +31,8 @@ export const iterationElement: Rule = (b, ctx) => {
   if (b.kind !== "parameter" || !b.fn || b.fn.params[b.index] !== b.id) return null;
   const call = ctx.parent(b.fn);
   if (call?.type !== "CallExpression" || !(call.arguments as Node[]).includes(b.fn)) return null;
-  if (call.callee.type === "MemberExpression" && !call.callee.computed && ITERATING.has((call.callee.property as Identifier).name)) {
-    return methodElement((call.callee.property as Identifier).name, call.callee.object, b.index, ctx);
-  }
+  const method = call.callee.type === "MemberExpression" ? memberName(call.callee) : undefined;
+  if (method !== undefined && ITERATING.has(method)) return methodElement(method, (call.callee as MemberExpression).object, b.index, ctx);
   // A helper's callback over the collection passed first.
   if (call.callee.type === "Identifier" && call.arguments[0] !== b.fn && b.index === 0) return elementOf(baseOf(call.arguments[0], ctx));
   return null;

@@ -43,6 +43,14 @@ describe("naming rules", () => {
       expect(out).toContain(name);
   });
 
+  it("a private field's minified name names nothing: `this.#e.get(x)` is not an `eItem`", () => {
+    const out = named(
+      "class K { #e = new Map(); find(q) { let a = this.#e.get(q); if (a) return a; return this.#e.size; } } function root() { return new K(); }",
+    );
+    expect(out).not.toMatch(/\beItem\b/);
+    expect(out).toMatch(/let (\w+) = this\.#e\.get\(\w+\);\s*if \(\1\) return \1;/);
+  });
+
   it("the element of a collection: for-of and callbacks", () => {
     const out = named("function root(t) { for (const a of t) a.run(); return t.some((b) => b.ok); }", { t: "tools" });
     expect(out).toContain("for (const tool of tools)");

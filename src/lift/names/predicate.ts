@@ -2,8 +2,8 @@
  * A boolean named by its test: `xs.length > 0` → hasXs, `x === void 0` → noX, `xs.some(…)` → anyX,
  * `set.has(x)` → hasX, `pattern.test(s)` → matchesS, `!x` → notX.
  */
-import type { BinaryExpression, Identifier } from "acorn";
-import type { Node } from "../../ast/pattern.js";
+import type { BinaryExpression, MemberExpression } from "acorn";
+import { memberName, type Node } from "../../ast/pattern.js";
 import type { NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { baseOf, elementOf } from "./producing-call.js";
@@ -19,10 +19,10 @@ export function predicateName(e: Node, ctx: NameContext): string | null {
       return e.operator === "??" ? null : (predicateName(e.left, ctx) ?? predicateName(e.right, ctx));
     case "BinaryExpression":
       return compared(e, ctx);
-    case "CallExpression":
-      return e.callee.type === "MemberExpression" && !e.callee.computed
-        ? tested((e.callee.property as Identifier).name, e.callee.object, e.arguments[0], ctx)
-        : null;
+    case "CallExpression": {
+      const method = e.callee.type === "MemberExpression" ? memberName(e.callee) : undefined;
+      return method !== undefined ? tested(method, (e.callee as MemberExpression).object, e.arguments[0], ctx) : null;
+    }
     case "ChainExpression":
       return predicateName(e.expression, ctx);
     default:
@@ -45,7 +45,7 @@ function compared(e: BinaryExpression, ctx: NameContext): string | null {
   const [subject, other] = isNothing(e.left) ? [e.right, e.left] : [e.left, e.right];
   const name = baseOf(subject, ctx);
   if (isNothing(other)) return joinOr(op.startsWith("!") ? "has" : "no", name);
-  if (subject.type === "MemberExpression" && !subject.computed && (subject.property as Identifier).name === "length") {
+  if (subject.type === "MemberExpression" && memberName(subject) === "length") {
     const of = baseOf(subject.object, ctx);
     if (other.type === "Literal" && other.value === 0) return joinOr(op === ">" || op.startsWith("!") ? "has" : "no", of);
     return joinOr(op.startsWith(">") ? "tooMany" : "fits", of);

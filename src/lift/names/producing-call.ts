@@ -4,7 +4,7 @@
  * `tools.map((t) => t.name)` → toolNames, a call of `parseName(…)` → parsedName.
  */
 import type { ArrayExpression, CallExpression, Identifier, MemberExpression, NewExpression } from "acorn";
-import type { Node } from "../../ast/pattern.js";
+import { memberName, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { cap, join, plural, singular, uncap } from "./words.js";
@@ -33,12 +33,11 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
       return produced(e.expression, ctx, b);
     case "Identifier":
       return ctx.nameOf(e);
-    case "MemberExpression":
-      if (!e.computed)
-        return (e.property as Identifier).name === "length"
-          ? join(elementOf(baseOf(e.object, ctx)) ?? "item", "count")
-          : (e.property as Identifier).name;
-      return elementOf(baseOf(e.object, ctx));
+    case "MemberExpression": {
+      const prop = memberName(e);
+      if (prop === "length") return join(elementOf(baseOf(e.object, ctx)) ?? "item", "count");
+      return prop ?? elementOf(baseOf(e.object, ctx));
+    }
     case "NewExpression":
       return constructed(e, ctx, b);
     case "CallExpression":
@@ -106,7 +105,7 @@ function addedElement(b: Binding, ctx: NameContext): string | null {
       m?.type === "MemberExpression" &&
       m.object === u &&
       !m.computed &&
-      /^(add|set|push)$/.test((m.property as Identifier).name) &&
+      /^(add|set|push)$/.test(memberName(m) ?? "") &&
       call?.type === "CallExpression"
     ) {
       const n = baseOf(call.arguments[0], ctx);
@@ -138,7 +137,7 @@ function arrayName(e: ArrayExpression, ctx: NameContext, b?: Binding): string | 
 }
 
 function methodResult(e: CallExpression, ctx: NameContext): string | null {
-  const method: string = ((e.callee as MemberExpression).property as Identifier).name;
+  const method = memberName(e.callee as MemberExpression) ?? "";
   const recv = (e.callee as MemberExpression).object;
   const base = () => baseOf(recv, ctx);
   switch (method) {
@@ -219,10 +218,10 @@ function mappedName(e: CallExpression, ctx: NameContext, base: string | null): s
   const fn = e.arguments[0];
   const body = fn && (fn.type === "ArrowFunctionExpression" ? (fn.body.type === "BlockStatement" ? null : fn.body) : null);
   const element = elementOf(base);
-  if (body?.type === "MemberExpression" && !body.computed)
-    return `${element ?? ""}${element ? cap(plural((body.property as Identifier).name)) : plural((body.property as Identifier).name)}`;
+  const prop = body?.type === "MemberExpression" ? memberName(body) : undefined;
+  if (prop !== undefined) return `${element ?? ""}${element ? cap(plural(prop)) : plural(prop)}`;
   if (body?.type === "CallExpression" && body.callee.type === "MemberExpression" && !body.callee.computed) {
-    const m = (body.callee.property as Identifier).name;
+    const m = memberName(body.callee);
     if (m === "toLowerCase") return join("lower", base ?? "items");
     if (m === "trim") return join("trimmed", base ?? "items");
   }

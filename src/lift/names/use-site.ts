@@ -3,8 +3,7 @@
  * tests with it (pattern), looks things up in it (map, set), pushes to it (list), reads its text
  * methods (text), adds to it (total), or reads properties from it (entry).
  */
-import type { Identifier } from "acorn";
-import type { Node } from "../../ast/pattern.js";
+import { memberName, type Node } from "../../ast/pattern.js";
 import type { Rule } from "./rule.js";
 
 const TEXT = /^(toLowerCase|toUpperCase|trim|split|startsWith|endsWith|replace|replaceAll|charCodeAt|padStart|padEnd|matchAll)$/;
@@ -17,7 +16,7 @@ export const useSite: Rule = (b, ctx) => {
     if (!p) continue;
     if ((p.type === "CallExpression" || p.type === "NewExpression") && p.callee === use && b.kind !== "function") seen.add("callback");
     if (p.type === "MemberExpression" && p.object === use && !p.computed) {
-      const prop: string = (p.property as Identifier).name;
+      const prop = memberName(p) ?? "";
       if (prop === "test" || prop === "exec") seen.add("pattern");
       else if (prop === "has" || prop === "add") seen.add("set");
       else if (prop === "get" || prop === "set") seen.add("map");

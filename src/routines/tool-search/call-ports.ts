@@ -31,7 +31,7 @@ import type {
   UnaryExpression,
   VariableDeclarator,
 } from "acorn";
-import { fieldsOf, instantiate, isNode, matchNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, instantiate, isNode, matchNode, walk, type FunctionNode, type Node, memberName } from "../../ast/pattern.js";
 import type { Port } from "../../locate/signature.js";
 import { collectClosure, freeReferences, portFor, Resolver, type Place } from "../../lift/closure.js";
 import { LiftError } from "../../lift/lift-error.js";
@@ -392,7 +392,7 @@ function policyFunction(fn: FunctionNode, deferred: string | undefined, all: str
   if (
     init?.type === "CallExpression" &&
     init.callee.type === "MemberExpression" &&
-    (init.callee.property as Identifier).name === "filter" &&
+    memberName(init.callee) === "filter" &&
     init.callee.object.type === "Identifier" &&
     init.callee.object.name === all &&
     init.arguments.length === 1 &&
@@ -420,8 +420,7 @@ function policyFunction(fn: FunctionNode, deferred: string | undefined, all: str
   walk(f.body, (n) => {
     if (n.type === "ReturnStatement" || f.body.type !== "BlockStatement") {
       const ret = n.type === "ReturnStatement" ? n.argument : f.body;
-      if (ret?.type === "CallExpression" && ret.callee.type === "MemberExpression" && (ret.callee.property as Identifier).name === "filter")
-        filters = true;
+      if (ret?.type === "CallExpression" && ret.callee.type === "MemberExpression" && memberName(ret.callee) === "filter") filters = true;
     }
   });
   if (!filters) throw new LiftError(`${name}, which computes the deferred tools, does not return a filter of ${param}`, at(f));
@@ -549,9 +548,7 @@ function optionalModules(fn: Node, module: ModuleEntry, resolver: Resolver): str
   const loaded = (init: Node | null | undefined) =>
     init?.type === "CallExpression" &&
     ((init.callee.type === "Identifier" && init.callee.name === "require") ||
-      (init.callee.type === "MemberExpression" &&
-        init.callee.object.type === "MetaProperty" &&
-        (init.callee.property as Identifier).name === "require"));
+      (init.callee.type === "MemberExpression" && init.callee.object.type === "MetaProperty" && memberName(init.callee) === "require"));
   // Only names read through `?.` somewhere are candidates; the rest are not looked up at all.
   const optionalObjects = new Set<string>();
   walk(fn, (n) => {
@@ -803,10 +800,7 @@ function bodyFacts(body: Node): BodyFacts {
     if (n.type === "MemberExpression" && !n.computed && !assigned.has(n)) {
       const path: string[] = [];
       let cur: Node = n;
-      while (cur.type === "MemberExpression" && !cur.computed) {
-        path.unshift((cur.property as Identifier).name);
-        cur = cur.object;
-      }
+      for (let name; cur.type === "MemberExpression" && (name = memberName(cur)) !== undefined; cur = cur.object) path.unshift(name);
       if (cur.type === "Identifier") push(facts.paths, cur.name, path);
     }
     if (n.type === "VariableDeclarator" && n.id.type === "ObjectPattern" && n.init?.type === "Identifier")

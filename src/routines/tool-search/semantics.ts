@@ -7,9 +7,9 @@
  * `isMcp`. Features are shapes: `startsWith("+")`, `startsWith("mcp__")` guarding a prefix filter,
  * `split(",")` on the `select:` match, numeric caps on the query, its words and the select list.
  */
-import { parse, type CallExpression, type Identifier, type MemberExpression } from "acorn";
+import { parse, type CallExpression, type MemberExpression } from "acorn";
 import "../../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
-import { fieldsOf, isNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNode, type Node, memberName } from "../../ast/pattern.js";
 
 /** One row per weight or feature, in a fixed order; weights absent are "—", features absent "no". */
 export type Semantics = Array<{ feature: string; value: string }>;
@@ -177,7 +177,7 @@ function codeFeatures(ctx: Context, root: Node, text: string): CodeFeatures {
     }
     if (n.type === "Literal" && n.regex && /^\^select:/i.test(n.regex.pattern)) f.selectRegex = true;
     if (n.type === "MemberExpression" && !n.computed) {
-      const p = (n.property as Identifier).name;
+      const p = memberName(n);
       if (p === "aliases") f.aliases = true;
       if (p === "searchHint") f.hint = true;
       if (p === "coarseParts") f.coarse = true;
@@ -186,7 +186,7 @@ function codeFeatures(ctx: Context, root: Node, text: string): CodeFeatures {
       if (/\\\\b/.test(text.slice(n.arguments[0].start, n.arguments[0].end))) f.boundaryRegExp = true;
     }
     if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && !n.callee.computed) {
-      const method = (n.callee.property as Identifier).name;
+      const method = memberName(n.callee);
       const arg0 = n.arguments[0];
       if (method === "split" && arg0?.type === "Literal" && arg0.value === "," && ctx.origins(n.callee.object).has("select"))
         f.selectList = true;
@@ -202,7 +202,7 @@ function codeFeatures(ctx: Context, root: Node, text: string): CodeFeatures {
         [n.left, n.right],
         [n.right, n.left],
       ] as Array<[Node, Node]>) {
-        if (side.type !== "MemberExpression" || side.computed || (side.property as Identifier).name !== "length") continue;
+        if (side.type !== "MemberExpression" || side.computed || memberName(side) !== "length") continue;
         const cap = ctx.number(other);
         // Small numbers compared with lengths are shapes ("mcp__".length, "+x"), not caps.
         if (cap === undefined || cap < 16) continue;
@@ -296,7 +296,7 @@ function scoreRule(s: Node, number: (n: Node) => number | undefined): { target: 
     walk(r.test, (n) => {
       if (
         (n.type === "Identifier" && /mcp/i.test(n.name)) ||
-        (n.type === "MemberExpression" && !n.computed && /mcp/i.test((n.property as Identifier).name))
+        (n.type === "MemberExpression" && !n.computed && /mcp/i.test(memberName(n) ?? ""))
       )
         isMcp = true;
     });
@@ -385,11 +385,11 @@ class Context {
           if (a?.type === "Literal" && (a.regex ? /\\s/.test(a.regex.pattern) : a.value === " ")) out.add("split-words");
         }
         if (m.type === "Literal" && m.regex && /^\^select:/i.test(m.regex.pattern)) out.add("select");
-        if (m.type === "MemberExpression" && !m.computed && (m.property as Identifier).name === "searchHint") out.add("hint");
-        if (m.type === "MemberExpression" && !m.computed && (m.property as Identifier).name === "name") out.add("name");
+        if (m.type === "MemberExpression" && memberName(m) === "searchHint") out.add("hint");
+        if (m.type === "MemberExpression" && memberName(m) === "name") out.add("name");
         if (m.type === "AwaitExpression") out.add("await");
         if (m.type === "Identifier" && /^query\d*$/.test(m.name)) out.add("query");
-        if (m.type === "MemberExpression" && !m.computed && (m.property as Identifier).name === "query") out.add("query");
+        if (m.type === "MemberExpression" && memberName(m) === "query") out.add("query");
         if (m.type === "Identifier" && depth < 8 && !seen.has(m.name)) {
           seen.add(m.name);
           for (const init of this.inits.get(m.name) ?? []) for (const o of this.origins(init, seen, depth + 1)) out.add(o);
@@ -416,17 +416,14 @@ class Context {
         ),
     );
     const props = new Set<string>();
-    for (const o of operands) walk(o, (m) => m.type === "MemberExpression" && !m.computed && props.add((m.property as Identifier).name));
+    for (const o of operands)
+      walk(o, (m) => {
+        const prop = m.type === "MemberExpression" ? memberName(m) : undefined;
+        if (prop !== undefined) props.add(prop);
+      });
     const direct = (prop: string, method: string) =>
       operands.some((o) =>
-        hasCall(
-          o,
-          (c) =>
-            isMethod(c, method) &&
-            c.callee.object.type === "MemberExpression" &&
-            !c.callee.object.computed &&
-            (c.callee.object.property as Identifier).name === prop,
-        ),
+        hasCall(o, (c) => isMethod(c, method) && c.callee.object.type === "MemberExpression" && memberName(c.callee.object) === prop),
       );
     const eq = (prop: string) =>
       operands.some((o) => {
@@ -435,7 +432,7 @@ class Context {
           if (
             m.type === "BinaryExpression" &&
             m.operator === "===" &&
-            [m.left, m.right].some((s: Node) => s.type === "MemberExpression" && !s.computed && (s.property as Identifier).name === prop)
+            [m.left, m.right].some((s: Node) => s.type === "MemberExpression" && memberName(s) === prop)
           )
             hit = true;
         });
@@ -524,12 +521,7 @@ function conjuncts(n: Node): Node[] {
 
 /** Whether `c` calls the method `name` (`x.name(…)`). */
 function isMethod(c: Node, name: string): c is CallExpression & { callee: MemberExpression } {
-  return (
-    c.type === "CallExpression" &&
-    c.callee.type === "MemberExpression" &&
-    !c.callee.computed &&
-    (c.callee.property as Identifier).name === name
-  );
+  return c.type === "CallExpression" && c.callee.type === "MemberExpression" && memberName(c.callee) === name;
 }
 
 function hasCall(n: Node, pred: (c: Node) => boolean): boolean {
@@ -544,7 +536,7 @@ function mentionsName(n: Node | undefined): boolean {
   if (!n) return false;
   let hit = false;
   walk(n, (m) => {
-    if (m.type === "MemberExpression" && !m.computed && (m.property as Identifier).name === "name") hit = true;
+    if (m.type === "MemberExpression" && memberName(m) === "name") hit = true;
   });
   return hit;
 }
@@ -561,12 +553,7 @@ function isLoweredLookup(n: Node): boolean {
 
 /** `x.name.toLowerCase()` */
 function isLoweredName(n: Node): boolean {
-  return (
-    isMethod(n, "toLowerCase") &&
-    n.callee.object.type === "MemberExpression" &&
-    !n.callee.object.computed &&
-    (n.callee.object.property as Identifier).name === "name"
-  );
+  return isMethod(n, "toLowerCase") && n.callee.object.type === "MemberExpression" && memberName(n.callee.object) === "name";
 }
 
 function propName(k: Node): string | undefined {

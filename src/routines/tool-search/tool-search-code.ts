@@ -12,8 +12,8 @@ import { generate } from "astring";
 import type { Container } from "../../extract/types.js";
 import type { LocatedRoutine } from "../../locate/locate.js";
 import type { Signature } from "../../locate/signature.js";
-import type { CallExpression, Expression, Identifier, Literal, Property, ReturnStatement, Statement, VariableDeclarator } from "acorn";
-import { fieldsOf, isFunction, isNode, walk, type Node, type NodeOf } from "../../ast/pattern.js";
+import type { CallExpression, Expression, Literal, Property, ReturnStatement, Statement, VariableDeclarator } from "acorn";
+import { fieldsOf, isFunction, isNode, walk, type Node, type NodeOf, memberName } from "../../ast/pattern.js";
 
 /** The scorer: a function with a block body (a declaration, or an expression bound to its name). */
 type ScorerFunction = NodeOf<"FunctionDeclaration" | "FunctionExpression">;
@@ -250,10 +250,7 @@ function carryScoredTool(scorer: Node): boolean {
       p.type === "Property" && !p.computed ? (p.key.type === "Identifier" ? p.key.name : (p.key as Literal).value) : undefined;
     const name = n.properties.find((p: Node): p is Property => key(p) === "name");
     const hasScore = n.properties.some((p: Node) => key(p) === "score");
-    const owner =
-      name?.value.type === "MemberExpression" && !name.value.computed && (name.value.property as Identifier).name === "name"
-        ? name.value.object
-        : null;
+    const owner = name?.value.type === "MemberExpression" && memberName(name.value) === "name" ? name.value.object : null;
     if (!hasScore || owner?.type !== "Identifier") return;
     n.properties.push({
       type: "Property",
@@ -274,8 +271,7 @@ function tailReceiver(e: Node | null | undefined): Node | null {
   const steps = ["map", "slice", "sort", "filter"];
   let cur = e;
   for (const step of steps) {
-    if (cur?.type !== "CallExpression" || cur.callee.type !== "MemberExpression" || (cur.callee.property as Identifier).name !== step)
-      return null;
+    if (cur?.type !== "CallExpression" || cur.callee.type !== "MemberExpression" || memberName(cur.callee) !== step) return null;
     cur = cur.callee.object;
   }
   return cur ?? null;
@@ -405,7 +401,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
       if (
         init?.type === "CallExpression" &&
         init.callee.type === "MemberExpression" &&
-        (init.callee.property as Identifier).name === "get" &&
+        memberName(init.callee) === "get" &&
         init.arguments.length === 1 &&
         init.arguments[0].type === "Identifier"
       ) {
