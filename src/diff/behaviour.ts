@@ -13,7 +13,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { impurities } from "../lift/purity.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
-import type { SemanticRow } from "../routines/tool-search/semantics.js";
+import type { SemanticRow } from "../routines/pack.js";
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { moduleToScript } from "../verify/verify.js";
 import { codeTokens } from "./code-tokens.js";

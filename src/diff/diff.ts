@@ -15,7 +15,7 @@ import { behaviourView, noDifferenceFound, sandboxScript, type Behaviour } from 
 import { codeDiff, type CodeDiff } from "./code-diff.js";
 import { assertSandboxable } from "../verify/sandbox.js";
 import type { RoutinePack } from "../routines/pack.js";
-import type { SemanticRow } from "../routines/tool-search/semantics.js";
+import type { SemanticRow } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { Budget } from "./witness-search.js";
 import type { OnProgress } from "../api/progress.js";

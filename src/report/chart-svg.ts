@@ -6,7 +6,7 @@
  * lifted is a hatched column. Plain SVG, no script: every text goes through esc.
  */
 import { esc } from "./html.js";
-import type { Semantics } from "../routines/tool-search/semantics.js";
+import type { Semantics } from "../routines/pack.js";
 
 export interface ChartColumn {
   version: string;

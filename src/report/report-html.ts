@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import { timelineChart, type ChartColumn } from "./chart-svg.js";
 import { codeDiff } from "../diff/code-diff.js";
 import { esc } from "./html.js";
-import { moduleSemantics, semanticDiff, type Semantics } from "../routines/tool-search/semantics.js";
+import type { RoutinePack, Semantics } from "../routines/pack.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 import { noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
@@ -18,6 +19,8 @@ export interface HtmlOptions {
   /** Reads a lifted module (default: from disk). */
   read?: (path: string) => string;
   title?: string;
+  /** The routine whose modules the timeline holds: it reads their feature tables (default: tool search). */
+  pack?: RoutinePack;
 }
 
 interface Lifted {
@@ -28,6 +31,7 @@ interface Lifted {
 
 export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
   const read = opts.read ?? ((p: string) => readFileSync(p, "utf8"));
+  const pack = opts.pack ?? toolSearchPack;
   const lifted = new Map<string, Lifted | null>();
   const load = (r: Release | undefined): Lifted | null => {
     if (!r?.module) return null;
@@ -40,7 +44,7 @@ export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
         return lifted.get(r.module)!;
       }
       try {
-        lifted.set(r.module, { text, semantics: moduleSemantics(text) });
+        lifted.set(r.module, { text, semantics: pack.semantics(text) });
       } catch (e) {
         lifted.set(r.module, { text, semantics: null, problem: `cannot read weights and features: ${(e as Error).message}` });
       }
@@ -103,7 +107,7 @@ ${
     ? `<p class="note">One group: the routine did not change.</p>`
     : t.groups
         .slice(1)
-        .map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeAt(t, k)))
+        .map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeAt(t, k), pack.semanticDiff))
         .join("\n")
 }
 </section>
@@ -162,6 +166,7 @@ function change(
   b: Release | undefined,
   load: (r: Release | undefined) => Lifted | null,
   c: Change | undefined,
+  semanticDiff: RoutinePack["semanticDiff"],
 ): string {
   const day = b?.published?.slice(0, 10);
   const date = day ? ` <span class="date">${esc(day)}</span>` : "";

@@ -12,9 +12,11 @@ import type { ContractCall } from "../diff/witness-run.js";
 import type { Witness } from "../diff/witness-search.js";
 import type { Container } from "../extract/types.js";
 import type { VerifyCase } from "../verify/verify.js";
-import type { SemanticRow } from "./tool-search/semantics.js";
+import type { SemanticRow, Semantics } from "./tool-search/semantics.js";
 import type { Probe } from "./tool-search/probes.js";
 import type { Routines, ToolSearchCode } from "./tool-search/tool-search-code.js";
+
+export type { Semantics, SemanticRow };
 
 export interface RoutinePack {
   /** The routine's name: provenance.routine, the lifted files' base name (`<id>.mjs`, `<id>.d.ts`). */
@@ -34,6 +36,10 @@ export interface RoutinePack {
   declarations(): string;
   /** The verification corpus: `count` cases, the same for the same count. */
   corpus(count: number): VerifyCase[];
+  /** The report's feature table: what a lifted module's text says (weights, caps, features), read without running it. */
+  semantics(moduleText: string): Semantics;
+  /** Two such readings side by side, a row per feature, changed or not. */
+  semanticDiff(before: Semantics, after: Semantics): SemanticRow[];
   /** Diff's behaviour catalog: probes from the numbers in both modules' code, and their rows. */
   probes(numbers: readonly number[]): Probe[];
   probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[] };

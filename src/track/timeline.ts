@@ -4,7 +4,7 @@
  * differ only in minified names have one routine hash and stay in one group.
  */
 import { noDifferenceFound, type Behaviour } from "../diff/behaviour.js";
-import type { SemanticRow } from "../routines/tool-search/semantics.js";
+import type { SemanticRow } from "../routines/pack.js";
 import { compareVersions } from "../fetch/release-range.js";
 import { markdownText as text } from "../safe-text.js";
 

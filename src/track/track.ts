@@ -114,7 +114,10 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
   const html = join(outDir, "timeline.html");
   writeAtomic(markdown, timelineMarkdown(timeline));
-  writeAtomic(html, timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8") }));
+  writeAtomic(
+    html,
+    timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8"), ...(opts.pack ? { pack: opts.pack } : {}) }),
+  );
   return { timeline, files: { json, markdown, html }, lifted: todo.length, failed: releases.filter((r) => r.routineHash === null) };
 }
 

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { RoutinePack } from "../pack.js";
 import { defaultCorpus } from "./corpus.js";
 import { probeRows, toolSearchProbes } from "./probes.js";
+import { moduleSemantics, semanticDiff } from "./semantics.js";
 import { witnessCandidates } from "./witness-candidates.js";
 import { witnessFocus, witnessKind, witnessSummary } from "./witness-summary.js";
 
@@ -23,6 +24,8 @@ export const toolSearchPack: RoutinePack = {
   exports: ["searchTools", "scoreTools", "toolSearch", "defaults", "provenance"],
   declarations: () => (declarations ??= readFileSync(new URL("lifted-module.d.ts", SIGNATURES), "utf8")),
   corpus: (count) => defaultCorpus(1, count),
+  semantics: moduleSemantics,
+  semanticDiff,
   probes: toolSearchProbes,
   probeRows,
   witnessCandidates: (tokens) => witnessCandidates(tokens),
