@@ -145,6 +145,13 @@ function virtualClock(I: Intrinsics, G: Global) {
   return { install, tick, pending: (): boolean => timers.length > 0 };
 }
 
+/** A call as the driver gets it: the function, and where its argument list's JSON lies in the input. */
+interface ChunkCall {
+  fn: string;
+  from: number;
+  to: number;
+}
+
 interface Slot {
   done: boolean;
   out: string | null;
@@ -156,9 +163,8 @@ interface Slot {
  * between evaluations.
  */
 function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
-  let queue: { fn: string; a: number }[] = [];
+  let queue: ChunkCall[] = [];
   let argText = "";
-  let bounds: number[] = [];
   let pos = 0;
   let active: Slot | null = null;
   let outs: string[] = [];
@@ -181,14 +187,14 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
     pos++;
     pump();
   }
-  function begin(call: { fn: string; a: number }): void {
+  function begin(call: ChunkCall): void {
     const slot: Slot = (active = { done: false, out: null });
     try {
       const api = G.__searchlift;
       if (api === null || (typeof api !== "object" && typeof api !== "function"))
         throw new TypeError("the script did not define globalThis.__searchlift");
       // Each call parses its own arguments, so a function that changes its input cannot affect another call.
-      const args = I.parse(I.apply(I.slice, argText, [bounds[2 * call.a], bounds[2 * call.a + 1]]) as string) as unknown[];
+      const args = I.parse(I.apply(I.slice, argText, [call.from, call.to]) as string) as unknown[];
       const f = api[call.fn];
       if (typeof f !== "function") {
         if (f !== undefined && args.length === 0) {
@@ -216,13 +222,11 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
     }
   }
   return {
-    /** A chunk: argument lists as JSON texts in one string, where text `a` spans `bounds[2a]` to
-     *  `bounds[2a + 1]`, and calls { fn, a } naming one of them. */
-    load(texts: string, chunkJson: string): void {
-      const chunk = I.parse(chunkJson) as { calls: typeof queue; bounds: number[] };
+    /** A chunk: argument lists as JSON texts in one string, and calls { fn, from, to }, whose arguments are
+     *  the text from `from` to `to`. */
+    load(texts: string, callsJson: string): void {
       argText = texts;
-      bounds = chunk.bounds;
-      queue = chunk.calls;
+      queue = I.parse(callsJson) as typeof queue;
       pos = 0;
       active = null;
       outs = [];
@@ -358,7 +362,7 @@ const ctx = vm.createContext(Object.create(null), {
 vm.runInContext(driverSource(D), ctx, { timeout: 10000 });
 // Taken before the untrusted script runs, and called directly: it is the driver's own code (it only parses the
 // chunk's JSON), and the arguments' text goes in as the primitive string it is, neither copied nor compiled.
-const loadChunk = vm.runInContext(D + ".load", ctx) as (texts: string, chunkJson: string) => void;
+const loadChunk = vm.runInContext(D + ".load", ctx) as (texts: string, callsJson: string) => void;
 if (req.virtualTimers) vm.runInContext(D + ".installTimers()", ctx, { timeout: callMs });
 
 // displayErrors: false, so that Node does not read properties of a thrown value (a proxy's traps) outside the timeout.
@@ -455,8 +459,8 @@ function awaitTimers(waitingSince: number, ticks: number): { out: string | null;
 }
 
 /** Load a chunk of calls into the driver and step it until every call has a result. */
-function runChunk(calls: { fn: string; a: number }[], bounds: number[]): void {
-  loadChunk(input, JSON.stringify({ calls, bounds }));
+function runChunk(calls: ChunkCall[]): void {
+  loadChunk(input, JSON.stringify(calls));
   let waitingSince = 0;
   let ticks = 0;
   for (;;) {
@@ -489,28 +493,16 @@ function runChunk(calls: { fn: string; a: number }[], bounds: number[]): void {
   }
 }
 
-/** Send the calls to the driver CHUNK_CALLS at a time, each naming its argument list by where the list's line
- *  lies in the input; verify passes one list to the three functions. */
+/** Send the calls to the driver CHUNK_CALLS at a time, each with where its argument list's line lies in the
+ *  input; verify passes one list to the three functions. */
 function runCalls(): void {
-  for (let from = 0; from < req.calls.length; from += CHUNK_CALLS) {
-    const calls: { fn: string; a: number }[] = [];
-    const bounds: number[] = [];
-    const local = new Map<number, number>();
-    for (const call of req.calls.slice(from, from + CHUNK_CALLS)) {
-      const k = call.a;
-      let a = local.get(k);
-      if (a === undefined) {
-        const start = argBounds[2 * k];
-        const end = argBounds[2 * k + 1];
-        if (start === undefined || end === undefined) throw new Error(`protocol: a call names argument list ${k}, which was not sent`);
-        a = bounds.length / 2;
-        bounds.push(start, end);
-        local.set(k, a);
-      }
-      calls.push({ fn: String(call.fn), a });
-    }
-    runChunk(calls, bounds);
-  }
+  const calls = req.calls.map((call): ChunkCall => {
+    const from = argBounds[2 * call.a];
+    const to = argBounds[2 * call.a + 1];
+    if (from === undefined || to === undefined) throw new Error(`protocol: a call names argument list ${call.a}, which was not sent`);
+    return { fn: String(call.fn), from, to };
+  });
+  for (let i = 0; i < calls.length; i += CHUNK_CALLS) runChunk(calls.slice(i, i + CHUNK_CALLS));
 }
 
 runCalls();
