@@ -38,7 +38,7 @@ export interface LiftOptions {
   pack?: RoutinePack;
 }
 
-/** Generous: a real release verifies in 5–10 s on an idle 2-core machine, and took up to 2 min on one at load 6. */
+/** Generous: a real release verifies in about 5 s on an idle 2-core machine; a whole verified lift took up to 2 min at load 6. */
 export const DEFAULT_VERIFY_TIMEOUT_S = 300;
 
 export interface LiftResult extends ReleaseInfo {

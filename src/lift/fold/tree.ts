@@ -47,7 +47,7 @@ export function nodesOf(root: Node): Set<Node> {
     for (const key in fields) {
       const v = fields[key];
       if (Array.isArray(v)) {
-        for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c);
+        for (const c of v) if (isNode(c)) walk(c);
       } else if (isNode(v)) walk(v);
     }
   };
@@ -107,7 +107,7 @@ function numberRanges(root: Node): void {
       if (key === "range") continue;
       const v = fields[key];
       if (Array.isArray(v)) {
-        for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c);
+        for (const c of v) if (isNode(c)) walk(c);
       } else if (isNode(v)) walk(v);
     }
     n.range = [start, at++];

@@ -31,7 +31,7 @@ import type {
   UnaryExpression,
   VariableDeclarator,
 } from "acorn";
-import { fieldsOf, instantiate, isNode, matchNode, walk, type FunctionNode, type Node, memberName } from "../../ast/pattern.js";
+import { fieldsOf, instantiate, isFunction, isNode, matchNode, memberName, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
 import type { Port } from "../../locate/signature.js";
 import { collectClosure, freeReferences, portFor, Resolver, type Place } from "../../lift/closure.js";
 import { LiftError } from "../../lift/lift-error.js";
@@ -613,7 +613,7 @@ export function declaredNames(fn: Node): Set<string> {
   walk(fn, (n) => {
     if (n.type === "VariableDeclarator") bind(n.id);
     if ((n.type === "FunctionDeclaration" || n.type === "ClassDeclaration") && n.id) out.add(n.id.name);
-    if (n.type.includes("Function")) (n as FunctionNode).params.forEach(bind);
+    if (isFunction(n)) n.params.forEach(bind);
     if (n.type === "CatchClause") bind(n.param);
   });
   return out;
