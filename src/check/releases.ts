@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { defaultCache } from "../cache-dir.js";
 import { join, relative, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 
@@ -23,7 +23,7 @@ export interface ReleaseFlags {
 const MARK = "lifted.json";
 
 export function defaultLiftCache(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "searchlift", "check");
+  return defaultCache("check");
 }
 
 /** A lifted module as is: a tool-search.mjs, or a folder holding one; null for anything else. */

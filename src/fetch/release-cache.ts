@@ -19,7 +19,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { homedir } from "node:os";
+import { defaultCache } from "../cache-dir.js";
 import { basename, dirname, join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
@@ -45,7 +45,7 @@ export interface CachedRelease extends ReleaseId {
 }
 
 export function defaultCacheDir(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "searchlift", "releases");
+  return defaultCache("releases");
 }
 
 /** `<cache>/<version>/<platform>`; both parts come from the registry or the user and must be folder-safe. */

@@ -11,7 +11,8 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism, homedir } from "node:os";
+import { availableParallelism } from "node:os";
+import { defaultCache } from "../cache-dir.js";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
@@ -59,7 +60,7 @@ export { defaultTrackInputs as defaultInputs } from "../inputs/default-inputs.js
 
 export async function track(inputs: string[], opts: TrackOptions): Promise<TrackResult> {
   if (inputs.length === 0) throw new SearchliftError("no releases to track", ExitCode.usage);
-  const cache = resolve(opts.cache ?? join(homedir(), ".cache", "searchlift", "track"));
+  const cache = resolve(opts.cache ?? defaultCache("track"));
   mkdirSync(cache, { recursive: true });
   // Input hashes remembered by path, size and mtime: read once, written once, so a warm run reads no release.
   const memoFile = join(cache, "inputs.json");

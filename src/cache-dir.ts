@@ -1,0 +1,8 @@
+/** searchlift's caches share one root: $XDG_CACHE_HOME/searchlift when set, else ~/.cache/searchlift. */
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** The default folder of one cache: releases (fetch), check's lifts, track's lifts and behaviour views. */
+export function defaultCache(name: "releases" | "check" | "track"): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "searchlift", name);
+}
