@@ -1,6 +1,6 @@
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
-import { compilePattern, findAll, memberName, type Node, type NodeOf } from "./pattern.js";
+import { compilePattern, findAll, memberName, walkValues, type Node, type NodeOf } from "./pattern.js";
 
 const code = (s: string) => parse(s, { ecmaVersion: "latest", sourceType: "module" });
 /** A bound node by its name where it has one (an identifier), else by its type. */
@@ -88,5 +88,13 @@ describe("memberName", () => {
     expect(returned("a[name]")).toBeUndefined();
     expect(returned('a["name"]')).toBeUndefined();
     expect(returned("this.#p")).toBeUndefined();
+  });
+});
+
+describe("walkValues", () => {
+  it("visits what holds a value, not the names of properties", () => {
+    const names: string[] = [];
+    walkValues(code("f(a.b, o[c], { d: e, [g]: h, i })") as unknown as Node, (n) => void (n.type === "Identifier" && names.push(n.name)));
+    expect(names).toEqual(["f", "a", "o", "c", "e", "g", "h", "i"]);
   });
 });

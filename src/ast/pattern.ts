@@ -298,6 +298,19 @@ export function walk(n: Node, visit: (n: Node) => void): void {
   estreeWalk(n as unknown as EstreeNode, { enter: (node) => visit(node as unknown as Node) });
 }
 
+/** The same walk without the names of properties (`a.b`'s `b`, `{ b: c }`'s `b`): only what holds a value. */
+export function walkValues(n: Node, visit: (n: Node) => void): void {
+  estreeWalk(n as unknown as EstreeNode, {
+    enter(node, parent, key) {
+      const p = parent as unknown as Node | null;
+      const isName =
+        (p?.type === "MemberExpression" && !p.computed && key === "property") || (p?.type === "Property" && !p.computed && key === "key");
+      if (isName) this.skip();
+      else visit(node as unknown as Node);
+    },
+  });
+}
+
 /** A copy of a pattern's tree with each metavariable replaced by (a copy of) what it is bound to. */
 export function instantiate(p: Pattern, b: Bindings): Node {
   const copy = (n: unknown): unknown => {

@@ -9,7 +9,7 @@
  */
 import { parse, type CallExpression, type MemberExpression } from "acorn";
 import "../../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
-import { fieldsOf, isNode, type Node, memberName } from "../../ast/pattern.js";
+import { type Node, memberName, walk, walkValues } from "../../ast/pattern.js";
 
 /** One row per weight or feature, in a fixed order; weights absent are "—", features absent "no". */
 export type Semantics = Array<{ feature: string; value: string }>;
@@ -376,32 +376,28 @@ class Context {
   /** What a value is made from: the select match, a split on commas or whitespace, a searchHint, an awaited call (the description), the query. */
   origins(n: Node, seen = new Set<string>(), depth = 0): Set<Origin> {
     const out = new Set<Origin>();
-    walk(
-      n,
-      (m) => {
-        if (m.type === "CallExpression" && isMethod(m, "split")) {
-          const a = m.arguments[0];
-          if (a?.type === "Literal" && a.value === ",") out.add("split-comma");
-          if (a?.type === "Literal" && (a.regex ? /\\s/.test(a.regex.pattern) : a.value === " ")) out.add("split-words");
-        }
-        if (m.type === "Literal" && m.regex && /^\^select:/i.test(m.regex.pattern)) out.add("select");
-        if (m.type === "MemberExpression" && memberName(m) === "searchHint") out.add("hint");
-        if (m.type === "MemberExpression" && memberName(m) === "name") out.add("name");
-        if (m.type === "AwaitExpression") out.add("await");
-        if (m.type === "Identifier" && /^query\d*$/.test(m.name)) out.add("query");
-        if (m.type === "MemberExpression" && memberName(m) === "query") out.add("query");
-        if (m.type === "Identifier" && depth < 8 && !seen.has(m.name)) {
-          seen.add(m.name);
-          for (const init of this.inits.get(m.name) ?? []) for (const o of this.origins(init, seen, depth + 1)) out.add(o);
-          // A parameter of a named function: what its callers pass.
-          const param = this.params.get(m.name);
-          if (param)
-            for (const call of this.calls.get(param.fn) ?? [])
-              if (call.arguments[param.index]) for (const o of this.origins(call.arguments[param.index], seen, depth + 1)) out.add(o);
-        }
-      },
-      true,
-    );
+    walkValues(n, (m) => {
+      if (m.type === "CallExpression" && isMethod(m, "split")) {
+        const a = m.arguments[0];
+        if (a?.type === "Literal" && a.value === ",") out.add("split-comma");
+        if (a?.type === "Literal" && (a.regex ? /\\s/.test(a.regex.pattern) : a.value === " ")) out.add("split-words");
+      }
+      if (m.type === "Literal" && m.regex && /^\^select:/i.test(m.regex.pattern)) out.add("select");
+      if (m.type === "MemberExpression" && memberName(m) === "searchHint") out.add("hint");
+      if (m.type === "MemberExpression" && memberName(m) === "name") out.add("name");
+      if (m.type === "AwaitExpression") out.add("await");
+      if (m.type === "Identifier" && /^query\d*$/.test(m.name)) out.add("query");
+      if (m.type === "MemberExpression" && memberName(m) === "query") out.add("query");
+      if (m.type === "Identifier" && depth < 8 && !seen.has(m.name)) {
+        seen.add(m.name);
+        for (const init of this.inits.get(m.name) ?? []) for (const o of this.origins(init, seen, depth + 1)) out.add(o);
+        // A parameter of a named function: what its callers pass.
+        const param = this.params.get(m.name);
+        if (param)
+          for (const call of this.calls.get(param.fn) ?? [])
+            if (call.arguments[param.index]) for (const o of this.origins(call.arguments[param.index], seen, depth + 1)) out.add(o);
+      }
+    });
     return out;
   }
 
@@ -562,22 +558,4 @@ function propName(k: Node): string | undefined {
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, " ").slice(0, 80);
-}
-
-/** Every node under n (n first). With `skipKeys`, identifiers that are property names or object keys are not visited. */
-function walk(n: Node, visit: (n: Node) => void, skipKeys = false): void {
-  visit(n);
-  const fields = fieldsOf(n);
-  for (const k of Object.keys(fields)) {
-    if (k === "type" || k === "start" || k === "end" || k === "loc" || k === "range") continue;
-    if (
-      skipKeys &&
-      ((n.type === "MemberExpression" && !n.computed && k === "property") || (n.type === "Property" && !n.computed && k === "key"))
-    )
-      continue;
-    const v = fields[k];
-    if (Array.isArray(v)) {
-      for (const c of v) if (c && typeof c.type === "string") walk(c, visit, skipKeys);
-    } else if (isNode(v)) walk(v, visit, skipKeys);
-  }
 }
