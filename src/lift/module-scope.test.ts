@@ -105,6 +105,13 @@ describe("place index", () => {
       expectSameAsPerName(text);
     }
   });
+
+  it("keeps every place of a long text, in order, past the room the index first makes", () => {
+    // Thousands of declaration and member places, some names assigned many times.
+    const parts: string[] = [];
+    for (let i = 0; i < 1200; i++) parts.push(`n${i}=${i};o${i % 40}.p${i}=1;function f${i % 300}(){}`);
+    expectSameAsPerName(parts.join(""));
+  });
 });
 
 describe("module-level definitions", () => {
