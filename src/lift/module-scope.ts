@@ -46,6 +46,10 @@ export interface PlaceIndex {
 
 const isIdentStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
 const isIdentPart = (c: number) => isIdentStart(c) || (c >= 48 && c <= 57);
+/** ASCII characters of a dotted path, by kind (0: none), for the place index's hot loop. */
+const IDENT_START = 1;
+const CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) CHAR[c] = isIdentStart(c) ? IDENT_START : isIdentPart(c) ? 2 : c === 46 ? 3 : 0;
 // What `\s` matches.
 const isSpace = (c: number) =>
   c === 32 ||
@@ -84,29 +88,20 @@ export function indexPlaces(text: string): PlaceIndex {
     }
     let end = eq;
     while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+    // Back over the longest run of identifier characters and dots, which must be a path of
+    // identifiers: `a.b.c`, not `.a`, `a..b`, `a.` or `1.5`. The first dot ends the name.
     let start = end;
-    while (start > 0) {
-      const c = text.charCodeAt(start - 1);
-      if (isIdentPart(c) || c === 46 /* . */) start--;
-      else break;
-    }
-    if (start === end) continue;
-    // Every segment of the path must be an identifier: `a.b.c`, not `.a`, `a..b` or `1.5`.
-    let ok = true;
     let firstEnd = -1;
-    for (let i = start, segStart = true; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 46) {
-        if (segStart) ok = false;
-        segStart = true;
-        if (firstEnd < 0) firstEnd = i;
-      } else if (segStart) {
-        if (!isIdentStart(c)) ok = false;
-        segStart = false;
+    let ok = true;
+    for (let c = text.charCodeAt(start - 1); start > 0 && c < 128 && CHAR[c] !== 0; c = text.charCodeAt(start - 1)) {
+      start--;
+      if (c === 46 /* . */) {
+        const after = start + 1 < end ? text.charCodeAt(start + 1) : 0;
+        if (after >= 128 || CHAR[after] !== IDENT_START) ok = false;
+        firstEnd = start;
       }
-      if (!ok) break;
     }
-    if (!ok || text.charCodeAt(end - 1) === 46) continue;
+    if (!ok || start === end || CHAR[text.charCodeAt(start)] !== IDENT_START) continue;
     if (firstEnd < 0) declarations.add(keyOf(text, start, end), start);
     else members.add(keyOf(text, start, firstEnd), start);
   }
