@@ -130,17 +130,20 @@ export function indexPlaces(text: string): PlaceIndex {
 /** Positions filed by key, in insertion order per key: a chained hash table in typed arrays. */
 class PlaceTable {
   private heads: Int32Array;
-  private keys = new Int32Array(1024);
-  private positions = new Int32Array(1024);
+  private keys: Int32Array;
+  private positions: Int32Array;
   /** Index of the entry added before this one under the same bucket (-1: none). */
-  private links = new Int32Array(1024);
+  private links: Int32Array;
   private size = 0;
 
-  /** `expected`: about how many entries there will be (the table does not grow its buckets). */
+  /** `expected`: about how many entries there will be (room for them is made at once; the buckets never grow). */
   constructor(expected: number) {
     let buckets = 64;
     while (buckets < expected) buckets <<= 1;
     this.heads = new Int32Array(buckets).fill(-1);
+    this.keys = new Int32Array(buckets);
+    this.positions = new Int32Array(buckets);
+    this.links = new Int32Array(buckets);
   }
 
   add(key: number, position: number): void {
