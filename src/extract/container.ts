@@ -1,4 +1,4 @@
-import type { ByteSource } from "./byte-source.js";
+import { checkRange, type ByteSource } from "./byte-source.js";
 import type { Container, ContainerFormat, Encoding, ModuleEntry } from "./types.js";
 
 /** A gzip stream (an npm .tgz) starts with these two bytes. */
@@ -34,6 +34,15 @@ export interface ContainerFields {
 
 /** A Container whose modules are byte ranges [start, end) of `src`, read on demand. */
 export function rangeContainer(src: ByteSource, fields: ContainerFields): Container {
+  // Texts are decoded from one buffer, reused: a fresh one per module (megabytes each) cost more in
+  // page faults than the read itself. Decoding copies, so no text keeps the buffer.
+  let scratch: Buffer | null = null;
+  const text = (m: ModuleEntry): string => {
+    const length = m.end - m.start;
+    checkRange(src, m.start, length, m.path);
+    if (!scratch || scratch.length < length) scratch = Buffer.allocUnsafe(length);
+    return decode(src.readInto(m.start, length, scratch), m.encoding);
+  };
   return {
     input: fields.input,
     file: fields.file ?? src.path,
@@ -44,8 +53,9 @@ export function rangeContainer(src: ByteSource, fields: ContainerFields): Contai
     notes: fields.notes ?? [],
     read: (m) => src.read(m.start, m.end - m.start, m.path),
     readRange: (start, length, into) => src.readInto(start, length, into),
-    text: (m) => decode(src.read(m.start, m.end - m.start, m.path), m.encoding),
+    text,
     close: () => {
+      scratch = null;
       src.close();
       fields.onClose?.();
     },

@@ -122,9 +122,11 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
-  // A latin1 module's text, already read, is its bytes one for one: hashed without reading it again.
-  const bytesOf = (m: ModuleEntry) => (m.encoding === "latin1" ? Buffer.from(sharedModuleText(c, m).text, "latin1") : c.read(m));
-  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: sha256(bytesOf(m)) }));
+  // A latin1 module's text, already read, is its bytes one for one: hashed as it is, without reading
+  // it again or copying six megabytes into a buffer first.
+  const hashOf = (m: ModuleEntry) =>
+    m.encoding === "latin1" ? createHash("sha256").update(sharedModuleText(c, m).text, "latin1").digest("hex") : sha256(c.read(m));
+  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: hashOf(m) }));
   const provenanceBase = {
     client: info.client,
     version: info.version,

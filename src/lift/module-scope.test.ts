@@ -9,14 +9,14 @@ function escape(name: string): string {
 
 /** [offset, length] of each place in `text` where a property path of `name` may be assigned (`name.a.b =`). */
 function memberPlacesOf(text: string, name: string): Array<[number, number]> {
-  const re = new RegExp(`(?<![\\w$.])${escape(name)}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
+  const re = new RegExp(`(?<![\\w$.#])${escape(name)}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
   return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
 }
 
-/** [offset, length] of each place in `text` where a declaration of `name` may begin: `function x(`, `class x`, `x=` (not `x==`, `x=>`, `.x=`). */
+/** [offset, length] of each place in `text` where a declaration of `name` may begin: `function x(`, `class x`, `x=` (not `x==`, `x=>`, `.x=`, `#x=`). */
 function declarationPlacesOf(text: string, name: string): Array<[number, number]> {
   const n = escape(name);
-  const re = new RegExp(`(?:function\\s*\\*?\\s*${n}\\s*\\(|class\\s+${n}(?![\\w$])|(?<![\\w$.])${n}\\s*=(?![=>]))`, "g");
+  const re = new RegExp(`(?:function\\s*\\*?\\s*${n}\\s*\\(|class\\s+${n}(?![\\w$])|(?<![\\w$.#])${n}\\s*=(?![=>]))`, "g");
   return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
 }
 
@@ -47,6 +47,7 @@ describe("place index", () => {
       "o.p=4;q.r.s =5;t . u=6;v=>v;w>=1;z<=2;c+=1;d-=1;e=f=g;",
       "className=1;x.function=2;xclass Q{}",
       "a\u00a0=1;`s=${a}`;/=/;'k=1'",
+      "class P{#m=1;#n;set(v){this.#n=v;this.#m.x=2}}",
     ].join("\n");
     const index = indexPlaces(text);
     // Text-level candidates: `s=` in a template and `k=` in a string count too (the parser rules them out later).
@@ -54,7 +55,9 @@ describe("place index", () => {
       wordsOf(text)
         .filter((w) => index.declarations(w).length > 0)
         .sort(),
-    ).toEqual(["K", "Q", "a", "b", "className", "e", "f", "g", "h", "k", "s", "u", "x", "y"]);
+    ).toEqual(["K", "P", "Q", "a", "b", "className", "e", "f", "g", "h", "k", "s", "u", "x", "y"]);
+    // Private names are a class's own: `#m=`, `this.#n=` and `this.#m.x=` are no places of m or n.
+    expect([index.declarations("m"), index.declarations("n"), index.members("m")]).toEqual([[], [], []]);
     expect(index.members("o")).toEqual([text.indexOf("o.p=")]);
     expect(index.members("q")).toEqual([text.indexOf("q.r.s")]);
     expect(index.members("t")).toEqual([]);
@@ -104,6 +107,13 @@ describe("place index", () => {
       for (let i = 0; i < n; i++) text += pieces[Math.floor(random() * pieces.length)];
       expectSameAsPerName(text);
     }
+  });
+
+  it("keeps every place of a long text, in order, past the room the index first makes", () => {
+    // Thousands of declaration and member places, some names assigned many times.
+    const parts: string[] = [];
+    for (let i = 0; i < 1200; i++) parts.push(`n${i}=${i};o${i % 40}.p${i}=1;function f${i % 300}(){}`);
+    expectSameAsPerName(parts.join(""));
   });
 });
 
