@@ -148,6 +148,22 @@ describe("runInSandbox: normal scripts", () => {
     expect(r.results).toEqual([ok("a!"), ok(3)]);
   });
 
+  it("indexed accessors the script puts on Array.prototype never run in the driver (take and status run untimed)", async () => {
+    const r = await runInSandbox(
+      `for (const k of ["0", "1", "2"])
+         Object.defineProperty(Array.prototype, k, { get() { for (;;); }, set() { for (;;); }, configurable: true });
+       globalThis.__searchlift = { searchTools: async (xs) => xs.length, twice: (xs) => xs.length * 2 };`,
+      [
+        { fn: "searchTools", args: [[1, 2, 3]] },
+        { fn: "twice", args: [[1]] },
+        { fn: "searchTools", args: [[]] },
+      ],
+      { callTimeoutMs: 1_000, timeoutMs: 20_000 },
+    );
+    expect(r.failure).toBeUndefined();
+    expect(r.results).toEqual([ok(3), ok(2), ok(0)]);
+  });
+
   it("virtual timers (opt-in) let code that yields through setTimeout settle; without them it fails clearly", async () => {
     const script = `globalThis.__searchlift = { searchTools: async (q) => {
       const out = [];
