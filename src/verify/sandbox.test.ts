@@ -1,7 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { registryNode } from "../../test/helpers/sea-fixtures.js";
-import { assertSandboxable, nodeVersion, permissionFlag, runInSandbox, sandboxNodeArgs, type CallResult } from "./sandbox.js";
+import {
+  asciiJsonLine,
+  assertSandboxable,
+  nodeVersion,
+  permissionFlag,
+  runInSandbox,
+  sandboxNodeArgs,
+  type CallResult,
+} from "./sandbox.js";
 
 const ok = (value: unknown): CallResult => ({ ok: true, value });
 function errorOf(r: CallResult | undefined): string {
@@ -444,5 +452,33 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
 
   it("arguments that are not JSON are refused before anything runs", async () => {
     await expect(runInSandbox("", [{ fn: "f", args: [1n] }])).rejects.toThrow(/BigInt/);
+  });
+});
+
+describe("asciiJsonLine", () => {
+  // The reference: every UTF-16 unit past ASCII as \uXXXX, over the JSON text.
+  const reference = (v: unknown) =>
+    JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) + "\n";
+
+  it("escapes every unit past ASCII (2-, 3- and 4-byte UTF-8, lone surrogates) and reads back as the same value", () => {
+    const values: unknown[] = [
+      [],
+      ["plain ascii", 1, null, { a: true }],
+      ["é ü ñ \u0080 \u00ff", "中文 \u0800 \uffff", "emoji 😀 𝄞 \u{10ffff}", "lone \ud800 x \udfff"],
+      { ключ: ["mixé", "\u2028\u2029", 'tab\tnl\n"q"\\'] },
+    ];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 200; n++) {
+      let s = "";
+      for (let k = 0; k < 20; k++) s += String.fromCharCode(rnd() < 0.5 ? Math.floor(rnd() * 128) : Math.floor(rnd() * 0x10000));
+      values.push([s, { [s]: s }]);
+    }
+    for (const v of values) {
+      const line = asciiJsonLine(v);
+      expect(line.every((b) => b < 0x80)).toBe(true);
+      expect(line.toString("latin1")).toBe(reference(v));
+      expect(JSON.parse(line.toString("latin1"))).toEqual(v);
+    }
   });
 });
