@@ -343,6 +343,7 @@ function childRequest(
     }
     return { fn: c.fn, a };
   });
+  const lines = table.map(argLine);
   const header = asciiJsonLine({
     script,
     calls: lite,
@@ -351,10 +352,9 @@ function childRequest(
     virtualTimers: options.virtualTimers === true,
     carefulCalls: careful,
     maxTimeouts: options.maxTimeouts ?? 0,
+    bodyBytes: lines.reduce((n, line) => n + line.length, 0),
   });
-  const request = [header];
-  for (const args of table) request.push(argLine(args));
-  return { request, limits: { timeoutMs, memoryMb, maxOutputBytes } };
+  return { request: [header, ...lines], limits: { timeoutMs, memoryMb, maxOutputBytes } };
 }
 
 /** What a child has said so far, read line by line: the script's outcome, then one result per call, then done. */

@@ -4,10 +4,10 @@
  * `--allow-fs-read` whatsoever, so it needs no file, and this module imports only node: built-ins.
  *
  * Protocol. stdin: a JSON header line `{ script, calls: [{ fn, a }], callTimeoutMs, scriptTimeoutMs,
- * virtualTimers, carefulCalls, maxTimeouts }`, then one line per argument list, each a JSON array; all of it is
- * ASCII (characters past it are escaped). A call's `a` is the index of its line (calls with the same argument
- * list share it; each call still gets its own copy). The lines go into the context as they are, one string,
- * never decoded here. stdout: newline-delimited JSON,
+ * virtualTimers, carefulCalls, maxTimeouts, bodyBytes }`, then one line per argument list, each a JSON array
+ * ending in a newline, bodyBytes in all; all of it is ASCII (characters past it are escaped). A call's `a` is
+ * the index of its line (calls with the same argument list share it; each call still gets its own copy). The
+ * lines go into the context as they are, one string, never decoded here. stdout: newline-delimited JSON,
  * written synchronously as each step ends (so a crash is attributed to the call that caused it):
  *   {"script":"ok"} | {"script":"error","error":"…"}     once, after evaluating the script
  *   {"ok":true,"value":…} | {"ok":false,"error":"…"}    once per call, in order
@@ -316,6 +316,8 @@ interface Request {
   virtualTimers: boolean;
   carefulCalls: number;
   maxTimeouts: number;
+  /** The size of what follows the header line: the argument lines, in bytes. */
+  bodyBytes: number;
 }
 
 function write(obj: unknown): void {
@@ -330,16 +332,44 @@ function write(obj: unknown): void {
   }
 }
 
-/** The request: its header, and the whole input, in which argument list k is the text between
- *  `argBounds[2k]` and `argBounds[2k + 1]` (the lines after the header). */
+/** One read from stdin into `buf` at `at`: the bytes read, 0 at the end of the input; retried while the pipe
+ *  has nothing yet. */
+function readSome(buf: Buffer, at: number): number {
+  for (;;) {
+    try {
+      return fs.readSync(0, buf, at, buf.length - at, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+    }
+  }
+}
+
+/** The request: its header, and the argument lines as one string, in which argument list k is the text
+ *  between `argBounds[2k]` and `argBounds[2k + 1]`. The header line is read first; the lines, whose size it
+ *  gives, go straight into one buffer of that size (not a list of reads joined after), decoded once. */
 function readRequest(): { req: Request; input: string; argBounds: number[] } {
+  let head = Buffer.allocUnsafe(256 * 1024);
+  let len = 0;
+  let nl = -1;
+  while (nl < 0) {
+    if (len === head.length) head = Buffer.concat([head], 2 * head.length);
+    const n = readSome(head, len);
+    if (n === 0) throw new Error("protocol: the request ended before its header did");
+    nl = head.subarray(0, len + n).indexOf(10, len);
+    len += n;
+  }
   // ASCII by the protocol (sandbox.ts escapes the rest), so read as one byte per character.
-  const input = fs.readFileSync(0, "latin1");
-  let nl = input.indexOf("\n");
-  if (nl < 0) nl = input.length;
-  const req = JSON.parse(input.slice(0, nl)) as Request;
+  const req = JSON.parse(head.toString("latin1", 0, nl)) as Request;
+  const body = Buffer.allocUnsafe(req.bodyBytes);
+  let filled = head.copy(body, 0, nl + 1, len);
+  while (filled < body.length) {
+    const n = readSome(body, filled);
+    if (n === 0) throw new Error("protocol: the request ended before its argument lines did");
+    filled += n;
+  }
+  const input = body.toString("latin1");
   const argBounds: number[] = [];
-  for (let start = nl + 1; start < input.length;) {
+  for (let start = 0; start < input.length;) {
     let end = input.indexOf("\n", start);
     if (end < 0) end = input.length;
     argBounds.push(start, end);
