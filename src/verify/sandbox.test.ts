@@ -63,6 +63,15 @@ describe("runInSandbox: normal scripts", () => {
     expect(r.results).toEqual([ok("bac"), ok("bac"), ok("bac")]);
   });
 
+  it("each call gets its own argument list over many chunks, lists reused across chunks and out of order", async () => {
+    const lists = Array.from({ length: 7 }, (_, k) => [k, "é".repeat(k), { k }]);
+    // 600 calls span three of the runner's chunks (256 calls); list k recurs in each, and list 0 comes back last.
+    const calls = Array.from({ length: 600 }, (_, i) => ({ fn: "echo", args: lists[i === 599 ? 0 : (i * 3) % 7]! }));
+    const r = await runInSandbox(`globalThis.__searchlift = { echo: async (...a) => a }`, calls);
+    expect(r.failure).toBeUndefined();
+    expect(r.results).toEqual(calls.map((c) => ok(c.args)));
+  });
+
   it("arguments and the script reach the context exactly, whatever their characters (the request is ASCII lines)", async () => {
     const texts = [
       "line\nbreak\r\n",
