@@ -165,10 +165,11 @@ describe("runInSandbox: normal scripts", () => {
     expect(r.results).toEqual([ok("a!"), ok(3)]);
   });
 
-  it("indexed accessors the script puts on Array.prototype never run in the driver (take and status run untimed)", async () => {
+  it("indexed accessors the script puts on prototypes never run in the driver (its args, take, status run untimed)", async () => {
     const r = await runInSandbox(
-      `for (const k of ["0", "1", "2"])
-         Object.defineProperty(Array.prototype, k, { get() { for (;;); }, set() { for (;;); }, configurable: true });
+      `for (const p of [Array.prototype, Object.prototype])
+         for (const k of ["0", "1", "2"])
+           Object.defineProperty(p, k, { get() { for (;;); }, set() { for (;;); }, configurable: true });
        globalThis.__searchlift = { searchTools: async (xs) => xs.length, twice: (xs) => xs.length * 2 };`,
       [
         { fn: "searchTools", args: [[1, 2, 3]] },
