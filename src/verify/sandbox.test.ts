@@ -1,7 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { registryNode } from "../../test/helpers/sea-fixtures.js";
-import { assertSandboxable, nodeVersion, permissionFlag, runInSandbox, sandboxNodeArgs, type CallResult } from "./sandbox.js";
+import {
+  asciiJsonLine,
+  assertSandboxable,
+  nodeVersion,
+  permissionFlag,
+  runInSandbox,
+  sandboxNodeArgs,
+  type CallResult,
+} from "./sandbox.js";
 
 const ok = (value: unknown): CallResult => ({ ok: true, value });
 function errorOf(r: CallResult | undefined): string {
@@ -53,6 +61,15 @@ describe("runInSandbox: normal scripts", () => {
       ],
     );
     expect(r.results).toEqual([ok("bac"), ok("bac"), ok("bac")]);
+  });
+
+  it("each call gets its own argument list over many chunks, lists reused across chunks and out of order", async () => {
+    const lists = Array.from({ length: 7 }, (_, k) => [k, "é".repeat(k), { k }]);
+    // 600 calls span three of the runner's chunks (256 calls); list k recurs in each, and list 0 comes back last.
+    const calls = Array.from({ length: 600 }, (_, i) => ({ fn: "echo", args: lists[i === 599 ? 0 : (i * 3) % 7]! }));
+    const r = await runInSandbox(`globalThis.__searchlift = { echo: async (...a) => a }`, calls);
+    expect(r.failure).toBeUndefined();
+    expect(r.results).toEqual(calls.map((c) => ok(c.args)));
   });
 
   it("arguments and the script reach the context exactly, whatever their characters (the request is ASCII lines)", async () => {
@@ -146,6 +163,23 @@ describe("runInSandbox: normal scripts", () => {
       { virtualTimers: true },
     );
     expect(r.results).toEqual([ok("a!"), ok(3)]);
+  });
+
+  it("indexed accessors the script puts on prototypes never run in the driver (its args, take, status run untimed)", async () => {
+    const r = await runInSandbox(
+      `for (const p of [Array.prototype, Object.prototype])
+         for (const k of ["0", "1", "2"])
+           Object.defineProperty(p, k, { get() { for (;;); }, set() { for (;;); }, configurable: true });
+       globalThis.__searchlift = { searchTools: async (xs) => xs.length, twice: (xs) => xs.length * 2 };`,
+      [
+        { fn: "searchTools", args: [[1, 2, 3]] },
+        { fn: "twice", args: [[1]] },
+        { fn: "searchTools", args: [[]] },
+      ],
+      { callTimeoutMs: 1_000, timeoutMs: 20_000 },
+    );
+    expect(r.failure).toBeUndefined();
+    expect(r.results).toEqual([ok(3), ok(2), ok(0)]);
   });
 
   it("virtual timers (opt-in) let code that yields through setTimeout settle; without them it fails clearly", async () => {
@@ -428,5 +462,33 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
 
   it("arguments that are not JSON are refused before anything runs", async () => {
     await expect(runInSandbox("", [{ fn: "f", args: [1n] }])).rejects.toThrow(/BigInt/);
+  });
+});
+
+describe("asciiJsonLine", () => {
+  // The reference: every UTF-16 unit past ASCII as \uXXXX, over the JSON text.
+  const reference = (v: unknown) =>
+    JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) + "\n";
+
+  it("escapes every unit past ASCII (2-, 3- and 4-byte UTF-8, lone surrogates) and reads back as the same value", () => {
+    const values: unknown[] = [
+      [],
+      ["plain ascii", 1, null, { a: true }],
+      ["é ü ñ \u0080 \u00ff", "中文 \u0800 \uffff", "emoji 😀 𝄞 \u{10ffff}", "lone \ud800 x \udfff"],
+      { ключ: ["mixé", "\u2028\u2029", 'tab\tnl\n"q"\\'] },
+    ];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 200; n++) {
+      let s = "";
+      for (let k = 0; k < 20; k++) s += String.fromCharCode(rnd() < 0.5 ? Math.floor(rnd() * 128) : Math.floor(rnd() * 0x10000));
+      values.push([s, { [s]: s }]);
+    }
+    for (const v of values) {
+      const line = asciiJsonLine(v);
+      expect(line.every((b) => b < 0x80)).toBe(true);
+      expect(line.toString("latin1")).toBe(reference(v));
+      expect(JSON.parse(line.toString("latin1"))).toEqual(v);
+    }
   });
 });
