@@ -96,34 +96,41 @@ export function createRng(seed: number): Rng {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
     return (z ^ (z >>> 16)) >>> 0;
   };
-  let a = split(),
-    b = split(),
-    c = split(),
-    d = split();
+  // The state [a, b, c, d] lives in a typed array: as closure variables, each value of 2^31 or more was a heap
+  // number, two or so per draw, and the corpus makes millions of draws. Stores wrap modulo 2^32, as `>>> 0` did.
+  const state = new Uint32Array([split(), split(), split(), split()]);
   const u32 = () => {
+    const a = state[0]!,
+      b = state[1]!,
+      c = state[2]!,
+      d = state[3]!;
     const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = ((c << 21) | (c >>> 11)) >>> 0;
-    c = (c + t) >>> 0;
+    state[3] = d + 1;
+    state[0] = b ^ (b >>> 9);
+    state[1] = c + (c << 3);
+    state[2] = ((c << 21) | (c >>> 11)) + t;
     return t;
   };
   for (let i = 0; i < 12; i++) u32();
+  // Each method draws from u32 directly (the same arithmetic as going through next): the corpus makes
+  // millions of draws, and a call through the object per draw was a measurable part of its time.
+  const int = (n: number) => Math.floor((u32() / 4294967296) * n);
   const rng: Rng = {
     next: () => u32() / 4294967296,
-    int: (n) => Math.floor(rng.next() * n),
-    range: (lo, hi) => lo + rng.int(hi - lo + 1),
-    chance: (p) => rng.next() < p,
+    int,
+    range: (lo, hi) => lo + int(hi - lo + 1),
+    chance: (p) => u32() / 4294967296 < p,
     pick: (items) => {
       if (items.length === 0) throw new RangeError("pick from an empty list");
-      return items[rng.int(items.length)]!;
+      return items[int(items.length)]!;
     },
     shuffle: (items) => {
-      const out = [...items];
+      const out = items.slice();
       for (let i = out.length - 1; i > 0; i--) {
-        const j = rng.int(i + 1);
-        [out[i], out[j]] = [out[j]!, out[i]!];
+        const j = int(i + 1);
+        const t = out[i]!;
+        out[i] = out[j]!;
+        out[j] = t;
       }
       return out;
     },
@@ -158,6 +165,7 @@ const SERVERS = [
 ];
 /** Server names that stress parsing: dots, spaces, case, underscores, single letters. */
 const ODD_SERVERS = ["my.server", "My Server", "aws.s3", "claude_ai_Gmail", "GitHub", "db_prod", "a", "x-y_z", "Slack", "data.v2.api"];
+const ALL_SERVERS = [...SERVERS, ...ODD_SERVERS];
 const VERBS = [
   "create",
   "get",
@@ -408,72 +416,196 @@ function decorate(rng: Rng, w: string): string {
   }
 }
 
-function sentence(rng: Rng, keyWords: string[], len: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < len; i++) {
-    const r = rng.next();
-    if (r < 0.3 && keyWords.length > 0) out.push(decorate(rng, rng.pick(keyWords)));
-    else if (r < 0.37) out.push(rng.pick(REGEX_BITS));
-    else if (r < 0.41) out.push(rng.pick(UNICODE_WORDS));
-    else if (r < 0.5) out.push(rng.pick(VERBS_AND_NOUNS));
-    else out.push(rng.pick(FILLER));
+/**
+ * Text made of pieces (sentences, their ends, separators) and joined once, into one flat string. Texts built
+ * by `+=` were ropes of thousands of strings that stayed alive until printed; with the arrays and strings
+ * made per sentence, they were most of what the corpus allocated, and most of its time went to the GC.
+ */
+class Text {
+  private readonly parts: string[] = [];
+  /** The length of the joined text. */
+  length = 0;
+
+  add(piece: string): void {
+    this.parts.push(piece);
+    this.length += piece.length;
   }
-  return cap(out.join(" ")) + rng.pick(SENTENCE_ENDS);
+
+  /** A place for a piece that is drawn later (see `fill`). */
+  hole(): number {
+    this.parts.push("");
+    return this.parts.length - 1;
+  }
+
+  fill(hole: number, piece: string): void {
+    this.parts[hole] = piece;
+    this.length += piece.length;
+  }
+
+  toString(): string {
+    return this.parts.join("");
+  }
 }
+
+/** The word lists a sentence draws from, with their words capitalised, for a sentence's first word. */
+const CAPITALISED = new Map<readonly string[], string[]>(
+  [REGEX_BITS, UNICODE_WORDS, VERBS_AND_NOUNS, FILLER].map((list) => [list, list.map(cap)]),
+);
+
+/** A word from `list`, capitalised or not: the same draw either way. */
+function pickWord(rng: Rng, list: readonly string[], capitalised: boolean): string {
+  return rng.pick(capitalised ? CAPITALISED.get(list)! : list);
+}
+
+function sentenceWord(rng: Rng, keyWords: string[], capitalised: boolean): string {
+  const r = rng.next();
+  if (r < 0.3 && keyWords.length > 0) {
+    const w = decorate(rng, rng.pick(keyWords));
+    return capitalised ? cap(w) : w;
+  }
+  if (r < 0.37) return pickWord(rng, REGEX_BITS, capitalised);
+  if (r < 0.41) return pickWord(rng, UNICODE_WORDS, capitalised);
+  if (r < 0.5) return pickWord(rng, VERBS_AND_NOUNS, capitalised);
+  return pickWord(rng, FILLER, capitalised);
+}
+
+/** One array per sentence length, reused for each sentence's words (sentences are made one at a time): an array
+ *  per sentence was a good part of what the corpus allocated. */
+const SENTENCE_WORDS: string[][] = [];
+
+/** `len` words and an ending, the first word capitalised (which is what capitalising the whole sentence did,
+ *  also when that word is empty). */
+function addSentence(rng: Rng, keyWords: string[], len: number, out: Text): void {
+  const words = (SENTENCE_WORDS[len] ??= new Array<string>(len).fill(""));
+  for (let i = 0; i < len; i++) words[i] = sentenceWord(rng, keyWords, i === 0);
+  out.add(words.join(" "));
+  out.add(rng.pick(SENTENCE_ENDS));
+}
+
+function sentence(rng: Rng, keyWords: string[], len: number): string {
+  const out = new Text();
+  addSentence(rng, keyWords, len, out);
+  return out.toString();
+}
+
+const SENTENCE_SEPARATORS = [" ", "\n", "\n\n"];
+const LONG_TEXT_TARGETS = [2100, 4200, 9000];
 
 function description(rng: Rng, keyWords: string[]): string | undefined {
   const r = rng.next();
   if (r < 0.04) return undefined;
   if (r < 0.07) return "";
-  const parts: string[] = [];
+  const out = new Text();
+  // The separator between sentences is drawn after them: holes until then.
+  const holes: number[] = [];
   const sentences = rng.range(1, 4);
-  for (let i = 0; i < sentences; i++) parts.push(sentence(rng, keyWords, rng.range(3, 14)));
-  let text = parts.join(rng.pick([" ", "\n", "\n\n"]));
+  for (let i = 0; i < sentences; i++) {
+    if (i > 0) holes.push(out.hole());
+    addSentence(rng, keyWords, rng.range(3, 14), out);
+  }
+  const separator = rng.pick(SENTENCE_SEPARATORS);
+  for (const h of holes) out.fill(h, separator);
   // Long descriptions with a marker near the end: beyond 2048 and 4096 characters, where releases cut them.
   if (rng.chance(0.04)) {
-    const target = rng.pick([2100, 4200, 9000]);
-    while (text.length < target) text += " " + sentence(rng, keyWords, 12);
-    text += " " + rng.pick(["zebra", "endmarker", keyWords[0] ?? "tail"]);
+    const target = rng.pick(LONG_TEXT_TARGETS);
+    while (out.length < target) {
+      out.add(" ");
+      addSentence(rng, keyWords, 12, out);
+    }
+    out.add(" ");
+    out.add(rng.pick(["zebra", "endmarker", keyWords[0] ?? "tail"]));
   }
-  return text;
+  return out.toString();
+}
+
+/** Hint phrases besides the tool's own words. */
+const HINT_PHRASES = [
+  "start here",
+  "playbook",
+  "instructions",
+  "how to use",
+  "billing",
+  "invoices",
+  "triage",
+  "deploy",
+  "kanban",
+  "sprint",
+  "warehouse",
+];
+const HINT_SEPARATORS = [", ", " ", "; ", " | "];
+
+/** What `rng.pick([...first, ...second])` picks (the same draw), without making that list. */
+function pickFromEither<T>(rng: Rng, first: readonly T[], second: readonly T[]): T {
+  const i = rng.int(first.length + second.length);
+  return i < first.length ? first[i]! : second[i - first.length]!;
 }
 
 function searchHint(rng: Rng, keyWords: string[], hintWords: string[]): string | undefined {
   if (!rng.chance(0.3)) return undefined;
   if (rng.chance(0.1)) {
     // Longer than the 4096-character cut, with a word that only exists past the cut.
-    let text = "";
+    const out = new Text();
     const target = CAPS.searchHintChars + rng.range(0, 600);
-    while (text.length < target) text += sentence(rng, keyWords, 10) + " ";
+    while (out.length < target) {
+      addSentence(rng, keyWords, 10, out);
+      out.add(" ");
+    }
     const tail = rng.pick(["hintbeyondcut", "quokka", "farawayword"]);
     hintWords.push(tail);
-    return text + tail;
+    out.add(tail);
+    return out.toString();
   }
-  const words = Array.from({ length: rng.range(1, 6) }, () =>
-    rng.pick([
-      "start here",
-      "playbook",
-      "instructions",
-      "how to use",
-      "billing",
-      "invoices",
-      "triage",
-      "deploy",
-      "kanban",
-      "sprint",
-      "warehouse",
-      ...keyWords,
-    ]),
-  );
-  hintWords.push(...words.flatMap((w) => w.split(" ")));
-  return words.join(rng.pick([", ", " ", "; ", " | "]));
+  const count = rng.range(1, 6);
+  const phrases: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const phrase = pickFromEither(rng, HINT_PHRASES, keyWords);
+    phrases.push(phrase);
+    // The hint's words, for queries: a phrase's words one by one.
+    if (phrase.includes(" ")) hintWords.push(...phrase.split(" "));
+    else hintWords.push(phrase);
+  }
+  return phrases.join(rng.pick(HINT_SEPARATORS));
 }
+
+const isLowerAscii = (c: number) => c >= 97 && c <= 122;
+const isUpperAscii = (c: number) => c >= 65 && c <= 90;
+
+/**
+ * The lower-case words of a tool name, added to `out`: the name split at `.`, `_` and `-` and between a
+ * lower-case and an upper-case ASCII letter, empty words dropped. What splitting at
+ * /[._-]|(?<=[a-z])(?=[A-Z])/ gives, without a regex and its arrays for each of the corpus's tools.
+ */
+function addToolNameWords(name: string, out: string[]): void {
+  const addWord = (from: number, to: number) => {
+    if (to > from) out.push(name.slice(from, to).toLowerCase());
+  };
+  let start = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 46 /* . */ || c === 95 /* _ */ || c === 45 /* - */) {
+      addWord(start, i);
+      start = i + 1;
+    } else if (i > 0 && isUpperAscii(c) && isLowerAscii(name.charCodeAt(i - 1))) {
+      addWord(start, i);
+      start = i;
+    }
+  }
+  addWord(start, name.length);
+}
+
+/** The lower-case words of a server name: split at `.`, `_`, space and `-`. */
+const serverNameWords = (server: string) =>
+  server
+    .split(/[._ -]/)
+    .filter((w) => w !== "")
+    .map((w) => w.toLowerCase());
+/** Those of every server, made once. */
+const SERVER_WORDS = new Map(ALL_SERVERS.map((server) => [server, serverNameWords(server)]));
 
 function mcpTool(rng: Rng, server: string, words: string[], hintWords: string[]): Tool {
   const toolName = mcpToolName(rng);
-  const keyWords = [...server.split(/[._ -]/), ...toolName.split(/[._-]|(?<=[a-z])(?=[A-Z])/)]
-    .filter((w) => w !== "")
-    .map((w) => w.toLowerCase());
+  const keyWords = [...(SERVER_WORDS.get(server) ?? serverNameWords(server))];
+  addToolNameWords(toolName, keyWords);
   words.push(...keyWords, server, toolName);
   const noPrefix = rng.chance(0.03);
   const tool: Tool = { name: noPrefix ? toolName : `mcp__${server}__${toolName}` };
@@ -497,9 +629,15 @@ function mcpTool(rng: Rng, server: string, words: string[], hintWords: string[])
   return tool;
 }
 
+/** Each built-in with the words it adds to its catalog's (its name, its words, its name's words), made once. */
+const BUILTINS_WITH_WORDS = BUILTINS.map((b) => ({
+  ...b,
+  catalogWords: [b.name, ...b.words, ...b.name.split(/(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase())],
+}));
+
 function builtinTool(rng: Rng, words: string[], hintWords: string[]): Tool {
-  const b = rng.pick(BUILTINS);
-  words.push(b.name, ...b.words, ...b.name.split(/(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()));
+  const b = rng.pick(BUILTINS_WITH_WORDS);
+  words.push(...b.catalogWords);
   const tool: Tool = { name: b.name };
   const desc = description(rng, b.words);
   if (desc !== undefined) tool.description = desc;
@@ -520,7 +658,7 @@ function catalog(rng: Rng): Catalog {
   const hintWords: string[] = [];
   const r = rng.next();
   const size = r < 0.04 ? 0 : r < 0.1 ? rng.range(1, 2) : r < 0.93 ? rng.range(3, 24) : rng.range(30, 70);
-  const servers = rng.shuffle([...SERVERS, ...ODD_SERVERS]).slice(0, rng.range(1, 5));
+  const servers = rng.shuffle(ALL_SERVERS).slice(0, rng.range(1, 5));
   if (rng.chance(0.3)) servers.push(rng.pick(ODD_SERVERS));
   const builtinShare = rng.pick([0, 0, 0.1, 0.3, 0.6]);
   const deferred: Tool[] = [];
@@ -627,9 +765,12 @@ function exactlyChars(rng: Rng, c: Catalog, n: number): string {
       .pick(["x", "issue", someWord(rng, c)])
       .repeat(n)
       .slice(0, n);
-  let s = "";
-  while (s.length < n) s += (s ? " " : "") + someWord(rng, c);
-  return s.slice(0, n);
+  const out = new Text();
+  while (out.length < n) {
+    if (out.length > 0) out.add(" ");
+    out.add(someWord(rng, c));
+  }
+  return out.toString().slice(0, n);
 }
 
 /** Blank and nearly blank queries: what a select or prefix reads when nothing follows it. */
