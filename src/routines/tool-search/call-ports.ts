@@ -230,13 +230,17 @@ const isConstant = (e: Node) =>
 /**
  * `flag() ? failedServers(…) : []`: where the host decides between extra information and a constant, the
  * empty client takes the constant; `mode(tools) ? [] : pending()`, a host check that answers with a
- * constant when on, is off in the empty client.
+ * constant when on, is off in the empty client; and `flag(…) ? refreshed() : state().clients`, a test that
+ * is a host check itself, says no there, as an `if` does (cutHostGatedBranches).
  */
 function replaceHostConditionals(cut: HostCut, n: Node): void {
   if (!n || typeof n !== "object") return;
   const flagOn = (c: ConditionalExpression) => c.test.type === "CallExpression" && isConstant(c.consequent) && cut.hostCall(c.test);
   const fix = (c: Node) =>
-    c?.type === "ConditionalExpression" && ((isConstant(c.alternate) && (cut.hostCall(c.test) || cut.hostCall(c.consequent))) || flagOn(c))
+    c?.type === "ConditionalExpression" &&
+    ((isConstant(c.alternate) && (cut.hostCall(c.test) || cut.hostCall(c.consequent))) ||
+      flagOn(c) ||
+      hostGate(c.test, cut.reachesHost) !== null)
       ? (cut.dropped.push({ name: "(host branch)", at: cut.at(c) }), c.alternate)
       : c;
   const fields = fieldsOf(n);
@@ -525,18 +529,21 @@ function inlinePortedConstants(
   rewriteTree(root, one);
 }
 
+/** The host check a test opens with — `check(…)`, or `check(…) && …` / `… && check(…)` — or null: the
+ *  neutral client's host says no to every such check. */
+function hostGate(t: Node, hostFn: (name: string) => boolean): string | null {
+  if (t.type === "CallExpression" && t.callee.type === "Identifier" && hostFn(t.callee.name)) return t.callee.name;
+  if (t.type === "LogicalExpression" && t.operator === "&&") return hostGate(t.left, hostFn) ?? hostGate(t.right, hostFn);
+  return null;
+}
+
 /**
  * `if (replMode() && …) { … }` with no else: a branch that runs only when a check of the host's says
  * yes. The neutral client's host says no to every such check, so the branch goes.
  */
 function cutHostGatedBranches(root: Node, hostFn: (name: string) => boolean, cut: (name: string) => void): void {
-  const gate = (t: Node): string | null => {
-    if (t.type === "CallExpression" && t.callee.type === "Identifier" && hostFn(t.callee.name)) return t.callee.name;
-    if (t.type === "LogicalExpression" && t.operator === "&&") return gate(t.left) ?? gate(t.right);
-    return null;
-  };
   removeStatementsWhere(root, (s) => {
-    const name = s.type === "IfStatement" && !s.alternate ? gate(s.test) : null;
+    const name = s.type === "IfStatement" && !s.alternate ? hostGate(s.test, hostFn) : null;
     if (name) cut(`(${name}: off)`);
     return !!name;
   });
