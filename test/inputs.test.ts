@@ -6,7 +6,17 @@
  * root and a global bun install. The program files are samples/releases/0.x.0 (a fake client of ours).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -145,10 +155,16 @@ describe("version inputs through the release cache (a fake npm over sample tarba
     );
   });
 
-
   it("track without --cache keeps its lifts under $XDG_CACHE_HOME/searchlift, beside fetch's releases", () => {
     const xdg = join(m.home, "xdg");
-    const r = run({ ...m, env: { ...m.env, XDG_CACHE_HOME: xdg } }, ["track", "0.5.0", "--no-verify", "--json", "--out", join(m.home, "tl")]);
+    const r = run({ ...m, env: { ...m.env, XDG_CACHE_HOME: xdg } }, [
+      "track",
+      "0.5.0",
+      "--no-verify",
+      "--json",
+      "--out",
+      join(m.home, "tl"),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(join(xdg, "searchlift", "track")).length).toBeGreaterThan(0);
     expect(existsSync(join(xdg, "searchlift", "releases", "0.5.0", "npm"))).toBe(true);

@@ -59,7 +59,13 @@ describe("module texts of a file", () => {
 
   it("names the module whose range lies outside the file", () => {
     const outside = entry("outside.js", at[3]!, at[3]! + 100, "latin1");
-    const c = rangeContainer(new FileByteSource(file), { input: file, format: "plain-script", runtime: null, entry: null, modules: [outside] });
+    const c = rangeContainer(new FileByteSource(file), {
+      input: file,
+      format: "plain-script",
+      runtime: null,
+      entry: null,
+      modules: [outside],
+    });
     try {
       expect(() => c.text(outside)).toThrow(MalformedInput);
       expect(() => c.text(outside)).toThrow(/outside\.js/);

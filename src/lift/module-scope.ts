@@ -168,7 +168,8 @@ class PlaceTable {
   /** The positions filed under `key`, in the order they were added. */
   get(key: number): number[] {
     const out: number[] = [];
-    for (let i = this.heads[key & (this.heads.length - 1)]!; i !== -1; i = this.links[i]!) if (this.keys[i] === key) out.push(this.positions[i]!);
+    for (let i = this.heads[key & (this.heads.length - 1)]!; i !== -1; i = this.links[i]!)
+      if (this.keys[i] === key) out.push(this.positions[i]!);
     return out.reverse();
   }
 }
