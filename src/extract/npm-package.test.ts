@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import * as tar from "tar";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { npmPack, npmPackMember } from "../../test/helpers/cache.js";
@@ -43,6 +44,32 @@ function tgz(files: Record<string, string | Buffer>, order = Object.keys(files))
   const root = tree(files);
   const file = join(work, `p-${Math.random().toString(36).slice(2)}.tgz`);
   tar.c({ gzip: true, file, cwd: root, sync: true, portable: true }, order);
+  return file;
+}
+
+/** A .tgz of `entries` exactly as given, repeats included (tar.c would collapse those): ustar by hand. */
+function rawTgz(entries: Array<[string, string | Buffer]>): string {
+  const blocks: Buffer[] = [];
+  for (const [name, body] of entries) {
+    const data = Buffer.from(body);
+    const header = Buffer.alloc(512);
+    header.write(name, 0, 100, "utf8");
+    header.write("0000644\0", 100);
+    header.write("0000000\0", 108);
+    header.write("0000000\0", 116);
+    header.write(data.length.toString(8).padStart(11, "0") + "\0", 124);
+    header.write("00000000000\0", 136);
+    header.write("        ", 148);
+    header.write("0", 156);
+    header.write("ustar\0" + "00", 257);
+    let sum = 0;
+    for (const b of header) sum += b;
+    header.write(sum.toString(8).padStart(6, "0") + "\0 ", 148);
+    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  const file = join(work, `raw-${Math.random().toString(36).slice(2)}.tgz`);
+  writeFileSync(file, gzipSync(Buffer.concat(blocks)));
   return file;
 }
 
@@ -254,6 +281,48 @@ describe("synthetic packages", () => {
     expect(c.read(c.modules[0]!).equals(body)).toBe(true);
     expect(leftovers()).toHaveLength(1);
     c.close();
+    expect(leftovers()).toEqual([]);
+  });
+
+  it("reads the copy npm installs, however the archive orders package.json, repeats and programs", () => {
+    const script = (tag: string) => Buffer.from(`${SCRIPT}// ${tag}\n`);
+    const opened = (entries: Array<[string, string | Buffer]>) => {
+      const c = openContainer(rawTgz(entries));
+      try {
+        return c.read(c.modules[0]!).toString("utf8");
+      } finally {
+        c.close();
+      }
+    };
+    // The platform layout: the program first, package.json after it; a later copy replaces the first.
+    expect(
+      opened([
+        ["package/tool", script("first")],
+        ["package/tool", script("last")],
+        ["package/package.json", MANIFEST({ bin: "tool" })],
+      ]),
+    ).toContain("// last");
+    // A later package.json names another program, which the archive held before it.
+    expect(
+      opened([
+        ["package/package.json", MANIFEST({ bin: "a.js" })],
+        ["package/b.js", script("b")],
+        ["package/a.js", script("a")],
+        ["package/package.json", MANIFEST({ bin: "b.js" })],
+      ]),
+    ).toContain("// b");
+    // Many executable-looking files before package.json: the program is still found, past them.
+    const many: Array<[string, string | Buffer]> = Array.from({ length: 7 }, (_, i) => [`package/tool${i}`, script(`tool${i}`)]);
+    expect(opened([...many, ["package/package.json", MANIFEST({ bin: "tool6" })]])).toContain("// tool6");
+    expect(leftovers()).toEqual([]);
+    // Cut inside the program, package.json never read: malformed, nothing left behind.
+    const whole = rawTgz([
+      ["package/tool", Buffer.from(SCRIPT.repeat(20_000))],
+      ["package/package.json", MANIFEST({ bin: "tool" })],
+    ]);
+    const cut = join(work, "cut-first.tgz");
+    writeFileSync(cut, readFileSync(whole).subarray(0, 2000));
+    expect(thrown(() => openContainer(cut))).toBeInstanceOf(MalformedInput);
     expect(leftovers()).toEqual([]);
   });
 

@@ -1,4 +1,16 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { basename, join, posix } from "node:path";
@@ -333,101 +345,175 @@ function packagePath(path: string): string | null {
 interface ArchiveIndex {
   manifest: Buffer | null;
   last: Map<string, { index: number; type: string }>;
+  /** Copies made while reading, by package path: the program, when the pass could tell which member it is. */
+  copies: Map<string, MemberCopy>;
 }
 
-/** Pass 1, the whole archive: the last package.json (it may follow a 400 MB member) and where each path last occurs. */
-function indexTarball(input: string): ArchiveIndex {
+/** A member written to a temporary file as tar hands it over. */
+interface MemberCopy {
+  index: number;
+  file: string;
+  size: number;
+  written: number;
+  done: boolean;
+  error: NodeJS.ErrnoException | null;
+  /** Open until the entry ends or the pass does. */
+  fd: number | null;
+}
+
+function closeCopy(copy: MemberCopy): void {
+  if (copy.fd !== null) closeSync(copy.fd);
+  copy.fd = null;
+}
+
+/** Members copied on speculation before package.json is read (platform packages put it after the program). */
+const MAX_SPECULATIVE_COPIES = 4;
+const FILE_TYPES = new Set(["File", "OldFile", "ContiguousFile"]);
+
+/** Write `entry`'s data to `file` (created, never overwritten) as it arrives. */
+function copyEntry(entry: ReadEntry, index: number, file: string): MemberCopy {
+  const out = openSync(file, "wx", 0o600);
+  const copy: MemberCopy = { index, file, size: entry.size, written: 0, done: false, error: null, fd: out };
+  entry.on("data", (c: Buffer) => {
+    if (copy.error) return;
+    try {
+      for (let off = 0; off < c.length;) off += writeSync(out, c, off, c.length - off, copy.written + off);
+      copy.written += c.length;
+    } catch (e) {
+      copy.error = e as NodeJS.ErrnoException;
+    }
+  });
+  entry.on("end", () => {
+    copy.done = true;
+    closeCopy(copy);
+  });
+  return copy;
+}
+
+/** The paths that may hold the program by this manifest; none while it cannot be read. */
+function programCandidates(input: string, manifest: Buffer): Set<string> {
+  try {
+    return new Set(chooseProgram(input, parseManifest(input, manifest)).candidates);
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * The one pass over the whole archive: the last package.json (it may follow a 400 MB member), where each path
+ * last occurs, and copies, into `dir`, of the members that may be the program. Once package.json has been
+ * read those are its candidates; before it, a few top-level executable-looking files, on speculation.
+ */
+function indexTarball(input: string, dir: string): ArchiveIndex {
   const last = new Map<string, { index: number; type: string }>();
+  const copies = new Map<string, MemberCopy>();
   let manifest: Buffer | null = null;
+  let candidates: Set<string> | null = null;
+  let speculative = 0;
   let index = -1;
-  streamTar(
-    input,
-    (entry, path) => {
-      index++;
-      const rel = packagePath(path);
-      if (rel === null || entry.type === "Directory") return "skip";
-      last.set(rel, { index, type: entry.type });
-      if (rel !== "package.json" || entry.type !== "File") return "skip";
-      if (entry.size > MAX_MANIFEST) throw malformed(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
-      const chunks: Buffer[] = [];
-      let got = 0;
-      entry.on("data", (c: Buffer) => {
-        got += c.length;
-        if (got <= MAX_MANIFEST) chunks.push(c);
-      });
-      entry.on("end", () => {
-        manifest = Buffer.concat(chunks);
-      });
-      return "take";
-    },
-    () => false,
-  );
-  return { manifest, last };
+  const mayBeProgram = (rel: string) =>
+    candidates ? candidates.has(rel) : !rel.includes("/") && executableLooking(rel) && speculative < MAX_SPECULATIVE_COPIES;
+  const keepCopy = (entry: ReadEntry, rel: string) => {
+    const previous = copies.get(rel);
+    if (previous) rmSync(previous.file, { force: true });
+    else if (!candidates) speculative++;
+    const sub = join(dir, String(index));
+    mkdirSync(sub);
+    copies.set(rel, copyEntry(entry, index, join(sub, posix.basename(rel))));
+  };
+  try {
+    streamTar(
+      input,
+      (entry, path) => {
+        index++;
+        const rel = packagePath(path);
+        if (rel === null || entry.type === "Directory") return "skip";
+        last.set(rel, { index, type: entry.type });
+        if (rel === "package.json" && entry.type === "File") {
+          takeManifest(input, entry, (bytes) => {
+            manifest = bytes;
+            candidates = programCandidates(input, bytes);
+          });
+          return "take";
+        }
+        if (!FILE_TYPES.has(entry.type) || !mayBeProgram(rel)) return "skip";
+        keepCopy(entry, rel);
+        return "take";
+      },
+      () => false,
+    );
+  } finally {
+    for (const c of copies.values()) closeCopy(c);
+  }
+  return { manifest, last, copies };
+}
+
+function takeManifest(input: string, entry: ReadEntry, done: (bytes: Buffer) => void): void {
+  if (entry.size > MAX_MANIFEST) throw malformed(input, `package.json is ${entry.size} bytes; refusing more than ${MAX_MANIFEST}`);
+  const chunks: Buffer[] = [];
+  let got = 0;
+  entry.on("data", (c: Buffer) => {
+    got += c.length;
+    if (got <= MAX_MANIFEST) chunks.push(c);
+  });
+  entry.on("end", () => done(Buffer.concat(chunks)));
+}
+
+/** A second pass, when the first could not tell the program in time: copy the entry at `index` into `dir`. */
+function copyMember(input: string, dir: string, member: string, index: number): MemberCopy | null {
+  const sub = join(dir, "second-pass");
+  mkdirSync(sub);
+  let copy: MemberCopy | null = null;
+  let at = -1;
+  try {
+    streamTar(
+      input,
+      (entry) => {
+        at++;
+        if (copy !== null || at !== index) return "skip";
+        copy = copyEntry(entry, index, join(sub, posix.basename(member)));
+        return "take";
+      },
+      () => copy !== null && (copy as MemberCopy).done,
+    );
+  } finally {
+    if (copy) closeCopy(copy);
+  }
+  return copy;
 }
 
 function openTarball(input: string, openFile: OpenFile): Container {
-  const archive = indexTarball(input);
-  if (archive.manifest === null) throw unrecognized(input, "not an npm package: no package.json in the archive");
-  const m = parseManifest(input, archive.manifest);
-  const program = chooseProgram(input, m);
-  const { field } = program;
-  const deps = platformPackages(m);
-  // Of several candidate names (a `main` without extension), the first the archive holds, in Node's order.
-  const member = program.candidates.find((c) => archive.last.has(c)) ?? program.member;
-  const wanted = archive.last.get(member);
-  if (wanted && wanted.type !== "File" && wanted.type !== "OldFile" && wanted.type !== "ContiguousFile") {
-    throw unrecognized(input, `${label(m)}: its program ${member} is a ${wanted.type}, not a file`);
-  }
-
-  // Pass 2: stream only the chosen member's last copy (the one npm installs) into a private temporary directory.
+  // A private temporary directory holds the program's copy (named as in the package, so readers that look
+  // at the extension see the real one) for as long as the container lives.
   const dir = mkdtempSync(join(tmpdir(), "searchlift-npm-"));
   const drop = () => rmSync(dir, { recursive: true, force: true });
   try {
-    // The member keeps its own name so readers that look at the extension see the real one.
-    const file = join(dir, posix.basename(member));
-    let found: { size: number; written: number; done: boolean } | null = null;
-    let writeError: NodeJS.ErrnoException | null = null;
-    let fd: number | null = null;
-    let index = -1;
-    try {
-      streamTar(
-        input,
-        (entry) => {
-          index++;
-          if (found !== null || wanted === undefined || index !== wanted.index) return "skip";
-          const out = openSync(file, "wx", 0o600);
-          fd = out;
-          const state = { size: entry.size, written: 0, done: false };
-          found = state;
-          entry.on("data", (c: Buffer) => {
-            if (writeError) return;
-            try {
-              for (let off = 0; off < c.length;) off += writeSync(out, c, off, c.length - off, state.written + off);
-              state.written += c.length;
-            } catch (e) {
-              writeError = e as NodeJS.ErrnoException;
-            }
-          });
-          entry.on("end", () => {
-            state.done = true;
-          });
-          return "take";
-        },
-        () => found !== null && (found as { done: boolean }).done,
-      );
-    } finally {
-      if (fd !== null) closeSync(fd);
+    const archive = indexTarball(input, dir);
+    if (archive.manifest === null) throw unrecognized(input, "not an npm package: no package.json in the archive");
+    const m = parseManifest(input, archive.manifest);
+    const program = chooseProgram(input, m);
+    const { field } = program;
+    const deps = platformPackages(m);
+    // Of several candidate names (a `main` without extension), the first the archive holds, in Node's order.
+    const member = program.candidates.find((c) => archive.last.has(c)) ?? program.member;
+    const wanted = archive.last.get(member);
+    if (wanted && !FILE_TYPES.has(wanted.type)) {
+      throw unrecognized(input, `${label(m)}: its program ${member} is a ${wanted.type}, not a file`);
     }
-    const we = writeError as NodeJS.ErrnoException | null;
-    if (we) throw new SearchliftError(`cannot unpack ${member} into ${tmpdir()}: ${we.code ?? we.message}`, ExitCode.unreadable, input);
-    const got = found as { size: number; written: number; done: boolean } | null;
+    // The copy of the member's last occurrence (the one npm installs), from the first pass or a second.
+    const first = archive.copies.get(member);
+    const got = !wanted ? null : first?.index === wanted.index ? first : copyMember(input, dir, member, wanted.index);
+    for (const c of archive.copies.values()) if (c !== got) rmSync(c.file, { force: true });
     if (got === null) {
       if (deps.size > 0) throw wrapperError(input, m, deps, member, "is missing");
       throw unrecognized(input, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
     }
+    const we = got.error;
+    if (we) throw new SearchliftError(`cannot unpack ${member} into ${tmpdir()}: ${we.code ?? we.message}`, ExitCode.unreadable, input);
     if (!got.done || got.written !== got.size) {
       throw malformed(input, `${member} is truncated in the archive (${got.written} of ${got.size} bytes)`);
     }
+    const file = got.file;
     if (deps.size > 0 && got.size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
       throw wrapperError(input, m, deps, member, "is a placeholder");
     }
