@@ -82,6 +82,25 @@ describe("the library (dist/index.js)", () => {
     expect(ck.events.map((e) => e.done)).toEqual([0, 1]);
   });
 
+  it("two lifts of one program in one process share its verification; another program gets its own", async () => {
+    const s = await entry();
+    const out = tmp("shared");
+    // 0.3.0 and 0.3.1 are one sample built twice, the second with mangled names; 0.4.0 is another scorer.
+    const runs = ["0.3.0", "0.3.1", "0.4.0"].map((v) => {
+      const r = recorder();
+      return { r, lift: s.lift(join(RELEASES, v), { out, cases: 80, onProgress: r.onProgress }) };
+    });
+    const lifted = await Promise.all(runs.map((x) => x.lift));
+    for (const l of lifted) expect(l.verified).toEqual({ cases: 80, agreed: 80 });
+    const started = runs.map(({ r }) => r.events.find((e) => e.stage === "verify")!.message);
+    expect(started).toEqual([
+      "verifying on 80 cases",
+      "the same program as another release lifted in this run: its verification on 80 cases",
+      "verifying on 80 cases",
+    ]);
+    for (const { r } of runs) expect(r.events.map((e) => e.message)).toContain("80/80 cases agree");
+  });
+
   it("fetch reports each release through onProgress (a stand-in npm over a sample tarball)", async () => {
     const s = await entry();
     const registry = tmp("registry");

@@ -22,6 +22,7 @@ import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { startVerifier, VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
+import { sharedVerification, verificationKey } from "../verify/shared-verification.js";
 import type { OnProgress } from "../api/progress.js";
 
 export interface LiftOptions {
@@ -155,7 +156,9 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     );
   }
 
-  const verified = opts.verifier ? await verifyDraft(opts.verifier, code.original, draft, opts, c.input) : null;
+  const verified = opts.verifier
+    ? await verifyDraft(opts.verifier, { original: code.original, draft, lifted: code.readable }, opts, c.input)
+    : null;
   const text = compose(verified ?? "skipped (--no-verify)");
 
   // The parts were checked by releaseInfo; the resolved folder is checked again here.
@@ -180,18 +183,33 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
 }
 
 /** Run the draft against the release's own code on the corpus; any doubt or disagreement is an error. */
+/** The two sides: the release's own code, and the draft module, whose behaviour is its lifted code's. */
+interface Sides {
+  original: string;
+  draft: string;
+  lifted: string;
+}
+
 async function verifyDraft(
   verifier: Verifier,
-  original: string,
-  draft: string,
+  sides: Sides,
   opts: LiftOptions,
   input: string,
 ): Promise<NonNullable<LiftResult["verified"]>> {
   let v: VerifyResult;
   const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
-  opts.onProgress?.({ stage: "verify", message: `verifying on ${opts.cases ?? 2000} cases` });
+  const cases = opts.cases ?? 2000;
+  const key = verificationKey((opts.pack ?? toolSearchPack).id, cases, sides.original, sides.lifted);
+  const { outcome, shared } = sharedVerification(key, () => verifier.run(sides.original, sides.draft, budgetS * 1000));
+  if (shared) verifier.cancel();
+  opts.onProgress?.({
+    stage: "verify",
+    message: shared
+      ? `the same program as another release lifted in this run: its verification on ${cases} cases`
+      : `verifying on ${cases} cases`,
+  });
   try {
-    v = await verifier.run(original, draft, budgetS * 1000);
+    v = await outcome;
   } catch (e) {
     if (e instanceof VerifyBudgetExceeded)
       throw new SearchliftError(
