@@ -7,7 +7,8 @@
  * among all tools. The live server is samples/mcp-server/server.mjs (the official SDK over stdio).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -474,6 +475,12 @@ describe("check --releases given as inputs", () => {
     expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
     expect(ranksOf(JSON.parse(second.stdout) as CheckJson, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
     expect(readdirSync(cache)).toHaveLength(1);
+    // The cache is keyed by the input's sha256, which the lifted module records as its provenance.
+    const input = readFileSync(join(ROOT, "samples", "releases", "0.7.0"));
+    const sha = createHash("sha256").update(input).digest("hex");
+    expect(readdirSync(cache)).toEqual([sha]);
+    const module = (JSON.parse(second.stdout) as CheckJson).releases[0]!.module;
+    expect(readFileSync(module, "utf8")).toContain(`"sha256": "${sha}"`);
   });
 
   /** A machine of its own (as in inputs.test.ts): a HOME, a PATH without npm or claude, the fake npm whose

@@ -88,23 +88,24 @@ async function releaseModule(arg: string, flags: ReleaseFlags, lifts: Map<string
         ...(flags.cache ? { cache: flags.cache } : {}),
       });
   if (!existsSync(input)) throw new SearchliftError("no such file or folder, and not a version", ExitCode.unreadable, arg);
-  const dir = join(resolve(flags.liftCache ?? defaultLiftCache()), await inputHash(input));
+  const hash = await inputHash(input);
+  const dir = join(resolve(flags.liftCache ?? defaultLiftCache()), hash);
   let lift = lifts.get(dir);
   if (lift === undefined) {
-    lift = liftInto(dir, arg, input, flags);
+    lift = liftInto(dir, arg, input, statSync(input).isFile() ? hash : undefined, flags);
     lifts.set(dir, lift);
   }
   return lift;
 }
 
 /** The module lifted from `input` into `dir`, or already there. */
-async function liftInto(dir: string, arg: string, input: string, flags: ReleaseFlags): Promise<string> {
+async function liftInto(dir: string, arg: string, input: string, inputSha256: string | undefined, flags: ReleaseFlags): Promise<string> {
   const cached = cachedModule(dir);
   if (cached) return cached;
   rmSync(dir, { recursive: true, force: true });
   flags.log(`lifting ${arg} (once; kept in ${dir})`);
   const { liftInput } = await import("../lift/lift.js");
-  const r = await liftInput(input, { out: dir, verify: true });
+  const r = await liftInput(input, { out: dir, verify: true, ...(inputSha256 ? { inputSha256 } : {}) });
   writeFileSync(join(dir, MARK), JSON.stringify({ module: relative(dir, r.module) }) + "\n");
   return r.module;
 }
@@ -119,12 +120,15 @@ function cachedModule(dir: string): string | null {
   }
 }
 
-/** sha256 of a file, or of a folder's files (relative paths and contents, in sorted order). */
+/** sha256 of a file (the lift's provenance records the same), or of a folder's files (relative paths and contents, in sorted order). */
 async function inputHash(input: string): Promise<string> {
   const h = createHash("sha256");
-  const files = statSync(input).isDirectory() ? filesUnder(input).map((f) => [relative(input, f), f] as const) : [["", input] as const];
-  for (const [name, file] of files) {
-    h.update(`${name}\0`);
+  if (!statSync(input).isDirectory()) {
+    for await (const chunk of createReadStream(input)) h.update(chunk as Buffer);
+    return h.digest("hex");
+  }
+  for (const file of filesUnder(input)) {
+    h.update(`${relative(input, file)}\0`);
     for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
   }
   return h.digest("hex");

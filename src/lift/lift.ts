@@ -37,6 +37,8 @@ export interface LiftOptions {
   onProgress?: OnProgress;
   /** The routine lifted (default: tool search). */
   pack?: RoutinePack;
+  /** The input file's sha256, when the caller has it already (check keys its cache by it): not hashed again. */
+  inputSha256?: string;
 }
 
 /** Generous: a real release verifies in about 5 s on an idle 2-core machine; a whole verified lift took up to 2 min at load 6. */
@@ -63,15 +65,49 @@ export async function liftInput(input: string, opts: LiftOptions): Promise<LiftR
 }
 
 async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
-  const inputHash = sha256InBackground(hashedFile(c));
-  // Started now, the verifier makes its corpus on another core while this process locates and lifts.
-  const verifier = opts.verify ? startVerifier((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
+  const file = hashedFile(c);
+  const inputHash =
+    opts.inputSha256 && file === c.input ? { result: Promise.resolve(opts.inputSha256), cancel() {} } : sha256InBackground(file);
+  const verifier = opts.verify ? verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
   try {
     return await liftWith(c, { ...opts, verifier }, inputHash.result);
   } finally {
     inputHash.cancel();
     verifier?.cancel();
   }
+}
+
+/** Verifiers of lifts in this process that have not answered yet. */
+let verifiersAtWork = 0;
+
+/**
+ * A verifier for one lift. Started at once, it makes its corpus on another core while this process locates
+ * and lifts. While another lift of this process is verifying (check's releases), it starts only when asked to
+ * run: adjacent releases usually share one verification (shared-verification.ts), and a corpus made meanwhile
+ * would take a core from the other lift's sides.
+ */
+function verifierFor(routine: string, cases: number): Verifier {
+  let started: Verifier | undefined;
+  let done = false;
+  const start = () => {
+    if (!started) {
+      started = startVerifier(routine, cases);
+      verifiersAtWork++;
+    }
+    return started;
+  };
+  const finish = () => {
+    if (started && !done) verifiersAtWork--;
+    done = true;
+  };
+  if (verifiersAtWork === 0) start();
+  return {
+    run: (original, emitted, budgetMs) => start().run(original, emitted, budgetMs).finally(finish),
+    cancel: () => {
+      started?.cancel();
+      finish();
+    },
+  };
 }
 
 /** A lift that failed once the release was known: the error says which release it was. */
