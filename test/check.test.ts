@@ -474,11 +474,12 @@ describe("check --releases given as inputs", () => {
     expect(second.stderr).toBe("");
     expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
     expect(ranksOf(JSON.parse(second.stdout) as CheckJson, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
-    expect(readdirSync(cache)).toHaveLength(1);
-    // The cache is keyed by the input's sha256, which the lifted module records as its provenance.
+    // The cache is keyed by the input's sha256, which the lifted module records as its provenance; beside the
+    // lifts, the verification they recorded.
     const input = readFileSync(join(ROOT, "samples", "releases", "0.7.0"));
     const sha = createHash("sha256").update(input).digest("hex");
-    expect(readdirSync(cache)).toEqual([sha]);
+    expect(readdirSync(cache).sort()).toEqual([sha, "verifications"]);
+    expect(readdirSync(join(cache, "verifications"))).toHaveLength(1);
     const module = (JSON.parse(second.stdout) as CheckJson).releases[0]!.module;
     expect(readFileSync(module, "utf8")).toContain(`"sha256": "${sha}"`);
   });

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -83,6 +83,37 @@ describe("searchlift lift", () => {
     expect(res.verified).toBe("skipped");
     const m = await import(pathToFileURL(res.module).href);
     expect(m.provenance.verified).toBe("skipped (--no-verify)");
+  });
+
+  it("--verifications: a release of a program verified before reuses that verification; nothing else does", () => {
+    const records = mkdtempSync(join(tmpdir(), "searchlift-verifications-"));
+    const sample = (v: string) => join(ROOT, "samples", "releases", v);
+    const lift = (v: string, ...more: string[]) =>
+      run("lift", sample(v), "--out", mkdtempSync(join(tmpdir(), "searchlift-lifted-")), "--cases", "200", "--json", ...more);
+    // No verification of 12,000 calls finishes in a millisecond: a lift that passes within one ran none.
+    const instant = ["--verify-timeout", "0.001"];
+
+    const first = lift("0.3.0", "--verifications", records);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).results[0].verified).toEqual({ cases: 200, agreed: 200 });
+    const [record] = readdirSync(records);
+    expect(record).toMatch(/^[0-9a-f]{64}\.json$/);
+
+    // 0.3.1 is 0.3.0's code with mangled names: its verification is the one recorded.
+    const same = lift("0.3.1", "--verifications", records, ...instant);
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout).results[0].verified).toEqual({ cases: 200, agreed: 200 });
+    // Without the records, or for another program, or another corpus size, the verification runs (and here times out).
+    expect(lift("0.3.1", ...instant).code).toBe(ExitCode.verifyTimeout);
+    expect(lift("0.4.0", "--verifications", records, ...instant).code).toBe(ExitCode.verifyTimeout);
+    expect(
+      run("lift", sample("0.3.1"), "--out", mkdtempSync(join(tmpdir(), "l-")), "--cases", "201", "--verifications", records, ...instant)
+        .code,
+    ).toBe(ExitCode.verifyTimeout);
+    // A record that does not say every case agreed is not one.
+    const file = join(records, record!);
+    writeFileSync(file, readFileSync(file, "utf8").replace('"agreed":200', '"agreed":199'));
+    expect(lift("0.3.1", "--verifications", records, ...instant).code).toBe(ExitCode.verifyTimeout);
   });
 
   it("refuses a routine that reaches the host, naming it, with exit 9 and nothing written", () => {

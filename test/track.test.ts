@@ -171,6 +171,18 @@ describe("searchlift track", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
   });
+
+  it("with verification on, a release whose routine was verified before in the same cache reuses that verification", () => {
+    const cache = mkdtempSync(join(tmpdir(), "searchlift-track-cache-"));
+    const out = () => mkdtempSync(join(tmpdir(), "searchlift-track-"));
+    const first = run("track", join(RELEASES, "0.3.0"), "--out", out(), "--cache", cache, "--json");
+    expect(first.code, first.stderr).toBe(0);
+    // 0.3.1 is 0.3.0 with mangled names; no verification of 12,000 calls fits in a millisecond, so it ran none.
+    const second = run("track", join(RELEASES, "0.3.1"), "--out", out(), "--cache", cache, "--verify-timeout", "0.001", "--json");
+    expect(second.code, second.stderr).toBe(0);
+    const t = JSON.parse(second.stdout) as Timeline;
+    expect(t.releases.map((r) => [r.version, r.verified])).toEqual([["0.3.1", { cases: 2000, agreed: 2000 }]]);
+  });
 });
 
 /**

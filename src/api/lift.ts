@@ -21,6 +21,9 @@ export interface LiftOptions extends ProgressOptions {
   signaturesDir?: string;
   /** The routine lifted (default: tool search). */
   pack?: RoutinePack;
+  /** A folder of recorded verifications: a lift of the same program as one recorded there reuses its
+   *  verification instead of running it again, and a new verification is recorded there. */
+  verifications?: string;
 }
 
 export function lift(input: string, options: LiftOptions): Promise<LiftResult> {

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { defaultCache } from "../cache-dir.js";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 
 export interface ReleaseFlags {
@@ -105,7 +105,9 @@ async function liftInto(dir: string, arg: string, input: string, inputSha256: st
   rmSync(dir, { recursive: true, force: true });
   flags.log(`lifting ${arg} (once; kept in ${dir})`);
   const { liftInput } = await import("../lift/lift.js");
-  const r = await liftInput(input, { out: dir, verify: true, ...(inputSha256 ? { inputSha256 } : {}) });
+  // Beside the lifts, the verifications they recorded: a release of a routine already lifted reuses its own.
+  const verifications = join(dirname(dir), "verifications");
+  const r = await liftInput(input, { out: dir, verify: true, verifications, ...(inputSha256 ? { inputSha256 } : {}) });
   writeFileSync(join(dir, MARK), JSON.stringify({ module: relative(dir, r.module) }) + "\n");
   return r.module;
 }

@@ -1,6 +1,7 @@
 /**
  * `searchlift lift`: each input's tool search as a verified ES module under --out.
  */
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { SearchliftError } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
@@ -26,10 +27,22 @@ export function registerLift(program: Command): void {
     .option("--cases <n>", `corpus cases for verification (the contract asks for ${CONTRACT_CASES})`, positiveInteger, CONTRACT_CASES)
     .option("--signatures <dir>", "read signatures from DIR instead of the bundled ones")
     .option("--verify-timeout <seconds>", "stop verifying after this long (exit 15; default 300)", positiveSeconds)
+    .option(
+      "--verifications <dir>",
+      "reuse a verification recorded in DIR for the same program and lifted code (adjacent releases often are), and record new ones there",
+    )
     .action(
       async (
         args: string[],
-        opts: InputFlags & { out: string; json?: boolean; verify: boolean; cases: number; signatures?: string; verifyTimeout?: number },
+        opts: InputFlags & {
+          out: string;
+          json?: boolean;
+          verify: boolean;
+          cases: number;
+          signatures?: string;
+          verifyTimeout?: number;
+          verifications?: string;
+        },
       ) => {
         const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
         if (opts.verify && opts.cases < CONTRACT_CASES)
@@ -50,6 +63,7 @@ export function registerLift(program: Command): void {
               cases: opts.cases,
               ...(opts.signatures ? { signaturesDir: opts.signatures } : {}),
               ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
+              ...(opts.verifications ? { verifications: resolve(opts.verifications) } : {}),
               ...(tty ? { onProgress: progressLine } : {}),
             });
             if (tty) process.stderr.write("\r\x1b[K");

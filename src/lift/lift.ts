@@ -22,7 +22,7 @@ import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { startVerifier, VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
-import { sharedVerification, verificationKey } from "../verify/shared-verification.js";
+import { recordAgreement, recordedAgreement, sharedVerification, verificationKey, type Agreement } from "../verify/shared-verification.js";
 import type { OnProgress } from "../api/progress.js";
 
 export interface LiftOptions {
@@ -39,6 +39,8 @@ export interface LiftOptions {
   pack?: RoutinePack;
   /** The input file's sha256, when the caller has it already (check keys its cache by it): not hashed again. */
   inputSha256?: string;
+  /** A folder of recorded verifications (shared-verification.ts): one of the same program is reused, a new one recorded. */
+  verifications?: string;
 }
 
 /** Generous: a real release verifies in about 5 s on an idle 2-core machine; a whole verified lift took up to 2 min at load 6. */
@@ -226,16 +228,17 @@ interface Sides {
   lifted: string;
 }
 
-async function verifyDraft(
-  verifier: Verifier,
-  sides: Sides,
-  opts: LiftOptions,
-  input: string,
-): Promise<NonNullable<LiftResult["verified"]>> {
-  let v: VerifyResult;
-  const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
+async function verifyDraft(verifier: Verifier, sides: Sides, opts: LiftOptions, input: string): Promise<Agreement> {
   const cases = opts.cases ?? 2000;
   const key = verificationKey((opts.pack ?? toolSearchPack).id, cases, sides.original, sides.lifted);
+  const recorded = key && opts.verifications ? recordedAgreement(opts.verifications, key) : null;
+  if (recorded) {
+    verifier.cancel();
+    const message = `the same program as a release verified before: ${recorded.agreed}/${recorded.cases} cases agree`;
+    opts.onProgress?.({ stage: "verify", message, done: recorded.cases, total: recorded.cases });
+    return recorded;
+  }
+  const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
   const { outcome, shared } = sharedVerification(key, () => verifier.run(sides.original, sides.draft, budgetS * 1000));
   if (shared) verifier.cancel();
   opts.onProgress?.({
@@ -244,6 +247,7 @@ async function verifyDraft(
       ? `the same program as another release lifted in this run: its verification on ${cases} cases`
       : `verifying on ${cases} cases`,
   });
+  let v: VerifyResult;
   try {
     v = await outcome;
   } catch (e) {
@@ -255,6 +259,14 @@ async function verifyDraft(
       );
     throw new SearchliftError(`cannot verify: ${(e as Error).message}`, ExitCode.notLiftable, input);
   }
+  const agreement = accepted(v, input);
+  if (key && opts.verifications) recordAgreement(opts.verifications, key, agreement);
+  opts.onProgress?.({ stage: "verify", message: `${v.agreed}/${v.cases} cases agree`, done: v.cases, total: v.cases });
+  return agreement;
+}
+
+/** A verification's agreement, or the error that says why it does not prove the lift. */
+function accepted(v: VerifyResult, input: string): Agreement {
   const unproven = verificationUnproven(v);
   if (unproven) throw new SearchliftError(unproven.message, unproven.exitCode, input);
   if (v.firstDisagreement) {
@@ -265,7 +277,6 @@ async function verifyDraft(
       input,
     );
   }
-  opts.onProgress?.({ stage: "verify", message: `${v.agreed}/${v.cases} cases agree`, done: v.cases, total: v.cases });
   return { cases: v.cases, agreed: v.agreed };
 }
 

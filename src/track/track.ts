@@ -151,6 +151,8 @@ async function liftOne(input: string, key: string, cache: string, verify: boolea
     "--json",
     ...(verify ? [] : ["--no-verify"]),
     ...(verifyTimeoutS ? ["--verify-timeout", String(verifyTimeoutS)] : []),
+    // Most adjacent releases carry the same routine: one verification of it serves them all.
+    ...(verify ? ["--verifications", join(cache, "verifications")] : []),
   ]);
   let release: Release;
   let definite = false;
