@@ -17,7 +17,8 @@ export function listReleases(dir: string): string[] {
 
 function releasesIn(dir: string, depth: number): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  // Natural order (2.1.9 before 2.1.10): releases next to each other are neighbours in version too.
+  for (const name of readdirSync(dir).sort(naturalOrder)) {
     // Dot entries are fetch's and track's temporaries (.tmp-…), and the cache's record is not a release.
     if (name.startsWith(".") || name === RELEASE_META) continue;
     const path = join(dir, name);
@@ -31,6 +32,10 @@ function releasesIn(dir: string, depth: number): string[] {
     }
   }
   return out;
+}
+
+function naturalOrder(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true }) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 function isPackageFolder(dir: string): boolean {

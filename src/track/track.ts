@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { contiguousShares, nextIn } from "./work-shares.js";
 import { defaultCache } from "../cache-dir.js";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,9 +79,9 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   let done = inputs.length - todo.length;
   if (done) opts.onProgress?.({ stage: "track", message: `${done} from the cache`, done, total: inputs.length });
   const jobs = Math.max(1, Math.min(opts.jobs ?? availableParallelism(), todo.length || 1));
-  const queue = [...todo];
-  const worker = async () => {
-    for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+  const shares = contiguousShares(todo, jobs);
+  const worker = async (k: number) => {
+    for (let i = nextIn(shares, k); i !== undefined; i = nextIn(shares, k)) {
       const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify, opts.verifyTimeoutS);
       releases[i] = r;
       opts.onProgress?.({
@@ -91,7 +92,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
       });
     }
   };
-  await Promise.all(Array.from({ length: jobs }, worker));
+  await Promise.all(Array.from({ length: jobs }, (_, k) => worker(k)));
 
   // Release dates, where fetch recorded the registry's beside a tarball.
   releases.forEach((r, i) => {
