@@ -26,9 +26,11 @@ const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
 const CASES = Number(process.env.SEARCHLIFT_REFERENCE_CASES ?? 300);
 const SEED = Number(process.env.SEARCHLIFT_REFERENCE_SEED ?? 0x7e5e7);
 
-/** One or two releases per generation, the boundaries the table names, and a second platform. */
+/** One or two releases per generation, the boundaries the table names, and a second platform.
+ *  2.1.16 is the first of generation 4, 2.1.59 the first with aliases, 2.1.67 the first of the releases that
+ *  went back to generation 5 after 2.1.64 (test/reference/generations.ts). */
 const RELEASES: Array<{ version: string; spec: string; member: string }> = [
-  ...["2.0.70", "2.1.10", "2.1.14", "2.1.19", "2.1.64", "2.1.112"].map((v) => ({
+  ...["2.0.70", "2.1.10", "2.1.14", "2.1.16", "2.1.19", "2.1.59", "2.1.64", "2.1.67", "2.1.112"].map((v) => ({
     version: v,
     spec: `@anthropic-ai/claude-code@${v}`,
     member: "package/cli.js",

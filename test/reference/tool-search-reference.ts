@@ -91,17 +91,17 @@ function byName(list: Tool[], name: string): Tool | undefined {
   return list.find((t) => t.name === name);
 }
 
-/** The first tool named `name` or aliased so. From 2.1.325 a tool named Eval beats REPL's alias Eval. */
+/** The first tool named `name` or aliased so. From 2.1.318 a tool named Eval beats REPL's alias Eval. */
 function byNameOrAlias(rules: Rules, list: Tool[], name: string): Tool | undefined {
   const t = list.find((x) => x.name === name || (x.aliases?.includes(name) ?? false));
   if (rules.evalOverReplAlias && name === "Eval" && t?.name === "REPL") return list.find((x) => x.name === name) ?? t;
   return t;
 }
 
-/** A tool's description as the release reads it: the first tool of all with that name (or, from
- *  generation 6, alias) serves it. */
+/** A tool's description as the release reads it: the first tool of all with that name (or, where the
+ *  release matches aliases, alias) serves it. */
 function descriptionOf(rules: Rules, c: Catalog, name: string): string {
-  const t = rules.generation >= 6 ? byNameOrAlias(rules, c.all, name) : byName(c.all, name);
+  const t = rules.aliases ? byNameOrAlias(rules, c.all, name) : byName(c.all, name);
   return (t?.description ?? "").toLowerCase();
 }
 
@@ -277,7 +277,9 @@ function scoreAll(rules: Rules, query: string, c: Catalog): number[] {
       return scoreByParts(rules, nameByPrefix(t.name), d, "", terms);
     });
   }
-  const { terms, required } = termsOf(normalQuery(rules, query));
+  const normal = normalQuery(rules, query);
+  // `+term` arrives in generation 5: before, a leading `+` is part of the word.
+  const { terms, required } = g >= 5 ? termsOf(normal) : { terms: normal.split(/\s+/).filter((w) => w.length > 0), required: [] };
   return c.deferred.map((t) => {
     const name = parseName(rules, t);
     const d = descriptionOf(rules, c, t.name);
@@ -338,11 +340,12 @@ export function searchTools(rules: Rules, query: string, deferred: Tool[], optio
   return ranked.slice(0, max).map((r) => r.name);
 }
 
-/** `select:` names: one exact deferred name (generations 1–5), or a list looked up by name or alias in
- *  the deferred tools, then all tools, and from 2.1.271 by bare MCP tool name. Unknown names are dropped. */
+/** `select:` names: one exact deferred name (generations 1–5; by alias too where the release matches
+ *  aliases), or a list looked up by name or alias in the deferred tools, then all tools, and from 2.1.271
+ *  by bare MCP tool name. Unknown names are dropped. */
 function select(rules: Rules, names: string, c: Catalog): string[] {
   if (!rules.selectList) {
-    const t = byName(c.deferred, names.trim());
+    const t = rules.aliases ? byNameOrAlias(rules, c.deferred, names.trim()) : byName(c.deferred, names.trim());
     return t ? [t.name] : [];
   }
   const picked: string[] = [];
