@@ -110,6 +110,10 @@ describe("searchlift lift", () => {
       run("lift", sample("0.3.1"), "--out", mkdtempSync(join(tmpdir(), "l-")), "--cases", "201", "--verifications", records, ...instant)
         .code,
     ).toBe(ExitCode.verifyTimeout);
+    // A file is not a folder of records: a usage error, on one line.
+    const notFolder = lift("0.3.1", "--verifications", join(records, record!));
+    expect(notFolder.code).toBe(ExitCode.usage);
+    expect(notFolder.stderr.trim().split("\n")).toEqual([expect.stringMatching(/--verifications: .* is not a folder$/)]);
     // A record that does not say every case agreed is not one.
     const file = join(records, record!);
     writeFileSync(file, readFileSync(file, "utf8").replace('"agreed":200', '"agreed":199'));

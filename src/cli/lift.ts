@@ -1,9 +1,10 @@
 /**
  * `searchlift lift`: each input's tool search as a verified ES module under --out.
  */
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { SearchliftError } from "../errors.js";
+import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
@@ -44,6 +45,8 @@ export function registerLift(program: Command): void {
           verifications?: string;
         },
       ) => {
+        if (opts.verifications && existsSync(opts.verifications) && !statSync(opts.verifications).isDirectory())
+          throw new SearchliftError(`--verifications: ${opts.verifications} is not a folder`, ExitCode.usage);
         const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
         if (opts.verify && opts.cases < CONTRACT_CASES)
           process.stderr.write(

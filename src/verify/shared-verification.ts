@@ -59,9 +59,14 @@ export function recordedAgreement(dir: string, key: string): Agreement | null {
   }
 }
 
-/** Record an agreement the lift accepted, for later lifts of the same program. */
+/** Record an agreement the lift accepted, for later lifts of the same program. A record is only a shortcut:
+ *  a folder it cannot be written to (full, read-only) costs the next lift a verification, not this one its result. */
 export function recordAgreement(dir: string, key: string, a: Agreement): void {
   if (a.agreed !== a.cases) return;
-  mkdirSync(dir, { recursive: true });
-  writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ key, cases: a.cases, agreed: a.agreed }) + "\n");
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ key, cases: a.cases, agreed: a.agreed }) + "\n");
+  } catch {
+    // Not recorded.
+  }
 }
