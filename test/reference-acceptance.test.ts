@@ -28,7 +28,8 @@ const SEED = Number(process.env.SEARCHLIFT_REFERENCE_SEED ?? 0x7e5e7);
 
 /** One or two releases per generation, the boundaries the table names, and a second platform.
  *  2.1.16 is the first of generation 4, 2.1.59 the first with aliases, 2.1.67 the first of the releases that
- *  went back to generation 5 after 2.1.64 (test/reference/generations.ts). */
+ *  went back to generation 5 after 2.1.64, 2.1.322 the last and 2.1.323 the first with bash/shell pulling
+ *  device tools and keyword name lookups (test/reference/generations.ts). */
 const RELEASES: Array<{ version: string; spec: string; member: string }> = [
   ...["2.0.70", "2.1.10", "2.1.14", "2.1.16", "2.1.19", "2.1.59", "2.1.64", "2.1.67", "2.1.112"].map((v) => ({
     version: v,
@@ -36,7 +37,7 @@ const RELEASES: Array<{ version: string; spec: string; member: string }> = [
     member: "package/cli.js",
   })),
   // 2.1.129: call() of 2.1.128–2.1.140 chooses by a host check in a conditional expression (the neutral client: off).
-  ...["2.1.124", "2.1.129", "2.1.250", "2.1.271", "2.1.295", "2.1.300", "2.1.317", "2.1.325", "2.1.332"].map((v) => ({
+  ...["2.1.124", "2.1.129", "2.1.250", "2.1.271", "2.1.295", "2.1.300", "2.1.317", "2.1.322", "2.1.323", "2.1.332"].map((v) => ({
     version: v,
     spec: `@anthropic-ai/claude-code-linux-x64@${v}`,
     member: "package/claude",

@@ -23,12 +23,17 @@
  * - the searchHint cut: 2048 characters in 2.1.295, 4096 from 2.1.296 (the only code change between them);
  * - 10: device tools load together from 2.1.317 (2.1.316 answers 400/400 as 9); a tool named Eval beats
  *   REPL's alias from 2.1.318 (2.1.317 not, 2.1.318 and 2.1.319 do; 2.1.316, 2.1.318 and 2.1.319 were
- *   read from lifts without verification); bash/shell pulling device tools and
- *   the keyword name lookup are in 2.1.325 but not 2.1.319: 2.1.321–2.1.324 were not read, so those two
- *   start at 2.1.325 unpinned;
+ *   read from lifts without verification); bash/shell pulling device tools and the keyword name lookup
+ *   both first in 2.1.323 (track 2.1.319–2.1.325: 2.1.319 | 2.1.321–2.1.322 | 2.1.323–2.1.325, the only
+ *   behaviour change 2.1.322 → 2.1.323). Each is needed on its own: 2.1.323 answers 400/400 with both,
+ *   398/400 with the lookup alone, 387/400 with bash/shell alone, 385/400 with neither; 2.1.322 answers
+ *   400/400 with neither, 398/400 with bash/shell, 387/400 with the lookup (2.1.321: 400/400 with neither);
  * - 11 first in 2.1.326: exact names case and all before other cases (2.1.326–2.1.328 answer 400/400 as 11,
- *   398/400 as 10). Its session cache and description clean-up arrive later (2.1.328 does not have them,
- *   2.1.332 does; 2.1.329–2.1.331 not read) and are not modelled.
+ *   398/400 as 10). Two later changes are not modelled and change nothing the reference's calls reach
+ *   (2.1.329–2.1.332 answer 400/400 as 11; track over 2.1.326 and 2.1.328–2.1.332 finds no behaviour
+ *   change): parsed names come from the per-session cache first in 2.1.331 (the scorer's variant changes
+ *   there; 2.1.330 does not have it), and the description boilerplate clean-up is first in 2.1.332 (2.1.331
+ *   does not have it; the paragraph never appears in the reference's inputs, so no rule switch follows).
  * Publication dates do not follow version order here (2.1.67 and 2.1.68 were published months after 2.1.69),
  * so the table is by version number.
  */
@@ -47,12 +52,12 @@ export interface Rules {
   caps: boolean;
   /** The searchHint cap in characters: 2048 in 2.1.295, 4096 from 2.1.296 (the notes give only the later). */
   hintChars: number;
-  /** The client turns keywords into tool names after the search (2.1.325 on, as lifted, this only adds
+  /** The client turns keywords into tool names after the search (2.1.323 on, as lifted, this only adds
    *  messages, but it looks names up and can throw on an mcpInfo without toolName). */
   keywordNameLookup: boolean;
   /** Device tools of the remote-devices server load together (from 2.1.317). */
   devicesTogether: boolean;
-  /** The words bash and shell pull the device tools in (from 2.1.325). */
+  /** The words bash and shell pull the device tools in (from 2.1.323). */
   shellPullsDevices: boolean;
   /** Looking up Eval by name or alias, a tool named Eval beats REPL's alias (from 2.1.318). */
   evalOverReplAlias: boolean;
@@ -104,9 +109,9 @@ export function rulesFor(version: string): Rules {
     selectBareToolName: atLeast("2.1.271"),
     caps: atLeast("2.1.295"),
     hintChars: atLeast("2.1.296") ? 4096 : 2048,
-    keywordNameLookup: atLeast("2.1.325"),
+    keywordNameLookup: atLeast("2.1.323"),
     devicesTogether: atLeast("2.1.317"),
-    shellPullsDevices: atLeast("2.1.325"),
+    shellPullsDevices: atLeast("2.1.323"),
     evalOverReplAlias: atLeast("2.1.318"),
   };
 }

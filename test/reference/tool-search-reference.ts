@@ -360,7 +360,7 @@ function select(rules: Rules, names: string, c: Catalog): string[] {
   return picked;
 }
 
-/** 2.1.325 on, after a keyword search: the client looks the query (whole, joined with `_`, and each word
+/** 2.1.323 on, after a keyword search: the client looks the query (whole, joined with `_`, and each word
  *  holding `_`) up as tool names. Only messages come of it, but the bare-name lookup reads every MCP
  *  tool's toolName, so an mcpInfo without one throws. */
 function keywordNameLookup(rules: Rules, query: string, c: Catalog): void {
@@ -379,7 +379,7 @@ function isDeviceTool(name: string): boolean {
 }
 
 /** 2.1.317 on: when a match is a device tool, every deferred device tool comes along (after the matches,
- *  the whole list without repeats); from 2.1.325 a keyword search with the word bash or shell pulls them
+ *  the whole list without repeats); from 2.1.323 a keyword search with the word bash or shell pulls them
  *  in too, if the device shell is deferred. */
 function withDeviceTools(rules: Rules, matches: string[], c: Catalog, query?: string): string[] {
   if (!rules.devicesTogether || matches.length === 0) return matches;
