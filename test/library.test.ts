@@ -93,11 +93,11 @@ describe("the library (dist/index.js)", () => {
     const lifted = await Promise.all(runs.map((x) => x.lift));
     for (const l of lifted) expect(l.verified).toEqual({ cases: 80, agreed: 80 });
     const started = runs.map(({ r }) => r.events.find((e) => e.stage === "verify")!.message);
-    expect(started).toEqual([
-      "verifying on 80 cases",
-      "the same program as another release lifted in this run: its verification on 80 cases",
-      "verifying on 80 cases",
-    ]);
+    const own = "verifying on 80 cases";
+    const shared = "the same program as another release lifted in this run: its verification on 80 cases";
+    // Whichever of 0.3.0 and 0.3.1 reaches verification first runs it; the other waits for its outcome.
+    expect([started[0], started[1]].sort()).toEqual([shared, own].sort());
+    expect(started[2]).toBe(own);
     for (const { r } of runs) expect(r.events.map((e) => e.message)).toContain("80/80 cases agree");
   });
 
