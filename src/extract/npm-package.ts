@@ -508,8 +508,10 @@ function openTarball(input: string, openFile: OpenFile): Container {
       if (deps.size > 0) throw wrapperError(input, m, deps, member, "is missing");
       throw unrecognized(input, `${label(m)}: its program ${member} (from ${field}) is not in the package — no JavaScript`);
     }
-    const we = got.error;
-    if (we) throw new SearchliftError(`cannot unpack ${member} into ${tmpdir()}: ${we.code ?? we.message}`, ExitCode.unreadable, input);
+    if (got.error) {
+      const why = got.error.code ?? got.error.message;
+      throw new SearchliftError(`cannot unpack ${member} into ${tmpdir()}: ${why}`, ExitCode.unreadable, input);
+    }
     if (!got.done || got.written !== got.size) {
       throw malformed(input, `${member} is truncated in the archive (${got.written} of ${got.size} bytes)`);
     }

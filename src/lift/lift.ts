@@ -220,7 +220,6 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   };
 }
 
-/** Run the draft against the release's own code on the corpus; any doubt or disagreement is an error. */
 /** The two sides: the release's own code, and the draft module, whose behaviour is its lifted code's. */
 interface Sides {
   original: string;
@@ -228,6 +227,7 @@ interface Sides {
   lifted: string;
 }
 
+/** Run the draft against the release's own code on the corpus; any doubt or disagreement is an error. */
 async function verifyDraft(verifier: Verifier, sides: Sides, opts: LiftOptions, input: string): Promise<Agreement> {
   const cases = opts.cases ?? 2000;
   const key = verificationKey((opts.pack ?? toolSearchPack).id, cases, sides.original, sides.lifted);
