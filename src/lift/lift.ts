@@ -58,24 +58,28 @@ export interface LiftResult extends ReleaseInfo {
 }
 
 export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
-  const c = openContainer(input);
+  // The verifier makes its corpus while the container opens: a .tgz is decompressed whole, a second or more.
+  const verifier = opts.verify ? verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
   try {
-    return await liftContainer(c, opts);
+    const c = openContainer(input);
+    try {
+      return await liftContainer(c, { ...opts, verifier });
+    } finally {
+      c.close();
+    }
   } finally {
-    c.close();
+    verifier?.cancel();
   }
 }
 
-async function liftContainer(c: Container, opts: LiftOptions): Promise<LiftResult> {
+async function liftContainer(c: Container, opts: LiftRun): Promise<LiftResult> {
   const file = hashedFile(c);
   const inputHash =
     opts.inputSha256 && file === c.input ? { result: Promise.resolve(opts.inputSha256), cancel() {} } : sha256InBackground(file);
-  const verifier = opts.verify ? verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
   try {
-    return await liftWith(c, { ...opts, verifier }, inputHash.result);
+    return await liftWith(c, opts, inputHash.result);
   } finally {
     inputHash.cancel();
-    verifier?.cancel();
   }
 }
 
