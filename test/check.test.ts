@@ -8,7 +8,18 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -478,7 +489,7 @@ describe("check --releases given as inputs", () => {
     // lifts, the verification they recorded.
     const input = readFileSync(join(ROOT, "samples", "releases", "0.7.0"));
     const sha = createHash("sha256").update(input).digest("hex");
-    expect(readdirSync(cache).sort()).toEqual([sha, "verifications"]);
+    expect(readdirSync(cache).sort()).toEqual([sha, "inputs", "verifications"].sort());
     expect(readdirSync(join(cache, "verifications"))).toHaveLength(1);
     const module = (JSON.parse(second.stdout) as CheckJson).releases[0]!.module;
     expect(readFileSync(module, "utf8")).toContain(`"sha256": "${sha}"`);
@@ -533,6 +544,70 @@ describe("check --releases given as inputs", () => {
     const installedOnly = run([...args, "--releases", "installed"], machine("0.5.0"));
     expect(installedOnly.code, installedOnly.stderr).toBe(0);
     expect((JSON.parse(installedOnly.stdout) as CheckJson).releases.map((r) => r.version)).toEqual(["0.5.0"]);
+  });
+
+  it("a release named by version or tag is read back from the lift cache without npm or its tarball; a removed lift is redone", () => {
+    const env = machine(null);
+    const liftCache = join(dir, "named-lift-cache");
+    const log = join(dir, "npm-calls.log");
+    const check = (release: string, extra: Record<string, string> = {}) => {
+      rmSync(log, { force: true });
+      const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--query", "report", "--releases", release];
+      const out = run([...args, "--lift-cache", liftCache, "--json"], { ...env, FAKE_NPM_LOG: log, ...extra });
+      expect(out.code, out.stderr).toBe(0);
+      return { out, npm: existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [] };
+    };
+    const first = check("latest");
+    // The tag, then the version's integrity (its tarball is in the release cache after the test above, or is packed).
+    expect(first.npm.slice(0, 2).map((l) => l.split(" ").slice(0, 3).join(" "))).toEqual([
+      "view @anthropic-ai/claude-code dist-tags",
+      "view @anthropic-ai/claude-code@0.7.0 version",
+    ]);
+    const answer = JSON.parse(first.out.stdout) as CheckJson;
+    expect(ranksOf(answer, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
+    // latest: only the tag is asked for. The version itself: nothing, with npm gone.
+    const again = check("latest");
+    expect(again.npm).toEqual(["view @anthropic-ai/claude-code dist-tags"]);
+    expect(JSON.parse(again.out.stdout)).toEqual(answer);
+    const byVersion = check("0.7.0", { SEARCHLIFT_NPM: join(dir, "no-npm-here") });
+    expect(byVersion.npm).toEqual([]);
+    expect(byVersion.out.stderr).toBe("");
+    expect(JSON.parse(byVersion.out.stdout)).toEqual(answer);
+    // Without its lift the note leads nowhere: the release is taken from the release cache and lifted again.
+    for (const e of readdirSync(liftCache)) if (/^[0-9a-f]{64}$/.test(e)) rmSync(join(liftCache, e), { recursive: true });
+    const redone = check("0.7.0");
+    expect(redone.out.stderr).toContain("lifting");
+    expect(redone.npm.filter((l) => l.startsWith("pack "))).toEqual([]);
+    expect(JSON.parse(redone.out.stdout)).toEqual(answer);
+  });
+
+  it("a file rewritten in place to the same size and mtime is hashed and lifted again; unchanged, it is read back", () => {
+    const liftCache = join(dir, "in-place-lift-cache");
+    const file = join(dir, "release-in-place.js");
+    const text = readFileSync(join(ROOT, "samples", "releases", "0.7.0"), "utf8");
+    const edited = text.replace('VERSION:"0.7.0"', 'VERSION:"0.7.1"');
+    expect(edited).not.toBe(text);
+    expect(edited.length).toBe(text.length);
+    // Whole seconds, so that the same time can be set again to the nanosecond.
+    const when = new Date("2026-01-01T00:00:00Z");
+    const place = (content: string) => {
+      writeFileSync(file, content);
+      utimesSync(file, when, when);
+    };
+    const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--query", "report", "--releases", file];
+    const versions = (r: ReturnType<typeof run>) => (JSON.parse(r.stdout) as CheckJson).releases.map((x) => x.version);
+    place(text);
+    const first = run([...args, "--lift-cache", liftCache, "--json"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(versions(first)).toEqual(["0.7.0"]);
+    place(edited);
+    const second = run([...args, "--lift-cache", liftCache, "--json"]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain("lifting");
+    expect(versions(second)).toEqual(["0.7.1"]);
+    const third = run([...args, "--lift-cache", liftCache, "--json"]);
+    expect(third.stderr).toBe("");
+    expect(third.stdout).toBe(second.stdout);
   });
 
   it.skipIf(SKIP_REAL)("ranks with a real release given as a version (fetched, lifted, verified, cached)", () => {

@@ -2,13 +2,14 @@
  * The releases `check` ranks with, each as a lifted module path. A lifted module (a tool-search.mjs, or a
  * folder holding one) is used as is; anything else (a version, `latest`, a package or executable) is resolved
  * as every command's <input> and lifted, verified, into `<cache>/<sha256 of the input>/`, so a rerun reads
- * the module back instead of lifting again.
+ * the module back instead of lifting again; remembered.ts spares it the registry and the hashing too.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { defaultCache } from "../cache-dir.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { rememberedHash, rememberedRelease, rememberHash, rememberRelease, stampOf } from "./remembered.js";
 
 export interface ReleaseFlags {
   platform?: string;
@@ -78,24 +79,52 @@ export async function releaseModules(args: readonly string[], flags: ReleaseFlag
 async function releaseModule(arg: string, flags: ReleaseFlags, lifts: Map<string, Promise<string>>): Promise<string> {
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;
-  const { resolveInput } = await import("../inputs/resolve-input.js");
+  const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
+  // A release lifted before is read back without the registry or its tarball: the lift cache holds what check uses.
+  const release = existsSync(arg) ? null : await namedRelease(arg, flags);
+  const before = release && rememberedRelease(liftCache, release.version, release.platform);
+  const remembered = before ? cachedModule(join(liftCache, before)) : null;
+  if (remembered) return remembered;
+  // A tag is fetched as the version it named above: it may name another by now.
   const input = existsSync(arg)
     ? arg
-    : await resolveInput(arg, {
-        command: "check",
-        log: flags.log,
-        ...(flags.platform ? { platform: flags.platform } : {}),
-        ...(flags.cache ? { cache: flags.cache } : {}),
-      });
+    : await resolveInput(release ? release.fetch : arg, { ...flags, ...(release ? { platform: release.platform } : {}) });
   if (!existsSync(input)) throw new SearchliftError("no such file or folder, and not a version", ExitCode.unreadable, arg);
-  const hash = await inputHash(input);
-  const dir = join(resolve(flags.liftCache ?? defaultLiftCache()), hash);
+  const hash = await inputHash(input, liftCache);
+  const dir = join(liftCache, hash);
   let lift = lifts.get(dir);
   if (lift === undefined) {
     lift = liftInto(dir, arg, input, statSync(input).isFile() ? hash : undefined, flags);
     lifts.set(dir, lift);
   }
-  return lift;
+  const module = await lift;
+  if (release) rememberRelease(liftCache, release.version, release.platform, hash);
+  return module;
+}
+
+/** The release a version or dist-tag names now (a tag asks the registry): its version, platform and what to fetch; else null. */
+async function namedRelease(arg: string, flags: ReleaseFlags): Promise<{ version: string; platform: string; fetch: string } | null> {
+  const [{ readVersionSpec }, { releaseFor, versionOfTag }] = await Promise.all([
+    import("../inputs/version-spec.js"),
+    import("../fetch/fetch.js"),
+  ]);
+  const spec = readVersionSpec(arg);
+  if (!spec || spec.kind === "range") return null;
+  // Two platforms named at once: resolving the input says so.
+  if (spec.platform && flags.platform && spec.platform !== flags.platform) return null;
+  const id = releaseFor(spec.kind === "exact" ? spec.fetchSpec : await versionOfTag(spec.fetchSpec), spec.platform ?? flags.platform);
+  return { version: id.version, platform: id.platform, fetch: spec.kind === "exact" ? arg : id.version };
+}
+
+/** A version or tag resolved through fetch's release cache, downloading what is missing. */
+async function resolveInput(arg: string, flags: ReleaseFlags): Promise<string> {
+  const { resolveInput: resolveArg } = await import("../inputs/resolve-input.js");
+  return resolveArg(arg, {
+    command: "check",
+    log: flags.log,
+    ...(flags.platform ? { platform: flags.platform } : {}),
+    ...(flags.cache ? { cache: flags.cache } : {}),
+  });
 }
 
 /** The module lifted from `input` into `dir`, or already there. */
@@ -122,12 +151,20 @@ function cachedModule(dir: string): string | null {
   }
 }
 
-/** sha256 of a file (the lift's provenance records the same), or of a folder's files (relative paths and contents, in sorted order). */
-async function inputHash(input: string): Promise<string> {
+/**
+ * sha256 of a file (the lift's provenance records the same), or of a folder's files (relative paths and contents,
+ * in sorted order). A file hashed before, and not written since, is not read again.
+ */
+async function inputHash(input: string, liftCache: string): Promise<string> {
   const h = createHash("sha256");
   if (!statSync(input).isDirectory()) {
+    const known = rememberedHash(liftCache, input);
+    if (known) return known;
+    const stamp = stampOf(input);
     for await (const chunk of createReadStream(input)) h.update(chunk as Buffer);
-    return h.digest("hex");
+    const sha256 = h.digest("hex");
+    rememberHash(liftCache, stamp, sha256);
+    return sha256;
   }
   for (const file of filesUnder(input)) {
     h.update(`${relative(input, file)}\0`);

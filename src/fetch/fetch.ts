@@ -191,18 +191,7 @@ async function cachedExact(cache: string, id: ReleaseId, opts: FetchOptions, why
 /** Which (version, platform) pairs a spec asks for. */
 async function planReleases(spec: ReleaseSpec, platform: string | undefined): Promise<{ plan: ReleaseId[]; skipped: Skipped[] }> {
   if (spec.kind === "exact") return { plan: [releaseFor(spec.version, platform)], skipped: [] };
-  if (spec.kind === "tag") {
-    const tags = await npmView<Record<string, string>>(CLIENT_PACKAGE, ["dist-tags"]).catch(
-      notPublishedOn404(`${CLIENT_PACKAGE} is not published`),
-    );
-    const version = tags?.[spec.tag];
-    if (!version)
-      throw new SearchliftError(
-        `${CLIENT_PACKAGE} has no dist-tag ${spec.tag} (tags: ${Object.keys(tags ?? {}).join(", ")})`,
-        ExitCode.notPublished,
-      );
-    return { plan: [releaseFor(version, platform)], skipped: [] };
-  }
+  if (spec.kind === "tag") return { plan: [releaseFor(await versionOfTag(spec.tag), platform)], skipped: [] };
 
   const all = await publishedVersions(CLIENT_PACKAGE);
   const versions = all.filter((v) => satisfies(v, spec));
@@ -235,8 +224,22 @@ async function planReleases(spec: ReleaseSpec, platform: string | undefined): Pr
   return { plan, skipped };
 }
 
+/** The version a dist-tag of the client (`latest`, `stable`, …) names in the registry now. */
+export async function versionOfTag(tag: string): Promise<string> {
+  const tags = await npmView<Record<string, string>>(CLIENT_PACKAGE, ["dist-tags"]).catch(
+    notPublishedOn404(`${CLIENT_PACKAGE} is not published`),
+  );
+  const version = tags && Object.hasOwn(tags, tag) ? tags[tag] : undefined;
+  if (typeof version !== "string" || !version)
+    throw new SearchliftError(
+      `${CLIENT_PACKAGE} has no dist-tag ${tag} (tags: ${Object.keys(tags ?? {}).join(", ")})`,
+      ExitCode.notPublished,
+    );
+  return version;
+}
+
 /** The release of `version` for `platform`, or by default its cli.js package up to 2.1.112 and the host's build after. */
-function releaseFor(version: string, platform: string | undefined): ReleaseId {
+export function releaseFor(version: string, platform: string | undefined): ReleaseId {
   let p = platform;
   if (p === undefined) {
     p = eraOf(version) === "cli.js" ? CLI_JS : (hostPlatform() ?? undefined);

@@ -3,8 +3,9 @@
 // version inputs resolve, download and hit the cache without the network. FAKE_NPM_REGISTRY holds
 // <package name, @ dropped and / as ->/<version>.tgz; FAKE_NPM_ROOT is what `npm root -g` prints.
 // Answers only what searchlift asks: view (versions, dist-tags, version + dist.integrity), pack, root -g.
+// FAKE_NPM_LOG, when set, is a file each call appends its arguments to, one call a line.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const registry = process.env.FAKE_NPM_REGISTRY ?? "";
@@ -41,6 +42,7 @@ function splitSpec(spec) {
 }
 
 const [command, spec, ...fields] = args;
+if (process.env.FAKE_NPM_LOG) appendFileSync(process.env.FAKE_NPM_LOG, `${args.join(" ")}\n`);
 if (command === "root") {
   process.stdout.write(`${process.env.FAKE_NPM_ROOT ?? "/nonexistent"}\n`);
 } else if (command === "view") {
