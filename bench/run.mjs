@@ -208,28 +208,28 @@ const coldPairs = Math.max(1, runs);
 const coldDir = join(cache, `bench-check-cold-${process.pid}`);
 const checkTimes = [];
 const fetchTimes = [];
+/** check of the two versions through the caches in coldDir, with `queries` (arguments). */
+const checkByVersionArgs = (queries) => [
+  bin,
+  "check",
+  "--tools",
+  join(coldDir, "tools.json"),
+  ...queries,
+  "--releases",
+  coldVersions.join(","),
+  "--platform",
+  "linux-x64",
+  "--cache",
+  join(coldDir, "releases"),
+  "--lift-cache",
+  join(coldDir, "lifted"),
+  "--json",
+];
 for (let pair = 0; pair < coldPairs; pair++) {
   rmSync(coldDir, { recursive: true, force: true });
   mkdirSync(coldDir, { recursive: true });
   writeFileSync(join(coldDir, "tools.json"), JSON.stringify({ serverName: "tracker", tools: checkTools }));
-  const checkArgsCold = [
-    bin,
-    "check",
-    "--tools",
-    join(coldDir, "tools.json"),
-    "--query",
-    "list issue",
-    "--releases",
-    coldVersions.join(","),
-    "--platform",
-    "linux-x64",
-    "--cache",
-    join(coldDir, "releases"),
-    "--lift-cache",
-    join(coldDir, "lifted"),
-    "--json",
-  ];
-  checkTimes.push(measure(null, checkArgsCold, { node: true, runs: 0 }).ms);
+  checkTimes.push(measure(null, checkByVersionArgs(["--query", "list issue"]), { node: true, runs: 0 }).ms);
   const fetchT0 = process.hrtime.bigint();
   await Promise.all(
     coldVersions.map(
@@ -249,27 +249,7 @@ writeFileSync(
   join(coldDir, "queries.txt"),
   Array.from({ length: 20 }, (_, i) => `${verbs[i % 10]} ${nouns[(i * 3) % 5]}${i % 4 === 0 ? " json" : ""}`).join("\n"),
 );
-const checkByVersion = measure(
-  null,
-  [
-    bin,
-    "check",
-    "--tools",
-    join(coldDir, "tools.json"),
-    "--queries",
-    join(coldDir, "queries.txt"),
-    "--releases",
-    coldVersions.join(","),
-    "--platform",
-    "linux-x64",
-    "--cache",
-    join(coldDir, "releases"),
-    "--lift-cache",
-    join(coldDir, "lifted"),
-    "--json",
-  ],
-  { node: true },
-);
+const checkByVersion = measure(null, checkByVersionArgs(["--queries", join(coldDir, "queries.txt")]), { node: true });
 rmSync(coldDir, { recursive: true, force: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const coldCheck = { ms: median(checkTimes), rssMB: null };
