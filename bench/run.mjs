@@ -176,11 +176,9 @@ const checkTools = verbs.flatMap((v) =>
     ...(i === 0 ? { _meta: { "anthropic/searchHint": `${n} ${v}` } } : {}),
   })),
 );
+const checkQueries = Array.from({ length: 20 }, (_, i) => `${verbs[i % 10]} ${nouns[(i * 3) % 5]}${i % 4 === 0 ? " json" : ""}`).join("\n");
 writeFileSync(join(checkDir, "tools.json"), JSON.stringify({ serverName: "tracker", tools: checkTools }));
-writeFileSync(
-  join(checkDir, "queries.txt"),
-  Array.from({ length: 20 }, (_, i) => `${verbs[i % 10]} ${nouns[(i * 3) % 5]}${i % 4 === 0 ? " json" : ""}`).join("\n"),
-);
+writeFileSync(join(checkDir, "queries.txt"), checkQueries);
 const checkArgs = [
   bin,
   "check",
@@ -245,10 +243,7 @@ for (let pair = 0; pair < coldPairs; pair++) {
   fetchTimes.push(Number(process.hrtime.bigint() - fetchT0) / 1e6);
 }
 // The same two, warm, as a user reruns them: by version, 50 tools x 20 queries, from the last pair's caches.
-writeFileSync(
-  join(coldDir, "queries.txt"),
-  Array.from({ length: 20 }, (_, i) => `${verbs[i % 10]} ${nouns[(i * 3) % 5]}${i % 4 === 0 ? " json" : ""}`).join("\n"),
-);
+writeFileSync(join(coldDir, "queries.txt"), checkQueries);
 const checkByVersion = measure(null, checkByVersionArgs(["--queries", join(coldDir, "queries.txt")]), { node: true });
 rmSync(coldDir, { recursive: true, force: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
