@@ -48,8 +48,8 @@ export const DEFAULT_RELEASES = ["installed", "latest"];
  * `installed` stands for the newest Claude Code installed here (installs.ts: the versions folder, global npm
  * and bun installs, claude on PATH). With none found, that is said and `latest` stands in for it.
  */
-export async function expandInstalled(args: string[], log: (line: string) => void): Promise<string[]> {
-  if (!args.includes("installed")) return args;
+async function expandInstalled(args: readonly string[], log: (line: string) => void): Promise<string[]> {
+  if (!args.includes("installed")) return [...new Set(args)];
   const { findInstalls, distinctInstalls, newestInstall } = await import("../inputs/installs.js");
   const search = await findInstalls();
   const newest = newestInstall(distinctInstalls(search.installs));
@@ -61,27 +61,53 @@ export async function expandInstalled(args: string[], log: (line: string) => voi
 
 /**
  * The modules of `args`, in order, two at a time: one release downloads while another is lifted, and two
- * lifts share the cores (a lift alone keeps one busy until its verification starts).
+ * lifts share the cores (a lift alone keeps one busy until its verification starts). `installed` is looked for
+ * while the registry is asked what each dist-tag names.
  */
 export async function releaseModules(args: readonly string[], flags: ReleaseFlags): Promise<string[]> {
-  const distinct = [...new Set(args)];
+  const tags = new TagVersions();
+  for (const arg of args) tags.lookAhead(arg);
+  const distinct = await expandInstalled(args, flags.log);
   const modules = new Map<string, string>();
   // Two arguments may name one release (`latest` and its version): its lift folder is lifted into once.
   const lifts = new Map<string, Promise<string>>();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < distinct.length; i = next++) modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, lifts));
+    for (let i = next++; i < distinct.length; i = next++) modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, tags, lifts));
   };
   await Promise.all(Array.from({ length: Math.min(2, distinct.length) }, worker));
-  return args.map((a) => modules.get(a)!);
+  return distinct.map((a) => modules.get(a)!);
 }
 
-async function releaseModule(arg: string, flags: ReleaseFlags, lifts: Map<string, Promise<string>>): Promise<string> {
+/** What each dist-tag names, asked once a run: `latest` is one version throughout. */
+class TagVersions {
+  private readonly asked = new Map<string, Promise<string>>();
+
+  /** Ask now for the tag `arg` names, if it names one; its answer, or its failure, is taken later. */
+  lookAhead(arg: string): void {
+    if (existsSync(arg)) return;
+    void import("../inputs/version-spec.js").then(({ readVersionSpec }) => {
+      const spec = readVersionSpec(arg);
+      if (spec?.kind === "tag") this.version(spec.fetchSpec).catch(() => {});
+    });
+  }
+
+  version(tag: string): Promise<string> {
+    let answer = this.asked.get(tag);
+    if (!answer) {
+      answer = import("../fetch/fetch.js").then(({ versionOfTag }) => versionOfTag(tag));
+      this.asked.set(tag, answer);
+    }
+    return answer;
+  }
+}
+
+async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions, lifts: Map<string, Promise<string>>): Promise<string> {
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;
   const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
   // A release lifted before is read back without the registry or its tarball: the lift cache holds what check uses.
-  const release = existsSync(arg) ? null : await namedRelease(arg, flags);
+  const release = existsSync(arg) ? null : await namedRelease(arg, flags, tags);
   const before = release && rememberedRelease(liftCache, release.version, release.platform);
   const remembered = before ? cachedModule(join(liftCache, before)) : null;
   if (remembered) return remembered;
@@ -103,16 +129,17 @@ async function releaseModule(arg: string, flags: ReleaseFlags, lifts: Map<string
 }
 
 /** The release a version or dist-tag names now (a tag asks the registry): its version, platform and what to fetch; else null. */
-async function namedRelease(arg: string, flags: ReleaseFlags): Promise<{ version: string; platform: string; fetch: string } | null> {
-  const [{ readVersionSpec }, { releaseFor, versionOfTag }] = await Promise.all([
-    import("../inputs/version-spec.js"),
-    import("../fetch/fetch.js"),
-  ]);
+async function namedRelease(
+  arg: string,
+  flags: ReleaseFlags,
+  tags: TagVersions,
+): Promise<{ version: string; platform: string; fetch: string } | null> {
+  const [{ readVersionSpec }, { releaseFor }] = await Promise.all([import("../inputs/version-spec.js"), import("../fetch/fetch.js")]);
   const spec = readVersionSpec(arg);
   if (!spec || spec.kind === "range") return null;
   // Two platforms named at once: resolving the input says so.
   if (spec.platform && flags.platform && spec.platform !== flags.platform) return null;
-  const id = releaseFor(spec.kind === "exact" ? spec.fetchSpec : await versionOfTag(spec.fetchSpec), spec.platform ?? flags.platform);
+  const id = releaseFor(spec.kind === "exact" ? spec.fetchSpec : await tags.version(spec.fetchSpec), spec.platform ?? flags.platform);
   return { version: id.version, platform: id.platform, fetch: spec.kind === "exact" ? arg : id.version };
 }
 

@@ -78,15 +78,14 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0))
     throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModules, expandInstalled, DEFAULT_RELEASES }, { check }, fmt] =
-    await Promise.all([
-      import("../check/naming.js"),
-      import("../check/tools-file.js"),
-      import("../check/queries.js"),
-      import("../check/releases.js"),
-      import("../api/check.js"),
-      import("../check/format.js"),
-    ]);
+  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModules, DEFAULT_RELEASES }, { check }, fmt] = await Promise.all([
+    import("../check/naming.js"),
+    import("../check/tools-file.js"),
+    import("../check/queries.js"),
+    import("../check/releases.js"),
+    import("../api/check.js"),
+    import("../check/format.js"),
+  ]);
   const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
   const listed = opts.tools
     ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) }
@@ -115,8 +114,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
           .map((s) => s.trim())
           .filter(Boolean);
   if (!given.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
-  const args = await expandInstalled(given, log);
-  const modules = await releaseModules(args, { log, ...pick(opts, "platform", "cache", "liftCache") });
+  const modules = await releaseModules(given, { log, ...pick(opts, "platform", "cache", "liftCache") });
   const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true });
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
