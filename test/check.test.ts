@@ -581,34 +581,45 @@ describe("check --releases given as inputs", () => {
     expect(JSON.parse(redone.out.stdout)).toEqual(answer);
   });
 
-  it("a file rewritten in place to the same size and mtime is hashed and lifted again; unchanged, it is read back", () => {
-    const liftCache = join(dir, "in-place-lift-cache");
-    const file = join(dir, "release-in-place.js");
-    const text = readFileSync(join(ROOT, "samples", "releases", "0.7.0"), "utf8");
-    const edited = text.replace('VERSION:"0.7.0"', 'VERSION:"0.7.1"');
-    expect(edited).not.toBe(text);
-    expect(edited.length).toBe(text.length);
-    // Whole seconds, so that the same time can be set again to the nanosecond.
-    const when = new Date("2026-01-01T00:00:00Z");
-    const place = (content: string) => {
-      writeFileSync(file, content);
-      utimesSync(file, when, when);
-    };
-    const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--query", "report", "--releases", file];
-    const versions = (r: ReturnType<typeof run>) => (JSON.parse(r.stdout) as CheckJson).releases.map((x) => x.version);
-    place(text);
-    const first = run([...args, "--lift-cache", liftCache, "--json"]);
-    expect(first.code, first.stderr).toBe(0);
-    expect(versions(first)).toEqual(["0.7.0"]);
-    place(edited);
-    const second = run([...args, "--lift-cache", liftCache, "--json"]);
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain("lifting");
-    expect(versions(second)).toEqual(["0.7.1"]);
-    const third = run([...args, "--lift-cache", liftCache, "--json"]);
-    expect(third.stderr).toBe("");
-    expect(third.stdout).toBe(second.stdout);
-  });
+  it.each(["a file", "a package folder"])(
+    "%s rewritten in place to the same size and mtime is hashed and lifted again; unchanged, it is read back",
+    (kind) => {
+      const liftCache = join(dir, `in-place-${kind.replace(/ /g, "-")}`);
+      const input = join(dir, `release-in-place-${kind.replace(/ /g, "-")}`);
+      const text = readFileSync(join(ROOT, "samples", "releases", "0.7.0"), "utf8");
+      const edited = text.replace('VERSION:"0.7.0"', 'VERSION:"0.7.1"');
+      expect(edited).not.toBe(text);
+      expect(edited.length).toBe(text.length);
+      const program = kind === "a file" ? input : join(input, "cli.js");
+      if (kind === "a package folder") {
+        mkdirSync(input, { recursive: true });
+        const manifest = { name: "@anthropic-ai/claude-code", version: "0.7.0", bin: { claude: "cli.js" } };
+        writeFileSync(join(input, "package.json"), JSON.stringify(manifest));
+      }
+      // Whole seconds, so that the same time can be set again to the nanosecond.
+      const when = new Date("2026-01-01T00:00:00Z");
+      const place = (content: string) => {
+        writeFileSync(program, content);
+        utimesSync(program, when, when);
+      };
+      const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--query", "report", "--releases", input];
+      const modules = (r: ReturnType<typeof run>) => (JSON.parse(r.stdout) as CheckJson).releases.map((x) => x.module);
+      place(text);
+      const first = run([...args, "--lift-cache", liftCache, "--json"]);
+      expect(first.code, first.stderr).toBe(0);
+      place(edited);
+      const second = run([...args, "--lift-cache", liftCache, "--json"]);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain("lifting");
+      expect(modules(second)).not.toEqual(modules(first));
+      // Lifted from the program as it is now: its provenance names the edited program's sha256.
+      const sha = createHash("sha256").update(edited).digest("hex");
+      expect(readFileSync(modules(second)[0]!, "utf8")).toContain(`"sha256": "${sha}"`);
+      const third = run([...args, "--lift-cache", liftCache, "--json"]);
+      expect(third.stderr).toBe("");
+      expect(third.stdout).toBe(second.stdout);
+    },
+  );
 
   it.skipIf(SKIP_REAL)("ranks with a real release given as a version (fetched, lifted, verified, cached)", () => {
     const liftCache = join(dir, "real-lift-cache");

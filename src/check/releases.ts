@@ -2,14 +2,14 @@
  * The releases `check` ranks with, each as a lifted module path. A lifted module (a tool-search.mjs, or a
  * folder holding one) is used as is; anything else (a version, `latest`, a package or executable) is resolved
  * as every command's <input> and lifted, verified, into `<cache>/<sha256 of the input>/`, so a rerun reads
- * the module back instead of lifting again; remembered.ts spares it the registry and the hashing too.
+ * the module back instead of lifting again; remembered.ts and input-hash.ts spare it the registry and the reading.
  */
-import { createHash } from "node:crypto";
-import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { defaultCache } from "../cache-dir.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { rememberedHash, rememberedRelease, rememberHash, rememberRelease, stampOf } from "./remembered.js";
+import { inputHash } from "./input-hash.js";
+import { rememberedRelease, rememberRelease } from "./remembered.js";
 
 export interface ReleaseFlags {
   platform?: string;
@@ -176,36 +176,4 @@ function cachedModule(dir: string): string | null {
   } catch {
     return null;
   }
-}
-
-/**
- * sha256 of a file (the lift's provenance records the same), or of a folder's files (relative paths and contents,
- * in sorted order). A file hashed before, and not written since, is not read again.
- */
-async function inputHash(input: string, liftCache: string): Promise<string> {
-  const h = createHash("sha256");
-  if (!statSync(input).isDirectory()) {
-    const known = rememberedHash(liftCache, input);
-    if (known) return known;
-    const stamp = stampOf(input);
-    for await (const chunk of createReadStream(input)) h.update(chunk as Buffer);
-    const sha256 = h.digest("hex");
-    rememberHash(liftCache, stamp, sha256);
-    return sha256;
-  }
-  for (const file of filesUnder(input)) {
-    h.update(`${relative(input, file)}\0`);
-    for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
-  }
-  return h.digest("hex");
-}
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p));
-    else if (e.isFile()) out.push(p);
-  }
-  return out;
 }
