@@ -7,9 +7,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { readNote, writeNote } from "./remembered.js";
-
-const SHA256 = /^[0-9a-f]{64}$/;
+import { isSha256, readNote, writeNote } from "./remembered.js";
 
 export async function inputHash(input: string, liftCache: string): Promise<string> {
   const path = realpathSync(input);
@@ -18,7 +16,7 @@ export async function inputHash(input: string, liftCache: string): Promise<strin
   const stamp = files.map((f) => `${relative(path, f)}\0${fileStamp(f)}`).join("\n");
   const note = noteFile(liftCache, path);
   const known = readNote(note);
-  if (known?.["stamp"] === stamp && typeof known["sha256"] === "string" && SHA256.test(known["sha256"])) return known["sha256"];
+  if (known?.["stamp"] === stamp && isSha256(known["sha256"])) return known["sha256"];
   const sha256 = await hashOf(path, files);
   writeNote(note, { path, stamp, sha256 });
   return sha256;

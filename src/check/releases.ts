@@ -106,13 +106,14 @@ async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;
   const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
+  const onDisk = existsSync(arg);
   // A release lifted before is read back without the registry or its tarball: the lift cache holds what check uses.
-  const release = existsSync(arg) ? null : await namedRelease(arg, flags, tags);
+  const release = onDisk ? null : await namedRelease(arg, flags, tags);
   const before = release && rememberedRelease(liftCache, release.version, release.platform);
   const remembered = before ? cachedModule(join(liftCache, before)) : null;
   if (remembered) return remembered;
   // A tag is fetched as the version it named above: it may name another by now.
-  const input = existsSync(arg)
+  const input = onDisk
     ? arg
     : await resolveInput(release ? release.fetch : arg, { ...flags, ...(release ? { platform: release.platform } : {}) });
   if (!existsSync(input)) throw new SearchliftError("no such file or folder, and not a version", ExitCode.unreadable, arg);

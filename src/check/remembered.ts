@@ -9,12 +9,15 @@ import { dirname, join } from "node:path";
 import { releaseDir } from "../fetch/release-cache.js";
 import { writeFileAtomic } from "../safe-write.js";
 
-const SHA256 = /^[0-9a-f]{64}$/;
+/** A sha256 as notes hold it: 64 lower-case hex digits, so that it is safe as a folder name. */
+export function isSha256(x: unknown): x is string {
+  return typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
+}
 
 /** The sha256 of the input `version` on `platform` was last lifted from, or null. */
 export function rememberedRelease(liftCache: string, version: string, platform: string): string | null {
   const input = readNote(releaseNote(liftCache, version, platform))?.["input"];
-  return typeof input === "string" && SHA256.test(input) ? input : null;
+  return isSha256(input) ? input : null;
 }
 
 export function rememberRelease(liftCache: string, version: string, platform: string, sha256: string): void {
