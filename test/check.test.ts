@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 
@@ -565,6 +565,13 @@ describe("check --releases given as inputs", () => {
     ]);
     const answer = JSON.parse(first.out.stdout) as CheckJson;
     expect(ranksOf(answer, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
+    // Lifted into the folder of the tarball's sha256, taken by fetch as it checked the integrity, and recorded as
+    // the module's provenance.
+    const tarball = /→ (\S+\.tgz)/.exec(first.out.stderr)?.[1];
+    expect(tarball, first.out.stderr).toBeDefined();
+    const sha = createHash("sha256").update(readFileSync(tarball!)).digest("hex");
+    expect(answer.releases[0]!.module.startsWith(join(liftCache, sha) + sep)).toBe(true);
+    expect(readFileSync(answer.releases[0]!.module, "utf8")).toContain(`"sha256": "${sha}"`);
     // latest: only the tag is asked for. The version itself: nothing, with npm gone.
     const again = check("latest");
     expect(again.npm).toEqual(["view @anthropic-ai/claude-code dist-tags"]);

@@ -24,6 +24,7 @@ function run(args: string[], env: Record<string, string> = {}) {
 
 const tmp = () => mkdtempSync(join(tmpdir(), "searchlift-fetch-"));
 const sha512 = (file: string) => `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const registryIntegrity = (spec: string) =>
   JSON.parse(execFileSync("npm", ["view", spec, "dist.integrity", "--json"], { encoding: "utf8" })) as string;
 /** Everything under `dir`, relative: what a failed fetch must not leave behind. */
@@ -38,6 +39,7 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(r.releases).toHaveLength(1);
     expect(r.releases[0]).toMatchObject({ version: "2.0.70", platform: "npm", package: PKG, cached: false });
     tarball = r.releases[0]!.tarball;
+    expect(r.releases[0]!.sha256).toBe(sha256(tarball));
   });
 
   it("writes the tarball under <cache>/<version>/<platform>/ and its hash is the registry's dist.integrity", () => {
@@ -70,7 +72,15 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({
       releases: [
-        { version: "2.0.70", platform: "npm", package: PKG, tarball, integrity: registryIntegrity(`${PKG}@2.0.70`), cached: true },
+        {
+          version: "2.0.70",
+          platform: "npm",
+          package: PKG,
+          tarball,
+          integrity: registryIntegrity(`${PKG}@2.0.70`),
+          sha256: sha256(tarball),
+          cached: true,
+        },
       ],
     });
     expect(statSync(tarball).mtimeMs).toBe(before);
@@ -236,6 +246,7 @@ describe("fetch --list and ranges", () => {
     for (const x of releases) {
       expect(x.cached).toBe(false);
       expect(x.integrity).toMatch(/^sha512-/);
+      expect(x).not.toHaveProperty("sha256");
     }
     expect(releases[3]!.integrity).toBe(registryIntegrity(`${PKG}@2.1.112`));
     expect(contents(cache)).toEqual([]);

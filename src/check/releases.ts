@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:
 import { defaultCache } from "../cache-dir.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
+import type { ResolvedInput } from "../inputs/resolve-input.js";
 import { inputHash } from "./input-hash.js";
 import { rememberedRelease, rememberRelease } from "./remembered.js";
 
@@ -113,11 +114,11 @@ async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions
   const remembered = before ? cachedModule(join(liftCache, before)) : null;
   if (remembered) return remembered;
   // A tag is fetched as the version it named above: it may name another by now.
-  const input = onDisk
-    ? arg
+  const { file: input, sha256: fetchedSha256 } = onDisk
+    ? { file: arg, sha256: undefined }
     : await resolveInput(release ? release.fetch : arg, { ...flags, ...(release ? { platform: release.platform } : {}) });
   if (!existsSync(input)) throw new SearchliftError("no such file or folder, and not a version", ExitCode.unreadable, arg);
-  const hash = await inputHash(input, liftCache);
+  const hash = fetchedSha256 ?? (await inputHash(input, liftCache));
   const dir = join(liftCache, hash);
   let lift = lifts.get(dir);
   if (lift === undefined) {
@@ -144,10 +145,10 @@ async function namedRelease(
   return { version: id.version, platform: id.platform, fetch: spec.kind === "exact" ? arg : id.version };
 }
 
-/** A version or tag resolved through fetch's release cache, downloading what is missing. */
-async function resolveInput(arg: string, flags: ReleaseFlags): Promise<string> {
-  const { resolveInput: resolveArg } = await import("../inputs/resolve-input.js");
-  return resolveArg(arg, {
+/** A version or tag resolved through fetch's release cache, downloading what is missing, with the tarball's sha256. */
+async function resolveInput(arg: string, flags: ReleaseFlags): Promise<ResolvedInput> {
+  const { resolveHashed } = await import("../inputs/resolve-input.js");
+  return resolveHashed(arg, {
     command: "check",
     log: flags.log,
     ...(flags.platform ? { platform: flags.platform } : {}),

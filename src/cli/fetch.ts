@@ -44,6 +44,7 @@ export function registerFetch(program: Command): void {
           package: x.package,
           tarball: x.tarball,
           integrity: x.integrity,
+          ...(x.sha256 ? { sha256: x.sha256 } : {}),
           cached: x.cached,
         }));
         if (opts.json) printJson({ releases, ...(r.skipped.length ? { skipped: r.skipped } : {}) });

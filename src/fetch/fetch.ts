@@ -85,9 +85,11 @@ export interface FetchOptions {
   warn?: (message: string) => void;
 }
 
-export interface FetchedRelease extends CachedRelease {
+export interface FetchedRelease extends Omit<CachedRelease, "sha256"> {
   /** The tarball was in the cache (and still matched its integrity): nothing was downloaded. */
   cached: boolean;
+  /** The tarball's sha256 (hex), taken as its integrity was checked; absent from a dry run, which reads nothing. */
+  sha256?: string;
 }
 
 export interface Skipped {

@@ -42,6 +42,8 @@ export interface CachedRelease extends ReleaseId {
   tarball: string;
   /** The registry's dist.integrity, which the tarball matches (SRI, `sha512-…`). */
   integrity: string;
+  /** The tarball's sha256 (hex), taken as its integrity was checked. */
+  sha256: string;
 }
 
 export function defaultCacheDir(): string {
@@ -77,23 +79,27 @@ export function strongestHash(sri: string): { algorithm: string; digest: string 
   return null;
 }
 
-/** The file's hash as an SRI string (`sha512-<base64>`). */
-export function fileIntegrity(file: string, algorithm = "sha512"): Promise<string> {
+/** The file's hashes in one pass: one digest (base64) per algorithm. */
+function fileDigests(file: string, algorithms: readonly string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const h = createHash(algorithm);
+    const hashes = algorithms.map((a) => createHash(a));
     createReadStream(file)
       .on("error", reject)
-      .on("data", (b) => h.update(b))
-      .on("end", () => resolve(`${algorithm}-${h.digest("base64")}`));
+      .on("data", (b) => hashes.forEach((h) => h.update(b)))
+      .on("end", () => resolve(hashes.map((h) => h.digest("base64"))));
   });
 }
 
-/** Whether the file matches the SRI string; `actual` is the file's hash in the algorithm compared. */
-export async function checkIntegrity(file: string, sri: string): Promise<{ ok: boolean; actual: string }> {
+/**
+ * Whether the file matches the SRI string; `actual` is the file's hash in the algorithm compared, and `sha256`
+ * its sha256 (hex), taken in the same pass: what check keys its lifts by, without reading 130 MB again.
+ */
+export async function checkIntegrity(file: string, sri: string): Promise<{ ok: boolean; actual: string; sha256: string }> {
   const want = strongestHash(sri);
   if (!want) throw new SearchliftError(`cannot check integrity "${sri}": no sha512, sha384, sha256 or sha1 hash`, ExitCode.integrity);
-  const actual = await fileIntegrity(file, want.algorithm);
-  return { ok: actual === `${want.algorithm}-${want.digest}`, actual };
+  const [digest, sha256] = await fileDigests(file, [want.algorithm, "sha256"]);
+  const actual = `${want.algorithm}-${digest}`;
+  return { ok: actual === `${want.algorithm}-${want.digest}`, actual, sha256: Buffer.from(sha256!, "base64").toString("hex") };
 }
 
 export type CacheLookup = { status: "hit"; release: CachedRelease } | { status: "missing" } | { status: "corrupt"; why: string };
@@ -126,9 +132,9 @@ export async function lookupCached(cache: string, id: ReleaseId, registry?: stri
   const tarball = join(dir, meta.tarball);
   if (!existsSync(tarball)) return { status: "corrupt", why: `${meta.tarball} is missing` };
   const want = registry ?? meta.integrity;
-  const { ok } = await checkIntegrity(tarball, want);
+  const { ok, sha256 } = await checkIntegrity(tarball, want);
   if (!ok) return { status: "corrupt", why: `${meta.tarball} does not match ${registry ? "the registry's" : "its recorded"} integrity` };
-  return { status: "hit", release: { ...id, tarball, integrity: want } };
+  return { status: "hit", release: { ...id, tarball, integrity: want, sha256 } };
 }
 
 /** An ISO 8601 time as registries write publish times (`2026-05-15T07:22:18.436Z`, or with `+00:00`). */
@@ -177,7 +183,7 @@ export async function downloadRelease(cache: string, id: ReleaseId, integrity: s
   const tmp = mkdtempSync(join(cache, ".tmp-"));
   try {
     const packed = await npmPack(`${id.package}@${id.version}`, tmp);
-    const { ok, actual } = await checkIntegrity(packed, integrity);
+    const { ok, actual, sha256 } = await checkIntegrity(packed, integrity);
     if (!ok) {
       throw new SearchliftError(
         `integrity mismatch for ${id.package}@${id.version}: the registry says ${integrity}, the downloaded tarball is ${actual} (nothing cached)`,
@@ -186,7 +192,7 @@ export async function downloadRelease(cache: string, id: ReleaseId, integrity: s
     }
     const name = tarballName(id.package, id.version);
     if (join(tmp, name) !== packed) renameSync(packed, join(tmp, name));
-    const meta: Omit<CachedRelease, "tarball"> & { tarball: string; fetched: string; published?: string } = {
+    const meta: Omit<CachedRelease, "tarball" | "sha256"> & { tarball: string; fetched: string; published?: string } = {
       ...id,
       tarball: name,
       integrity,
@@ -197,7 +203,7 @@ export async function downloadRelease(cache: string, id: ReleaseId, integrity: s
     const dir = releaseDir(cache, id.version, id.platform);
     mkdirSync(join(dir, ".."), { recursive: true });
     install(tmp, dir);
-    return { ...id, tarball: join(dir, name), integrity };
+    return { ...id, tarball: join(dir, name), integrity, sha256 };
   } catch (e) {
     if (e instanceof SearchliftError) throw e;
     const err = e as NodeJS.ErrnoException;

@@ -28,23 +28,34 @@ export interface ResolveOptions {
 
 /** The file one input argument stands for. */
 export async function resolveInput(arg: string, opts: ResolveOptions): Promise<string> {
-  const [file] = await resolveArg(arg, { ...opts, ranges: false, folders: false });
-  return file!;
+  return (await resolveHashed(arg, opts)).file;
+}
+
+/** A file an argument stands for, with its sha256 when fetch has just read it to check its integrity. */
+export interface ResolvedInput {
+  file: string;
+  sha256?: string;
+}
+
+/** The file one input argument stands for, and its sha256 when it is a fetched release (not read again for it). */
+export async function resolveHashed(arg: string, opts: ResolveOptions): Promise<ResolvedInput> {
+  const [resolved] = await resolveArg(arg, { ...opts, ranges: false, folders: false });
+  return resolved!;
 }
 
 /** The files the input arguments stand for, in order; a range stands for each of its releases. */
 export async function resolveInputs(args: string[], opts: ResolveOptions): Promise<string[]> {
   const out: string[] = [];
-  for (const arg of args) out.push(...(await resolveArg(arg, opts)));
+  for (const arg of args) out.push(...(await resolveArg(arg, opts)).map((r) => r.file));
   return out;
 }
 
-async function resolveArg(arg: string, opts: ResolveOptions): Promise<string[]> {
+async function resolveArg(arg: string, opts: ResolveOptions): Promise<ResolvedInput[]> {
   const st = statOrNull(arg);
-  if (st?.isDirectory() && opts.folders && !existsSync(join(arg, "package.json"))) return listReleases(arg);
-  if (st) return [arg];
+  if (st?.isDirectory() && opts.folders && !existsSync(join(arg, "package.json"))) return listReleases(arg).map((file) => ({ file }));
+  if (st) return [{ file: arg }];
   const spec = readVersionSpec(arg);
-  if (!spec) return [arg];
+  if (!spec) return [{ file: arg }];
   if (spec.kind === "range" && !opts.ranges) {
     throw new SearchliftError(`${arg} is a range of releases; ${opts.command} takes one (track and lift take ranges)`, ExitCode.usage);
   }
@@ -62,7 +73,7 @@ async function resolveArg(arg: string, opts: ResolveOptions): Promise<string[]> 
     const named = spec.kind === "exact" && spec.fetchSpec === x.version && !spec.platform ? arg : `${arg}: ${x.version}`;
     opts.log(`${named} (${x.platform}) → ${x.tarball}${x.cached ? " (cached)" : ""}`);
   }
-  return r.releases.map((x) => x.tarball);
+  return r.releases.map((x) => ({ file: x.tarball, ...(x.sha256 ? { sha256: x.sha256 } : {}) }));
 }
 
 /** `claude-code-linux-x64@…` names its platform; a different --platform beside it is a contradiction. */
