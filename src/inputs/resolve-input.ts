@@ -7,9 +7,7 @@
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { fetchReleases } from "../fetch/fetch.js";
-import { listReleases } from "./release-folder.js";
-import { readVersionSpec, type InputSpec } from "./version-spec.js";
+import type { InputSpec } from "./version-spec.js";
 
 export interface ResolveOptions {
   /** `npm` or a native platform; default as fetch: `npm` up to 2.1.112, the host's platform after. */
@@ -52,8 +50,13 @@ export async function resolveInputs(args: string[], opts: ResolveOptions): Promi
 
 async function resolveArg(arg: string, opts: ResolveOptions): Promise<ResolvedInput[]> {
   const st = statOrNull(arg);
-  if (st?.isDirectory() && opts.folders && !existsSync(join(arg, "package.json"))) return listReleases(arg).map((file) => ({ file }));
+  if (st?.isDirectory() && opts.folders && !existsSync(join(arg, "package.json"))) {
+    const { listReleases } = await import("./release-folder.js");
+    return listReleases(arg).map((file) => ({ file }));
+  }
   if (st) return [{ file: arg }];
+  // Only an argument that is not on disk needs the registry's side (semver and npm among it).
+  const [{ readVersionSpec }, { fetchReleases }] = await Promise.all([import("./version-spec.js"), import("../fetch/fetch.js")]);
   const spec = readVersionSpec(arg);
   if (!spec) return [{ file: arg }];
   if (spec.kind === "range" && !opts.ranges) {
