@@ -2,7 +2,7 @@
  * No input can make searchlift write outside the folder the user chose, and text from an input reaches
  * the terminal escaped. Every case runs in a fresh temporary root holding the inputs, the output folder
  * and the TMPDIR of the child; the root is listed before and after to prove nothing else was written.
- * Run the build (`npx tsc -p tsconfig.build.json`) first: the CLI cases run bin/searchlift.js.
+ * Run the build (`npm run build`) first: the CLI cases run bin/searchlift.js.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";

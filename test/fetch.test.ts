@@ -1,7 +1,7 @@
 /**
  * searchlift fetch against the real npm registry (through the machine's npm). Downloads are kept small: only
  * 2.0.70's cli.js package (~26 MB, usually already in npm's cache) is fetched; ranges and platform packages are
- * resolved with --list and --dry-run. Run the build (`npx tsc -p tsconfig.build.json`) before the CLI tests.
+ * resolved with --list and --dry-run. Run the build (`npm run build`) before the CLI tests.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";

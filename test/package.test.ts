@@ -26,11 +26,12 @@ function packedFiles(): string[] {
 }
 
 describe("npm pack", () => {
-  it("ships the compiled CLI, signatures, sample releases, the contract and the licence, and no sources or source maps", () => {
+  it("ships the compiled and bundled CLI, signatures, sample releases, the contract and the licence, and no sources or source maps", () => {
     const files = packedFiles();
     for (const f of [
       "bin/searchlift.js",
       "dist/cli/main.js",
+      "dist/bundle/main.js",
       "dist/index.js",
       "dist/index.d.ts",
       "LICENSE",
