@@ -20,8 +20,10 @@ const ownUrls = {
   name: "own-import-meta-url",
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, async (args) => {
+      // The dependencies esbuild loads itself: only our modules are rewritten.
+      if (!args.path.startsWith(dist + sep)) return undefined;
       const text = await readFile(args.path, "utf8");
-      if (!args.path.startsWith(dist + sep) || !text.includes("import.meta.url")) return { contents: text, loader: "js" };
+      if (!text.includes("import.meta.url")) return { contents: text, loader: "js" };
       const own = relative(out, args.path).split(sep).join("/");
       return { contents: text.replaceAll("import.meta.url", `new URL(${JSON.stringify(own)}, import.meta.url).href`), loader: "js" };
     });
