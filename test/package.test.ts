@@ -31,7 +31,8 @@ describe("npm pack", () => {
     for (const f of [
       "bin/searchlift.js",
       "dist/cli/main.js",
-      "dist/bundle/main.js",
+      "dist/bundle/main.cjs",
+      "dist/bundle/main.code-cache",
       "dist/index.js",
       "dist/index.d.ts",
       "LICENSE",
@@ -50,6 +51,15 @@ describe("npm pack", () => {
     expect(pkg.license).toBe("MIT");
     expect(pkg.repository).toBeTruthy();
     expect((pkg.scripts as Record<string, string>).prepare).toBeUndefined();
+  });
+
+  it("the command line starts from the code cache the build made: V8 takes it", () => {
+    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "--version"], {
+      encoding: "utf8",
+      env: { ...process.env, SEARCHLIFT_DEBUG: "1" },
+    });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("code cache: used\n");
   });
 
   it.skipIf(SKIP_REAL)("an install of the packed tarball runs `searchlift track` on its samples, without npm warnings", () => {
@@ -110,6 +120,11 @@ describe("npm pack", () => {
       },
     );
     expect(lift.status, lift.stderr).toBe(0);
+    const version = spawnSync(process.execPath, [join(app, "node_modules", "searchlift", "bin", "searchlift.js"), "--version"], {
+      encoding: "utf8",
+      env: { ...process.env, SEARCHLIFT_DEBUG: "1" },
+    });
+    expect(version.stderr).toBe("code cache: used\n");
     const lifted = JSON.parse(lift.stdout) as { results: Array<{ verified: unknown; declarations: string }> };
     expect(lifted.results[0]!.verified).toEqual({ cases: 50, agreed: 50 });
     expect(readFileSync(lifted.results[0]!.declarations, "utf8")).toBe(
