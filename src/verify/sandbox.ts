@@ -250,6 +250,12 @@ interface ChildLimits {
 /** Argument lists as request lines, kept while their array lives: both sides of a verification send the same ones. */
 const argLines = new WeakMap<unknown[], Buffer>();
 
+/** Encode an argument list now, while the host waits for something else: a later call that passes this
+ *  array (the same one) sends the line made here. Arguments that are not JSON throw here. */
+export function encodeArguments(args: unknown[]): void {
+  argLine(args);
+}
+
 function argLine(args: unknown[]): Buffer {
   let line = argLines.get(args);
   if (line === undefined) {

@@ -2,8 +2,8 @@
  * Verification in a process of its own: the corpus, the requests and the results live there, not in
  * the lift's process, which still holds what it read from a 400 MB release. Both stay small.
  *
- * As a program (stdin: a line { routine, cases }, whose corpus it makes at once, while the lift works on; then a
- * line { original, emitted }; then kept open. stdout: the VerifyResult as JSON) and as the functions that start
+ * As a program (stdin: a line { routine, cases }, whose corpus it makes and encodes for the sandbox at once,
+ * while the lift works on; then a line { original, emitted }; then kept open. stdout: the VerifyResult as JSON) and as the functions that start
  * it. The verifier and its sandbox children end with the lift: when its stdin closes (the lift exited, was
  * killed, or gave up at its time budget) or its parent changes.
  */
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { exitWithParent, ORPHANED_EXIT } from "../exit-with-parent.js";
 import { routinePack } from "../routines/packs.js";
 import { killSandboxChildren } from "./sandbox.js";
-import { verifyAgreement, type VerifyResult } from "./verify.js";
+import { prepareVerification, verifyAgreement, type VerifyResult } from "./verify.js";
 
 /** The first line: which corpus to make, made while the lift is still at work. */
 interface CorpusRequest {
@@ -122,7 +122,11 @@ async function main(): Promise<void> {
   const nextLine = stdinLines();
   const { routine, cases } = JSON.parse(await nextLine()) as CorpusRequest;
   const corpus = routinePack(routine).corpus(cases);
+  const prepared = prepareVerification(corpus);
+  // A sandbox that cannot be used is reported when the sides arrive, as verifyAgreement would.
+  prepared.catch(() => {});
   const { original, emitted } = JSON.parse(await nextLine()) as SidesRequest;
+  await prepared;
   const v = await verifyAgreement(original, emitted, corpus);
   process.stdout.write(JSON.stringify(v), () => process.exit(0));
 }

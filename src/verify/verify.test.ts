@@ -5,6 +5,7 @@ import {
   callArgs,
   jsonEqual,
   moduleToScript,
+  prepareVerification,
   resultsAgree,
   shrinkCandidates,
   verifyAgreement,
@@ -241,6 +242,20 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(r.agreed).toBe(one.agreed);
     expect(r.disagreements).toEqual(one.disagreements);
     expect(r.firstDisagreement?.index).toBe(one.firstDisagreement?.index);
+  });
+
+  it("a verification prepared before its programs are known (the verifier's wait) finds what one unprepared does", async () => {
+    const copies = () => corpus.slice(0, 400).map((c) => ({ ...c }));
+    const prepared = copies();
+    await prepareVerification(prepared);
+    const r = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, prepared, { shrink: false });
+    const plain = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, copies(), { shrink: false });
+    expect(r.agreed).toBeLessThan(r.cases);
+    expect([r.agreed, r.disagreements, r.firstDisagreement?.index]).toEqual([
+      plain.agreed,
+      plain.disagreements,
+      plain.firstDisagreement?.index,
+    ]);
   });
 });
 

@@ -11,7 +11,7 @@
 import { parse } from "acorn";
 import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { CorpusCase, Tool } from "../routines/tool-search/corpus.js";
-import { runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
+import { assertSandboxable, encodeArguments, runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
 
 export type ContractFn = "searchTools" | "scoreTools" | "toolSearch";
 export const CONTRACT_FNS: readonly ContractFn[] = ["searchTools", "scoreTools", "toolSearch"];
@@ -121,7 +121,7 @@ export async function verifyAgreement(
     const slice = cases.slice(from, from + batch);
     const calls: SandboxCall[] = [];
     for (const c of slice) {
-      const args = callArgs(c);
+      const args = argsOf(c);
       for (const fn of fns) calls.push({ fn, args });
     }
     callCount += calls.length;
@@ -231,6 +231,25 @@ export function callArgs(c: VerifyCase): unknown[] {
   const options: { loaded: Tool[]; maxResults?: number } = { loaded: c.loaded ?? [] };
   if (c.maxResults !== undefined) options.maxResults = c.maxResults;
   return [c.query, c.deferred, options];
+}
+
+/** One argument list per case, the same array each time it is asked for: the sandbox encodes it once. */
+const caseArgs = new WeakMap<VerifyCase, unknown[]>();
+
+function argsOf(c: VerifyCase): unknown[] {
+  let args = caseArgs.get(c);
+  if (args === undefined) caseArgs.set(c, (args = callArgs(c)));
+  return args;
+}
+
+/**
+ * What a verification on `cases` can do before it knows the two programs: encode every case's arguments
+ * for the sandbox and check the sandbox itself (assertSandboxable). A verifier does it while the lift is
+ * still at work, so that comparing starts as soon as the programs arrive.
+ */
+export function prepareVerification(cases: readonly VerifyCase[]): Promise<void> {
+  for (const c of cases) encodeArguments(argsOf(c));
+  return assertSandboxable();
 }
 
 /** How the sandbox reports a call it stopped (sandbox.ts, runner/child.ts): a limit, not the code's answer. */
