@@ -6,9 +6,7 @@
  * matches its recorded integrity, or the registry's when the caller asked the registry, is reported as corrupt
  * (and fetched again by the caller).
  */
-import { createHash } from "node:crypto";
 import {
-  createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,6 +18,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { defaultCache } from "../cache-dir.js";
+import { digestsInBackground } from "../file-digests.js";
 import { basename, dirname, join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
@@ -79,17 +78,6 @@ export function strongestHash(sri: string): { algorithm: string; digest: string 
   return null;
 }
 
-/** The file's hashes in one pass: one digest (base64) per algorithm. */
-function fileDigests(file: string, algorithms: readonly string[]): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const hashes = algorithms.map((a) => createHash(a));
-    createReadStream(file)
-      .on("error", reject)
-      .on("data", (b) => hashes.forEach((h) => h.update(b)))
-      .on("end", () => resolve(hashes.map((h) => h.digest("base64"))));
-  });
-}
-
 /**
  * Whether the file matches the SRI string; `actual` is the file's hash in the algorithm compared, and `sha256`
  * its sha256 (hex), taken in the same pass: what check keys its lifts by, without reading 130 MB again.
@@ -97,9 +85,10 @@ function fileDigests(file: string, algorithms: readonly string[]): Promise<strin
 export async function checkIntegrity(file: string, sri: string): Promise<{ ok: boolean; actual: string; sha256: string }> {
   const want = strongestHash(sri);
   if (!want) throw new SearchliftError(`cannot check integrity "${sri}": no sha512, sha384, sha256 or sha1 hash`, ExitCode.integrity);
-  const [digest, sha256] = await fileDigests(file, [want.algorithm, "sha256"]);
-  const actual = `${want.algorithm}-${digest}`;
-  return { ok: actual === `${want.algorithm}-${want.digest}`, actual, sha256: Buffer.from(sha256!, "base64").toString("hex") };
+  // On a worker thread: check hashes two releases' tarballs at once, beside whatever else it is doing.
+  const [digest, sha256] = await digestsInBackground(file, [want.algorithm, "sha256"]).result;
+  const actual = `${want.algorithm}-${Buffer.from(digest!, "hex").toString("base64")}`;
+  return { ok: actual === `${want.algorithm}-${want.digest}`, actual, sha256: sha256! };
 }
 
 export type CacheLookup = { status: "hit"; release: CachedRelease } | { status: "missing" } | { status: "corrupt"; why: string };

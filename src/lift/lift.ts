@@ -16,7 +16,7 @@ import { VERSION } from "../version.js";
 import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
-import { sha256InBackground } from "./file-hash.js";
+import { sha256InBackground } from "../file-digests.js";
 import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sha256InBackground } from "./file-hash.js";
+import { digestsInBackground, sha256InBackground } from "./file-digests.js";
 
 const dir = mkdtempSync(join(tmpdir(), "searchlift-hash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("background sha256", () => {
+describe("digests on a worker thread", () => {
   it("hashes a file larger than its read buffer, to the byte", async () => {
     // 9 MB and 7 bytes: two full 4 MB reads and a short one.
     const data = Buffer.alloc(9 * 1024 * 1024 + 7);
@@ -16,6 +16,14 @@ describe("background sha256", () => {
     const file = join(dir, "big.bin");
     writeFileSync(file, data);
     expect(await sha256InBackground(file).result).toBe(createHash("sha256").update(data).digest("hex"));
+  });
+
+  it("takes several digests in the one read, each as createHash gives it", async () => {
+    const data = Buffer.alloc(5 * 1024 * 1024 + 3, 7);
+    const file = join(dir, "several.bin");
+    writeFileSync(file, data);
+    const want = ["sha512", "sha256", "sha1"].map((a) => createHash(a).update(data).digest("hex"));
+    expect(await digestsInBackground(file, ["sha512", "sha256", "sha1"]).result).toEqual(want);
   });
 
   it("rejects with the file's name when the file cannot be read", async () => {
