@@ -1,5 +1,6 @@
 import {
   closeSync,
+  createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -12,6 +13,7 @@ import {
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
+import { createGunzip } from "node:zlib";
 import { createRequire } from "node:module";
 import { basename, join, posix } from "node:path";
 import { isInside } from "../safe-write.js";
@@ -66,6 +68,29 @@ export function openNpmPackage(input: string, openFile: OpenFile): Container {
   nesting++;
   try {
     return isDirectory(input) ? openDirectory(input, openFile) : openTarball(input, openFile);
+  } finally {
+    nesting--;
+  }
+}
+
+/**
+ * A .tgz opened as openNpmPackage opens it, with its decompression on a thread of libuv's pool: two
+ * lifts in one process (check's releases) then unpack side by side, and this thread stays free for the
+ * other's work. The archive is read in the same one pass, entry by entry, with the same outcome.
+ */
+export async function openTarballAsync(input: string, openFile: OpenFile): Promise<Container> {
+  if (nesting >= MAX_NESTING) throw malformed(input, "npm package nested inside another package's program; refusing to unpack further");
+  const dir = mkdtempSync(join(tmpdir(), "searchlift-npm-"));
+  let archive: ArchiveIndex;
+  try {
+    archive = await indexTarballAsync(input, dir);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  nesting++;
+  try {
+    return openIndexed(input, dir, archive, openFile);
   } finally {
     nesting--;
   }
@@ -279,12 +304,10 @@ function isFile(path: string): boolean {
   }
 }
 
-/**
- * Stream a .tgz through tar's parser, synchronously, calling `onEntry` for each entry, until
- * `done()` holds or the archive ends. Entries not taken are drained (resumed) so nothing
- * accumulates in memory; a taken entry's data events fire during `parser.write`.
- */
-function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "take" | "skip", done: () => boolean): void {
+type OnEntry = (entry: ReadEntry, path: string) => "take" | "skip";
+
+/** tar's parser for one pass, and what it has reported so far. */
+function tarPass(onEntry: OnEntry, done: () => boolean) {
   let failure: { code: string; message: string } | null = null;
   let sawEntry = false;
   // tar loads when an archive is read: every other input starts without it (~10 ms).
@@ -303,36 +326,81 @@ function streamTar(input: string, onEntry: (entry: ReadEntry, path: string) => "
     if (code !== "TAR_ENTRY_INFO") fail(code, message);
   });
   parser.on("error", (e: Error & { tarCode?: string }) => fail(e.tarCode ?? "TAR_ERROR", e));
+  return {
+    parser,
+    fail,
+    failed: () => failure !== null,
+    /** Throw what went wrong, unless the pass had what it wanted first. */
+    check(input: string): void {
+      const f = failure as { code: string; message: string } | null;
+      if (!f || done()) return;
+      if (!sawEntry) throw unrecognized(input, "gzip data that is not a tar archive (not an npm package)");
+      throw malformed(input, `broken .tgz: ${f.message.split("\n")[0]}`);
+    },
+  };
+}
 
-  let fd: number;
+function openForReading(input: string): number {
   try {
-    fd = openSync(input, "r");
+    return openSync(input, "r");
   } catch (e) {
     throw new SearchliftError(`cannot read input: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.unreadable, input);
   }
+}
+
+/**
+ * Stream a .tgz through tar's parser, synchronously, calling `onEntry` for each entry, until
+ * `done()` holds or the archive ends. Entries not taken are drained (resumed) so nothing
+ * accumulates in memory; a taken entry's data events fire during `parser.write`.
+ */
+function streamTar(input: string, onEntry: OnEntry, done: () => boolean): void {
+  const pass = tarPass(onEntry, done);
+  const fd = openForReading(input);
   try {
     const buf = Buffer.allocUnsafe(READ_CHUNK);
     for (let pos = 0; !done();) {
       const n = readSync(fd, buf, 0, READ_CHUNK, pos);
       if (n === 0) {
-        parser.end();
+        pass.parser.end();
         break;
       }
       pos += n;
       // tar keeps references to written chunks while an entry is in flight; hand it a copy.
-      parser.write(Buffer.from(buf.subarray(0, n)));
-      if (failure) break;
+      pass.parser.write(Buffer.from(buf.subarray(0, n)));
+      if (pass.failed()) break;
     }
   } finally {
     closeSync(fd);
   }
-  const f = failure as { code: string; message: string } | null;
-  if (f && !done()) {
-    if (!sawEntry) {
-      throw unrecognized(input, "gzip data that is not a tar archive (not an npm package)");
+  pass.check(input);
+}
+
+/**
+ * streamTar with the gzip layer decompressed by zlib's asynchronous stream (on libuv's thread pool); tar's
+ * parser reads the plain archive it gives, in the same order, here. A gzip error is tar's own wording.
+ */
+async function streamTarAsync(input: string, onEntry: OnEntry, done: () => boolean): Promise<void> {
+  const pass = tarPass(onEntry, done);
+  const fd = openForReading(input);
+  const gunzip = createGunzip({ chunkSize: READ_CHUNK });
+  const file = createReadStream("", { fd, highWaterMark: READ_CHUNK });
+  file.on("error", (e: NodeJS.ErrnoException) => gunzip.destroy(e));
+  file.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      pass.parser.write(chunk);
+      if (pass.failed() || done()) break;
     }
-    throw malformed(input, `broken .tgz: ${f.message.split("\n")[0]}`);
+    if (!pass.failed() && !done()) pass.parser.end();
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.syscall) throw new SearchliftError(`cannot read input: ${err.code ?? err.message}`, ExitCode.unreadable, input);
+    pass.fail("TAR_ABORT", `zlib: ${err.message}`);
+  } finally {
+    file.destroy();
+    gunzip.destroy();
   }
+  pass.check(input);
 }
 
 /** A tar entry's path inside the package: npm drops the first component (`package/`, whatever it is named). */
@@ -405,6 +473,28 @@ function programCandidates(input: string, manifest: Buffer): Set<string> {
  * read those are its candidates; before it, a few top-level executable-looking files, on speculation.
  */
 function indexTarball(input: string, dir: string): ArchiveIndex {
+  const pass = indexPass(input, dir);
+  try {
+    streamTar(input, pass.onEntry, () => false);
+  } finally {
+    pass.closeCopies();
+  }
+  return pass.index();
+}
+
+/** indexTarball, decompressing on libuv's pool (streamTarAsync). */
+async function indexTarballAsync(input: string, dir: string): Promise<ArchiveIndex> {
+  const pass = indexPass(input, dir);
+  try {
+    await streamTarAsync(input, pass.onEntry, () => false);
+  } finally {
+    pass.closeCopies();
+  }
+  return pass.index();
+}
+
+/** What indexTarball does with each entry, and what it has found. */
+function indexPass(input: string, dir: string) {
   const last = new Map<string, { index: number; type: string }>();
   const copies = new Map<string, MemberCopy>();
   let manifest: Buffer | null = null;
@@ -421,31 +511,29 @@ function indexTarball(input: string, dir: string): ArchiveIndex {
     mkdirSync(sub);
     copies.set(rel, copyEntry(entry, index, join(sub, posix.basename(rel))));
   };
-  try {
-    streamTar(
-      input,
-      (entry, path) => {
-        index++;
-        const rel = packagePath(path);
-        if (rel === null || entry.type === "Directory") return "skip";
-        last.set(rel, { index, type: entry.type });
-        if (rel === "package.json" && entry.type === "File") {
-          takeManifest(input, entry, (bytes) => {
-            manifest = bytes;
-            candidates = programCandidates(input, bytes);
-          });
-          return "take";
-        }
-        if (!FILE_TYPES.has(entry.type) || !mayBeProgram(rel)) return "skip";
-        keepCopy(entry, rel);
-        return "take";
-      },
-      () => false,
-    );
-  } finally {
-    for (const c of copies.values()) closeCopy(c);
-  }
-  return { manifest, last, copies };
+  const onEntry: OnEntry = (entry, path) => {
+    index++;
+    const rel = packagePath(path);
+    if (rel === null || entry.type === "Directory") return "skip";
+    last.set(rel, { index, type: entry.type });
+    if (rel === "package.json" && entry.type === "File") {
+      takeManifest(input, entry, (bytes) => {
+        manifest = bytes;
+        candidates = programCandidates(input, bytes);
+      });
+      return "take";
+    }
+    if (!FILE_TYPES.has(entry.type) || !mayBeProgram(rel)) return "skip";
+    keepCopy(entry, rel);
+    return "take";
+  };
+  return {
+    onEntry,
+    closeCopies: () => {
+      for (const c of copies.values()) closeCopy(c);
+    },
+    index: (): ArchiveIndex => ({ manifest, last, copies }),
+  };
 }
 
 function takeManifest(input: string, entry: ReadEntry, done: (bytes: Buffer) => void): void {
@@ -486,9 +574,20 @@ function openTarball(input: string, openFile: OpenFile): Container {
   // A private temporary directory holds the program's copy (named as in the package, so readers that look
   // at the extension see the real one) for as long as the container lives.
   const dir = mkdtempSync(join(tmpdir(), "searchlift-npm-"));
+  let archive: ArchiveIndex;
+  try {
+    archive = indexTarball(input, dir);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  return openIndexed(input, dir, archive, openFile);
+}
+
+/** The package's program, from the first pass's index and copies in `dir` (removed on failure, or with the container). */
+function openIndexed(input: string, dir: string, archive: ArchiveIndex, openFile: OpenFile): Container {
   const drop = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const archive = indexTarball(input, dir);
     if (archive.manifest === null) throw unrecognized(input, "not an npm package: no package.json in the archive");
     const m = parseManifest(input, archive.manifest);
     const program = chooseProgram(input, m);

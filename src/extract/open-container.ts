@@ -3,7 +3,7 @@ import { ExitCode, SearchliftError, UnrecognizedInput } from "../errors.js";
 import { FileByteSource, type ByteSource } from "./byte-source.js";
 import { carveScripts } from "./carve.js";
 import { readExecutable } from "./open-executable.js";
-import { openNpmPackage, isGzip } from "./npm-package.js";
+import { openNpmPackage, openTarballAsync, isGzip } from "./npm-package.js";
 import { readPlainScript } from "./plain-script.js";
 import type { Container } from "./types.js";
 
@@ -23,6 +23,29 @@ export function openContainer(input: string): Container {
   }
   if (st.isDirectory()) return openNpmPackage(input, openFile);
   return openFile(input, input);
+}
+
+/**
+ * openContainer, with a .tgz decompressed off this thread (openTarballAsync): what a lift uses, so that two
+ * lifts in one process unpack their releases side by side.
+ */
+export async function openContainerAsync(input: string): Promise<Container> {
+  if (isGzipFile(input)) return openTarballAsync(input, openFile);
+  return openContainer(input);
+}
+
+/** A regular file that starts as gzip data; anything else (a folder, a missing file) is openContainer's to judge. */
+function isGzipFile(input: string): boolean {
+  let src: ByteSource | undefined;
+  try {
+    if (!statSync(input).isFile()) return false;
+    src = new FileByteSource(input);
+    return src.size > 0 && isGzip(src.read(0, Math.min(src.size, 2)));
+  } catch {
+    return false;
+  } finally {
+    src?.close();
+  }
 }
 
 /** Open the file at `file`, reporting it as `input` (they differ for a file unpacked from a package). */

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { renameSync, rmSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { openContainer } from "../extract/open-container.js";
+import { openContainerAsync } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { locateRoutines } from "../locate/locate.js";
@@ -61,7 +61,7 @@ export async function liftInput(input: string, opts: LiftOptions): Promise<LiftR
   // The verifier makes its corpus while the container opens: a .tgz is decompressed whole, a second or more.
   const verifier = opts.verify ? verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
   try {
-    const c = openContainer(input);
+    const c = await openContainerAsync(input);
     try {
       return await liftContainer(c, { ...opts, verifier });
     } finally {
