@@ -72,12 +72,36 @@ export async function releaseModules(args: readonly string[], flags: ReleaseFlag
   const modules = new Map<string, string>();
   // Two arguments may name one release (`latest` and its version): its lift folder is lifted into once.
   const lifts = new Map<string, Promise<string>>();
+  const ahead = new VerifierAhead();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < distinct.length; i = next++) modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, tags, lifts));
+    for (let i = next++; i < distinct.length; i = next++)
+      modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, tags, lifts, ahead));
   };
-  await Promise.all(Array.from({ length: Math.min(2, distinct.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(2, distinct.length) }, worker));
+  } finally {
+    ahead.cancel();
+  }
   return distinct.map((a) => modules.get(a)!);
+}
+
+/**
+ * A release that must be downloaded will be lifted and verified: its verifier starts with the download,
+ * which leaves a core idle, rather than after it (lift.ts, startVerifierAhead).
+ */
+class VerifierAhead {
+  private started = false;
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    void import("../lift/lift.js").then(({ startVerifierAhead }) => startVerifierAhead());
+  }
+
+  cancel(): void {
+    if (this.started) void import("../lift/lift.js").then(({ cancelVerifierAhead }) => cancelVerifierAhead());
+  }
 }
 
 /** What each dist-tag names, asked once a run: `latest` is one version throughout. */
@@ -103,7 +127,13 @@ class TagVersions {
   }
 }
 
-async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions, lifts: Map<string, Promise<string>>): Promise<string> {
+async function releaseModule(
+  arg: string,
+  flags: ReleaseFlags,
+  tags: TagVersions,
+  lifts: Map<string, Promise<string>>,
+  ahead: VerifierAhead,
+): Promise<string> {
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;
   const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
@@ -113,6 +143,7 @@ async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions
   const before = release && rememberedRelease(liftCache, release.version, release.platform);
   const remembered = before ? cachedModule(join(liftCache, before)) : null;
   if (remembered) return remembered;
+  if (release) ahead.start();
   // A tag is fetched as the version it named above: it may name another by now.
   const { file: input, sha256: fetchedSha256 } = onDisk
     ? { file: arg, sha256: undefined }

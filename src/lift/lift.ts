@@ -86,6 +86,30 @@ async function liftContainer(c: Container, opts: LiftRun): Promise<LiftResult> {
 /** Verifiers of lifts in this process that have not answered yet. */
 let verifiersAtWork = 0;
 
+/** A verifier started before any lift asked for one (startVerifierAhead), for the first lift that does. */
+let ahead: { routine: string; cases: number; verifier: Verifier } | undefined;
+
+/**
+ * Start a verifier now, for a lift this process is about to make: check starts one while its releases
+ * download, so that the corpus is made and encoded on a core the download leaves idle. Give it back with
+ * cancelVerifierAhead if no lift took it.
+ */
+export function startVerifierAhead(routine: string = toolSearchPack.id, cases = 2000): void {
+  ahead ??= { routine, cases, verifier: startVerifier(routine, cases) };
+}
+
+export function cancelVerifierAhead(): void {
+  ahead?.verifier.cancel();
+  ahead = undefined;
+}
+
+function takeVerifierAhead(routine: string, cases: number): Verifier | undefined {
+  if (ahead?.routine !== routine || ahead.cases !== cases) return undefined;
+  const { verifier } = ahead;
+  ahead = undefined;
+  return verifier;
+}
+
 /**
  * A verifier for one lift. Started at once, it makes its corpus on another core while this process locates
  * and lifts. While another lift of this process is verifying (check's releases), it starts only when asked to
@@ -97,7 +121,7 @@ function verifierFor(routine: string, cases: number): Verifier {
   let done = false;
   const start = () => {
     if (!started) {
-      started = startVerifier(routine, cases);
+      started = takeVerifierAhead(routine, cases) ?? startVerifier(routine, cases);
       verifiersAtWork++;
     }
     return started;
