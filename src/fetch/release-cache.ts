@@ -6,17 +6,7 @@
  * matches its recorded integrity, or the registry's when the caller asked the registry, is reported as corrupt
  * (and fetched again by the caller).
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { defaultCache } from "../cache-dir.js";
 import { digestsInBackground } from "../file-digests.js";
 import { basename, dirname, join } from "node:path";
