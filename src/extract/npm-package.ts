@@ -376,11 +376,12 @@ function streamTar(input: string, onEntry: OnEntry, done: () => boolean): void {
 }
 
 /**
- * streamTar with the gzip layer decompressed by zlib's asynchronous stream (on libuv's thread pool); tar's
- * parser reads the plain archive it gives, in the same order, here. A gzip error is tar's own wording.
+ * streamTar to the archive's end, with the gzip layer decompressed by zlib's asynchronous stream (on libuv's
+ * thread pool); tar's parser reads the plain archive it gives, in the same order, here. A gzip error is tar's
+ * own wording.
  */
-async function streamTarAsync(input: string, onEntry: OnEntry, done: () => boolean): Promise<void> {
-  const pass = tarPass(onEntry, done);
+async function streamTarAsync(input: string, onEntry: OnEntry): Promise<void> {
+  const pass = tarPass(onEntry, () => false);
   const fd = openForReading(input);
   const gunzip = createGunzip({ chunkSize: READ_CHUNK });
   const file = createReadStream("", { fd, highWaterMark: READ_CHUNK });
@@ -389,9 +390,9 @@ async function streamTarAsync(input: string, onEntry: OnEntry, done: () => boole
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
       pass.parser.write(chunk);
-      if (pass.failed() || done()) break;
+      if (pass.failed()) break;
     }
-    if (!pass.failed() && !done()) pass.parser.end();
+    if (!pass.failed()) pass.parser.end();
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.syscall) throw new SearchliftError(`cannot read input: ${err.code ?? err.message}`, ExitCode.unreadable, input);
@@ -486,7 +487,7 @@ function indexTarball(input: string, dir: string): ArchiveIndex {
 async function indexTarballAsync(input: string, dir: string): Promise<ArchiveIndex> {
   const pass = indexPass(input, dir);
   try {
-    await streamTarAsync(input, pass.onEntry, () => false);
+    await streamTarAsync(input, pass.onEntry);
   } finally {
     pass.closeCopies();
   }
