@@ -325,11 +325,21 @@ function fakeNpm(root: string, registryIntegrity: string, packs: string): string
   writeFileSync(
     file,
     `#!${process.execPath}
-import { appendFileSync, copyFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 const args = process.argv.slice(2);
+const npmCache = ${JSON.stringify(join(root, "npm-cache"))};
 appendFileSync(${JSON.stringify(join(root, "npm-calls.log"))}, args[0] + "\\n");
-if (args[0] === "view") {
+if (args[0] === "config") {
+  process.stdout.write(npmCache + "\\n");
+} else if (args[0] === "cache") {
+  // Filed as cacache files content: under the hash of what was downloaded.
+  const hex = createHash("sha512").update(readFileSync(${JSON.stringify(packs)})).digest("hex");
+  const content = join(npmCache, "_cacache", "content-v2", "sha512", hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+  mkdirSync(dirname(content), { recursive: true });
+  copyFileSync(${JSON.stringify(packs)}, content);
+} else if (args[0] === "view") {
   const version = args[1].slice(args[1].lastIndexOf("@") + 1);
   process.stdout.write(JSON.stringify({ version, "dist.integrity": ${JSON.stringify(registryIntegrity)} }));
 } else if (args[0] === "pack") {
@@ -372,7 +382,8 @@ describe("fetch: a cache hit is checked against the registry's integrity, not on
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).releases[0]).toMatchObject({ tarball: cached, integrity: sri(genuine), cached: false });
     expect(sri(cached)).toBe(sri(genuine));
-    expect(readFileSync(join(root, "npm-calls.log"), "utf8")).toBe("view\npack\n");
+    const calls = readFileSync(join(root, "npm-calls.log"), "utf8").trim().split("\n");
+    expect(calls.sort()).toEqual(["cache", "config", "view"]);
     expect(readdirSync(cache).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
   });
 
@@ -385,6 +396,8 @@ describe("fetch: a cache hit is checked against the registry's integrity, not on
     expect(r.code, r.stderr).toBe(ExitCode.integrity);
     expect(r.stderr).toMatch(/is corrupt \(anthropic-ai-claude-code-2\.0\.70\.tgz does not match the registry's integrity\)/);
     expect(r.stderr).toMatch(/integrity mismatch/);
+    // Not in npm's cache under the registry's integrity, the forged tarball was packed, then refused.
+    expect(readFileSync(join(root, "npm-calls.log"), "utf8").trim().split("\n").sort()).toEqual(["cache", "config", "pack", "view"]);
   });
 
   it("an untampered cache is a hit (nothing packed); a recorded tarball name that points elsewhere is not", () => {

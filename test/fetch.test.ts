@@ -143,6 +143,17 @@ describe("fetch 2.0.70 (cli.js era) into a temporary cache", () => {
     });
     expect(contents(other)).toEqual([]);
   });
+
+  it("takes the tarball from npm's own cache, where npm cache add files it, without npm pack", () => {
+    const other = tmp();
+    const log = join(other, "npm.log");
+    const npm = join(other, "npm");
+    writeFileSync(npm, `#!/bin/sh\necho "$1 $2" >> "${log}"\nexec npm "$@"\n`, { mode: 0o755 });
+    const r = run(["fetch", "2.0.70", "--cache", join(other, "releases"), "--json"], { SEARCHLIFT_NPM: npm });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(log, "utf8").trim().split("\n").sort()).toEqual(["cache add", "config get", `view ${PKG}@2.0.70`]);
+    expect(sha512(JSON.parse(r.stdout).releases[0].tarball)).toBe(registryIntegrity(`${PKG}@2.0.70`));
+  });
 });
 
 describe("fetch errors: one line, a distinct exit code, nothing written", () => {

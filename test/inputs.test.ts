@@ -13,12 +13,14 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { readVersionSpec } from "../src/inputs/version-spec.js";
@@ -206,6 +208,45 @@ describe("version inputs through the release cache (a fake npm over sample tarba
     const typo = run(m, ["extract", "claude"]);
     expect(typo.code).toBe(ExitCode.unreadable);
     expect(typo.stderr).toBe("searchlift: claude: cannot read input: ENOENT\n");
+  });
+});
+
+describe("fetch downloads through npm's cache (a fake npm over sample tarballs)", () => {
+  const m = machine();
+  const published = sampleTarball(join(m.env.FAKE_NPM_REGISTRY, "anthropic-ai-claude-code", "0.6.0.tgz"), "0.6.0");
+  const npmCache = join(m.home, "npm-cache");
+  const hex = createHash("sha512").update(readFileSync(published)).digest("hex");
+  const filed = join(npmCache, "_cacache", "content-v2", "sha512", hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+
+  /** fetch 0.6.0 into a new cache; the npm commands it ran (command and subcommand), in order of their start. */
+  function fetchWith(name: string, env: Record<string, string>) {
+    const log = join(m.home, `${name}.log`);
+    const cache = join(m.home, name);
+    const r = run({ ...m, env: { ...m.env, ...env, FAKE_NPM_LOG: log } }, ["fetch", "0.6.0", "--cache", cache, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const tarball = (JSON.parse(r.stdout) as { releases: Array<{ tarball: string }> }).releases[0]!.tarball;
+    expect(readFileSync(tarball)).toEqual(readFileSync(published));
+    const npm = readFileSync(log, "utf8").trim().split("\n");
+    return { npm: npm.map((l) => l.split(" ").slice(0, 2).join(" ")), tarball };
+  }
+
+  it("copies the tarball npm cache add filed in npm's cache, and packs nothing", () => {
+    const { npm } = fetchWith("copied", { FAKE_NPM_CACHE: npmCache });
+    expect(existsSync(filed)).toBe(true);
+    expect(npm[0]).toBe("view @anthropic-ai/claude-code@0.6.0");
+    expect(npm.slice(1).sort()).toEqual(["cache add", "config get"]);
+  });
+
+  it("npm packs a tarball npm's cache holds elsewhere or damaged, and checks it the same", () => {
+    const elsewhere = fetchWith("elsewhere", {});
+    expect(elsewhere.npm.slice(1).sort()).toEqual(["cache add", "config get", "pack @anthropic-ai/claude-code@0.6.0"]);
+    const bytes = readFileSync(published);
+    bytes[bytes.length >> 1] ^= 0xff;
+    mkdirSync(dirname(filed), { recursive: true });
+    writeFileSync(filed, bytes);
+    const damaged = fetchWith("damaged", { FAKE_NPM_CACHE: npmCache });
+    expect(damaged.npm.at(-1)).toBe("pack @anthropic-ai/claude-code@0.6.0");
+    expect(readdirSync(dirname(damaged.tarball)).sort()).toEqual(["anthropic-ai-claude-code-0.6.0.tgz", "release.json"]);
   });
 });
 

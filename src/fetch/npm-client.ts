@@ -93,6 +93,33 @@ export async function npmView<T>(spec: string, fields: string[]): Promise<T | un
   }
 }
 
+/** `npm cache add SPEC`: npm downloads the package's tarball into its cache, checking the registry's integrity as it writes. */
+export async function npmCacheAdd(spec: string): Promise<void> {
+  await runNpm(["cache", "add", spec]);
+}
+
+const cacheFolders = new Map<string, Promise<string>>();
+
+/** npm's cache folder, as its config resolves it (`npm config get cache`); asked once a process per npm and cache setting. */
+export function npmCacheFolder(): Promise<string> {
+  const key = `${npmExecutable()}\0${process.env.npm_config_cache ?? ""}`;
+  let folder = cacheFolders.get(key);
+  if (!folder) {
+    folder = runNpm(["config", "get", "cache"]).then((out) => out.trim());
+    cacheFolders.set(key, folder);
+    folder.catch(() => cacheFolders.delete(key));
+  }
+  return folder;
+}
+
+/**
+ * Where npm's cache keeps the content whose `algorithm` digest is `hex`: cacache files content under
+ * `_cacache/content-v2/<algorithm>/` by the digest's first two, next two and remaining hex digits.
+ */
+export function npmCacheContent(cacheFolder: string, algorithm: string, hex: string): string {
+  return join(cacheFolder, "_cacache", "content-v2", algorithm, hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+}
+
 /** `npm pack SPEC --pack-destination DIR` (DIR empty); returns the path of the one tarball it wrote. */
 export async function npmPack(spec: string, dir: string): Promise<string> {
   await runNpm(["pack", spec, "--pack-destination", dir, "--ignore-scripts", "--silent"]);

@@ -2,11 +2,13 @@
 // A stand-in for npm (SEARCHLIFT_NPM) over a folder of tarballs we built from our sample releases, so that
 // version inputs resolve, download and hit the cache without the network. FAKE_NPM_REGISTRY holds
 // <package name, @ dropped and / as ->/<version>.tgz; FAKE_NPM_ROOT is what `npm root -g` prints.
-// Answers only what searchlift asks: view (versions, dist-tags, version + dist.integrity), pack, root -g.
+// Answers only what searchlift asks: view (versions, dist-tags, version + dist.integrity), cache add, config get
+// cache, pack, root -g. FAKE_NPM_CACHE is npm's cache folder: cache add files a tarball there as cacache does
+// (_cacache/content-v2/sha512/…); without it, cache add keeps nothing and config get cache names a missing folder.
 // FAKE_NPM_LOG, when set, is a file each call appends its arguments to, one call a line.
 import { createHash } from "node:crypto";
-import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const registry = process.env.FAKE_NPM_REGISTRY ?? "";
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
@@ -58,6 +60,19 @@ if (command === "root") {
       .map((v) => ({ version: v, "dist.integrity": integrity(join(folder(pkg), `${v}.tgz`)) }));
     if (!rows.length) notFound(spec);
     process.stdout.write(JSON.stringify(rows.length === 1 ? rows[0] : rows));
+  }
+} else if (command === "config" && spec === "get" && fields[0] === "cache") {
+  process.stdout.write(`${process.env.FAKE_NPM_CACHE ?? join(registry, "no-npm-cache")}\n`);
+} else if (command === "cache" && spec === "add") {
+  const { pkg, versions } = splitSpec(fields[0]);
+  const file = join(folder(pkg), `${versions?.[0]}.tgz`);
+  if (!existsSync(file)) notFound(fields[0]);
+  if (process.env.FAKE_NPM_CACHE) {
+    const hex = createHash("sha512").update(readFileSync(file)).digest("hex");
+    const content = join(process.env.FAKE_NPM_CACHE, "_cacache", "content-v2", "sha512", hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+    // Content is filed once under its hash, and kept as it is found from then on.
+    mkdirSync(dirname(content), { recursive: true });
+    if (!existsSync(content)) copyFileSync(file, content);
   }
 } else if (command === "pack") {
   const { pkg, versions } = splitSpec(spec);
