@@ -11,6 +11,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { terminalSafe as safe } from "../safe-text.js";
 import { NpmError, npmView } from "./npm-client.js";
 import {
+  addAhead,
   defaultCacheDir,
   downloadRelease,
   isPublishTime,
@@ -18,6 +19,7 @@ import {
   recordPublishTime,
   releaseDir,
   tarballName,
+  type AddedAhead,
   type CachedRelease,
   type ReleaseId,
 } from "./release-cache.js";
@@ -122,6 +124,22 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
     );
   }
 
+  // npm downloads the first release the cache lacks while it is asked for the integrities below.
+  const ahead = opts.dryRun ? undefined : addAhead(cache, plan);
+  try {
+    return { releases: await fetchPlanned(cache, plan, parsed, opts, ahead), skipped };
+  } finally {
+    ahead?.cancel();
+  }
+}
+
+async function fetchPlanned(
+  cache: string,
+  plan: ReleaseId[],
+  parsed: ReleaseSpec,
+  opts: FetchOptions,
+  ahead: AddedAhead | undefined,
+): Promise<FetchedRelease[]> {
   // The registry's integrity of every release, cached or not (one npm view per package): a cached tarball is
   // checked against it, so editing the cache's recorded integrity along with the tarball is noticed.
   let facts;
@@ -130,7 +148,7 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
   } catch (e) {
     // An exact version is planned without the registry; only its integrity needs it.
     const offline = parsed.kind === "exact" && unreachable(e) ? await cachedExact(cache, plan[0]!, opts, e) : null;
-    if (offline) return { releases: [offline], skipped: [] };
+    if (offline) return [offline];
     throw e;
   }
   const { integrity, published } = facts;
@@ -165,9 +183,10 @@ export async function fetchReleases(spec: string, opts: FetchOptions = {}): Prom
       continue;
     }
     opts.progress?.(`fetching ${step}…`);
-    releases.push({ ...(await downloadRelease(cache, id, sri, published.get(key(id)))), cached: false });
+    const added = ahead?.id === id ? ahead.added : undefined;
+    releases.push({ ...(await downloadRelease(cache, id, sri, published.get(key(id)), added)), cached: false });
   }
-  return { releases, skipped };
+  return releases;
 }
 
 const key = (id: ReleaseId) => `${id.package}@${id.version}`;

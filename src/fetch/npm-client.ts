@@ -24,8 +24,11 @@ export function npmExecutable(): string {
   return process.env.SEARCHLIFT_NPM || (process.platform === "win32" ? "npm.cmd" : "npm");
 }
 
-/** Run npm with `args`; resolves to its stdout. Rejects with an NpmError naming npm's error in one line. */
-export function runNpm(args: string[]): Promise<string> {
+/**
+ * Run npm with `args`; resolves to its stdout. Rejects with an NpmError naming npm's error in one line. Aborting
+ * `abort` stops npm.
+ */
+export function runNpm(args: string[], abort?: AbortSignal): Promise<string> {
   const npm = npmExecutable();
   const win = process.platform === "win32";
   return new Promise((resolve, reject) => {
@@ -36,6 +39,7 @@ export function runNpm(args: string[]): Promise<string> {
       shell: win,
       env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false" },
       windowsHide: true,
+      ...(abort ? { signal: abort } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -94,8 +98,8 @@ export async function npmView<T>(spec: string, fields: string[]): Promise<T | un
 }
 
 /** `npm cache add SPEC`: npm downloads the package's tarball into its cache, checking the registry's integrity as it writes. */
-export async function npmCacheAdd(spec: string): Promise<void> {
-  await runNpm(["cache", "add", spec]);
+export async function npmCacheAdd(spec: string, abort?: AbortSignal): Promise<void> {
+  await runNpm(["cache", "add", spec], abort);
 }
 
 const cacheFolders = new Map<string, Promise<string>>();

@@ -174,10 +174,11 @@ async function downloadTarball(
   id: ReleaseId,
   integrity: string,
   dir: string,
+  added: Promise<void> | undefined,
 ): Promise<{ file: string; ok: boolean; actual: string; sha256: string }> {
   const spec = `${id.package}@${id.version}`;
   const copy = join(dir, tarballName(id.package, id.version));
-  if (await copyFromNpmCache(spec, integrity, copy)) {
+  if (await copyFromNpmCache(spec, integrity, copy, added)) {
     const checked = await checkIntegrity(copy, integrity);
     if (checked.ok) return { file: copy, ...checked };
     rmSync(copy, { force: true });
@@ -186,11 +187,14 @@ async function downloadTarball(
   return { file: packed, ...(await checkIntegrity(packed, integrity)) };
 }
 
-/** Whether `npm cache add` left the content of `integrity` where cacache files it, now copied to `dest`. */
-async function copyFromNpmCache(spec: string, integrity: string, dest: string): Promise<boolean> {
+/**
+ * Whether `npm cache add` (the one started as `added`, else one started now) left the content of `integrity` where
+ * cacache files it, now copied to `dest`.
+ */
+async function copyFromNpmCache(spec: string, integrity: string, dest: string, added: Promise<void> | undefined): Promise<boolean> {
   const want = strongestHash(integrity);
   if (!want) return false;
-  const [, folder] = await Promise.all([npmCacheAdd(spec), npmCacheFolder()]);
+  const [, folder] = await Promise.all([added ?? npmCacheAdd(spec), npmCacheFolder()]);
   try {
     copyFileSync(npmCacheContent(folder, want.algorithm, Buffer.from(want.digest, "base64").toString("hex")), dest);
     // cacache may keep its content read-only; the cache's copy is ours to replace.
@@ -203,16 +207,43 @@ async function copyFromNpmCache(spec: string, integrity: string, dest: string): 
   }
 }
 
+/** An `npm cache add` of a release started before its integrity is known (addAhead). */
+export interface AddedAhead {
+  id: ReleaseId;
+  added: Promise<void>;
+  cancel(): void;
+}
+
+/**
+ * Start `npm cache add` of the first release of `plan` that `cache` has no folder for: one that must be downloaded,
+ * and whose download needs nothing from the registry's answers asked for first. Undefined when there is none.
+ */
+export function addAhead(cache: string, plan: readonly ReleaseId[]): AddedAhead | undefined {
+  const id = plan.find((r) => !existsSync(releaseDir(cache, r.version, r.platform)));
+  if (!id) return undefined;
+  const stop = new AbortController();
+  const added = npmCacheAdd(`${id.package}@${id.version}`, stop.signal);
+  // Its failure is the download's, reported when the download takes it; cancelled, it is nobody's.
+  added.catch(() => {});
+  return { id, added, cancel: () => stop.abort() };
+}
+
 /**
  * Download the release into a temporary folder in the cache, check its hash against `integrity` (the registry's
  * dist.integrity), then move the folder into place (replacing a corrupt copy). Nothing is left behind on failure.
  */
-export async function downloadRelease(cache: string, id: ReleaseId, integrity: string, published?: string): Promise<CachedRelease> {
+export async function downloadRelease(
+  cache: string,
+  id: ReleaseId,
+  integrity: string,
+  published?: string,
+  added?: Promise<void>,
+): Promise<CachedRelease> {
   mkdirSync(cache, { recursive: true });
   removeStaleTemporaries(cache);
   const tmp = mkdtempSync(join(cache, ".tmp-"));
   try {
-    const { file: packed, ok, actual, sha256 } = await downloadTarball(id, integrity, tmp);
+    const { file: packed, ok, actual, sha256 } = await downloadTarball(id, integrity, tmp, added);
     if (!ok) {
       throw new SearchliftError(
         `integrity mismatch for ${id.package}@${id.version}: the registry says ${integrity}, the downloaded tarball is ${actual} (nothing cached)`,
