@@ -40,5 +40,9 @@ export async function main(argv: string[]): Promise<void> {
     await buildProgram().parseAsync(argv);
   } catch (e) {
     process.exitCode = report(e);
+    // The command has failed: work still under way (check's other release being lifted) has nothing left to
+    // give, so the process ends once what it wrote to stdout is out, not when that work ends. Its files are
+    // written whole or not at all, and its verifier and sandboxes end with this process.
+    process.stdout.write("", () => process.exit());
   }
 }

@@ -242,6 +242,7 @@ export async function downloadRelease(
   mkdirSync(cache, { recursive: true });
   removeStaleTemporaries(cache);
   const tmp = mkdtempSync(join(cache, ".tmp-"));
+  underWay(tmp);
   try {
     const { file: packed, ok, actual, sha256 } = await downloadTarball(id, integrity, tmp, added);
     if (!ok) {
@@ -270,7 +271,23 @@ export async function downloadRelease(
     throw new SearchliftError(`cannot write the cache: ${err.code ?? ""} ${err.message}`.trim(), ExitCode.output, cache);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    downloads.delete(tmp);
   }
+}
+
+/** Temporary folders of downloads under way: a process that exits before they end (a command that failed
+ *  meanwhile) removes them as it goes. */
+const downloads = new Set<string>();
+let removingOnExit = false;
+
+function underWay(tmp: string): void {
+  if (!removingOnExit) process.on("exit", removeUnfinished);
+  removingOnExit = true;
+  downloads.add(tmp);
+}
+
+function removeUnfinished(): void {
+  for (const tmp of downloads) rmSync(tmp, { recursive: true, force: true });
 }
 
 /** Temporary folders a fetch that was killed (Ctrl-C during the download) left behind, a day or more ago. */
