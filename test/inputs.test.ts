@@ -237,6 +237,13 @@ describe("fetch downloads through npm's cache (a fake npm over sample tarballs)"
     expect(npm.sort()).toEqual(["cache add", "config get", "view @anthropic-ai/claude-code@0.6.0"]);
   });
 
+  it("a tarball npm's cache already holds is copied without waiting for npm cache add", () => {
+    // Filed by the test above; npm cache add now fails, and the fetch does not depend on it.
+    expect(existsSync(filed)).toBe(true);
+    const { npm } = fetchWith("held", { FAKE_NPM_CACHE: npmCache, FAKE_NPM_CACHE_ADD_FAILS: "1" });
+    expect(npm.filter((c) => c.startsWith("pack"))).toEqual([]);
+  });
+
   it("npm packs a tarball npm's cache holds elsewhere or damaged, and checks it the same", () => {
     const elsewhere = fetchWith("elsewhere", {});
     expect(elsewhere.npm.sort()).toEqual([

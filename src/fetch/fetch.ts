@@ -183,8 +183,8 @@ async function fetchPlanned(
       continue;
     }
     opts.progress?.(`fetching ${step}…`);
-    const added = ahead?.id === id ? ahead.added : undefined;
-    releases.push({ ...(await downloadRelease(cache, id, sri, published.get(key(id)), added)), cached: false });
+    const started = ahead?.id === id ? ahead : undefined;
+    releases.push({ ...(await downloadRelease(cache, id, sri, published.get(key(id)), started)), cached: false });
   }
   return releases;
 }

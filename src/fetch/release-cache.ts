@@ -174,11 +174,11 @@ async function downloadTarball(
   id: ReleaseId,
   integrity: string,
   dir: string,
-  added: Promise<void> | undefined,
+  ahead: AddedAhead | undefined,
 ): Promise<{ file: string; ok: boolean; actual: string; sha256: string }> {
   const spec = `${id.package}@${id.version}`;
   const copy = join(dir, tarballName(id.package, id.version));
-  if (await copyFromNpmCache(spec, integrity, copy, added)) {
+  if (await copyFromNpmCache(spec, integrity, copy, ahead)) {
     const checked = await checkIntegrity(copy, integrity);
     if (checked.ok) return { file: copy, ...checked };
     rmSync(copy, { force: true });
@@ -188,15 +188,18 @@ async function downloadTarball(
 }
 
 /**
- * Whether `npm cache add` (the one started as `added`, else one started now) left the content of `integrity` where
- * cacache files it, now copied to `dest`.
+ * Whether npm's cache holds the content of `integrity` where cacache files it, now copied to `dest`. Content
+ * already there is taken as it is (the copy is checked after), and a download `ahead` of it stopped: npm cache add
+ * reads and hashes a tarball it holds for seconds before it returns. Else npm cache adds it (`ahead`, if started).
  */
-async function copyFromNpmCache(spec: string, integrity: string, dest: string, added: Promise<void> | undefined): Promise<boolean> {
+async function copyFromNpmCache(spec: string, integrity: string, dest: string, ahead: AddedAhead | undefined): Promise<boolean> {
   const want = strongestHash(integrity);
   if (!want) return false;
-  const [, folder] = await Promise.all([added ?? npmCacheAdd(spec), npmCacheFolder()]);
+  const content = npmCacheContent(await npmCacheFolder(), want.algorithm, Buffer.from(want.digest, "base64").toString("hex"));
+  if (existsSync(content)) ahead?.cancel();
+  else await (ahead?.added ?? npmCacheAdd(spec));
   try {
-    copyFileSync(npmCacheContent(folder, want.algorithm, Buffer.from(want.digest, "base64").toString("hex")), dest);
+    copyFileSync(content, dest);
     // cacache may keep its content read-only; the cache's copy is ours to replace.
     chmodSync(dest, 0o644);
     return true;
@@ -237,14 +240,14 @@ export async function downloadRelease(
   id: ReleaseId,
   integrity: string,
   published?: string,
-  added?: Promise<void>,
+  ahead?: AddedAhead,
 ): Promise<CachedRelease> {
   mkdirSync(cache, { recursive: true });
   removeStaleTemporaries(cache);
   const tmp = mkdtempSync(join(cache, ".tmp-"));
   underWay(tmp);
   try {
-    const { file: packed, ok, actual, sha256 } = await downloadTarball(id, integrity, tmp, added);
+    const { file: packed, ok, actual, sha256 } = await downloadTarball(id, integrity, tmp, ahead);
     if (!ok) {
       throw new SearchliftError(
         `integrity mismatch for ${id.package}@${id.version}: the registry says ${integrity}, the downloaded tarball is ${actual} (nothing cached)`,

@@ -5,6 +5,7 @@
 // Answers only what searchlift asks: view (versions, dist-tags, version + dist.integrity), cache add, config get
 // cache, pack, root -g. FAKE_NPM_CACHE is npm's cache folder: cache add files a tarball there as cacache does
 // (_cacache/content-v2/sha512/…); without it, cache add keeps nothing and config get cache names a missing folder.
+// FAKE_NPM_CACHE_ADD_FAILS makes cache add fail as a dropped connection would.
 // FAKE_NPM_LOG, when set, is a file each call appends its arguments to, one call a line.
 import { createHash } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -64,6 +65,10 @@ if (command === "root") {
 } else if (command === "config" && spec === "get" && fields[0] === "cache") {
   process.stdout.write(`${process.env.FAKE_NPM_CACHE ?? join(registry, "no-npm-cache")}\n`);
 } else if (command === "cache" && spec === "add") {
+  if (process.env.FAKE_NPM_CACHE_ADD_FAILS) {
+    process.stderr.write("npm error code ECONNRESET\nnpm error network aborted\n");
+    process.exit(1);
+  }
   const { pkg, versions } = splitSpec(fields[0]);
   const file = join(folder(pkg), `${versions?.[0]}.tgz`);
   if (!existsSync(file)) notFound(fields[0]);
