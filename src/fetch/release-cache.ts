@@ -167,7 +167,7 @@ export function recordPublishTime(tarball: string, published: string): void {
 /**
  * The release's tarball, downloaded into `dir` and checked against the registry's integrity. npm downloads it into
  * its own cache (`npm cache add`) and it is copied out of there: `npm pack` would download it the same way and then
- * list and hash the whole tarball again, about 4 s of CPU for a 130 MB native build. Where npm's cache does not
+ * list and hash the whole tarball again (5 s of CPU in all for a 130 MB native build). Where npm's cache does not
  * hold it as cacache files content (another layout or algorithm), or holds it damaged, `npm pack` writes it.
  */
 async function downloadTarball(
