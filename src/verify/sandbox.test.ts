@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { registryNode } from "../../test/helpers/sea-fixtures.js";
 import {
@@ -490,5 +493,38 @@ describe("asciiJsonLine", () => {
       expect(line.toString("latin1")).toBe(reference(v));
       expect(JSON.parse(line.toString("latin1"))).toEqual(v);
     }
+  });
+});
+
+describe("a host that exits while its sandboxes run", () => {
+  // The compiled module (npm test builds first), in a process of its own that exits mid-call.
+  const sandboxModule = pathToFileURL(join(import.meta.dirname, "..", "..", "dist", "verify", "sandbox.js")).href;
+
+  it.runIf(process.platform === "linux")("takes them along: no sandbox child outlives it", async () => {
+    const host = `
+      import { execFileSync } from "node:child_process";
+      import { runInSandbox } from ${JSON.stringify(sandboxModule)};
+      void runInSandbox("globalThis.__searchlift = { spin() { for (;;) {} } };", [{ fn: "spin", args: [] }], {
+        callTimeoutMs: 60000, timeoutMs: 60000,
+      });
+      setTimeout(() => {
+        process.stdout.write(execFileSync("pgrep", ["-P", String(process.pid)], { encoding: "utf8" }));
+        process.exit(3);
+      }, 1500);`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", host], { encoding: "utf8", timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(3);
+    const pids = r.stdout.trim().split("\n").filter(Boolean).map(Number);
+    expect(pids.length).toBeGreaterThan(0);
+    await new Promise((done) => setTimeout(done, 200));
+    // Killed, a child may stay a zombie until whatever adopted it reaps it: running is what counts.
+    const running = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    const alive = pids.filter(running);
+    expect(alive).toEqual([]);
   });
 });

@@ -465,6 +465,8 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
 
   return new Promise<ChildOutcome>((resolve, reject) => {
     const child = spawn(nodePath, args, { stdio: ["pipe", "pipe", "pipe"], env, windowsHide: true });
+    if (!killingOnExit) process.on("exit", killSandboxChildren);
+    killingOnExit = true;
     liveChildren.add(child);
     child.on("exit", () => liveChildren.delete(child));
     const messages = new ChildMessages(calls.length);
@@ -528,8 +530,10 @@ function runnerSource(): string {
   return (runnerText = ts.transpileModule(source, { compilerOptions: options }).outputText);
 }
 
-/** Sandbox children still running, so that a host about to exit can take them along. */
+/** Sandbox children still running, so that a host about to exit can take them along: one that exits while they
+ *  run (a command that failed meanwhile) kills them as it goes. */
 const liveChildren = new Set<ChildProcess>();
+let killingOnExit = false;
 
 /** SIGKILL every sandbox child this process started that is still running (its host is going away). */
 export function killSandboxChildren(): void {
