@@ -228,6 +228,8 @@ export function addAhead(cache: string, plan: readonly ReleaseId[]): AddedAhead 
   const added = npmCacheAdd(`${id.package}@${id.version}`, stop.signal);
   // Its failure is the download's, reported when the download takes it; cancelled, it is nobody's.
   added.catch(() => {});
+  // Where npm's cache is, asked now too: the copy looks there as soon as the integrity is known.
+  npmCacheFolder().catch(() => {});
   return { id, added, cancel: () => stop.abort() };
 }
 
