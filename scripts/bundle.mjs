@@ -11,10 +11,11 @@
  * samples, the sandbox's runner, the verifier's program) are the same bundled or not. What a command loads
  * only when it runs (check's MCP client, diff, track) is still initialised only then.
  */
+import { parse } from "acorn";
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,6 +54,37 @@ await build({
   plugins: [ownUrls],
   logLevel: "warning",
 });
+await writeFile(join(out, "main.cjs"), asciiOnly(await readFile(join(out, "main.cjs"), "utf8")));
+
+/**
+ * The bundle with the non-ASCII characters of its comments written as \uXXXX. Node reads an ASCII script
+ * as one-byte text, and V8 compiles and checks the code cache against it faster; a few dashes in comments
+ * (ours and our dependencies', which esbuild keeps) made all 2 MB two-byte. esbuild already escapes strings,
+ * so a non-ASCII character anywhere else (a regular expression) fails the build: write it escaped in the source.
+ */
+function asciiOnly(text) {
+  const comments = [];
+  parse(text, {
+    ecmaVersion: "latest",
+    sourceType: "script",
+    allowHashBang: true,
+    onComment: (_block, _text, start, end) => comments.push([start, end]),
+  });
+  let out = "";
+  let at = 0;
+  for (const [start, end] of comments) {
+    out +=
+      text.slice(at, start) + text.slice(start, end).replace(/[^\0-\x7f]/gu, (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`);
+    at = end;
+  }
+  out += text.slice(at);
+  const bad = /[^\0-\x7f]/.exec(out);
+  if (bad) {
+    const line = out.slice(0, bad.index).split("\n").length;
+    throw new Error(`dist/bundle/main.cjs:${line}: ${JSON.stringify(bad[0])} outside a comment; write it as an escape in the source`);
+  }
+  return out;
+}
 
 // The code cache: each run below starts from the cache the one before wrote, and adds the functions it
 // compiled. The sample releases take the common path of the commands whose start-up is a large part of

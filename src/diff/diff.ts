@@ -80,7 +80,7 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
 
 /** Version and platform from the module's provenance header (read as text: the module is never run here). */
 function side(input: string, text: string): DiffSide {
-  const m = /^\/\/ \S+ (\S+) \(([^)\s]+)\) — [^,\n]+, lifted by/m.exec(text);
+  const m = /^\/\/ \S+ (\S+) \(([^)\s]+)\) \u2014 [^,\n]+, lifted by/m.exec(text);
   return { input, version: m?.[1] ?? "unknown", platform: m?.[2] ?? "unknown" };
 }
 
