@@ -114,14 +114,6 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const argumentsKey = invocation?.argumentsNode ? definitionKey(closure.definitions[2]!) : null;
   const reserved = [...ADAPTER_NAMES, ...BUILTINS, ...REFUSED_BUILTINS, DEFERRED_BY_CALLER];
 
-  // The faithful copy: minified names, made unique across chunks.
-  const orig = assemble(
-    closure,
-    (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name),
-    reserved,
-  );
-  const origScores = scoresVariant(orig.statements[0]! as ScorerFunction, `${orig.names.get(rootKey)!}$scores`);
-
   // The readable copy: role names for the routines, numbered helpers for the rest, readable locals.
   const read = assemble(
     closure,
@@ -143,7 +135,7 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   nameReadable(read, r, fn, invocation, reserved);
   const readScores = scoresVariant(read.statements[0]! as ScorerFunction, "scoreToolsByKeywords");
 
-  const names = (a: typeof orig) => ({
+  const names = (a: typeof read) => ({
     search: a.names.get(rootKey)!,
     call: callKey ? a.names.get(callKey)! : null,
     cache: cacheKey ? a.names.get(cacheKey)! : null,
@@ -153,8 +145,22 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
   // Keys the safety check cannot prove harmless are checked where they are used; the original is left as it is.
   const readable = portComputedKeys(factory(read.statements, readScores, names(read)) + adapter);
+  // The faithful copy: minified names, made unique across chunks. Only a verification runs it, so it is
+  // assembled when first asked for (assembly copies the closure's nodes; nothing above changed them).
+  let original: string | undefined;
+  const faithful = (): string => {
+    const orig = assemble(
+      closure,
+      (def) => (definitionKey(def) === callKey ? "releaseCall" : definitionKey(def) === argumentsKey ? ARGUMENTS_ROOT : def.name),
+      reserved,
+    );
+    const origScores = scoresVariant(orig.statements[0]! as ScorerFunction, `${orig.names.get(rootKey)!}$scores`);
+    return factory(orig.statements, origScores, names(orig)) + adapter + `globalThis.__searchlift = { ${exported} };\n`;
+  };
   return {
-    original: factory(orig.statements, origScores, names(orig)) + adapter + `globalThis.__searchlift = { ${exported} };\n`,
+    get original() {
+      return (original ??= faithful());
+    },
     readable: readable.text,
     portedKeys: readable.ported,
     closure,
