@@ -6,7 +6,7 @@
  */
 import { memberName, type Node } from "../../ast/pattern.js";
 import { isUndefined, literalAt } from "./pure.js";
-import { laterWrites, loopHeadsOf, nodesOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { eachNode, laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
 const isNoneOrBoolean = (n: Node): boolean =>
   isUndefined(n) || (n.type === "Literal" && (n.value === null || typeof n.value === "boolean"));
@@ -38,8 +38,9 @@ export const constantBindings: Fold = (root) => {
   // `let found = []` that nothing but `found.length` reads stays empty: its length is 0.
   if (lengths.length > 0) {
     const lengthOf = new Map<Node, Node>();
-    for (const n of nodesOf(root))
+    eachNode(root, (n) => {
       if (n.type === "MemberExpression" && !n.computed && !n.optional && memberName(n) === "length") lengthOf.set(n.object, n);
+    });
     for (const ids of lengths) {
       if (ids.length === 0 || !ids.every((id) => lengthOf.has(id))) continue;
       for (const id of ids) replace.set(lengthOf.get(id)!, literalAt(0, lengthOf.get(id)!));

@@ -38,11 +38,10 @@ export function rewriteUp(root: Node, visit: (n: Node, parent: Node, key: string
   walk(root);
 }
 
-/** Every node below `root`, itself included (by identity). */
-export function nodesOf(root: Node): Set<Node> {
-  const seen = new Set<Node>();
+/** Visit every node below `root`, itself included, parents first. */
+export function eachNode(root: Node, visit: (n: Node) => void): void {
   const walk = (n: Node) => {
-    seen.add(n);
+    visit(n);
     const fields = fieldsOf(n);
     for (const key in fields) {
       const v = fields[key];
@@ -52,7 +51,14 @@ export function nodesOf(root: Node): Set<Node> {
     }
   };
   walk(root);
-  return seen;
+}
+
+/**
+ * Whether `n` lies below `ancestor`, by the ranges the last analysis numbered (see numberRanges): valid
+ * for nodes of the variables variablesOf returned, as long as no fold has changed the tree since.
+ */
+export function inside(n: Node, ancestor: Node): boolean {
+  return ancestor.range![0] < n.range![0] && n.range![1] < ancestor.range![1];
 }
 
 /**
@@ -127,10 +133,10 @@ export function loopHeadsOf(root: Node): Set<Node> {
 
 function findLoopHeads(root: Node): Set<Node> {
   const heads = new Set<Node>();
-  for (const n of nodesOf(root)) {
+  eachNode(root, (n) => {
     if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
     if (n.type === "ForStatement" && n.init?.type === "VariableDeclaration") heads.add(n.init);
-  }
+  });
   return heads;
 }
 

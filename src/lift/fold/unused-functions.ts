@@ -3,7 +3,7 @@
  * not at all), and never written, goes. Declaring a function has no effect.
  */
 import type { Node } from "../../ast/pattern.js";
-import { nodesOf, rewriteUp, variablesOf, type Fold } from "./tree.js";
+import { inside, rewriteUp, variablesOf, type Fold } from "./tree.js";
 
 export const unusedFunctions: Fold = (root) => {
   const drop = new Set<Node>();
@@ -12,8 +12,7 @@ export const unusedFunctions: Fold = (root) => {
     const fn = v.defs[0]!.node as unknown as Node;
     if (fn.type !== "FunctionDeclaration") continue;
     if (v.references.some((r) => r.isWrite())) continue;
-    const own = v.references.length > 0 ? nodesOf(fn) : null;
-    if (v.references.every((r) => own!.has(r.identifier as unknown as Node))) drop.add(fn);
+    if (v.references.every((r) => inside(r.identifier as unknown as Node, fn))) drop.add(fn);
   }
   if (drop.size === 0) return 0;
   rewriteUp(root, (n) => (drop.has(n) ? null : n));
