@@ -182,10 +182,11 @@ export const NEW_LOADERS_SINCE: [number, number, number] = [1, 2, 5];
 export function chooseLoaderNumbering(
   records: Array<{ name: string; loader: number }>,
   recordSize: number,
-  version: [number, number, number] | null,
+  bunVersion: () => [number, number, number] | null,
 ): LoaderNumbering {
   if (recordSize === 28 || recordSize === 32) return "old";
   if (recordSize === 52) return "new";
+  const version = bunVersion();
   if (version) {
     for (let i = 0; i < 3; i++) if (version[i] !== NEW_LOADERS_SINCE[i]) return version[i]! > NEW_LOADERS_SINCE[i]! ? "new" : "old";
     return "new";
@@ -210,8 +211,9 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export interface ParseOptions {
   /** Absolute offset of the payload start, when the container states it (sections do). */
   start?: number;
-  /** Parsed Bun version, for the loader-numbering decision. */
-  version?: [number, number, number] | null;
+  /** The Bun version, for the loader-numbering decision; asked only where it decides (36-byte records), as
+   *  finding it scans the executable. */
+  version?: () => [number, number, number] | null;
   /** Prefix for error messages, e.g. "Bun .bun section at 166313984". */
   where: string;
 }
@@ -309,7 +311,7 @@ function parseTable(
   const numbering = chooseLoaderNumbering(
     names.map((name, i) => ({ name, loader: t.u8(i, L.loader)! })),
     t.size,
-    opts.version ?? null,
+    opts.version ?? (() => null),
   );
   const loaderNames = numbering === "new" ? LOADERS_NEW : LOADERS_OLD;
   const modules = names.map((path, i): ModuleEntry => {

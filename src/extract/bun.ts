@@ -25,21 +25,21 @@ export function readBun(src: ByteSource, input: string): Container | null {
   let located: Located | null = probe?.found ?? legacyTail(src);
   const notes = [...(probe?.notes ?? [])];
   let graph: BunGraph | null = null;
-  // The version string is looked up at most once, and only when a payload is about to be parsed.
+  // The version string is looked up at most once, and only when a graph's layout or a listing asks for it.
   let runtime: string | null | undefined;
   const findRuntime = (): string | null =>
     runtime === undefined ? (runtime = probe ? findBunRuntime(src, probe.runtimeRegions) : null) : runtime;
   const version = () => parseBunVersion(findRuntime());
 
   if (located) {
-    graph = parseBunGraph(src, located.trailerEnd, { start: located.start, where: located.where, version: version() });
+    graph = parseBunGraph(src, located.trailerEnd, { start: located.start, where: located.where, version });
   } else if (probe && !probe.empty) {
     // (A Bun section that says "nothing compiled in" is the bare runtime: nothing to scan for.)
     const regions = [...probe.scanRegions];
     const tail = overlay(src, probe);
     if (tail) regions.push(tail);
     for (const r of regions) {
-      const hit = scanForGraph(src, r.start, r.end, () => version());
+      const hit = scanForGraph(src, r.start, r.end, version);
       if (hit) {
         graph = hit;
         located = { format: hit.end <= probe.imageEnd ? probe.family : "bun-legacy", start: hit.start, trailerEnd: hit.end, where: "scan" };
@@ -53,7 +53,7 @@ export function readBun(src: ByteSource, input: string): Container | null {
   return rangeContainer(src, {
     input,
     format: located.format,
-    runtime: findRuntime(),
+    runtime: findRuntime,
     entry: graph.entry,
     modules: graph.modules,
     notes,
@@ -72,7 +72,7 @@ function scanForGraph(src: ByteSource, start: number, end: number, version: () =
   let found: BunGraph | null = null;
   scanFor(src, start, end, BUN_TRAILER, (at) => {
     try {
-      found = parseBunGraph(src, at + BUN_TRAILER.length, { where: `Bun trailer at ${at}`, version: version() });
+      found = parseBunGraph(src, at + BUN_TRAILER.length, { where: `Bun trailer at ${at}`, version });
       return true;
     } catch (e) {
       if (e instanceof MalformedInput) return false;

@@ -22,7 +22,8 @@ export function decode(bytes: Buffer, encoding: Encoding): string {
 export interface ContainerFields {
   input: string;
   format: ContainerFormat;
-  runtime: string | null;
+  /** The runtime's version string, or how to find it: a scan of the executable, which only a listing needs. */
+  runtime: string | null | (() => string | null);
   entry: string | null;
   modules: ModuleEntry[];
   notes?: string[];
@@ -47,7 +48,9 @@ export function rangeContainer(src: ByteSource, fields: ContainerFields): Contai
     input: fields.input,
     file: fields.file ?? src.path,
     format: fields.format,
-    runtime: fields.runtime,
+    get runtime() {
+      return typeof fields.runtime === "function" ? (fields.runtime = fields.runtime()) : fields.runtime;
+    },
     entry: fields.entry,
     modules: fields.modules,
     notes: fields.notes ?? [],
