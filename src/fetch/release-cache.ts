@@ -7,8 +7,8 @@
  * (and fetched again by the caller).
  */
 import {
+  constants as fsConstants,
   chmodSync,
-  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -19,6 +19,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { copyFile } from "node:fs/promises";
 import { defaultCache } from "../cache-dir.js";
 import { digestsInBackground } from "../file-digests.js";
 import { basename, dirname, join } from "node:path";
@@ -199,7 +200,9 @@ async function copyFromNpmCache(spec: string, integrity: string, dest: string, a
   if (existsSync(content)) ahead?.cancel();
   else await (ahead?.added ?? npmCacheAdd(spec));
   try {
-    copyFileSync(content, dest);
+    // On a file system that can (APFS, Btrfs, XFS) the copy shares npm's blocks until either changes; the copy
+    // runs on libuv's pool, leaving this thread to another release of the same run.
+    await copyFile(content, dest, fsConstants.COPYFILE_FICLONE);
     // cacache may keep its content read-only; the cache's copy is ours to replace.
     chmodSync(dest, 0o644);
     return true;
