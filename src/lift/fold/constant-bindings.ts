@@ -4,9 +4,9 @@
  * become constants for constant-conditions to fold. Numbers and strings stay named (they say what
  * they are for).
  */
-import { memberName, type Node } from "../../ast/pattern.js";
+import { memberName, walk, type Node } from "../../ast/pattern.js";
 import { isUndefined, literalAt } from "./pure.js";
-import { eachNode, laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
 const isNoneOrBoolean = (n: Node): boolean =>
   isUndefined(n) || (n.type === "Literal" && (n.value === null || typeof n.value === "boolean"));
@@ -38,7 +38,7 @@ export const constantBindings: Fold = (root) => {
   // `let found = []` that nothing but `found.length` reads stays empty: its length is 0.
   if (lengths.length > 0) {
     const lengthOf = new Map<Node, Node>();
-    eachNode(root, (n) => {
+    walk(root, (n) => {
       if (n.type === "MemberExpression" && !n.computed && !n.optional && memberName(n) === "length") lengthOf.set(n.object, n);
     });
     for (const ids of lengths) {

@@ -4,7 +4,7 @@
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { VariableDeclarator } from "acorn";
-import { fieldsOf, isNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNode, walk, type Node } from "../../ast/pattern.js";
 import { analyzeFunction } from "../fold-undefined.js";
 
 /** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
@@ -33,21 +33,6 @@ export function rewriteUp(root: Node, visit: (n: Node, parent: Node, key: string
         const r = visit(v, n, key);
         fields[key] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
       }
-    }
-  };
-  walk(root);
-}
-
-/** Visit every node below `root`, itself included, parents first. */
-export function eachNode(root: Node, visit: (n: Node) => void): void {
-  const walk = (n: Node) => {
-    visit(n);
-    const fields = fieldsOf(n);
-    for (const key in fields) {
-      const v = fields[key];
-      if (Array.isArray(v)) {
-        for (const c of v) if (isNode(c)) walk(c);
-      } else if (isNode(v)) walk(v);
     }
   };
   walk(root);
@@ -133,7 +118,7 @@ export function loopHeadsOf(root: Node): Set<Node> {
 
 function findLoopHeads(root: Node): Set<Node> {
   const heads = new Set<Node>();
-  eachNode(root, (n) => {
+  walk(root, (n) => {
     if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
     if (n.type === "ForStatement" && n.init?.type === "VariableDeclaration") heads.add(n.init);
   });
