@@ -9,6 +9,7 @@ import { copyBindings } from "./copy-bindings.js";
 import { emptyStatements } from "./empty-statements.js";
 import { equalBranches } from "./equal-branches.js";
 import { sequenceStatements } from "./sequence-statements.js";
+import { stackTraceHooks } from "./stack-trace-hooks.js";
 import { foldDeadCode, foldFunction } from "./index.js";
 import { variablesOf, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
@@ -43,6 +44,31 @@ describe("equalBranches", () => {
   });
   it("different branches stay", () => {
     expect(folded("return a ? b : a;", only)).toBe("return a ? b : a;");
+  });
+});
+
+describe("stackTraceHooks", () => {
+  const only = { stackTraceHooks };
+  it("a stack hook before a throw goes, called optionally or not", () => {
+    expect(folded("let e = TypeError('none'); throw (Error.captureStackTrace?.(e, f), e);", only)).toBe(
+      "let e = TypeError('none'); throw e;",
+    );
+    expect(folded("let e = Error('x'); Error.captureStackTrace(e, f); throw e;", only)).toBe("let e = Error('x'); throw e;");
+  });
+  it("its arguments' effects stay", () => {
+    expect(folded("Error.captureStackTrace(g(), f); return a;", only)).toBe("g(); return a;");
+    expect(folded("throw (Error.captureStackTrace?.(a, h()), a);", only)).toBe("throw (h(), a);");
+  });
+  it("a hook whose value is used, or a module's own Error, stays", () => {
+    expect(folded("return Error.captureStackTrace(a, f);", only)).toBe("return Error.captureStackTrace(a, f);");
+    expect(folded("let Error = a; Error.captureStackTrace(b, f); return b;", only)).toBe(
+      "let Error = a; Error.captureStackTrace(b, f); return b;",
+    );
+  });
+  it("with the other folds, the throw that is left reads plainly", () => {
+    expect(
+      folded("let m = a.get(b); if (m === void 0) { let e = TypeError('none'); throw (Error.captureStackTrace?.(e, f), e); } return m;"),
+    ).toBe("let m = a.get(b); if (m === void 0) { let e = TypeError('none'); throw e; } return m;");
   });
 });
 

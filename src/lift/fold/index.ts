@@ -13,6 +13,7 @@ import { copyBindings } from "./copy-bindings.js";
 import { emptyStatements } from "./empty-statements.js";
 import { equalBranches } from "./equal-branches.js";
 import { sequenceStatements } from "./sequence-statements.js";
+import { stackTraceHooks } from "./stack-trace-hooks.js";
 import { keepAnalyses, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
@@ -22,6 +23,7 @@ import { unusedFunctions } from "./unused-functions.js";
 
 export const FOLDS: Record<string, Fold> = {
   minifiedBooleans,
+  stackTraceHooks,
   constantBindings,
   constantConditions,
   equalBranches,
