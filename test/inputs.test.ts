@@ -262,6 +262,45 @@ describe("fetch downloads through npm's cache (a fake npm over sample tarballs)"
   });
 });
 
+describe("a release out for some platforms before the client package has it (a fake npm)", () => {
+  // 2.1.201 is published for linux-x64 only; the client package and darwin-arm64 stop at 2.1.200. The
+  // tarballs are never unpacked here (listing and --dry-run), so any bytes do.
+  const m = machine();
+  const publish = (pkg: string, v: string) => {
+    const dir = join(m.env.FAKE_NPM_REGISTRY, pkg);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${v}.tgz`), `${pkg} ${v}`);
+  };
+  publish("anthropic-ai-claude-code", "2.1.200");
+  for (const v of ["2.1.200", "2.1.201"]) publish("anthropic-ai-claude-code-linux-x64", v);
+  publish("anthropic-ai-claude-code-darwin-arm64", "2.1.200");
+
+  it("fetch --list shows it, with the platforms that have it", () => {
+    const r = run(m, ["fetch", "--list", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { versions: Array<{ version: string; platforms: string[] }> }).versions;
+    expect(rows.map((x) => [x.version, x.platforms.join(" ")])).toEqual([
+      ["2.1.200", "linux-x64 darwin-arm64"],
+      ["2.1.201", "linux-x64"],
+    ]);
+  });
+
+  it("a range takes it for that platform; for another it is not asked for", () => {
+    const linux = run(m, ["fetch", "2.1.200-2.1.201", "--platform", "linux-x64", "--dry-run", "--json", "--cache", join(m.home, "c")]);
+    expect(linux.code, linux.stderr).toBe(0);
+    expect(JSON.parse(linux.stdout).releases.map((x: { version: string }) => x.version)).toEqual(["2.1.200", "2.1.201"]);
+    const darwin = run(m, ["fetch", "2.1.200-2.1.201", "--platform", "darwin-arm64", "--dry-run", "--json", "--cache", join(m.home, "c")]);
+    expect(darwin.code, darwin.stderr).toBe(0);
+    expect(JSON.parse(darwin.stdout).releases.map((x: { version: string }) => x.version)).toEqual(["2.1.200"]);
+  });
+
+  it("asked for exactly on a platform without it: which platforms have it, in one line", () => {
+    const r = run(m, ["fetch", "2.1.201", "--platform", "darwin-arm64", "--cache", join(m.home, "c")]);
+    expect(r.code).toBe(ExitCode.notPublished);
+    expect(r.stderr).toBe("searchlift: 2.1.201 has no darwin-arm64 package; it is published for linux-x64 only: pass --platform\n");
+  });
+});
+
 describe("track over fetch's release cache", () => {
   it("takes every <version>/<platform>/<tarball> as a release, and one version's folder too", () => {
     const cache = tmp();

@@ -214,13 +214,19 @@ async function planReleases(spec: ReleaseSpec, platform: string | undefined): Pr
   if (spec.kind === "exact") return { plan: [releaseFor(spec.version, platform)], skipped: [] };
   if (spec.kind === "tag") return { plan: [releaseFor(await versionOfTag(spec.tag), platform)], skipped: [] };
 
-  const all = await publishedVersions(CLIENT_PACKAGE);
-  const versions = all.filter((v) => satisfies(v, spec));
+  const host = platform ?? hostPlatform();
+  const native = platform === CLI_JS ? null : host;
+  // A release may come out for some platforms before the client package has it: the platform's own
+  // versions count too.
+  const [main, nativeBuilds] = await Promise.all([
+    publishedVersions(CLIENT_PACKAGE),
+    native ? publishedVersions(packageFor(native), true) : [],
+  ]);
+  const builds = new Map<string, Set<string>>(native ? [[native, new Set(nativeBuilds)]] : []);
+  const versions = [...new Set([...main, ...nativeBuilds])].filter((v) => satisfies(v, spec)).sort(compareVersions);
   if (!versions.length) throw new SearchliftError(`no published version of ${CLIENT_PACKAGE} is in ${spec.text}`, ExitCode.notPublished);
   const plan: ReleaseId[] = [];
   const skipped: Skipped[] = [];
-  const host = platform ?? hostPlatform();
-  const builds = new Map<string, Set<string>>();
   for (const v of versions) {
     const p = platform ?? (eraOf(v) === "cli.js" ? CLI_JS : host);
     if (p === null) {
@@ -367,6 +373,15 @@ async function explainMissing(pkg: string, version: string): Promise<SearchliftE
       );
     }
   }
+  // Not in the client package: it may still be out for some platforms, before the client package has it.
+  const others = NATIVE_PLATFORMS.filter((p) => packageFor(p) !== pkg);
+  const builds = await Promise.all(others.map(async (p) => (await publishedVersions(packageFor(p), true)).includes(version)));
+  const outFor = others.filter((_, i) => builds[i]);
+  if (outFor.length)
+    return new SearchliftError(
+      `${version} has no ${pkg === CLIENT_PACKAGE ? "cli.js" : pkg.slice(CLIENT_PACKAGE.length + 1)} package; it is published for ${outFor.join(", ")} only: pass --platform`,
+      ExitCode.notPublished,
+    );
   return new SearchliftError(`${version} is not a published version of ${CLIENT_PACKAGE}`, ExitCode.notPublished);
 }
 
@@ -397,7 +412,9 @@ export async function listReleases(opts: { platform?: string; spec?: string } = 
     ...natives.map(async (p) => new Set(await publishedVersions(packageFor(p), true))),
   ]);
   const distTags = main?.["dist-tags"] ?? {};
-  let versions = main?.versions === undefined ? [] : Array.isArray(main.versions) ? main.versions : [main.versions];
+  const own = main?.versions === undefined ? [] : Array.isArray(main.versions) ? main.versions : [main.versions];
+  // Versions published for some platforms only (the client package does not have them yet) are listed too.
+  let versions = [...new Set([...own, ...builds.flatMap((b) => [...b])])];
   if (spec?.kind === "exact") versions = versions.filter((v) => v === spec.version);
   else if (spec?.kind === "tag") versions = versions.filter((v) => v === distTags[spec.tag]);
   else if (spec) versions = versions.filter((v) => satisfies(v, spec));
