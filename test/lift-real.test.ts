@@ -1,8 +1,8 @@
 /**
  * The lift on real releases (cached from the npm registry, never committed): the readable
  * searchTools, scoreTools and toolSearch agree with the release's own minified code on the
- * 2,000-case corpus, the emitted code is pure, and two releases that share the routines give the
- * same text.
+ * 2,000-case corpus and give known answers (run in the sandbox, as every lifted module is), the
+ * emitted code is pure, and two releases that share the routines give the same text.
  */
 import { describe, expect, it } from "vitest";
 import { openContainer } from "../src/index.js";
@@ -12,6 +12,8 @@ import { defaultCorpus } from "../src/routines/tool-search/corpus.js";
 import { impurities } from "../src/lift/purity.js";
 import { toolSearchCode } from "../src/routines/tool-search/tool-search-code.js";
 import { verifyAgreement } from "../src/verify/verify.js";
+import { sandboxScript } from "../src/diff/behaviour.js";
+import { runCalls, type ContractCall } from "../src/diff/witness-run.js";
 import { npmPackMember } from "./helpers/cache.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
@@ -50,6 +52,27 @@ const releases: Array<[string, string]> = [
   // A per-session cache class, a call() that reads the session, the context room, hooks and MCP
   // redials: each cut at a port of the call signature, the rest folded away with the state it needs.
   ["@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude"],
+  // Map reads go through a helper that throws on a missing key, after Error.captureStackTrace (folded away).
+  ["@anthropic-ai/claude-code-linux-x64@2.1.334", "package/claude"],
+];
+
+/** A contract call on `deferred`, nothing loaded. */
+const ask = (fn: ContractCall["fn"], query: string, deferred: ContractCall["deferred"]): ContractCall => ({
+  fn,
+  query,
+  deferred,
+  loaded: [],
+});
+
+/** What the lifted module answers to each call, run in the sandbox as `diff` runs modules; an error as its message. */
+async function answers(spec: string, module: string, calls: ContractCall[]): Promise<unknown[]> {
+  const results = await runCalls({ script: sandboxScript(module, spec), label: spec }, calls);
+  return results.map((r) => (r.ok ? r.value : `error: ${r.error}`));
+}
+
+const twins = [
+  { name: "mcp__x__dup", description: "Nothing to see" },
+  { name: "mcp__x__dup", description: "Nothing to see", searchHint: "alpha channel" },
 ];
 
 /** What every 2.1.x release does, whatever else it changed: `select:` picks the named tools, in order. */
@@ -73,32 +96,29 @@ describe.skipIf(skip)("lift on real releases", () => {
       expect(v.agreed).toBe(corpus.length);
       // Agreement must mean something: nearly every call returns a value, not an error on both sides.
       expect(v.bothErrored).toBeLessThan(v.calls / 20);
-      // And both sides must be right, not only alike (they share every cut): known answers.
+      // And both sides must be right, not only alike (they share every cut): known answers, in the sandbox.
       if (!spec.includes("@2.0.")) {
-        const api = new Function(`${code.readable}\nreturn { toolSearch, searchTools, scoreTools };`)();
-        expect(await api.toolSearch("select:NotebookEdit", truthTools)).toEqual(["NotebookEdit"]);
+        const [one, list, slack, message, notebook, twinScores] = await answers(spec, module, [
+          ask("toolSearch", "select:NotebookEdit", truthTools),
+          ask("toolSearch", "select:NotebookEdit,mcp__slack__send_message", truthTools),
+          ask("searchTools", "slack", truthTools),
+          // A plain keyword query goes through call() to the same scorer.
+          ask("toolSearch", "slack message", truthTools),
+          ask("toolSearch", "jupyter notebook", truthTools),
+          ask("scoreTools", "+alpha", twins),
+        ]);
+        expect(one).toEqual(["NotebookEdit"]);
         // 2.1.19 selects one name (the single-select variant); lists come after it.
-        if (!spec.endsWith("@2.1.19"))
-          expect(await api.toolSearch("select:NotebookEdit,mcp__slack__send_message", truthTools)).toEqual([
-            "NotebookEdit",
-            "mcp__slack__send_message",
-          ]);
-        expect(await api.searchTools("slack", truthTools)).toEqual(["mcp__slack__send_message"]);
-        // A plain keyword query goes through call() to the same scorer.
-        expect(await api.toolSearch("slack message", truthTools)).toEqual(["mcp__slack__send_message"]);
-        expect(await api.toolSearch("jupyter notebook", truthTools)).toEqual(["NotebookEdit"]);
+        if (!spec.endsWith("@2.1.19")) expect(list).toEqual(["NotebookEdit", "mcp__slack__send_message"]);
+        expect(slack).toEqual(["mcp__slack__send_message"]);
+        expect(message).toEqual(["mcp__slack__send_message"]);
+        expect(notebook).toEqual(["NotebookEdit"]);
         // Two deferred tools share a name and only the second has the +required term, in its searchHint
         // (descriptions are looked up by name): the score is the second's, matched by position (2.1.300
         // and later drop the first before scoring).
         // searchHint scores from 2.1.64 on (2.1.19 has +required terms but reads no hint).
-        if (code.readable.includes('startsWith("+")') && !spec.endsWith("@2.1.19")) {
-          const twins = [
-            { name: "mcp__x__dup", description: "Nothing to see" },
-            { name: "mcp__x__dup", description: "Nothing to see", searchHint: "alpha channel" },
-          ];
-          const scores = await api.scoreTools("+alpha", twins);
-          expect(scores.map((r: { score: number }) => r.score > 0)).toEqual([false, true]);
-        }
+        if (code.readable.includes('startsWith("+")') && !spec.endsWith("@2.1.19"))
+          expect((twinScores as Array<{ score: number }>).map((r) => r.score > 0)).toEqual([false, true]);
       }
     });
   }
@@ -107,6 +127,11 @@ describe.skipIf(skip)("lift on real releases", () => {
     const linux = lift("@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude").readable;
     expect(lift("@anthropic-ai/claude-code-darwin-arm64@2.1.332", "package/claude").readable).toBe(linux);
     expect(lift("@anthropic-ai/claude-code-win32-x64@2.1.332", "package/claude.exe").readable).toBe(linux);
+  });
+
+  it("linux-x64 and linux-arm64 2.1.334 give the same text", () => {
+    const x64 = lift("@anthropic-ai/claude-code-linux-x64@2.1.334", "package/claude").readable;
+    expect(lift("@anthropic-ai/claude-code-linux-arm64@2.1.334", "package/claude").readable).toBe(x64);
   });
 
   it("2.1.111 and 2.1.112 share the routines: the lifted code is the same text", () => {

@@ -37,7 +37,7 @@ const RELEASES: Array<{ version: string; spec: string; member: string }> = [
     member: "package/cli.js",
   })),
   // 2.1.129: call() of 2.1.128–2.1.140 chooses by a host check in a conditional expression (the neutral client: off).
-  ...["2.1.124", "2.1.129", "2.1.250", "2.1.271", "2.1.295", "2.1.300", "2.1.317", "2.1.322", "2.1.323", "2.1.332"].map((v) => ({
+  ...["2.1.124", "2.1.129", "2.1.250", "2.1.271", "2.1.295", "2.1.300", "2.1.317", "2.1.322", "2.1.323", "2.1.332", "2.1.334"].map((v) => ({
     version: v,
     spec: `@anthropic-ai/claude-code-linux-x64@${v}`,
     member: "package/claude",

@@ -34,6 +34,10 @@
  *   change): parsed names come from the per-session cache first in 2.1.331 (the scorer's variant changes
  *   there; 2.1.330 does not have it), and the description boilerplate clean-up is first in 2.1.332 (2.1.331
  *   does not have it; the paragraph never appears in the reference's inputs, so no rule switch follows).
+ *   2.1.334 answers 300/300 as 11 too, and `diff` finds no behaviour change over 2.1.332 → 2.1.333 →
+ *   2.1.334 (both out for linux-x64 and linux-arm64 only when pinned): 2.1.333 reads the scorer's word
+ *   patterns through a helper that throws on a missing key, and 2.1.334 can add an MCP server's own name to
+ *   a tool's coarse parts, behind a flag of the description cache that the contract's client leaves off.
  * Publication dates do not follow version order here (2.1.67 and 2.1.68 were published months after 2.1.69),
  * so the table is by version number.
  */
