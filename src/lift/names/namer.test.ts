@@ -43,6 +43,13 @@ describe("naming rules", () => {
       expect(out).toContain(name);
   });
 
+  it("an error made by a global error constructor, with or without new; a local of that name makes no error", () => {
+    const out = named("function root(q) { let a = TypeError('none'), b = new RangeError('far'); if (q) throw a; throw b; }");
+    expect(out).toContain("let typeError = TypeError('none'), rangeError = new RangeError('far');");
+    const local = named("function root(TypeError) { let a = TypeError('none'); return a; }");
+    expect(local).not.toContain("typeError");
+  });
+
   it("a private field's minified name names nothing: `this.#e.get(x)` is not an `eItem`", () => {
     const out = named(
       "class K { #e = new Map(); find(q) { let a = this.#e.get(q); if (a) return a; return this.#e.size; } } function root() { return new K(); }",

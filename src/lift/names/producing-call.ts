@@ -8,6 +8,7 @@ import { memberName, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { cap, join, plural, singular, uncap } from "./words.js";
+import { BUILTINS } from "../globals.js";
 
 export const producingCall: Rule = (b, ctx) => (b.kind === "variable" && !b.iterates && b.init ? produced(b.init, ctx, b) : null);
 
@@ -236,6 +237,8 @@ function calledResult(e: CallExpression, ctx: NameContext): string | null {
   if (name && /^identity\d*$/.test(name)) return baseOf(e.arguments[0], ctx);
   if (!name || /^(Boolean|String|Number)$/.test(name))
     return name ? uncap(name === "String" ? "text" : name === "Number" ? "number" : "flag") : null;
+  // The global error constructors make an error with or without `new`: named as `new` names it.
+  if (/^([A-Z][a-z]+)?Error$/.test(name) && BUILTINS.has(name) && !ctx.bindingOf(e.callee)) return uncap(name);
   return verbResult(name);
 }
 
