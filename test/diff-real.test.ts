@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sandboxScript } from "../src/diff/behaviour.js";
-import { diffInputs, type DiffResult } from "../src/diff/diff.js";
+import { diffInputs, formatDiff, type DiffResult } from "../src/diff/diff.js";
 import { runCalls } from "../src/diff/witness-run.js";
 import { resultsAgree } from "../src/verify/verify.js";
 import { npmPackMember } from "./helpers/cache.js";
@@ -59,7 +59,7 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     const r = await diffInputs(cli("2.1.111"), cli("2.1.112"));
     expect(r.a).toMatchObject({ version: "2.1.111", platform: "npm" });
     expect(r.b).toMatchObject({ version: "2.1.112", platform: "npm" });
-    expect(r.code).toEqual({ changed: false, diff: "" });
+    expect(r.code).toEqual({ changed: false, diff: "", summary: { added: [], removed: [], changed: [] } });
     expect(r.semantics.filter((s) => s.changed)).toEqual([]);
     expect(r.behaviour.searched).toBeGreaterThan(0);
     expect(r.behaviour.changed).toEqual([]);
@@ -86,6 +86,18 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     expect(row(r, "default max results")).toEqual(["5", "5"]);
     expect(r.behaviour.changed.length).toBeGreaterThan(0);
     expect(r.behaviour.sentences.some((l) => /honours `\+required` terms/.test(l))).toBe(true);
+  });
+
+  it("2.1.333 → 2.1.334 (linux-x64): the code says which definitions changed where no behaviour the contract reaches did", async () => {
+    const native = (v: string) => npmPackMember(`@anthropic-ai/claude-code-linux-x64@${v}`, "package/claude");
+    const r = await diffInputs(native("2.1.333"), native("2.1.334"));
+    // 2.1.334 gives the name parser a second parameter (a server's own name, added to the coarse parts) and the
+    // description cache a flag that passes it; the contract's client leaves the flag off.
+    expect(r.code.summary).toEqual({ added: [], removed: [], changed: ["parseToolName", "ToolDescriptionCache"] });
+    expect(r.code.diff).toMatch(/^\+ {2}function parseToolName\(entry, \w+\)/m);
+    expect(formatDiff(r)).toContain("== code ==\nChanged: parseToolName and ToolDescriptionCache.\n");
+    expect(r.semantics.filter((s) => s.changed)).toEqual([]);
+    expect(r.behaviour.changed).toEqual([]);
   });
 
   it("2.1.19 → 2.1.64: searchHint (+4) and select lists appear; the name weights stay", async () => {

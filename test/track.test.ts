@@ -109,6 +109,17 @@ describe("searchlift track", () => {
     expect(row(c45.semantics!, "score: searchHint word")).toEqual(["0", "4"]);
     expect(c45.behaviour!.sentences.some((l) => /`select:` now also takes a comma-separated list/.test(l))).toBe(true);
     await expectSelectListWitness(c45.behaviour!.changed, join(out, moduleOf(t, "0.4.0")), join(out, moduleOf(t, "0.5.0")));
+    // In the code: a lookup for the list's names and a cap on the query's words are new; the scorer, the
+    // name parser (it takes the tool, for its searchHint) and call() changed; nothing went.
+    expect(c45.code).toEqual({
+      added: ["getFound", "capQueryWords"],
+      removed: [],
+      changed: expect.arrayContaining(["searchToolsByKeywords", "parseToolName", "callToolSearch"]),
+    });
+    expect(md.split("### 0.4.0 → 0.5.0\n")[1]!.split("\n### ")[0]).toContain("\n**Code.** New: getFound and capQueryWords. Changed: ");
+    expect(readFileSync(join(out, "timeline.html"), "utf8")).toContain(
+      '<p class="code-summary">New: getFound and capQueryWords. Changed: ',
+    );
     // 0.6.0 → 0.7.0 (session-cache): the caps on the paths the probes call, measured: 32 words and a 4096-character
     // searchHint in the scorer, 64 select: names in toolSearch. (Its 16384-character cap is applied in the tool's
     // call() before the scorer, which the scoreTools probe does not pass through.)
@@ -275,6 +286,8 @@ describe("behaviour per change", () => {
     expect(c!.behaviour!.searched).toBeGreaterThan(0);
     expect(c!.semantics!.length).toBeGreaterThan(0);
     expect(c!.semantics!.filter((r) => r.changed)).toEqual([]);
+    expect(c!.code).toEqual({ added: [], removed: [], changed: [] });
+    expect(timelineMarkdown({ ...t, changes: [c!] })).not.toContain("**Code.**");
     expect(timelineMarkdown({ ...t, changes: [c!] })).toContain(
       `### 0.3.0 → 0.3.1\n\nno behaviour difference found in ${c!.behaviour!.searched} cases (${c!.behaviour!.seconds} s).`,
     );

@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, noDifferenceFound, sandboxScript, type Behaviour } from "./behaviour.js";
 import { codeDiff, type CodeDiff } from "./code-diff.js";
+import { summarySentence } from "./code-summary.js";
 import { assertSandboxable } from "../verify/sandbox.js";
 import type { RoutinePack } from "../routines/pack.js";
 import type { SemanticRow } from "../routines/pack.js";
@@ -112,6 +113,8 @@ export function formatDiff(r: DiffResult): string {
   const out: string[] = [];
   out.push(`a: ${safe(r.a.input)} (${safe(label(r.a))})`, `b: ${safe(r.b.input)} (${safe(label(r.b))})`, "");
   out.push("== code ==");
+  const summary = summarySentence(r.code.summary);
+  if (summary) out.push(safe(summary), "");
   // The diff's lines are our own; what they quote (lifted code, module names) is escaped line by line.
   out.push(r.code.changed ? r.code.diff.trimEnd().split("\n").map(safe).join("\n") : "no code change", "");
 

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { timelineChart, type ChartColumn } from "./chart-svg.js";
 import { codeDiff } from "../diff/code-diff.js";
+import { summarySentence } from "../diff/code-summary.js";
 import { esc } from "./html.js";
 import type { RoutinePack, Semantics } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
@@ -196,8 +197,9 @@ ${rows.map((r) => `<tr class="sem-changed" data-feature="${esc(r.feature)}"><td>
   const lines = code.diff.split("\n");
   const added = lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
   const removed = lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
+  const words = summarySentence(code.summary);
   const diff = code.changed
-    ? `<details class="code-diff">
+    ? `${words ? `<p class="code-summary">${esc(words)}</p>\n` : ""}<details class="code-diff">
 <summary>code diff ${esc(a.version)} → ${esc(b.version)} <span class="add">+${added}</span> <span class="del">−${removed}</span></summary>
 <pre class="diff">${lines.map(diffLine).join("")}</pre>
 </details>`

@@ -12,6 +12,7 @@ import { writeFileAtomic } from "../safe-write.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, sandboxScript, type BehaviourView, type ModuleSide } from "../diff/behaviour.js";
 import { DEFAULT_BUDGET, type Budget } from "../diff/witness-search.js";
+import { codeSummary, type CodeSummary } from "../diff/code-summary.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
 
@@ -28,8 +29,12 @@ export interface ChangeOptions {
 }
 
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
- *  2: witnesses by search and probe rows (1 was the fixed catalog's queries); 3: witnesses shrunk to few tools. */
-const CACHE_FORMAT = 4;
+ *  2: witnesses by search and probe rows (1 was the fixed catalog's queries); 3: witnesses shrunk to few tools;
+ *  5: the code summary kept beside the view. */
+const CACHE_FORMAT = 5;
+
+/** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
+type Compared = BehaviourView & { code: CodeSummary };
 
 export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Promise<Change[]> {
   const members = groupMembers(t);
@@ -55,10 +60,11 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     let view = file ? readCached(file) : null;
     try {
       if (!view) {
-        view = await behaviourView(loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir), budget, opts.pack);
+        const [sa, sb] = [loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir)];
+        view = { ...(await behaviourView(sa, sb, budget, opts.pack)), code: codeSummary(sa.text, sb.text) };
         if (file) writeCached(file, view);
       }
-      return { ...base, behaviour: view.behaviour, semantics: view.semantics };
+      return { ...base, behaviour: view.behaviour, semantics: view.semantics, code: view.code };
     } catch (e) {
       if (!(e instanceof SearchliftError)) throw e;
       return { ...base, behaviour: null, note: `${e.message}${e.file ? ` (${e.file})` : ""}` };
@@ -98,13 +104,14 @@ function sha256(s: string): string {
   return createHash("sha256").update(s).digest("hex");
 }
 
-function readCached(file: string): BehaviourView | null {
+function readCached(file: string): Compared | null {
   try {
-    const v = JSON.parse(readFileSync(file, "utf8")) as BehaviourView;
+    const v = JSON.parse(readFileSync(file, "utf8")) as Compared;
     return Array.isArray(v.semantics) &&
       typeof v.behaviour?.searched === "number" &&
       Array.isArray(v.behaviour.changed) &&
-      Array.isArray(v.behaviour.sentences)
+      Array.isArray(v.behaviour.sentences) &&
+      [v.code?.added, v.code?.removed, v.code?.changed].every((names) => Array.isArray(names) && names.every((n) => typeof n === "string"))
       ? v
       : null;
   } catch {
@@ -112,7 +119,7 @@ function readCached(file: string): BehaviourView | null {
   }
 }
 
-function writeCached(file: string, v: BehaviourView): void {
+function writeCached(file: string, v: Compared): void {
   mkdirSync(join(file, ".."), { recursive: true });
   writeFileAtomic(file, JSON.stringify(v));
 }

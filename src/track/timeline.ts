@@ -5,6 +5,7 @@
  */
 import { noDifferenceFound, type Behaviour } from "../diff/behaviour.js";
 import type { SemanticRow } from "../routines/pack.js";
+import { summarySentence, type CodeSummary } from "../diff/code-summary.js";
 import { compareVersions } from "../fetch/release-range.js";
 import { markdownText as text } from "../safe-text.js";
 
@@ -44,6 +45,8 @@ export interface Change {
   semantics?: SemanticRow[];
   /** Why behaviour is null (a side not lifted, a module that fails). */
   note?: string;
+  /** The named definitions that are new, gone or changed; absent when behaviour is null. */
+  code?: CodeSummary;
 }
 
 export { compareVersions };
@@ -147,6 +150,8 @@ function behaviourMarkdown(c: Change): string[] {
     out.push(`${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s):`, "");
     for (const s of b.sentences.slice(0, MARKDOWN_QUERIES + 20)) out.push(`- ${text(s)}`);
   }
+  const code = c.code ? summarySentence(c.code) : null;
+  if (code) out.push("", `**Code.** ${text(code)}`);
   const rows = (c.semantics ?? []).filter((r) => r.changed);
   if (rows.length) {
     out.push("", "| probe | before | after |", "|---|---|---|");
