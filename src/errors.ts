@@ -2,6 +2,8 @@
  * Every failure a user can cause is a SearchliftError: the CLI prints its message on one line
  * and exits with its code. Anything else reaching the top level is a bug (exit 1).
  */
+import { terminalSafe } from "./safe-text.js";
+
 export const ExitCode = {
   ok: 0,
   internal: 1,
@@ -61,15 +63,19 @@ export class SearchliftError extends Error {
   }
 }
 
-/** A structural problem in a container: offsets or lengths that do not fit. */
+/**
+ * A structural problem in a container: offsets or lengths that do not fit. Its message may quote the input
+ * (a section name, a module path), so whatever would break or forge a line is escaped here, once for all.
+ */
 export class MalformedInput extends SearchliftError {
   constructor(file: string, message: string) {
-    super(message, ExitCode.malformed, file);
+    super(terminalSafe(message), ExitCode.malformed, file);
   }
 }
 
+/** An input of no kind searchlift reads; its message, like MalformedInput's, is made one inert line. */
 export class UnrecognizedInput extends SearchliftError {
   constructor(file: string, message: string) {
-    super(message, ExitCode.unrecognized, file);
+    super(terminalSafe(message), ExitCode.unrecognized, file);
   }
 }

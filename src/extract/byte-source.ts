@@ -32,6 +32,8 @@ export class FileByteSource implements ByteSource {
   }
 
   read(start: number, length: number, what?: string): Buffer {
+    // Checked before the buffer is made: the length may be any number a header claims.
+    checkRange(this, start, length, what);
     return this.readInto(start, length, Buffer.allocUnsafe(length), what);
   }
 

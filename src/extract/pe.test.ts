@@ -55,6 +55,27 @@ describe("readPe", () => {
     dos.write("PE\0\0", 64, "latin1");
     expect(isPe(dos)).toBe(true);
   });
+
+  it("names a section that lies outside the file on one line, whatever bytes its name holds", () => {
+    const src = new FileByteSource(template());
+    const head = Buffer.from(src.read(0, 4096));
+    src.close();
+    const lfanew = head.readUInt32LE(0x3c);
+    const table = lfanew + 24 + head.readUInt16LE(lfanew + 20);
+    head.write(".r\n\u001b[2J", table, "latin1"); // a line break and a terminal escape in the first section's name
+    head.writeUInt32LE(0x7fff0000, table + 20); // its raw data far past the end
+    let thrown: unknown;
+    try {
+      readPe(new BufferByteSource("forged", head));
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(MalformedInput);
+    const message = (thrown as Error).message;
+    expect(message).toContain("lies outside the 4096-byte file");
+    expect(message).not.toMatch(/[\u0000-\u001f]/);
+    expect(message).toContain("section .r\\n\\u001b[2J [2147418112,");
+  });
 });
 
 describe("peResources", () => {
