@@ -2,25 +2,35 @@
  * Calls of local functions that do nothing but return a constant — `let notify = () => void 0`,
  * `let admits = (tool, held) => false`, or `async function settle(a, b) { return; }` as a port left
  * it — are that constant: `notify(x)` is `void 0`, `await settle(x)` is `void 0` (an async one
- * gives a promise, so only its await, or a call whose value is unused, folds). The arguments still
- * run where they have effects.
+ * gives a promise, so only its await, or a call whose value is unused, folds). A function that
+ * returns a new empty array or object (`(name, tools = all) => []`) is one too: each call makes a
+ * fresh one, as the literal in its place does. The arguments still run where they have effects.
  */
 import type { BlockStatement, CallExpression, Expression } from "acorn";
 import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
-import { effectsOf, isConstant, undefinedAt, withEffects } from "./pure.js";
+import { effectsOf, isConstant, isPure, undefinedAt, withEffects } from "./pure.js";
 import { reads, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+
+/** A value each evaluation makes anew, alike every time: `[]` or `{}`. */
+const isFreshEmpty = (n: Node): boolean =>
+  (n.type === "ArrayExpression" && n.elements.length === 0) || (n.type === "ObjectExpression" && n.properties.length === 0);
+
+/** A parameter whose binding runs nothing: a name, or a name whose default has no effect. */
+const isInertParameter = (p: Node): boolean =>
+  p.type === "Identifier" || (p.type === "AssignmentPattern" && p.left.type === "Identifier" && isPure(p.right));
 
 /** What the function returns if all it does is return a constant (`return;` returns undefined); null otherwise. */
 function constantResult(fn: Node | null | undefined): Node | null {
   if (!fn || !isFunction(fn) || fn.generator) return null;
-  // Parameters with defaults or patterns run code (and may throw) on the call.
-  if (!fn.params.every((p: Node) => p.type === "Identifier")) return null;
-  if (fn.expression) return isConstant(fn.body) ? fn.body : null;
+  // Patterns and defaults with effects run code (and may throw) on the call.
+  if (!fn.params.every(isInertParameter)) return null;
+  const constant = (value: Node) => isConstant(value) || isFreshEmpty(value);
+  if (fn.expression) return constant(fn.body) ? fn.body : null;
   const body: Node[] = (fn.body as BlockStatement).body;
   if (body.length === 0) return undefinedAt(fn);
   if (body.length !== 1 || body[0]!.type !== "ReturnStatement") return null;
   const value = body[0]!.argument;
-  return !value ? undefinedAt(fn) : isConstant(value) ? value : null;
+  return !value ? undefinedAt(fn) : constant(value) ? value : null;
 }
 
 export const constantCalls: Fold = (root) => {

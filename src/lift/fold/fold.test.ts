@@ -8,6 +8,7 @@ import { constantConditions } from "./constant-conditions.js";
 import { copyBindings } from "./copy-bindings.js";
 import { emptyStatements } from "./empty-statements.js";
 import { equalBranches } from "./equal-branches.js";
+import { freshArrayLength } from "./fresh-array-length.js";
 import { sequenceStatements } from "./sequence-statements.js";
 import { stackTraceHooks } from "./stack-trace-hooks.js";
 import { foldDeadCode, foldFunction } from "./index.js";
@@ -139,6 +140,41 @@ describe("constantCalls", () => {
   });
   it("a reassigned function is not known", () => {
     expect(folded("let n = () => void 0; if (a) n = g; return n(a);", only)).toContain("return n(a);");
+  });
+  it("a function that returns a new empty array or object is that literal, made at each call", () => {
+    expect(folded("let none = (x, y = b) => { return []; }, blank = () => ({}); return [none(a), none(g()), blank()];", only)).toBe(
+      "let none = (x, y = b) => { return []; }, blank = () => ({}); return [[], (g(), []), {}];",
+    );
+  });
+  it("a default with an effect, or a non-empty literal, keeps the call", () => {
+    expect(folded("let none = (x, y = g()) => []; let one = () => [1]; return [none(a), one()];", only)).toBe(
+      "let none = (x, y = g()) => []; let one = () => [1]; return [none(a), one()];",
+    );
+  });
+});
+
+describe("freshArrayLength", () => {
+  const only = { freshArrayLength };
+  it("the test right after `let x = []` reads its length as 0", () => {
+    expect(folded("let y = a, x = []; if (x.length > 0) return g(x); if (x.length > 0) return x;", only)).toBe(
+      "let y = a, x = []; if (0 > 0) return g(x); if (x.length > 0) return x;",
+    );
+    expect(folded("const x = []; if (!x.length) g();", only)).toBe("const x = []; if (!0) g();");
+  });
+  it("not when something runs first, the array is not the last declarator's, or it is not empty", () => {
+    const kept = [
+      "let x = []; g(x); if (x.length > 0) return x;",
+      "let x = [], y = g(x); if (x.length > 0) return x;",
+      "let x = [a]; if (x.length > 0) return x;",
+      "let x = []; if (g(x) && x.length > 0) return x;",
+      "let x = []; if (x.length > g(x)) return x;",
+    ];
+    for (const src of kept) expect(folded(src, only)).toBe(folded(src, {}));
+  });
+  it("with the other folds, the branch and the array go", () => {
+    expect(folded("let none = (n, all = b) => [], found = a ? [] : none(a); if (found.length > 0) return g(found); return b;")).toBe(
+      "return b;",
+    );
   });
 });
 

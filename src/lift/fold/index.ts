@@ -12,6 +12,7 @@ import { constantConditions } from "./constant-conditions.js";
 import { copyBindings } from "./copy-bindings.js";
 import { emptyStatements } from "./empty-statements.js";
 import { equalBranches } from "./equal-branches.js";
+import { freshArrayLength } from "./fresh-array-length.js";
 import { sequenceStatements } from "./sequence-statements.js";
 import { stackTraceHooks } from "./stack-trace-hooks.js";
 import { keepAnalyses, type Fold } from "./tree.js";
@@ -28,6 +29,7 @@ export const FOLDS: Record<string, Fold> = {
   constantConditions,
   equalBranches,
   constantCalls,
+  freshArrayLength,
   identityCalls,
   copyBindings,
   awaitConstants,

@@ -1,0 +1,54 @@
+/**
+ * `let found = []; if (found.length > 0) …`: the test right after the declaration reads the length of
+ * an array that nothing has touched yet, which is 0. It is the first thing the test evaluates (the
+ * whole test, its `!`, or the left side of a comparison with a constant), and the array is made by the
+ * declaration's last declarator, so no code runs between. A port that empties a list leaves this shape.
+ */
+import type { Node } from "../../ast/pattern.js";
+import { isConstant, literalAt } from "./pure.js";
+import { rewriteUp, type Fold } from "./tree.js";
+
+/** The name `decl` binds to a new empty array in its last declarator, or null. */
+function freshArrayName(decl: Node | undefined): string | null {
+  if (decl?.type !== "VariableDeclaration") return null;
+  const last = decl.declarations.at(-1);
+  const made = last?.init?.type === "ArrayExpression" && last.init.elements.length === 0;
+  return made && last!.id.type === "Identifier" ? last!.id.name : null;
+}
+
+const isLengthOf = (n: Node, name: string): boolean =>
+  n.type === "MemberExpression" &&
+  !n.computed &&
+  !n.optional &&
+  n.property.type === "Identifier" &&
+  n.property.name === "length" &&
+  n.object.type === "Identifier" &&
+  n.object.name === name;
+
+/** The test with its first-evaluated `name.length` read as 0, or null when it reads something else first. */
+function testWithLength(test: Node, name: string): Node | null {
+  if (isLengthOf(test, name)) return literalAt(0, test);
+  if (test.type === "UnaryExpression" && test.operator === "!" && isLengthOf(test.argument, name))
+    return { ...test, argument: literalAt(0, test.argument) };
+  if (test.type === "BinaryExpression" && isLengthOf(test.left, name) && isConstant(test.right))
+    return { ...test, left: literalAt(0, test.left) };
+  return null;
+}
+
+export const freshArrayLength: Fold = (root) => {
+  let count = 0;
+  rewriteUp(root, (n) => {
+    const body: Node[] | undefined = n.type === "BlockStatement" ? n.body : undefined;
+    if (!body) return n;
+    for (let i = 1; i < body.length; i++) {
+      const statement = body[i]!;
+      const name = statement.type === "IfStatement" ? freshArrayName(body[i - 1]) : null;
+      const test = statement.type === "IfStatement" && name !== null ? testWithLength(statement.test, name) : null;
+      if (test === null) continue;
+      body[i] = { ...statement, test } as Node;
+      count++;
+    }
+    return n;
+  });
+  return count;
+};
