@@ -53,4 +53,40 @@ describe.skipIf(skip)("names on real releases", () => {
       expect(text).toContain(name);
     expect(readable("@anthropic-ai/claude-code@2.1.112", "package/cli.js")).toContain("function escapeRegExp(");
   });
+
+  /** The body of the module-level function `name` in `text`, or null. */
+  const body = (text: string, name: string): string | null =>
+    new RegExp(`\\n  (?:async )?function ${name}\\([^)]*\\) \\{\\n([\\s\\S]*?)\\n  \\}\\n`).exec(text)?.[1] ??
+    new RegExp(`\\n  let ${name} = (?:async )?\\([^)]*\\) => \\{\\n([\\s\\S]*?)\\n  \\};\\n`).exec(text)?.[1] ??
+    null;
+
+  it("names keyed by a helper's code shape land on that helper, in each generation that has it", () => {
+    // What each helper does, told by its code: the name must sit on a function that does it.
+    const does: Record<string, RegExp[]> = {
+      parseMcpToolName: [/serverName/, /toolName/, /"__"/, /return null/],
+      hasNameOrAlias: [/\.aliases\?\.includes\(/, /\.name === /],
+      namesEqual: [/^\s*if \((\w+) === (\w+)\) return true;/, /\.length !== /],
+      makeDetachedCopy: [/Uint16Array/, /fromCharCode/],
+      isToolResultBlock: [/"tool_result"/, /Array\.isArray/],
+      isToolReferenceBlock: [/=== "tool_reference"/],
+      findToolsNamed: [/mcpInfo\.toolName ===/, /\.filter\(/],
+      collectLoadedToolNames: [/compact_boundary/, /new Set\(/],
+      dedupe: [/^\s*return \[\.\.\.new Set\(\w+\)\];\s*$/],
+      describeTool: [/\.prompt\(\{/, /getToolPermissionContext/],
+    };
+    const expected: Array<[string, string, string[]]> = [
+      ["@anthropic-ai/claude-code@2.0.70", "package/cli.js", ["describeTool"]],
+      ["@anthropic-ai/claude-code@2.1.112", "package/cli.js", ["describeTool", "hasNameOrAlias"]],
+      ["@anthropic-ai/claude-code-linux-x64@2.1.124", "package/claude", ["parseMcpToolName", "hasNameOrAlias"]],
+      ["@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude", Object.keys(does).filter((n) => n !== "describeTool")],
+    ];
+    for (const [spec, member, names] of expected) {
+      const text = readable(spec, member);
+      for (const name of names) {
+        const code = body(text, name);
+        expect(code, `${spec}: no function ${name}`).not.toBeNull();
+        for (const trait of does[name]!) expect(code, `${spec}: ${name}`).toMatch(trait);
+      }
+    }
+  });
 });
