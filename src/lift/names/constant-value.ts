@@ -1,13 +1,16 @@
 /**
  * A module-level constant named by what it holds: a regular expression by its words (`/^select:/` →
  * selectPattern), a string by its words, a Set of strings by its first member, a number by where it is
- * used (`.slice(0, N)` → sliceLimit, compared with a length → maxLength).
+ * used (`.slice(0, N)` → sliceLimit, compared with a length → maxLength, passed to a helper that cuts
+ * another of its arguments by it: `truncate(query, N)` → maxQuery).
  */
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { baseOf } from "./producing-call.js";
 import { camelWords, join } from "./words.js";
-import { memberName } from "../../ast/pattern.js";
+import { memberName, type Node } from "../../ast/pattern.js";
+import { functionOf } from "./callee-parameter.js";
+import { cutBy } from "./length-bound.js";
 
 export const constantValue: Rule = (b, ctx) => {
   if (b.kind !== "variable" || b.iterates || !b.init) return null;
@@ -25,6 +28,10 @@ export const constantValue: Rule = (b, ctx) => {
 
 /** A number by its first telling use. */
 function numberUse(b: Binding, ctx: NameContext): string | null {
+  return ownUse(b, ctx) ?? helperBound(b, ctx);
+}
+
+function ownUse(b: Binding, ctx: NameContext): string | null {
   for (const u of b.uses) {
     const p = ctx.parent(u);
     if (p?.type === "CallExpression" && p.arguments.includes(u) && p.callee.type === "MemberExpression" && !p.callee.computed) {
@@ -38,4 +45,36 @@ function numberUse(b: Binding, ctx: NameContext): string | null {
     }
   }
   return null;
+}
+
+/** Words that say what a value is nowhere: a bound named after one is no better than a number. */
+const VAGUE = new Set(["input", "list", "value", "entry", "item", "text", "result", "length"]);
+
+/**
+ * `truncate(query, N)`, where the helper cuts its first argument by its second (`list.slice(0, limit)`,
+ * `list.length <= limit`): N is the most of the query. Of several calls, the first whose argument has a
+ * telling name decides.
+ */
+function helperBound(b: Binding, ctx: NameContext): string | null {
+  for (const u of b.uses) {
+    const call = ctx.parent(u);
+    if (call?.type !== "CallExpression") continue;
+    const fn = functionOf(call.callee, ctx);
+    const param = fn?.params[call.arguments.indexOf(u)];
+    const bound = param?.type === "Identifier" ? ctx.bindingOf(param) : undefined;
+    const cut = bound ? cutParameter(bound, fn!.params, ctx) : -1;
+    const name = cut >= 0 ? ctx.nameOf(call.arguments[cut]) : null;
+    if (name && !VAGUE.has(name)) return join("max", name);
+  }
+  return null;
+}
+
+/** The index of the parameter a helper cuts by `bound` (see cutBy); -1 if none. */
+function cutParameter(bound: Binding, params: Node[], ctx: NameContext): number {
+  for (const use of bound.uses) {
+    const owner = ctx.bindingOf(cutBy(use, ctx));
+    const i = owner ? params.findIndex((q) => ctx.bindingOf(q) === owner) : -1;
+    if (i >= 0) return i;
+  }
+  return -1;
 }

@@ -92,6 +92,24 @@ describe("naming rules", () => {
     expect(out).toContain("maxQuery = 16384");
   });
 
+  it("a number a helper cuts another argument by is the most of what the caller passes; the helper's parameter is its limit", () => {
+    const out = named(
+      "function h_00cc(a, b) { if (a.length <= b) return a; return a.slice(0, b); }\nlet h_00bb = 16384;\nfunction root(q) { return h_00cc(q, h_00bb); }",
+      { q: "query" },
+    );
+    expect(out).toContain("maxQuery = 16384");
+    expect(out).toMatch(/function \w+\(\w+, limit\) \{/);
+    // A parameter only compared strictly with a length may be an index: no limit.
+    const index = named(
+      "function h_00cc(a, i) { return i < a.length ? a[i] : null; }\nlet h_00dd = 2;\nfunction root(q) { return h_00cc(q, h_00dd); }",
+      {
+        q: "query",
+      },
+    );
+    expect(index).not.toContain("limit");
+    expect(index).not.toContain("maxQuery");
+  });
+
   it("unrelated scopes share a name; nested ones are told apart by a word, not a number", () => {
     const out = named("function root(t) { t.map((a) => a.x); t.map((b) => b.y); return t.map((c) => t.filter((d) => d === c)); }", {
       t: "tools",

@@ -24,6 +24,7 @@ import { destructuredKey } from "./destructured-key.js";
 import { iterationElement } from "./iteration.js";
 import { objectKey } from "./object-key.js";
 import { calleeParameter, callerArgument } from "./callee-parameter.js";
+import { lengthBound } from "./length-bound.js";
 import { predicate } from "./predicate.js";
 import { producingCall } from "./producing-call.js";
 import { constantValue } from "./constant-value.js";
@@ -48,6 +49,7 @@ export const RULES: ReadonlyArray<[string, Rule]> = [
   ["constant value", constantValue],
   ["object key", objectKey],
   ["callee parameter", calleeParameter],
+  ["length bound", lengthBound],
   ["caller argument", callerArgument],
   ["predicate", predicate],
   ["producing call", producingCall],
