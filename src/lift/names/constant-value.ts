@@ -31,20 +31,28 @@ function numberUse(b: Binding, ctx: NameContext): string | null {
   return ownUse(b, ctx) ?? helperBound(b, ctx);
 }
 
+/**
+ * The most of what a number cuts (`words.slice(0, N)`, `words.length <= N` → maxWords). Until that has a
+ * name, nothing (the rules come back to it), and at the last resort maxLength.
+ */
 function ownUse(b: Binding, ctx: NameContext): string | null {
+  let cuts = false;
   for (const u of b.uses) {
     const p = ctx.parent(u);
+    let of: string | null = null;
     if (p?.type === "CallExpression" && p.arguments.includes(u) && p.callee.type === "MemberExpression" && !p.callee.computed) {
       const m = memberName(p.callee);
-      if (m === "slice" || m === "substring") return join("max", baseOf(p.callee.object, ctx) ?? "length");
-    }
-    if (p?.type === "BinaryExpression" && /^[<>]=?$/.test(p.operator)) {
+      if (m !== "slice" && m !== "substring") continue;
+      cuts = true;
+      of = baseOf(p.callee.object, ctx);
+    } else if (p?.type === "BinaryExpression" && /^[<>]=?$/.test(p.operator)) {
       const other = p.left === u ? p.right : p.left;
-      const of = other.type === "MemberExpression" && memberName(other) === "length" ? baseOf(other.object, ctx) : baseOf(other, ctx);
-      if (of) return join("max", of.replace(/^(max|lower|trimmed)(?=[A-Z])/, ""));
+      cuts = true;
+      of = other.type === "MemberExpression" && memberName(other) === "length" ? baseOf(other.object, ctx) : baseOf(other, ctx);
     }
+    if (of) return join("max", of.replace(/^(max|lower|trimmed)(?=[A-Z])/, ""));
   }
-  return null;
+  return cuts && ctx.lastResort ? "maxLength" : null;
 }
 
 /** Words that say what a value is nowhere: a bound named after one is no better than a number. */

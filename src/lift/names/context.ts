@@ -40,6 +40,11 @@ export class NameContext {
   readonly byFunction = new Map<Node, Binding>();
 
   readonly bindings: Binding[] = [];
+  /**
+   * Set for one last round of the rules, once they have named all they could: a rule may then give the
+   * weaker name it held back while the names it would build on were still unknown.
+   */
+  lastResort = false;
 
   constructor(readonly program: Node) {
     recordParents(program, this.parents);

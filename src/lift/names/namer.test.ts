@@ -92,6 +92,17 @@ describe("naming rules", () => {
     expect(out).toContain("maxQuery = 16384");
   });
 
+  it("a number is named after what it cuts once that has a name, whichever is named first", () => {
+    const out = named(
+      "let h_00bb = 32;\nfunction root(q) { let w = q.trim().split(/\\s+/); return w.length <= h_00bb ? w : w.slice(0, h_00bb); }",
+      {
+        q: "query",
+      },
+    );
+    expect(out).toContain("let maxQueryWords = 32;");
+    expect(out).toContain("trimmedQueryWords.slice(0, maxQueryWords)");
+  });
+
   it("a number a helper cuts another argument by is the most of what the caller passes; the helper's parameter is its limit", () => {
     const out = named(
       "function h_00cc(a, b) { if (a.length <= b) return a; return a.slice(0, b); }\nlet h_00bb = 16384;\nfunction root(q) { return h_00cc(q, h_00bb); }",

@@ -135,6 +135,9 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     }
   };
   runRules();
+  ctx.lastResort = true;
+  runRules();
+  ctx.lastResort = false;
   // Parameters first: a name from use for them lets the rules name what is made from them.
   for (const group of [(b: Binding) => b.kind === "parameter", () => true]) {
     for (const b of ctx.bindings) if (!ctx.chosen.has(b) && group(b)) take(b, useSite(b, ctx) ?? "value");
