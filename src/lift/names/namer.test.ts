@@ -92,6 +92,11 @@ describe("naming rules", () => {
     expect(out).toContain("maxQuery = 16384");
   });
 
+  it("an element of a slice or a call's result is named by the plural under it", () => {
+    const out = named("function root(m) { let t = m.slice(1), n = 0; for (const x of t) n += x.size; return n; }", { m: "messages" });
+    expect(out).toContain("for (const message of messagesTail)");
+  });
+
   it("a number is named after what it cuts once that has a name, whichever is named first", () => {
     const out = named(
       "let h_00bb = 32;\nfunction root(q) { let w = q.trim().split(/\\s+/); return w.length <= h_00bb ? w : w.slice(0, h_00bb); }",
