@@ -4,7 +4,7 @@
  * whole test, its `!`, or the left side of a comparison with a constant), and the array is made by the
  * declaration's last declarator, so no code runs between. A port that empties a list leaves this shape.
  */
-import type { Node } from "../../ast/pattern.js";
+import { memberName, type Node } from "../../ast/pattern.js";
 import { isConstant, literalAt } from "./pure.js";
 import { rewriteUp, type Fold } from "./tree.js";
 
@@ -17,13 +17,7 @@ function freshArrayName(decl: Node | undefined): string | null {
 }
 
 const isLengthOf = (n: Node, name: string): boolean =>
-  n.type === "MemberExpression" &&
-  !n.computed &&
-  !n.optional &&
-  n.property.type === "Identifier" &&
-  n.property.name === "length" &&
-  n.object.type === "Identifier" &&
-  n.object.name === name;
+  n.type === "MemberExpression" && !n.optional && memberName(n) === "length" && n.object.type === "Identifier" && n.object.name === name;
 
 /** The test with its first-evaluated `name.length` read as 0, or null when it reads something else first. */
 function testWithLength(test: Node, name: string): Node | null {
@@ -42,8 +36,9 @@ export const freshArrayLength: Fold = (root) => {
     if (!body) return n;
     for (let i = 1; i < body.length; i++) {
       const statement = body[i]!;
-      const name = statement.type === "IfStatement" ? freshArrayName(body[i - 1]) : null;
-      const test = statement.type === "IfStatement" && name !== null ? testWithLength(statement.test, name) : null;
+      if (statement.type !== "IfStatement") continue;
+      const name = freshArrayName(body[i - 1]);
+      const test = name === null ? null : testWithLength(statement.test, name);
       if (test === null) continue;
       body[i] = { ...statement, test } as Node;
       count++;

@@ -23,7 +23,8 @@ export function elementOf(collection: string | null): string | null {
   if (!collection) return null;
   // A short plural under what made the collection (a call's result, a slice of it) says what it holds.
   const made = collection.replace(/(?:Result|Head|Tail)+$/, "");
-  if (made !== collection && made.length <= 12 && singular(made)) return singular(made);
+  const one = made !== collection && made.length <= 12 ? singular(made) : null;
+  if (one) return one;
   const stripped = collection.replace(/(Set|Map|List|Array)$/, "");
   if (stripped !== collection && stripped.length >= 3) return singular(stripped) ?? stripped;
   return singular(collection) ?? (collection.length <= 12 && !/Item$/.test(collection) ? `${collection}Item` : null);
