@@ -43,6 +43,17 @@ describe("naming rules", () => {
       expect(out).toContain(name);
   });
 
+  it("a loop counter is i, then j and k inside it; a counter stepping by a chunk is its offset", () => {
+    const out = named(
+      "function root(a, b) { for (let x = 0; x < a.length; x++) for (let y = x; y < b.length; y += 1) if (a[x] === b[y]) return y; " +
+        "let s = []; for (let c = 0; c < a.length; c += 8192) s.push(a.slice(c, c + 8192)); return s; }",
+    );
+    expect(out).toMatch(/for \(let i = 0; i < \w+\.length; i\+\+\) for \(let j = i; j < \w+\.length; j \+= 1\)/);
+    expect(out).toMatch(/for \(let offset = 0; offset < \w+\.length; offset \+= 8192\)/);
+    // Not a counter: what a loop's head declares without stepping it.
+    expect(named("function root(a) { for (let x = a.first; x; ) x = x.next; return 1; }")).not.toMatch(/\blet [ijk] =/);
+  });
+
   it("an error made by a global error constructor, with or without new; a local of that name makes no error", () => {
     const out = named("function root(q) { let a = TypeError('none'), b = new RangeError('far'); if (q) throw a; throw b; }");
     expect(out).toContain("let typeError = TypeError('none'), rangeError = new RangeError('far');");
@@ -163,6 +174,13 @@ describe("words", () => {
   it("singular, plural, placeholders, shortening", () => {
     expect([singular("tools"), singular("entries"), singular("matches"), singular("class")]).toEqual(["tool", "entry", "match", null]);
     expect([plural("tool"), plural("entry"), plural("tools")]).toEqual(["tools", "entries", "tools"]);
+    expect([singular("aliases"), singular("toolAliases"), singular("alias"), plural("alias"), singular("cases")]).toEqual([
+      "alias",
+      "toolAlias",
+      null,
+      "aliases",
+      "case",
+    ]);
     expect(["v12", "helper_794f", "value_4d05", "ab", "i", "tool3", "tool"].map(isPlaceholderName)).toEqual([
       true,
       true,

@@ -25,6 +25,7 @@ import { iterationElement } from "./iteration.js";
 import { objectKey } from "./object-key.js";
 import { calleeParameter, callerArgument } from "./callee-parameter.js";
 import { lengthBound } from "./length-bound.js";
+import { COUNTERS, loopCounter } from "./loop-counter.js";
 import { predicate } from "./predicate.js";
 import { producingCall } from "./producing-call.js";
 import { constantValue } from "./constant-value.js";
@@ -44,6 +45,7 @@ const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 
 /** Rules with evidence, strongest first. */
 export const RULES: ReadonlyArray<[string, Rule]> = [
+  ["loop counter", loopCounter],
   ["destructured key", destructuredKey],
   ["iteration", iterationElement],
   ["constant value", constantValue],
@@ -183,6 +185,8 @@ export function shorten(name: string | null): string | null {
 function alternatives(b: Binding, want: string, ctx: NameContext): string[] {
   const Want = cap(want);
   const out: string[] = [];
+  // A counter inside a loop whose counter took its letter takes the next one.
+  if (COUNTERS.includes(want)) return COUNTERS.slice(COUNTERS.indexOf(want) + 1);
   if (b.kind === "parameter" && b.index > 0 && b.index < ORDINALS.length) out.push(`${ORDINALS[b.index]}${Want}`);
   const owner = ownerName(b, ctx);
   if (owner && !want.toLowerCase().includes(owner.toLowerCase())) out.push(`${owner}${Want}`);

@@ -3,11 +3,16 @@
 export const cap = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 export const uncap = (s: string): string => (s ? s[0]!.toLowerCase() + s.slice(1) : s);
 
+/** Words whose singular ends in s, as plurals: `aliases` is one `alias`, not an `aliase`. */
+const ENDS_IN_S = "(alias|status|bias|canvas|bonus|campus|virus|focus|census)";
+const SINGULAR_IN_S = new RegExp(`${ENDS_IN_S}es$`, "i");
+const SINGULAR_ENDING_IN_S = new RegExp(`${ENDS_IN_S}$`, "i");
+
 /** `tools` → `tool`, `entries` → `entry`, `matches` → `match`; null when the word is not a plural. */
 export function singular(name: string | null | undefined): string | null {
-  if (!name || name.length < 4 || !/^[a-z][A-Za-z]*s$/.test(name) || name.endsWith("ss")) return null;
+  if (!name || name.length < 4 || !/^[a-z][A-Za-z]*s$/.test(name) || name.endsWith("ss") || SINGULAR_ENDING_IN_S.test(name)) return null;
   if (name.endsWith("ies")) return `${name.slice(0, -3)}y`;
-  if (/(ch|sh|x|ss)es$/.test(name)) return name.slice(0, -2);
+  if (/(ch|sh|x|ss)es$/.test(name) || SINGULAR_IN_S.test(name)) return name.slice(0, -2);
   return name.slice(0, -1);
 }
 
