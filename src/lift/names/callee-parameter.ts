@@ -1,6 +1,7 @@
 /**
  * Names across calls: a value passed to a function takes the name of the parameter it lands in
- * (`truncate(q, maxLength)`), and a parameter takes the name of what its callers pass.
+ * (`truncate(q, maxLength)`) unless that name is held nearby, and a parameter takes the name of what its
+ * callers pass.
  */
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import type { NameContext } from "./context.js";
@@ -20,7 +21,9 @@ export const calleeParameter: Rule = (b, ctx) => {
     if (id?.type !== "Identifier") continue;
     const target = ctx.bindingOf(id);
     const name = target && target !== b ? ctx.chosen.get(target) : null;
-    if (name) return name;
+    // A name already held nearby would come back as `otherQuery`: what the value is made from says more,
+    // and the parameter's name waits until the other rules have had their turn.
+    if (name && (ctx.lastResort || !ctx.clashes(name, b))) return name;
   }
   return null;
 };

@@ -45,6 +45,8 @@ export class NameContext {
    * weaker name it held back while the names it would build on were still unknown.
    */
   lastResort = false;
+  /** Whether `name` is already held where `b` could meet it (set by the namer, which hands names out). */
+  clashes: (name: string, b: Binding) => boolean = () => false;
 
   constructor(readonly program: Node) {
     recordParents(program, this.parents);

@@ -21,15 +21,24 @@ export interface CuratedEntry {
   shapes?: string[];
   /** What its code holds: property or method names, and text of its string or regex literals. */
   features?: { words?: string[]; texts?: string[]; params?: number; kind?: "function" | "value" | "class" };
+  /** Names for a function's parameters, in order, as its longest version has them (null: left to the rules);
+   *  a version with fewer takes the first ones, a version with more takes none. */
+  parameters?: Array<string | null>;
+}
+
+/** What the names file says of one statement. */
+export interface CuratedMatch {
+  name: string;
+  parameters?: Array<string | null>;
 }
 
 const DEFAULT_FILE = fileURLToPath(new URL("../../../signatures/tool-search/names.jsonl", import.meta.url));
 const LIKENESS = 0.8;
 
-let cached: ((s: Node) => string | null) | null = null;
+let cached: ((s: Node) => CuratedMatch | null) | null = null;
 
 /** The namer's lookup over the shipped names file. */
-export function curatedNames(): (statement: Node) => string | null {
+export function curatedNames(): (statement: Node) => CuratedMatch | null {
   cached ??= curatedLookup(readEntries(readFileSync(DEFAULT_FILE, "utf8")));
   return cached;
 }
@@ -41,25 +50,26 @@ export function readEntries(text: string): CuratedEntry[] {
     .map((l) => JSON.parse(l) as CuratedEntry);
 }
 
-export function curatedLookup(entries: CuratedEntry[]): (statement: Node) => string | null {
-  const byShape = new Map<string, string>();
-  for (const e of entries) for (const s of e.shapes ?? []) byShape.set(s, e.name);
+export function curatedLookup(entries: CuratedEntry[]): (statement: Node) => CuratedMatch | null {
+  const byShape = new Map<string, CuratedEntry>();
+  for (const e of entries) for (const s of e.shapes ?? []) byShape.set(s, e);
+  const match = (e: CuratedEntry): CuratedMatch => (e.parameters ? { name: e.name, parameters: e.parameters } : { name: e.name });
   return (statement) => {
     const exact = byShape.get(codeShape(statement));
-    if (exact) return exact;
+    if (exact) return match(exact);
     const f = featuresOf(statement);
-    let best: { name: string; score: number } | null = null;
+    let best: { entry: CuratedEntry; score: number } | null = null;
     let tie = false;
     for (const e of entries) {
       const score = likeness(e, f);
       if (score < LIKENESS) continue;
       if (best && score === best.score) tie = true;
       if (!best || score > best.score) {
-        best = { name: e.name, score };
+        best = { entry: e, score };
         tie = false;
       }
     }
-    return best && !tie ? best.name : null;
+    return best && !tie ? match(best.entry) : null;
   };
 }
 

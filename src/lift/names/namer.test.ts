@@ -3,12 +3,12 @@ import { generate } from "astring";
 import { describe, expect, it } from "vitest";
 import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { nameProgram, shorten } from "./namer.js";
-import { curatedLookup, readEntries } from "./curated.js";
+import { curatedLookup, readEntries, type CuratedMatch } from "./curated.js";
 import { codeShape } from "../stable-name.js";
 import { isPlaceholderName, plural, singular } from "./words.js";
 
 /** Name a snippet whose module-level `h_…` definitions are renamable; roles by the name they had. */
-function named(code: string, roles: Record<string, string> = {}, curated?: (s: Node) => string | null): string {
+function named(code: string, roles: Record<string, string> = {}, curated?: (s: Node) => CuratedMatch | null): string {
   const program = parse(code, { ecmaVersion: "latest", sourceType: "module", ranges: true });
   const byOffset = new Map<number, string>();
   const visit = (n: Node) => {
@@ -154,6 +154,14 @@ describe("naming rules", () => {
     expect(body(after)).toBe(body(before));
   });
 
+  it("an argument takes its parameter's name only where no name nearby holds it: else what made it says more", () => {
+    const out = named("function h_0001(a) { return a.length; }\nfunction root(q) { let t = q.trim(); return h_0001(t) + h_0001(q); }", {
+      q: "query",
+      a: "query",
+    });
+    expect(out).toContain("let trimmedQuery = query.trim();");
+  });
+
   it("a curated name by code shape, else by the features listed", () => {
     const code = "function h_0001(a) { return a.replace(/[.*]/g, '\\\\$&'); }\nfunction root(q) { return h_0001(q); }";
     const program = parse(code, { ecmaVersion: "latest", sourceType: "module" });
@@ -167,6 +175,20 @@ describe("naming rules", () => {
     );
     expect(named(code, {}, byFeatures)).toContain("function escapeRegExp(");
     expect(named(code.replace("\\\\$&", "x"), {}, byFeatures)).not.toContain("escapeRegExp");
+  });
+
+  it("a curated function's parameters take the names the file gives them, where its version has no more", () => {
+    const code = "function h_0001(a, b = 0) { return a.slice(b); }\nfunction root(q) { return h_0001(q, 1); }";
+    const entry = (parameters: Array<string | null>) =>
+      curatedLookup(
+        readEntries(
+          `{"name": "rest", "about": "x", "features": {"kind": "function", "words": ["slice"]}, "parameters": ${JSON.stringify(parameters)}}`,
+        ),
+      );
+    expect(named(code, {}, entry(["text", "from"]))).toContain("function rest(text, from = 0) {\n  return text.slice(from);");
+    expect(named(code, {}, entry(["text", "from", "to"]))).toContain("function rest(text, from = 0) {");
+    expect(named(code, {}, entry(["text", null]))).toMatch(/function rest\(text, (?!from)\w+ = 0\)/);
+    expect(named(code, {}, entry(["text"]))).not.toContain("rest(text");
   });
 });
 

@@ -18,8 +18,9 @@ import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { applyRenames, canonicalShorthands, shorthandProperties } from "../assemble.js";
 import { BUILTINS, REFUSED_BUILTINS } from "../globals.js";
 import { FORBIDDEN_PROPERTY_SET } from "../property-names.js";
-import { collectBindings, NameContext, type Binding } from "./context.js";
+import { collectBindings, isFunction, NameContext, type Binding } from "./context.js";
 import type { Rule } from "./rule.js";
+import type { CuratedMatch } from "./curated.js";
 import { destructuredKey } from "./destructured-key.js";
 import { iterationElement } from "./iteration.js";
 import { objectKey } from "./object-key.js";
@@ -66,8 +67,8 @@ export interface NamingInput {
   taken: Iterable<string>;
   /** Module-level names the namer may replace (hash-tagged helpers and constants). */
   renamable: (name: string) => boolean;
-  /** A curated name for a module-level statement, from the names file. */
-  curated?: (statement: Node) => string | null;
+  /** A curated name for a module-level statement, and its parameters' names, from the names file. */
+  curated?: (statement: Node) => CuratedMatch | null;
 }
 
 /** Name the program in place; returns old → new for the module-level names that changed. */
@@ -96,6 +97,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
 
   const holders = new Map<string, Scope[]>();
   const free = (name: string, scope: Scope) => !used.has(name) && !(holders.get(name) ?? []).some((s) => related(s, scope));
+  ctx.clashes = (name, b) => !free(name, b.variable.scope);
   const take = (b: Binding, want: string) => {
     const scope = b.variable.scope;
     let name = want;
@@ -106,15 +108,19 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     ctx.chosen.set(b, name);
   };
   const curatedUsed = new Set<string>();
+  // Parameter names the names file gives, by the curated function they belong to.
+  const curatedParameters = new Map<Node, Array<string | null>>();
   for (const b of ctx.bindings) {
-    let fixed = b.id.start < 0 ? b.original : roleOf(b, input.roles);
-    if (!fixed && b.topLevel && input.curated) {
-      // A curated name fits one helper: when two match, neither is sure, and the rules name the second.
-      const name = input.curated(b.statement);
-      if (name && !curatedUsed.has(name)) {
-        fixed = name;
-        curatedUsed.add(name);
-      }
+    const role = b.id.start < 0 ? b.original : roleOf(b, input.roles);
+    let fixed = role ?? curatedParameter(b, curatedParameters);
+    // A curated name fits one helper: when two match, neither is sure, and the rules name the second. A helper
+    // the signature names takes only the parameters of the entry by that name.
+    const match = b.topLevel && input.curated ? input.curated(b.statement) : null;
+    if (match && !curatedUsed.has(match.name) && (!fixed || match.name === fixed)) {
+      fixed = match.name;
+      curatedUsed.add(match.name);
+      const fn = isFunction(b.init) ? b.init : null;
+      if (fn && match.parameters && fn.params.length <= match.parameters.length) curatedParameters.set(fn, match.parameters);
     }
     if (fixed) take(b, fixed);
   }
@@ -140,6 +146,8 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   ctx.lastResort = true;
   runRules();
   ctx.lastResort = false;
+  // What is still unnamed gets names from use below; a parameter's name is then better than none.
+  ctx.clashes = () => false;
   // Parameters first: a name from use for them lets the rules name what is made from them.
   for (const group of [(b: Binding) => b.kind === "parameter", () => true]) {
     for (const b of ctx.bindings) if (!ctx.chosen.has(b) && group(b)) take(b, useSite(b, ctx) ?? "value");
@@ -269,6 +277,14 @@ function ownerName(b: Binding, ctx: NameContext): string | null {
     holder?.type === "CallExpression" && holder.callee.type === "MemberExpression" && holder.arguments[0] === n ? "each" : undefined;
   const name = fn ? ctx.chosen.get(fn) : (key ?? iterated);
   return name && !isPlaceholderName(name) ? name.replace(/\d+$/, "") : null;
+}
+
+/** The curated name of a parameter that is a plain name (`p` or `p = default`) of a curated function. */
+function curatedParameter(b: Binding, curated: Map<Node, Array<string | null>>): string | null {
+  const names = b.kind === "parameter" && b.fn ? curated.get(b.fn) : undefined;
+  const param = names && (b.fn!.params[b.index] as Node | undefined);
+  const plain = param?.type === "AssignmentPattern" ? param.left : param;
+  return plain === b.id ? (names![b.index] ?? null) : null;
 }
 
 function roleOf(b: Binding, roles: Map<number, string>): string | null {
