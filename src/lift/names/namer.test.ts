@@ -43,6 +43,19 @@ describe("naming rules", () => {
       expect(out).toContain(name);
   });
 
+  it("what a map gives back is what the code stores in it; a cache keyed by a value gives back what is cached", () => {
+    const out = named(
+      "let h_0002 = new Map(); function h_0001(t) { for (const x of t) h_0002.set(x.name, x); } function root(t, q) { h_0001(t); let a = h_0002.get(q); return a; }",
+      { t: "tools", q: "query" },
+    );
+    expect(out).toMatch(/let tool = \w+\.get\(query\);/);
+    const cache = named(
+      "let h_0003 = new WeakMap(); function root(c) { let a = h_0003.get(c); if (a === undefined) { a = [c]; h_0003.set(c, a); } return a; }",
+      { c: "content" },
+    );
+    expect(cache).toContain("let cached = contentCache.get(content);");
+  });
+
   it("a loop counter is i, then j and k inside it; a counter stepping by a chunk is its offset", () => {
     const out = named(
       "function root(a, b) { for (let x = 0; x < a.length; x++) for (let y = x; y < b.length; y += 1) if (a[x] === b[y]) return y; " +

@@ -46,7 +46,7 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
     case "NewExpression":
       return constructed(e, ctx, b);
     case "CallExpression":
-      return e.callee.type === "MemberExpression" && !e.callee.computed ? methodResult(e, ctx) : calledResult(e, ctx);
+      return e.callee.type === "MemberExpression" && !e.callee.computed ? methodResult(e, ctx, b) : calledResult(e, ctx);
     case "ArrayExpression":
       return arrayName(e, ctx, b);
     case "TemplateLiteral":
@@ -141,7 +141,7 @@ function arrayName(e: ArrayExpression, ctx: NameContext, b?: Binding): string | 
   return null;
 }
 
-function methodResult(e: CallExpression, ctx: NameContext): string | null {
+function methodResult(e: CallExpression, ctx: NameContext, b?: Binding): string | null {
   const method = memberName(e.callee as MemberExpression) ?? "";
   const recv = (e.callee as MemberExpression).object;
   const base = () => baseOf(recv, ctx);
@@ -179,8 +179,12 @@ function methodResult(e: CallExpression, ctx: NameContext): string | null {
     case "replace":
     case "replaceAll":
       return join("cleaned", base());
-    case "get":
-      return gotten(base(), e.arguments[0], ctx);
+    case "get": {
+      const stored = storedValue(recv, ctx, b);
+      if (stored === WAIT) return null;
+      // The name of what was stored, held nearby by the stored value itself, would come back numbered.
+      return stored && !(b && ctx.clashes(stored, b)) ? stored : gotten(base(), e.arguments[0], ctx);
+    }
     case "exec":
     case "match":
       return `${(base() ?? "").replace(/Pattern$/, "") || "match"}${base() ? "Match" : ""}`;
@@ -211,8 +215,36 @@ function isZero(n: Node | undefined): boolean {
   return n?.type === "Literal" && n.value === 0;
 }
 
+const WAIT = Symbol("wait");
+
+/**
+ * What a map holds, from what the code stores in it: `index.set(tool.name, tool)` makes `index.get(…)` a
+ * tool. Null unless every store names the same thing (a store of the very value being named says nothing);
+ * WAIT while a stored local has no name yet.
+ */
+function storedValue(map: Node, ctx: NameContext, b: Binding | undefined): string | null | typeof WAIT {
+  const holder = ctx.bindingOf(map);
+  let agreed: string | null = null;
+  for (const u of holder?.uses ?? []) {
+    const member = ctx.parent(u);
+    const call = member && ctx.parent(member);
+    if (member?.type !== "MemberExpression" || memberName(member) !== "set" || call?.type !== "CallExpression" || call.callee !== member)
+      continue;
+    const value = call.arguments[1];
+    const stored = ctx.bindingOf(value);
+    if (!value || (b && stored === b)) continue;
+    if (stored && !ctx.chosen.has(stored) && !ctx.lastResort) return WAIT;
+    const name = baseOf(value, ctx);
+    if (!name || (agreed && agreed !== name)) return null;
+    agreed = name;
+  }
+  return agreed;
+}
+
+/** `toolMap.get(…)`, `descriptionCache.get(…)`: a map named after what it holds; a cache named after its keys holds what is cached. */
 function gotten(base: string | null, key: Node | undefined, ctx: NameContext): string | null {
   if (!base) return null;
+  if (/Cache$/.test(base) && baseOf(key, ctx) === base.replace(/Cache$/, "")) return "cached";
   const stripped = base.replace(/(Map|Cache|ByName|ById|Result)$/, "");
   if (stripped !== base && stripped.length >= 3) return singular(stripped) ?? stripped;
   const keyName = baseOf(key, ctx);
