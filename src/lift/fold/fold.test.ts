@@ -15,6 +15,7 @@ import { foldDeadCode, foldFunction } from "./index.js";
 import { variablesOf, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
+import { forwardingCalls } from "./forwarding-calls.js";
 import { minifiedBooleans } from "./minified-booleans.js";
 import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
@@ -193,6 +194,34 @@ describe("identityCalls", () => {
   });
   it("a function that changes its argument is called", () => {
     expect(folded("function up(t) { return t + 1; } return up(a);", only)).toBe("function up(t) { return t + 1; } return up(a);");
+  });
+});
+
+describe("forwardingCalls", () => {
+  const only = { forwardingCalls };
+  it("a call of a function that hands its parameters on is a call of the function it hands them to", () => {
+    expect(folded("function names() { return pending(); } function pending() { return []; } return names();", only)).toBe(
+      "function names() { return pending(); } function pending() { return []; } return pending();",
+    );
+    expect(folded("let copy = (x, y) => detach(x, y); function detach(x, y) { return x + y; } return copy(a, b);", only)).toBe(
+      "let copy = (x, y) => detach(x, y); function detach(x, y) { return x + y; } return detach(a, b);",
+    );
+  });
+  it("stays where the arguments differ, the target's name means another binding there, or the target is written", () => {
+    const keep = [
+      "function copy(x) { return detach(x); } function detach(x, y) { return y; } return copy(a, b);",
+      "function copy(x, y) { return detach(y, x); } function detach(x, y) { return y; } return copy(a, b);",
+      "function copy(x) { return detach(x, 1); } function detach(x, y) { return y; } return copy(a);",
+      "function copy(x) { return detach(x); } function detach(x) { return x; } return ((detach) => copy(detach))(a);",
+      "function copy(x) { return detach(x); } let detach = (x) => x; detach = (x) => -x; return copy(a);",
+      "async function copy(x) { return detach(x); } function detach(x) { return x; } return copy(a);",
+    ];
+    for (const src of keep) expect(folded(src, only), src).toBe(folded(src, {}));
+  });
+  it("with the other folds, the wrapper goes", () => {
+    expect(folded("function names() { return pending(); } function pending() { return a.p; } return names();")).toBe(
+      "function pending() { return a.p; } return pending();",
+    );
   });
 });
 

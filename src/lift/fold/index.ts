@@ -18,6 +18,7 @@ import { stackTraceHooks } from "./stack-trace-hooks.js";
 import { keepAnalyses, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
+import { forwardingCalls } from "./forwarding-calls.js";
 import { minifiedBooleans } from "./minified-booleans.js";
 import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
@@ -31,6 +32,7 @@ export const FOLDS: Record<string, Fold> = {
   constantCalls,
   freshArrayLength,
   identityCalls,
+  forwardingCalls,
   copyBindings,
   awaitConstants,
   emptyStatements,

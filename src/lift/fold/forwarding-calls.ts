@@ -1,0 +1,66 @@
+/**
+ * Calls of a local function that only hands its parameters on to another one — what a port leaves of
+ * a wrapper (`function names() { return pendingNames(); }`) — are calls of that other function:
+ * `names()` is `pendingNames()`. A call is rewritten only where it passes exactly the parameters (so
+ * the target sees the same arguments) and where the target's name means the same binding; the wrapper
+ * goes once nothing calls it (unusedFunctions).
+ */
+import type { BlockStatement, CallExpression, Identifier } from "acorn";
+import type { Reference, Scope, Variable } from "eslint-scope";
+import { isFunction, type Node } from "../../ast/pattern.js";
+import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+
+/** The call a function is made of — `return g(a, b)` or `=> g(a, b)`, its own plain parameters in order — or null. */
+function forwardedCall(fn: Node | null | undefined): CallExpression | null {
+  if (!fn || !isFunction(fn) || fn.generator || fn.async) return null;
+  const params = fn.params as Node[];
+  if (!params.every((p) => p.type === "Identifier")) return null;
+  const body: Node[] | null = fn.expression ? null : (fn.body as BlockStatement).body;
+  const value = fn.expression ? fn.body : body!.length === 1 && body![0]!.type === "ReturnStatement" ? body![0]!.argument : null;
+  if (value?.type !== "CallExpression" || value.optional || value.callee.type !== "Identifier") return null;
+  const names = params.map((p) => (p as Identifier).name);
+  if (new Set(names).size !== names.length || names.includes(value.callee.name)) return null;
+  const args = value.arguments as Node[];
+  const passed = args.length === names.length && args.every((a, i) => a.type === "Identifier" && a.name === names[i]);
+  return passed ? value : null;
+}
+
+/** Whether `name`, read in `from`, means `target`: no scope between them declares it again. */
+function resolvesTo(from: Scope | null, name: string, target: Variable): boolean {
+  for (let s = from; s; s = s.upper) {
+    if (s === target.scope) return true;
+    if (s.set.has(name)) return false;
+  }
+  return false;
+}
+
+export const forwardingCalls: Fold = (root) => {
+  const variables = variablesOf(root);
+  const heads = loopHeadsOf(root);
+  const variableOf = new Map<Node, Variable>();
+  for (const v of variables) for (const r of v.references) variableOf.set(r.identifier as unknown as Node, v);
+  // Calls of wrappers, by callee identifier: the wrapper's target and parameter count, and the scope the call is in.
+  const calls = new Map<Node, { target: Variable; params: number; from: Scope }>();
+  for (const v of variables) {
+    if (laterWrites(v).length > 0 || v.defs.length !== 1) continue;
+    const def = v.defs[0]!;
+    const call = forwardedCall(def.type === "FunctionName" ? (def.node as unknown as Node) : singleDeclarator(v, heads)?.init);
+    const target = call && variableOf.get(call.callee as Node);
+    // The target is read when the wrapper runs, after the arguments: one never written reads the same either way.
+    if (!target || target === v || laterWrites(target).length > 0) continue;
+    for (const r of reads(v))
+      calls.set(r.identifier as unknown as Node, { target, params: call.arguments.length, from: (r as Reference).from });
+  }
+  if (calls.size === 0) return 0;
+  let count = 0;
+  rewriteUp(root, (n) => {
+    const call = n.type === "CallExpression" && !n.optional ? calls.get(n.callee) : undefined;
+    const args: Node[] = call ? (n as CallExpression).arguments : [];
+    if (!call || args.length !== call.params || args.some((a) => a.type === "SpreadElement")) return n;
+    if (!resolvesTo(call.from, call.target.name, call.target)) return n;
+    count++;
+    const callee = (n as CallExpression).callee as Identifier;
+    return { ...n, callee: { type: "Identifier", name: call.target.name, start: callee.start, end: callee.end } as Identifier } as Node;
+  });
+  return count;
+};
