@@ -175,6 +175,14 @@ describe("naming rules", () => {
     expect(out).toContain("let trimmedQuery = query.trim();");
   });
 
+  it("an identifier the lift added carries its role on the node", () => {
+    const program = parse("function root(a, b) { return b.tools; }", { ecmaVersion: "latest", sourceType: "module", ranges: true });
+    const fn = program.body[0] as unknown as { params: Array<Node & { role?: string }> };
+    fn.params[1]!.role = "context";
+    nameProgram({ statements: program.body as Node[], roles: new Map(), taken: ["root"], renamable: () => false });
+    expect(generate(program as never)).toMatch(/function root\(\w+, context\) \{\n {2}return context\.tools;/);
+  });
+
   it("a curated name by code shape, else by the features listed", () => {
     const code = "function h_0001(a) { return a.replace(/[.*]/g, '\\\\$&'); }\nfunction root(q) { return h_0001(q); }";
     const program = parse(code, { ecmaVersion: "latest", sourceType: "module" });

@@ -61,7 +61,8 @@ export const RULES: ReadonlyArray<[string, Rule]> = [
 
 export interface NamingInput {
   statements: Node[];
-  /** Original source offset of an identifier (a binding or a use of it) → the role name it plays. */
+  /** Original source offset of an identifier (a binding or a use of it) → the role name it plays. An identifier
+   *  the lift added, with no offset of its own, may carry its role (`role` on the node). */
   roles: Map<number, string>;
   /** Names the namer must leave alone or not hand out (adapter, exports, built-ins). */
   taken: Iterable<string>;
@@ -288,6 +289,8 @@ function curatedParameter(b: Binding, curated: Map<Node, Array<string | null>>):
 }
 
 function roleOf(b: Binding, roles: Map<number, string>): string | null {
+  const carried = (b.id as Identifier & { role?: string }).role;
+  if (carried) return carried;
   for (const id of [b.id, ...b.uses]) {
     const role = roles.get(id.start);
     if (role) return role;

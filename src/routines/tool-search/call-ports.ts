@@ -375,7 +375,9 @@ function contextArgument(module: ModuleEntry, fn: FunctionNode, enclosing: Set<s
   if (!outer) return context;
   const pos = { start: fn.start, end: fn.start, range: [fn.start, fn.start] as [number, number] };
   while (fn.params.length < 2) fn.params.push({ type: "Identifier", name: `unused${fn.params.length}`, ...pos });
-  fn.params.push({ type: "Identifier", name: outer, ...pos });
+  // The client's context, which call() reads from its enclosing scope, becomes its third parameter; the namer
+  // calls it what it is (a role carried on the node, as no source offset is its own).
+  fn.params.push({ type: "Identifier", name: outer, role: "context", ...pos } as Identifier);
   return `${context}, ${contextSource({ type: "Identifier", name: outer, ...pos }, facts)}`;
 }
 
