@@ -56,6 +56,11 @@ describe("naming rules", () => {
     expect(cache).toContain("let cached = contentCache.get(content);");
   });
 
+  it("an array of texts, some chosen by a test, is texts", () => {
+    const out = named("function root(a, b) { let x = [...(a ? [`one ${a}`] : []), b && 'two']; return x.join(' '); }");
+    expect(out).toContain("let texts = [");
+  });
+
   it("a loop counter is i, then j and k inside it; a counter stepping by a chunk is its offset", () => {
     const out = named(
       "function root(a, b) { for (let x = 0; x < a.length; x++) for (let y = x; y < b.length; y += 1) if (a[x] === b[y]) return y; " +

@@ -134,12 +134,29 @@ function arrayName(e: ArrayExpression, ctx: NameContext, b?: Binding): string | 
   ) {
     return join("unique", baseOf(first.argument.arguments[0], ctx));
   }
+  if (e.elements.every(isText)) return "texts";
   if (first?.type === "SpreadElement") {
     const n = baseOf(first.argument, ctx);
     return n ? join("all", plural(n.replace(/Set$/, ""))) : null;
   }
   return null;
 }
+
+/**
+ * An element that is text: a string, a template, `cond && text`, or spread from arrays of texts that a test
+ * chooses between (`...(cond ? [text] : [])`).
+ */
+function isText(e: Node | null): boolean {
+  if (!e) return false;
+  if (e.type === "TemplateLiteral" || (e.type === "Literal" && typeof e.value === "string")) return true;
+  if (e.type === "LogicalExpression" && e.operator === "&&") return isText(e.right);
+  if (e.type === "ConditionalExpression") return isTextArray(e.consequent) && isTextArray(e.alternate);
+  if (e.type === "SpreadElement") return isText(e.argument) || isTextArray(e.argument);
+  return false;
+}
+
+/** `[]`, or an array of texts. */
+const isTextArray = (e: Node): boolean => e.type === "ArrayExpression" && e.elements.every((x: Node | null) => isText(x));
 
 function methodResult(e: CallExpression, ctx: NameContext, b?: Binding): string | null {
   const method = memberName(e.callee as MemberExpression) ?? "";
