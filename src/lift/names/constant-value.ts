@@ -7,7 +7,7 @@
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { baseOf } from "./producing-call.js";
-import { camelWords, join } from "./words.js";
+import { camelName, camelWords, join, textWords } from "./words.js";
 import { memberName, type Node } from "../../ast/pattern.js";
 import { functionOf } from "./callee-parameter.js";
 import { cutBy } from "./length-bound.js";
@@ -16,7 +16,7 @@ export const constantValue: Rule = (b, ctx) => {
   if (b.kind !== "variable" || b.iterates || !b.init) return null;
   const e = b.init;
   if (e.type === "Literal" && e.regex) return join(camelWords(e.regex.pattern, 2) ?? "", "pattern").replace(/^Pattern$/, "pattern");
-  if (e.type === "Literal" && typeof e.value === "string") return join(camelWords(e.value, 3) ?? "empty", "text");
+  if (e.type === "Literal" && typeof e.value === "string") return stringName(e.value, b, ctx);
   if (e.type === "Literal" && typeof e.value === "number") return numberUse(b, ctx);
   if (e.type === "NewExpression" && e.callee.type === "Identifier" && /Set$/.test(e.callee.name)) {
     const first = e.arguments[0]?.type === "ArrayExpression" ? e.arguments[0].elements[0] : null;
@@ -25,6 +25,18 @@ export const constantValue: Rule = (b, ctx) => {
   if (e.type === "TemplateLiteral") return join(camelWords(e.quasis.map((q) => q.value.cooked).join(" "), 3) ?? "", "text");
   return null;
 };
+
+/**
+ * A string by its first three words (`"mcp__remote-devices__"` → mcpRemoteDevicesText); where another
+ * constant nearby took that name, by its first and last two (`"mcp__remote-devices__device_bash"` →
+ * mcpDeviceBashText), then by all its words.
+ */
+function stringName(text: string, b: Binding, ctx: NameContext): string {
+  const words = textWords(text);
+  const candidates = [words.slice(0, 3), [...words.slice(0, 1), ...words.slice(-2)], ...(words.length <= 5 ? [words] : [])];
+  const names = candidates.map((w) => join(camelName(w) ?? "empty", "text"));
+  return names.find((n) => !ctx.clashes(n, b)) ?? names[0]!;
+}
 
 /** A number by its first telling use. */
 function numberUse(b: Binding, ctx: NameContext): string | null {

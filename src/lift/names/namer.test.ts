@@ -56,6 +56,14 @@ describe("naming rules", () => {
     expect(cache).toContain("let cached = contentCache.get(content);");
   });
 
+  it("a string constant whose first words another one nearby took is named by its first and last words", () => {
+    const out = named(
+      'let h_0001 = "mcp__remote-devices__"; let h_0002 = "mcp__remote-devices__device_bash"; function root(q) { return q === h_0002 ? h_0001 : ""; }',
+    );
+    expect(out).toContain('let mcpRemoteDevicesText = "mcp__remote-devices__";');
+    expect(out).toContain('let mcpDeviceBashText = "mcp__remote-devices__device_bash";');
+  });
+
   it("an array of texts, some chosen by a test, is texts", () => {
     const out = named("function root(a, b) { let x = [...(a ? [`one ${a}`] : []), b && 'two']; return x.join(' '); }");
     expect(out).toContain("let texts = [");

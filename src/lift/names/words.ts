@@ -24,14 +24,22 @@ export function plural(name: string): string {
   return `${name}s`;
 }
 
-/** A camelCase name of at most `max` words from free text (`"tool_search"` → `toolSearch`); null without words. */
-export function camelWords(text: string, max = 3): string | null {
-  const words = text
+/** The words of free text, lower case (`"tool_search"` → tool, search); letters only, one-letter words left out. */
+export function textWords(text: string): string[] {
+  return text
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .split(/[^A-Za-z]+/)
     .filter((w) => w.length > 1)
-    .slice(0, max)
     .map((w) => w.toLowerCase());
+}
+
+/** A camelCase name of at most `max` words from free text (`"tool_search"` → `toolSearch`); null without words. */
+export function camelWords(text: string, max = 3): string | null {
+  return camelName(textWords(text).slice(0, max));
+}
+
+/** Words as a camelCase name; null when shorter than three letters. */
+export function camelName(words: string[]): string | null {
   if (!words.length) return null;
   const name = words[0] + words.slice(1).map(cap).join("");
   return name.length >= 3 ? name : null;
