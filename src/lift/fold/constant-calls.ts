@@ -7,9 +7,9 @@
  * fresh one, as the literal in its place does. The arguments still run where they have effects.
  */
 import type { BlockStatement, CallExpression, Expression } from "acorn";
-import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { isFunction, type Node } from "../../ast/pattern.js";
 import { effectsOf, isConstant, isPure, undefinedAt, withEffects } from "./pure.js";
-import { reads, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { boundFunction, loopHeadsOf, reads, rewriteUp, variablesOf, type Fold } from "./tree.js";
 
 /** A value each evaluation makes anew, alike every time: `[]` or `{}`. */
 const isFreshEmpty = (n: Node): boolean =>
@@ -38,12 +38,10 @@ export const constantCalls: Fold = (root) => {
   // Callee identifier → the constant and whether the function is async.
   const callees = new Map<Node, { value: Node; async: boolean }>();
   for (const v of variablesOf(root)) {
-    if (laterWrites(v).length > 0 || v.defs.length !== 1) continue;
-    const def = v.defs[0]!;
-    const fn = def.type === "FunctionName" ? (def.node as unknown as Node) : singleDeclarator(v, heads)?.init;
+    const fn = boundFunction(v, heads);
     const value = constantResult(fn);
     if (!value) continue;
-    for (const r of reads(v)) callees.set(r.identifier as unknown as Node, { value, async: !!(fn as FunctionNode).async });
+    for (const r of reads(v)) callees.set(r.identifier as unknown as Node, { value, async: !!fn!.async });
   }
   if (callees.size === 0) return 0;
   const folded = (call: Node, valueUsed: boolean): Node | null => {

@@ -5,18 +5,17 @@
  * the target sees the same arguments) and where the target's name means the same binding; the wrapper
  * goes once nothing calls it (unusedFunctions).
  */
-import type { BlockStatement, CallExpression, Identifier } from "acorn";
+import type { CallExpression, Identifier } from "acorn";
 import type { Reference, Scope, Variable } from "eslint-scope";
-import { isFunction, type Node } from "../../ast/pattern.js";
-import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import type { FunctionNode, Node } from "../../ast/pattern.js";
+import { boundFunction, laterWrites, loopHeadsOf, reads, rewriteUp, soleReturn, variablesOf, type Fold } from "./tree.js";
 
 /** The call a function is made of — `return g(a, b)` or `=> g(a, b)`, its own plain parameters in order — or null. */
-function forwardedCall(fn: Node | null | undefined): CallExpression | null {
-  if (!fn || !isFunction(fn) || fn.generator || fn.async) return null;
+function forwardedCall(fn: FunctionNode | null): CallExpression | null {
+  if (!fn || fn.generator || fn.async) return null;
   const params = fn.params as Node[];
   if (!params.every((p) => p.type === "Identifier")) return null;
-  const body: Node[] | null = fn.expression ? null : (fn.body as BlockStatement).body;
-  const value = fn.expression ? fn.body : body!.length === 1 && body![0]!.type === "ReturnStatement" ? body![0]!.argument : null;
+  const value = soleReturn(fn);
   if (value?.type !== "CallExpression" || value.optional || value.callee.type !== "Identifier") return null;
   const names = params.map((p) => (p as Identifier).name);
   if (new Set(names).size !== names.length || names.includes(value.callee.name)) return null;
@@ -42,9 +41,7 @@ export const forwardingCalls: Fold = (root) => {
   // Calls of wrappers, by callee identifier: the wrapper's target and parameter count, and the scope the call is in.
   const calls = new Map<Node, { target: Variable; params: number; from: Scope }>();
   for (const v of variables) {
-    if (laterWrites(v).length > 0 || v.defs.length !== 1) continue;
-    const def = v.defs[0]!;
-    const call = forwardedCall(def.type === "FunctionName" ? (def.node as unknown as Node) : singleDeclarator(v, heads)?.init);
+    const call = forwardedCall(boundFunction(v, heads));
     const target = call && variableOf.get(call.callee as Node);
     // The target is read when the wrapper runs, after the arguments: one never written reads the same either way.
     if (!target || target === v || laterWrites(target).length > 0) continue;

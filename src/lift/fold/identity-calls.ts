@@ -4,17 +4,16 @@
  * `keep(x)` is `x`. Other arguments still run where they have effects. The function itself stays
  * while it is still passed as a value.
  */
-import type { BlockStatement, CallExpression, Identifier } from "acorn";
-import { isFunction, type Node } from "../../ast/pattern.js";
+import type { CallExpression, Identifier } from "acorn";
+import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { effectsOf, undefinedAt, withEffects } from "./pure.js";
-import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { boundFunction, loopHeadsOf, reads, rewriteUp, soleReturn, variablesOf, type Fold } from "./tree.js";
 
 /** `function (x, …) { return x; }` or `(x, …) => x`, plain parameters: the index of x, or -1. */
-function returnedParameter(fn: Node | null | undefined): number {
-  if (!fn || !isFunction(fn) || fn.generator || fn.async) return -1;
+function returnedParameter(fn: FunctionNode | null): number {
+  if (!fn || fn.generator || fn.async) return -1;
   if (fn.params.length === 0 || !fn.params.every((p: Node) => p.type === "Identifier")) return -1;
-  const body: Node[] | null = fn.expression ? null : (fn.body as BlockStatement).body;
-  const value = fn.expression ? fn.body : body!.length === 1 && body![0]!.type === "ReturnStatement" ? body![0]!.argument : null;
+  const value = soleReturn(fn);
   if (value?.type !== "Identifier") return -1;
   const index = fn.params.findIndex((p: Node) => (p as Identifier).name === value.name);
   // A parameter named twice (sloppy mode) is the last one.
@@ -25,9 +24,7 @@ export const identityCalls: Fold = (root) => {
   const heads = loopHeadsOf(root);
   const callees = new Map<Node, number>();
   for (const v of variablesOf(root)) {
-    if (laterWrites(v).length > 0 || v.defs.length !== 1) continue;
-    const def = v.defs[0]!;
-    const index = returnedParameter(def.type === "FunctionName" ? (def.node as unknown as Node) : singleDeclarator(v, heads)?.init);
+    const index = returnedParameter(boundFunction(v, heads));
     if (index < 0) continue;
     for (const r of reads(v)) callees.set(r.identifier as unknown as Node, index);
   }

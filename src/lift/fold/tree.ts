@@ -3,8 +3,8 @@
  * scope analysis of the code being folded (kept between folds while none changes the tree).
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
-import type { VariableDeclarator } from "acorn";
-import { fieldsOf, isNode, walk, type Node } from "../../ast/pattern.js";
+import type { BlockStatement, VariableDeclarator } from "acorn";
+import { fieldsOf, isFunction, isNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { analyzeFunction } from "../fold-undefined.js";
 
 /** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
@@ -132,4 +132,19 @@ export function singleDeclarator(v: Variable, heads: Set<Node>): VariableDeclara
   const declaration = v.defs[0]!.parent as unknown as Node;
   if (decl.id?.type !== "Identifier" || !declaration || heads.has(declaration)) return null;
   return decl;
+}
+
+/** The function a binding holds for good: a function declaration, or `let f = …` declared once, and never written again. */
+export function boundFunction(v: Variable, heads: Set<Node>): FunctionNode | null {
+  if (laterWrites(v).length > 0 || v.defs.length !== 1) return null;
+  const def = v.defs[0]!;
+  const fn = def.type === "FunctionName" ? (def.node as unknown as Node) : singleDeclarator(v, heads)?.init;
+  return fn && isFunction(fn) ? fn : null;
+}
+
+/** The expression a function returns when returning it is all it does (`(x) => e`, `function () { return e; }`). */
+export function soleReturn(fn: FunctionNode): Node | null {
+  if (fn.expression) return fn.body as Node;
+  const body: Node[] = (fn.body as BlockStatement).body;
+  return body.length === 1 && body[0]!.type === "ReturnStatement" ? (body[0]!.argument ?? null) : null;
 }
