@@ -3,10 +3,10 @@
  * the callback of a helper that walks its first argument (`eachOf(tools, (tool) => …)`), and the
  * two sides of a sort comparator (`toolA`, `toolB`).
  */
-import type { MemberExpression } from "acorn";
+import type { ArrayPattern, MemberExpression } from "acorn";
 import { memberName, type Node } from "../../ast/pattern.js";
 import type { Rule } from "./rule.js";
-import type { NameContext } from "./context.js";
+import type { Binding, NameContext } from "./context.js";
 import { baseOf, elementOf } from "./producing-call.js";
 import { cap } from "./words.js";
 
@@ -28,6 +28,7 @@ const ITERATING = new Set([
 
 export const iterationElement: Rule = (b, ctx) => {
   if (b.iterates) return b.id.type === "Identifier" ? elementOf(baseOf(b.init, ctx)) : null;
+  if (b.kind === "parameter" && b.fn?.params[b.index]?.type === "ArrayPattern") return pairPart(b, ctx);
   if (b.kind !== "parameter" || !b.fn || b.fn.params[b.index] !== b.id) return null;
   const call = ctx.parent(b.fn);
   if (call?.type !== "CallExpression" || !(call.arguments as Node[]).includes(b.fn)) return null;
@@ -37,6 +38,24 @@ export const iterationElement: Rule = (b, ctx) => {
   if (call.callee.type === "Identifier" && call.arguments[0] !== b.fn && b.index === 0) return elementOf(baseOf(call.arguments[0], ctx));
   return null;
 };
+
+/**
+ * A part of a pair taken apart by a callback over pairs the code made: in `pairs.flatMap(([item, found]) => …)`
+ * after `pairs = items.map((item) => [item, …])`, item is named as the map named it.
+ */
+function pairPart(b: Binding, ctx: NameContext): string | null {
+  const pattern = b.fn!.params[b.index] as ArrayPattern;
+  const at = pattern.elements.indexOf(b.id as never);
+  const call = ctx.parent(b.fn!);
+  if (b.index !== 0 || at < 0 || call?.type !== "CallExpression" || call.arguments[0] !== b.fn) return null;
+  if (call.callee.type !== "MemberExpression" || !ITERATING.has(memberName(call.callee) ?? "")) return null;
+  const made = ctx.bindingOf(call.callee.object)?.init;
+  if (made?.type !== "CallExpression" || made.callee.type !== "MemberExpression" || memberName(made.callee) !== "map") return null;
+  const maker = made.arguments[0];
+  const pair = maker?.type === "ArrowFunctionExpression" && maker.body.type === "ArrayExpression" ? maker.body : null;
+  const part = pair?.elements[at];
+  return part && part.type !== "SpreadElement" ? ctx.nameOf(part) : null;
+}
 
 function methodElement(method: string, collection: Node, index: number, ctx: NameContext): string | null {
   const element = elementOf(baseOf(collection, ctx));

@@ -69,6 +69,14 @@ describe("naming rules", () => {
     expect(out).toContain("let texts = [");
   });
 
+  it("pairs made by a map, their parts named as the map named them, and a flatMap that filters", () => {
+    const out = named("function root(t) { let p = t.map((x) => [x, x.length]), k = p.flatMap(([a, b]) => b > 1 ? [a] : []); return k; }", {
+      t: "tools",
+    });
+    expect(out).toContain("toolPairs = tools.map(tool => [tool, tool.length])");
+    expect(out).toMatch(/filteredTools = toolPairs\.flatMap\(\(\[tool, \w+\]\) => \w+ > 1 \? \[tool\] : \[\]\)/);
+  });
+
   it("a loop counter is i, then j and k inside it; a counter stepping by a chunk is its offset", () => {
     const out = named(
       "function root(a, b) { for (let x = 0; x < a.length; x++) for (let y = x; y < b.length; y += 1) if (a[x] === b[y]) return y; " +

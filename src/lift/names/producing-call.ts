@@ -268,10 +268,29 @@ function gotten(base: string | null, key: Node | undefined, ctx: NameContext): s
   return elementOf(base) ?? (keyName ? join(keyName, base) : null);
 }
 
+/** The `x` of a flatMap callback that is a filter: `cond ? [x] : []` or `cond ? [] : [x]`. */
+function keptByFlatMap(body: Node | null | undefined): Node | null {
+  if (body?.type !== "ConditionalExpression") return null;
+  const one = (n: Node) =>
+    n.type === "ArrayExpression" && n.elements.length === 1 && n.elements[0]?.type !== "SpreadElement" ? n.elements[0] : null;
+  const none = (n: Node) => n.type === "ArrayExpression" && n.elements.length === 0;
+  if (none(body.alternate)) return one(body.consequent) ?? null;
+  if (none(body.consequent)) return one(body.alternate) ?? null;
+  return null;
+}
+
 function mappedName(e: CallExpression, ctx: NameContext, base: string | null): string | null {
   const fn = e.arguments[0];
   const body = fn && (fn.type === "ArrowFunctionExpression" ? (fn.body.type === "BlockStatement" ? null : fn.body) : null);
   const element = elementOf(base);
+  // `items.map((item) => [item, found(item)])`: pairs; `pairs.flatMap(([item, found]) => found.length ? [] : [item])`:
+  // a filter of what it keeps.
+  if (body?.type === "ArrayExpression" && body.elements.length === 2) return join(element ?? "", "pairs").replace(/^Pairs$/, "pairs");
+  const kept = memberName(e.callee as MemberExpression) === "flatMap" ? keptByFlatMap(body) : null;
+  if (kept) {
+    const name = ctx.nameOf(kept);
+    return name ? join("filtered", plural(name)) : null;
+  }
   const prop = body?.type === "MemberExpression" ? memberName(body) : undefined;
   if (prop !== undefined) return `${element ?? ""}${element ? cap(plural(prop)) : plural(prop)}`;
   if (body?.type === "CallExpression" && body.callee.type === "MemberExpression" && !body.callee.computed) {
