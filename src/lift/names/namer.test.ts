@@ -77,6 +77,14 @@ describe("naming rules", () => {
     expect(out).toMatch(/filteredTools = toolPairs\.flatMap\(\(\[tool, \w+\]\) => \w+ > 1 \? \[tool\] : \[\]\)/);
   });
 
+  it("what Promise.all gives is results", () => {
+    const out = named("async function root(t) { let a = await Promise.all(t.map(async (x) => x.name)); return a.filter((r) => r); }", {
+      t: "tools",
+    });
+    expect(out).toContain("let results = await Promise.all(");
+    expect(out).toContain("results.filter(result => result)");
+  });
+
   it("a loop counter is i, then j and k inside it; a counter stepping by a chunk is its offset", () => {
     const out = named(
       "function root(a, b) { for (let x = 0; x < a.length; x++) for (let y = x; y < b.length; y += 1) if (a[x] === b[y]) return y; " +

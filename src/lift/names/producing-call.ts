@@ -225,6 +225,7 @@ function staticResult(recv: Node, method: string, e: CallExpression, ctx: NameCo
   if (recv.name === "Array" && method === "from") return arg ? plural(elementOf(arg) ?? arg) : "list";
   if (recv.name === "JSON") return method === "parse" ? "parsed" : "json";
   if (recv.name === "Math") return join(method, arg);
+  if (recv.name === "Promise" && (method === "all" || method === "allSettled")) return "results";
   return null;
 }
 
