@@ -85,6 +85,11 @@ describe("naming rules", () => {
     expect(out).toContain("results.filter(result => result)");
   });
 
+  it("a collection named by what the code adds to it waits for that to have a name", () => {
+    const out = named("function root(t) { let m = new Map(); for (const x of t) m.set(x, 1); return m; }", { t: "terms" });
+    expect(out).toContain("let termMap = new Map();");
+  });
+
   it("a loop counter is i, then j and k inside it; a counter stepping by a chunk is its offset", () => {
     const out = named(
       "function root(a, b) { for (let x = 0; x < a.length; x++) for (let y = x; y < b.length; y += 1) if (a[x] === b[y]) return y; " +

@@ -69,6 +69,9 @@ function addsTo(b: Binding, ctx: NameContext): boolean {
   });
 }
 
+/** A rule's answer while a name it builds on is not chosen yet: no name for now, the rules come back to it. */
+const WAIT = Symbol("wait");
+
 const COLLECTIONS: Record<string, string> = { Set: "Set", Map: "Map", WeakMap: "Cache", WeakSet: "Set" };
 
 function constructed(e: NewExpression, ctx: NameContext, b?: Binding): string | null {
@@ -80,7 +83,9 @@ function constructed(e: NewExpression, ctx: NameContext, b?: Binding): string | 
   }
   const suffix = COLLECTIONS[c];
   if (suffix) {
-    const from = elementOf(baseOf(e.arguments[0], ctx)) ?? (b ? addedElement(b, ctx) : null);
+    const added = b ? addedElement(b, ctx) : null;
+    const from = elementOf(baseOf(e.arguments[0], ctx)) ?? (added === WAIT ? null : added);
+    if (!from && added === WAIT) return null;
     return from ? `${from}${suffix}` : uncap(suffix === "Cache" ? "cache" : suffix);
   }
   if (/^[A-Z][a-z]+[A-Za-z]*$/.test(c) && c.length > 2) return uncap(c);
@@ -102,7 +107,9 @@ function patternSubject(arg: Node | undefined, ctx: NameContext): string | null 
 }
 
 /** What `s.add(x)` / `s.set(x, …)` puts into a collection made empty. */
-function addedElement(b: Binding, ctx: NameContext): string | null {
+/** What the code adds to a collection (`set.add(term)` → term); WAIT while what it adds is a local with no name yet. */
+function addedElement(b: Binding, ctx: NameContext): string | null | typeof WAIT {
+  let pending = false;
   for (const u of b.uses) {
     const m = ctx.parent(u);
     const call = m && ctx.parent(m);
@@ -115,15 +122,17 @@ function addedElement(b: Binding, ctx: NameContext): string | null {
     ) {
       const n = baseOf(call.arguments[0], ctx);
       if (n) return n;
+      const added = ctx.bindingOf(call.arguments[0]);
+      if (added && added !== b && !ctx.chosen.has(added)) pending = true;
     }
   }
-  return null;
+  return pending && !ctx.lastResort ? WAIT : null;
 }
 
 function arrayName(e: ArrayExpression, ctx: NameContext, b?: Binding): string | null {
   if (e.elements.length === 0) {
     const added = b ? addedElement(b, ctx) : null;
-    return added ? plural(added) : null;
+    return added && added !== WAIT ? plural(added) : null;
   }
   const first = e.elements[0];
   if (
@@ -232,8 +241,6 @@ function staticResult(recv: Node, method: string, e: CallExpression, ctx: NameCo
 function isZero(n: Node | undefined): boolean {
   return n?.type === "Literal" && n.value === 0;
 }
-
-const WAIT = Symbol("wait");
 
 /**
  * What a map holds, from what the code stores in it: `index.set(tool.name, tool)` makes `index.get(…)` a
