@@ -90,6 +90,15 @@ describe("naming rules", () => {
     expect(out).toContain("let termMap = new Map();");
   });
 
+  it("a sorted head of a long plural holds its last word: the names of the first results", () => {
+    const out = named(
+      "function root(t, n) { let a = t.filter((x) => x.ok).sort((x, y) => x.score - y.score).slice(0, n).map((x) => x.name); return a; }",
+      { t: "results" },
+    );
+    expect(out).toContain(".map(result => result.name)");
+    expect(out).toContain("let resultNames = ");
+  });
+
   it("a loop counter is i, then j and k inside it; a counter stepping by a chunk is its offset", () => {
     const out = named(
       "function root(a, b) { for (let x = 0; x < a.length; x++) for (let y = x; y < b.length; y += 1) if (a[x] === b[y]) return y; " +

@@ -23,7 +23,8 @@ export function elementOf(collection: string | null): string | null {
   if (!collection) return null;
   // A short plural under what made the collection (a call's result, a slice of it) says what it holds.
   const made = collection.replace(/(?:Result|Head|Tail)+$/, "");
-  const one = made !== collection && made.length <= 12 ? singular(made) : null;
+  // A long one by its last word: `sortedFilteredResultsHead` holds results.
+  const one = made === collection ? null : made.length <= 12 ? singular(made) : singular(uncap(made.split(/(?=[A-Z])/).at(-1)!));
   if (one) return one;
   const stripped = collection.replace(/(Set|Map|List|Array)$/, "");
   if (stripped !== collection && stripped.length >= 3) return singular(stripped) ?? stripped;
@@ -197,6 +198,9 @@ function methodResult(e: CallExpression, ctx: NameContext, b?: Binding): string 
     case "findLastIndex":
     case "lastIndexOf":
       return `${elementOf(base()) ?? base() ?? "item"}Index`;
+    case "sort":
+    case "toSorted":
+      return join("sorted", base());
     case "slice":
     case "substring":
       return base() ? `${base()}${isZero(e.arguments[0]) ? "Head" : "Tail"}` : null;
