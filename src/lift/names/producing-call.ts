@@ -84,9 +84,8 @@ function constructed(e: NewExpression, ctx: NameContext, b?: Binding): string | 
   }
   const suffix = COLLECTIONS[c];
   if (suffix) {
-    const added = b ? addedElement(b, ctx) : null;
-    const from = elementOf(baseOf(e.arguments[0], ctx)) ?? (added === WAIT ? null : added);
-    if (!from && added === WAIT) return null;
+    const from = elementOf(baseOf(e.arguments[0], ctx)) ?? (b ? addedElement(b, ctx) : null);
+    if (from === WAIT) return null;
     return from ? `${from}${suffix}` : uncap(suffix === "Cache" ? "cache" : suffix);
   }
   if (/^[A-Z][a-z]+[A-Za-z]*$/.test(c) && c.length > 2) return uncap(c);
@@ -107,25 +106,32 @@ function patternSubject(arg: Node | undefined, ctx: NameContext): string | null 
   return baseOf(arg, ctx);
 }
 
-/** What `s.add(x)` / `s.set(x, …)` puts into a collection made empty. */
-/** What the code adds to a collection (`set.add(term)` → term); WAIT while what it adds is a local with no name yet. */
-function addedElement(b: Binding, ctx: NameContext): string | null | typeof WAIT {
-  let pending = false;
-  for (const u of b.uses) {
+/** The calls `x.method(…)` of a binding x's methods named by `methods`. */
+function methodCalls(b: Binding | undefined, methods: RegExp, ctx: NameContext): CallExpression[] {
+  const out: CallExpression[] = [];
+  for (const u of b?.uses ?? []) {
     const m = ctx.parent(u);
     const call = m && ctx.parent(m);
     if (
       m?.type === "MemberExpression" &&
       m.object === u &&
       !m.computed &&
-      /^(add|set|push)$/.test(memberName(m) ?? "") &&
+      methods.test(memberName(m) ?? "") &&
       call?.type === "CallExpression"
-    ) {
-      const n = baseOf(call.arguments[0], ctx);
-      if (n) return n;
-      const added = ctx.bindingOf(call.arguments[0]);
-      if (added && added !== b && !ctx.chosen.has(added)) pending = true;
-    }
+    )
+      out.push(call);
+  }
+  return out;
+}
+
+/** What the code adds to a collection (`set.add(term)` → term); WAIT while what it adds is a local with no name yet. */
+function addedElement(b: Binding, ctx: NameContext): string | null | typeof WAIT {
+  let pending = false;
+  for (const call of methodCalls(b, /^(add|set|push)$/, ctx)) {
+    const n = baseOf(call.arguments[0], ctx);
+    if (n) return n;
+    const added = ctx.bindingOf(call.arguments[0]);
+    if (added && added !== b && !ctx.chosen.has(added)) pending = true;
   }
   return pending && !ctx.lastResort ? WAIT : null;
 }
@@ -252,13 +258,8 @@ function isZero(n: Node | undefined): boolean {
  * WAIT while a stored local has no name yet.
  */
 function storedValue(map: Node, ctx: NameContext, b: Binding | undefined): string | null | typeof WAIT {
-  const holder = ctx.bindingOf(map);
   let agreed: string | null = null;
-  for (const u of holder?.uses ?? []) {
-    const member = ctx.parent(u);
-    const call = member && ctx.parent(member);
-    if (member?.type !== "MemberExpression" || memberName(member) !== "set" || call?.type !== "CallExpression" || call.callee !== member)
-      continue;
+  for (const call of methodCalls(ctx.bindingOf(map), /^set$/, ctx)) {
     const value = call.arguments[1];
     const stored = ctx.bindingOf(value);
     if (!value || (b && stored === b)) continue;
@@ -273,10 +274,10 @@ function storedValue(map: Node, ctx: NameContext, b: Binding | undefined): strin
 /** `toolMap.get(…)`, `descriptionCache.get(…)`: a map named after what it holds; a cache named after its keys holds what is cached. */
 function gotten(base: string | null, key: Node | undefined, ctx: NameContext): string | null {
   if (!base) return null;
-  if (/Cache$/.test(base) && baseOf(key, ctx) === base.replace(/Cache$/, "")) return "cached";
+  const keyName = baseOf(key, ctx);
+  if (/Cache$/.test(base) && keyName === base.replace(/Cache$/, "")) return "cached";
   const stripped = base.replace(/(Map|Cache|ByName|ById|Result)$/, "");
   if (stripped !== base && stripped.length >= 3) return singular(stripped) ?? stripped;
-  const keyName = baseOf(key, ctx);
   return elementOf(base) ?? (keyName ? join(keyName, base) : null);
 }
 
