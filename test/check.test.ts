@@ -131,6 +131,11 @@ describe("check --tools", () => {
     expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 2, "0.7.0": 1 });
     expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 2 });
     expect(ranksOf(j, "report", "mcp__acme__fetch_data")).toEqual({ "0.5.0": 3, "0.7.0": 3 });
+    // A query's rows read best placed first: report_export and report both come first somewhere, and
+    // report_export does on the first release. Where no release returns a tool, the catalog's order stays.
+    const order = (query: string) => j.results.filter((r) => r.query === query).map((r) => r.tool);
+    expect(order("report")).toEqual(["mcp__acme__report_export", "mcp__acme__report", "mcp__acme__fetch_data"]);
+    expect(order("select:report")).toEqual(["mcp__acme__report", "mcp__acme__report_export", "mcp__acme__fetch_data"]);
     // Always loaded: never a deferred result, never unfound, but `select:` falls back to all tools.
     expect(j.loaded).toEqual(["mcp__acme__report_status"]);
     expect(ranksOf(j, "report", "mcp__acme__report_status")).toBeUndefined();

@@ -150,19 +150,38 @@ function rankIn(returned: string[], tool: string): number | null {
   return i < 0 ? null : i + 1;
 }
 
-/** Per query: its own tools, then the server's other tools some release returned for it. */
+/**
+ * Per query: its own tools and the server's other tools some release returned for it, best placed first (by
+ * the best rank on any release, then release by release), then its own tools no release returned.
+ */
 function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[]): CheckRow[] {
   const out: CheckRow[] = [];
   input.queries.forEach((q, qi) => {
     const returnedSomewhere = input.tools.filter(
       (t) => !q.owners.includes(t.name) && rankings.some((r) => r.returned[qi]!.includes(t.name)),
     );
-    for (const tool of [...q.owners, ...returnedSomewhere.map((t) => t.name)]) {
-      const ranks = Object.fromEntries(releases.map((rel, ri) => [rel.version, rankIn(rankings[ri]!.returned[qi]!, tool)]));
-      out.push({ tool, query: q.text, ranks });
-    }
+    const query: CheckRow[] = [...q.owners, ...returnedSomewhere.map((t) => t.name)].map((tool) => ({
+      tool,
+      query: q.text,
+      ranks: Object.fromEntries(releases.map((rel, ri) => [rel.version, rankIn(rankings[ri]!.returned[qi]!, tool)])),
+    }));
+    out.push(...query.sort(byPlace(releases.map((rel) => rel.version))));
   });
   return out;
+}
+
+/** Rows by their best rank, then by their rank on each release in turn; a release that did not return a tool places it last. */
+function byPlace(keys: string[]): (a: CheckRow, b: CheckRow) => number {
+  const places = (r: CheckRow) => {
+    const ranks = keys.map((k) => r.ranks[k] ?? Infinity);
+    return [Math.min(...ranks), ...ranks];
+  };
+  return (a, b) => {
+    const pa = places(a);
+    const pb = places(b);
+    const i = pa.findIndex((x, n) => x !== pb[n]);
+    return i < 0 ? 0 : pa[i]! < pb[i]! ? -1 : 1;
+  };
 }
 
 function unfoundTools(
