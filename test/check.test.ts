@@ -196,6 +196,25 @@ describe("check --tools", () => {
     expect(r.stdout).toContain("Every tool is returned by one of its own queries on every release.");
   });
 
+  it("a query of the user's counts the many tools no release returned instead of listing them", () => {
+    const file = join(dir, "many.json");
+    const others = ["alpha", "beta", "gamma", "delta", "epsilon"].map((name) => ({ name, description: `The ${name} step` }));
+    writeFileSync(file, JSON.stringify([{ name: "ping", description: "Check the connection" }, ...others]));
+    const args = ["check", "--tools", file, "--server-name", "many", "--releases", releases, "--query", "ping"];
+    const text = run(args);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      ['"ping"', "  tool             0.5.0  0.7.0", "  mcp__many__ping  1      1", "  5 more tools, returned by no release", ""].join("\n"),
+    );
+    const md = run([...args, "--markdown"]);
+    expect(md.stdout).toContain("| `mcp__many__ping` | 1 | 1 |\n\n5 more tools, returned by no release.\n");
+    expect(md.stdout).not.toContain("mcp__many__alpha` |");
+    // JSON keeps every row.
+    const j = JSON.parse(run([...args, "--json"]).stdout) as CheckJson;
+    expect(j.results.filter((r) => r.query === "ping")).toHaveLength(6);
+    expect(ranksOf(j, "ping", "mcp__many__alpha")).toEqual({ "0.5.0": null, "0.7.0": null });
+  });
+
   it("--fail-on-unfound exits unfound when a tool's own queries miss it; without it the run succeeds", () => {
     const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", releases, "--query", "spreadsheet"];
     const plain = run(args);

@@ -17,6 +17,21 @@ function byQuery(rows: CheckRow[]): Map<string, CheckRow[]> {
 
 const rankText = (r: number | null) => (r === null ? MISSING : String(r));
 
+/** Rows of tools no release returned, listed one by one up to this many; past it they are counted instead. */
+const UNRETURNED_ROWS = 3;
+
+/**
+ * A query's rows as shown: a query of the user's own belongs to every tool, so most rows of a large server
+ * would be all dashes; those are counted in one line rather than listed.
+ */
+function shownRows(rows: CheckRow[]): { shown: CheckRow[]; unreturned: number } {
+  const returned = rows.filter((row) => Object.values(row.ranks).some((x) => x !== null));
+  const unreturned = rows.length - returned.length;
+  return unreturned > UNRETURNED_ROWS ? { shown: returned, unreturned } : { shown: rows, unreturned: 0 };
+}
+
+const unreturnedText = (n: number) => `${n} more tools, returned by no release`;
+
 /** The reason line: once when every release gives the same, else per release. */
 function reasonText(u: Unfound): string {
   const texts = u.releases.map((v) => u.reasons[v] ?? "");
@@ -36,13 +51,14 @@ function header(r: CheckResult): string {
 export function formatText(r: CheckResult): string {
   const keys = r.releases.map((x) => x.version);
   const out = [safe(header(r)), ...r.releases.map((x) => `  ${safe(x.version)} (${safe(x.platform)}): ${safe(x.module)}`), ""];
-  const toolWidth = Math.max(4, ...r.results.map((x) => safe(x.tool).length));
+  const tables = [...byQuery(r.results)].map(([query, rows]) => ({ query, ...shownRows(rows) }));
+  const toolWidth = Math.max(4, ...tables.flatMap((t) => t.shown.map((x) => safe(x.tool).length)));
   const widths = keys.map((k) => Math.max(safe(k).length, 2));
   const line = (tool: string, cells: string[]) =>
     `  ${tool.padEnd(toolWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd();
-  for (const [query, rows] of byQuery(r.results)) {
+  for (const { query, shown, unreturned } of tables) {
     out.push(safe(JSON.stringify(query)), line("tool", keys.map(safe)));
-    for (const row of rows) {
+    for (const row of shown) {
       out.push(
         line(
           safe(row.tool),
@@ -51,6 +67,7 @@ export function formatText(r: CheckResult): string {
       );
       for (const e of explainLines(row)) out.push(`      ${safe(e)}`);
     }
+    if (unreturned) out.push(`  ${unreturnedText(unreturned)}`);
     out.push("");
   }
   if (r.loaded.length) out.push(`always loaded (not searched): ${r.loaded.map(safe).join(", ")}`);
@@ -79,8 +96,10 @@ export function formatMarkdown(r: CheckResult): string {
   out.push("", "<details><summary>Ranks per query</summary>", "");
   for (const [query, rows] of byQuery(r.results)) {
     out.push(`\`${cell(query)}\``, "", `| tool | ${keys.map(cell).join(" | ")} |`, `| --- | ${keys.map(() => "---:").join(" | ")} |`);
-    for (const row of rows) out.push(`| \`${cell(row.tool)}\` | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
-    const explained = rows.flatMap((row) => explainLines(row).map((e) => `- \`${cell(row.tool)}\` on ${cell(e)}`));
+    const { shown, unreturned } = shownRows(rows);
+    for (const row of shown) out.push(`| \`${cell(row.tool)}\` | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
+    if (unreturned) out.push("", `${unreturnedText(unreturned)}.`);
+    const explained = shown.flatMap((row) => explainLines(row).map((e) => `- \`${cell(row.tool)}\` on ${cell(e)}`));
     if (explained.length) out.push("", ...explained);
     out.push("");
   }
