@@ -4,7 +4,7 @@ import { formatListing, type Listing } from "./extract/listing.js";
 import { NATIVE_PLATFORMS } from "./fetch/fetch.js";
 import { checkedReleaseInfo, isPlatform, isVersion } from "./lift/release-info.js";
 import { timelineHtml } from "./report/report-html.js";
-import { markdownCode, markdownText, messageLine, quoted, terminalSafe } from "./safe-text.js";
+import { codeSpans, markdownCode, markdownProse, markdownText, messageLine, proseCode, quoted, terminalSafe } from "./safe-text.js";
 import { timelineMarkdown, type Timeline } from "./track/timeline.js";
 
 /** Anything a terminal acts on, or that reorders or hides text. */
@@ -166,6 +166,29 @@ describe("timeline.md and timeline.html carry no markup from the input", () => {
     expect(md).toContain("\\<img src=x onerror=alert(1)\\> \\| \\*b\\* \\[l\\](javascript:x) \\\\u001b\\[2J\\\\nforged");
     expect(markdownCode("a`b")).toBe("``a`b``");
     expect(markdownText("a_b&c")).toBe("a\\_b\\&c");
+  });
+
+  it("prose with code in backticks: code spans stay code, the rest is plain text", () => {
+    expect(codeSpans('`select:` finds `"a_b"` now')).toEqual([
+      { code: true, text: "select:" },
+      { code: false, text: " finds " },
+      { code: true, text: '"a_b"' },
+      { code: false, text: " now" },
+    ]);
+    // A longer fence holds a backtick; a run never closed is text.
+    expect(codeSpans("q `` `x` `` and ` alone")).toEqual([
+      { code: false, text: "q " },
+      { code: true, text: "`x`" },
+      { code: false, text: " and ` alone" },
+    ]);
+    expect(markdownProse("`a_b` <b>*c*</b>")).toBe("`a_b` \\<b\\>\\*c\\*\\</b\\>");
+    // Every fence proseCode writes reads back as the text it quoted.
+    for (const t of ["plain", "`tick", "two `` ticks`", '"`q`"']) {
+      const spans = codeSpans(`x ${proseCode(t)} y`);
+      expect(spans.filter((p) => p.code).map((p) => p.text)).toEqual([t]);
+    }
+    // Code from an input cannot end its span early or carry HTML into Markdown.
+    expect(markdownProse(`see ${proseCode("a`<img src=x>`b")}`)).toBe("see ``a`<img src=x>`b``");
   });
 
   it("HTML: every text from the input is escaped", () => {

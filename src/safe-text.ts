@@ -41,8 +41,43 @@ export function markdownText(s: string): string {
  * the text get a longer fence, line breaks and controls are escaped so the span stays on its line.
  */
 export function markdownCode(s: string): string {
-  const t = terminalSafe(s);
-  const ticks = "`".repeat(Math.max(0, ...[...t.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
-  const pad = t.startsWith("`") || t.endsWith("`") || t === "" ? " " : "";
-  return `${ticks}${pad}${t}${pad}${ticks}`;
+  return proseCode(terminalSafe(s));
+}
+
+/**
+ * Prose that marks code with backticks, as the behaviour sentences do (`` `select:` now also finds… ``), cut
+ * into its text and code parts. A span opens with a run of backticks and closes at the next run of the same
+ * length, as in CommonMark (so a longer fence can hold a backtick); a run that is never closed is text.
+ */
+export function codeSpans(s: string): Array<{ code: boolean; text: string }> {
+  const out: Array<{ code: boolean; text: string }> = [];
+  const runs = [...s.matchAll(/`+/g)];
+  let text = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i]!;
+    const close = runs.findIndex((r, j) => j > i && r[0].length === open[0].length);
+    if (close < 0) continue;
+    const inner = s.slice(open.index + open[0].length, runs[close]!.index);
+    if (open.index > text) out.push({ code: false, text: s.slice(text, open.index) });
+    // One space on each side is padding (it lets code start or end with a backtick), not content.
+    out.push({ code: true, text: /^ .* $/s.test(inner) && inner.trim() !== "" ? inner.slice(1, -1) : inner });
+    text = runs[close]!.index + runs[close]![0].length;
+    i = close;
+  }
+  if (text < s.length) out.push({ code: false, text: s.slice(text) });
+  return out;
+}
+
+/** Such prose in Markdown: its code as code spans, the rest as plain text (markdownText). */
+export function markdownProse(s: string): string {
+  return codeSpans(s)
+    .map((p) => (p.code ? markdownCode(p.text) : markdownText(p.text)))
+    .join("");
+}
+
+/** The fence that quotes `s` as code in such prose: one backtick more than its longest run, padded where it touches one. */
+export function proseCode(s: string): string {
+  const ticks = "`".repeat(Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = s.startsWith("`") || s.endsWith("`") || s === "" ? " " : "";
+  return `${ticks}${pad}${s}${pad}${ticks}`;
 }

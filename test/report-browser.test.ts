@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
+import { codeSpans, proseCode } from "../src/safe-text.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { timelineHtml } from "../src/report/report-html.js";
 import { buildTimeline, type Change, type Timeline } from "../src/track/timeline.js";
@@ -155,8 +156,14 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     // Its behaviour: the sentences, shown; the witnesses timeline.json lists, collapsed until opened.
     const changes = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8")).changes as Change[];
     const b34 = changes[2]!.behaviour!;
-    expect(await change.locator("ul.sentences li").allInnerTexts()).toEqual(b34.sentences);
+    // The page shows each sentence's code as code, without the backticks that mark it in timeline.json.
+    const shownText = (s: string) =>
+      codeSpans(s)
+        .map((p) => p.text)
+        .join("");
+    expect(await change.locator("ul.sentences li").allInnerTexts()).toEqual(b34.sentences.map(shownText));
     expect(b34.sentences.some((l) => /`\+required` terms/.test(l))).toBe(true);
+    expect(await change.locator("ul.sentences li code").allInnerTexts()).toContain("+required");
     const behaviour = change.locator("details.behaviour");
     const table = behaviour.locator("table.behaviour");
     expect(await table.isVisible()).toBe(false);
@@ -171,7 +178,8 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     // 0.4.0 → 0.5.0: select: takes a list, a probe row and a sentence.
     const c45 = page.locator('section.change[data-to="0.5.0"]');
     expect(await c45.locator('tr.sem-changed[data-feature="select: comma list"] td.after').innerText()).toBe("yes");
-    expect(await c45.locator("ul.sentences").innerText()).toContain("`select:` now also takes a comma-separated list");
+    expect(await c45.locator("ul.sentences").innerText()).toContain("select: now also takes a comma-separated list");
+    expect(await c45.locator("ul.sentences li code").first().innerText()).toBe("select:");
 
     // The last change's far side was not lifted: said so, no diff, no behaviour.
     const last = page.locator('section.change[data-to="0.8.0"]');
@@ -226,7 +234,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
       {
         from: "0.3.0",
         to: "0.3.1",
-        behaviour: { searched: 2, seconds: 0.1, changed: [witness], sentences: [hostile] },
+        behaviour: { searched: 2, seconds: 0.1, changed: [witness], sentences: [hostile, `code ${proseCode(hostile)} too`] },
         semantics: [{ feature: hostile, before: hostile, after: "no", changed: true }],
       },
     ];
@@ -235,6 +243,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     v = await visit(file);
     expect(await v.page.locator("script, img").count()).toBe(0);
     expect(await v.page.locator("ul.sentences li").first().textContent()).toBe(hostile);
+    expect(await v.page.locator("ul.sentences li code").textContent()).toBe(hostile);
     const row = v.page.locator("details.behaviour tr.witness");
     expect(await row.locator("td.query").textContent()).toContain(JSON.stringify(hostile));
     expect(await row.locator("td.before").textContent()).toBe(JSON.stringify([hostile]));

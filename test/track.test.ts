@@ -143,7 +143,9 @@ describe("searchlift track", () => {
     expect(section).toContain(
       `\n${b34.changed.length} witness${b34.changed.length === 1 ? "" : "es"} in ${b34.searched} cases (${b34.seconds} s):\n`,
     );
-    expect(section).toContain("\n- searchTools now also honours \\`+required\\` terms: ");
+    expect(section).toContain("\n- searchTools now also honours `+required` terms: ");
+    // The page shows the sentence's code as code too.
+    expect(readFileSync(join(out, "timeline.html"), "utf8")).toContain("<li>searchTools now also honours <code>+required</code> terms: ");
     expect(section).toContain("| +required terms | no | yes |");
     expect(md).toMatch(/### 0\.7\.0 → 0\.8\.0\n\nBehaviour not compared: a side was not lifted/);
 
@@ -328,7 +330,7 @@ describe("behaviour per change", () => {
     });
     expect(md).toContain("### 1.0.0 → 1.0.1\n\n2 witnesses in 20 cases (1.5 s):\n\n");
     expect(md).toContain("- a \\*probe\\* \\<b\\>row\\</b\\> \\| changed\n");
-    expect(md).toContain('- searchTools \\`"q1"\\` no longer returns x\n');
+    expect(md).toContain('- searchTools `"q1"` no longer returns x\n');
     expect(md).toContain("| select: comma list | no | yes |");
     expect(md).not.toContain("select: full name");
   });

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { timelineChart, type ChartColumn } from "./chart-svg.js";
 import { codeDiff } from "../diff/code-diff.js";
 import { summarySentence } from "../diff/code-summary.js";
-import { esc } from "./html.js";
+import { esc, escProse } from "./html.js";
 import type { RoutinePack, Semantics } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import { noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
@@ -213,7 +213,7 @@ function behaviour(c: Change | undefined, va: string, vb: string): string {
   const b = c.behaviour;
   if (!b) return `<p class="note behaviour-none">Behaviour not compared: ${esc(c.note ?? "no lifted module")}</p>`;
   if (b.sentences.length === 0) return `<p class="note behaviour-none" data-searched="${b.searched}">${esc(noDifferenceFound(b))}.</p>`;
-  const sentences = `<ul class="sentences">${b.sentences.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>`;
+  const sentences = `<ul class="sentences">${b.sentences.map((x) => `<li>${escProse(x)}</li>`).join("")}</ul>`;
   const rows = b.changed.map(
     (w) =>
       `<tr class="witness" data-function="${esc(w.function)}"><td class="query"><code>${esc(w.function)}(${esc(JSON.stringify(w.query).slice(0, 200))})</code><br><span class="tools">${esc(tools(w))}</span></td><td class="before">${esc(answer(w.before))}</td><td class="after">${esc(answer(w.after))}</td></tr>`,

@@ -7,7 +7,7 @@ import { noDifferenceFound, type Behaviour } from "../diff/behaviour.js";
 import type { SemanticRow } from "../routines/pack.js";
 import { summarySentence, type CodeSummary } from "../diff/code-summary.js";
 import { compareVersions } from "../fetch/release-range.js";
-import { markdownText as text } from "../safe-text.js";
+import { markdownProse, markdownText as text } from "../safe-text.js";
 
 export interface Release {
   /** The input; in a written timeline, its file name (timeline-folder.ts). */
@@ -148,7 +148,7 @@ function behaviourMarkdown(c: Change): string[] {
   if (b.sentences.length === 0) out.push(`${text(noDifferenceFound(b))}.`);
   else {
     out.push(`${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s):`, "");
-    for (const s of b.sentences.slice(0, MARKDOWN_QUERIES + 20)) out.push(`- ${text(s)}`);
+    for (const s of b.sentences.slice(0, MARKDOWN_QUERIES + 20)) out.push(`- ${markdownProse(s)}`);
   }
   const code = c.code ? summarySentence(c.code) : null;
   if (code) out.push("", `**Code.** ${text(code)}`);

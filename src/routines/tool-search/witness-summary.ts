@@ -3,6 +3,7 @@
  * by which the search keeps one witness per kind, and one plain-language line that says it.
  */
 import type { Witness } from "../../diff/witness-search.js";
+import { proseCode } from "../../safe-text.js";
 
 type Scored = Array<{ name: string; score: number }>;
 
@@ -68,7 +69,7 @@ export function witnessKind(w: Witness): string {
 /** A query as a reader can take it in: quoted, long ones cut with their length. */
 export function showQuery(q: string): string {
   const shown = q.length > 48 ? `${JSON.stringify(q.slice(0, 24))}… (${q.length} characters)` : JSON.stringify(q);
-  return `\`${shown}\``;
+  return proseCode(shown);
 }
 
 const list = (xs: string[]) => (xs.length ? xs.join(", ") : "nothing");
