@@ -30,6 +30,15 @@ describe("codeSummary", () => {
       "function searchTools(q, max) { return createReleaseSearch()(q).slice(0, max); }",
     );
     expect(codeSummary(before, adapter)).toEqual({ added: [], removed: [], changed: ["searchTools"] });
+    // An adapter with locals of its own is still one definition: its `result` is not the module's.
+    const withLocal = (call: string) =>
+      lifted(
+        `  function search(q) { return parse(q); }
+  function parse(q) { return q.split(" "); }
+  let maxQuery = 200, oldFlag = true;`,
+        `async function toolSearch(q) {\n  const result = await createReleaseSearch().call(${call});\n  return result.data;\n}`,
+      );
+    expect(codeSummary(withLocal("q"), withLocal("q, {}"))).toEqual({ added: [], removed: [], changed: ["toolSearch"] });
   });
 
   it("a long list ends in how many more", () => {

@@ -2,8 +2,8 @@
  * The code view in words: which named definitions of two lifted modules are new, gone or changed. The lift
  * gives a definition the same readable name in every release where it exists, so matching by name says
  * what a reader of the unified diff would otherwise have to piece together. A module's definitions are its
- * top-level declarations and, for a top-level function that holds declarations of its own (the factory the
- * routine lives in), those instead.
+ * top-level declarations and, for a top-level function that declares functions of its own (the factory the
+ * routine lives in), its declarations instead.
  */
 import { parse } from "acorn";
 import type { Node } from "../ast/pattern.js";
@@ -60,7 +60,9 @@ function definitions(code: string): Map<string, string> {
   };
   for (const s of program.body) {
     const inner = s.type === "FunctionDeclaration" ? s.body.body.filter((x: Node) => declared(x).length > 0) : [];
-    if (inner.length) inner.forEach(add);
+    // The factory declares the routine's functions; any other function's locals (the adapter's `result`) are
+    // part of that function, not definitions of the module.
+    if (inner.some((x: Node) => x.type === "FunctionDeclaration" || x.type === "ClassDeclaration")) inner.forEach(add);
     else add(s);
   }
   return out;
