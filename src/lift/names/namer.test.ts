@@ -202,6 +202,21 @@ describe("naming rules", () => {
     expect(out).not.toMatch(/tool\d/);
   });
 
+  it("a parameter every call fills with a variable of its name takes that name, unless the function reads the outer one", () => {
+    const out = named("function root(t) { let f = (a) => a.filter((x) => x.ok); return f(t).length + f(t).length; }", { t: "tools" });
+    expect(out).toContain(" = tools => tools.filter(");
+    // The function reads the outer variable too: shadowing it would change what that read means.
+    const reads = named("function root(t) { let f = (a) => a.concat(t); return f(t); }", { t: "tools" });
+    expect(reads).not.toMatch(/\(?tools\)? =>/);
+    expect(reads).toContain(".concat(tools)");
+    // Called with something else somewhere, or passed on uncalled, it keeps a name of its own.
+    for (const code of [
+      "function root(t, u) { let f = (a) => a.filter((x) => x.ok); return f(t).concat(f(u)); }",
+      "function root(t) { let f = (a) => a.filter((x) => x.ok); return [f(t), [t].map(f)]; }",
+    ])
+      expect(named(code, { t: "tools", u: "others" })).not.toMatch(/\(?tools\)? =>/);
+  });
+
   it("collision numbers depend on structure: a helper added earlier does not rename a later one's locals", () => {
     const later = "function h_0009(q) { let a = q.toLowerCase(); return a; }\nfunction root(q) { return h_0009(q); }";
     const before = named(later, { q: "query" });

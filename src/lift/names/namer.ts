@@ -8,7 +8,8 @@
  * once `tools` is); else a name from how it is used.
  * Names differ wherever two bindings could meet — one's scope holds the other's — so no renaming can
  * capture a binding; bindings in unrelated scopes (two helpers, two sibling callbacks) may share a
- * name, as hand-written code does. The rare collisions left get a numeric suffix, handed out in an
+ * name, as hand-written code does, and a parameter may take the name of what every call passes it where
+ * its function never reads the outer binding (passed-as-itself.ts). The rare collisions left get a numeric suffix, handed out in an
  * order fixed by the code's structure (helpers by their code hash, locals by position inside their
  * own helper), so that code added elsewhere in the module does not renumber a helper's names.
  */
@@ -31,6 +32,7 @@ import { predicate } from "./predicate.js";
 import { producingCall } from "./producing-call.js";
 import { constantValue } from "./constant-value.js";
 import { functionPurpose } from "./function-purpose.js";
+import { passedAsItself } from "./passed-as-itself.js";
 import { useSite } from "./use-site.js";
 import { cap, isPlaceholderName } from "./words.js";
 
@@ -96,16 +98,19 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   });
   ctx.addBindings(order(bindings, statements, input.renamable));
 
-  const holders = new Map<string, Scope[]>();
-  const free = (name: string, scope: Scope) => !used.has(name) && !(holders.get(name) ?? []).some((s) => related(s, scope));
+  const holders = new Map<string, Binding[]>();
+  const meeting = (name: string, scope: Scope) => (holders.get(name) ?? []).filter((h) => related(h.variable.scope, scope));
+  const free = (name: string, scope: Scope) => !used.has(name) && meeting(name, scope).length === 0;
   ctx.clashes = (name, b) => !free(name, b.variable.scope);
   const take = (b: Binding, want: string) => {
     const scope = b.variable.scope;
     let name = want;
-    // A clash is told apart by words first, each fixed by the code's structure, and by a number last.
-    for (const alt of alternatives(b, want, ctx)) if (!free(name, scope) && alt.length <= 24 && free(alt, scope)) name = alt;
-    for (let i = 2; !free(name, scope); i++) name = `${want}${i}`;
-    holders.set(name, [...(holders.get(name) ?? []), scope]);
+    if (free(name, scope) || used.has(name) || !passedAsItself(b, name, meeting(name, scope), ctx)) {
+      // A clash is told apart by words first, each fixed by the code's structure, and by a number last.
+      for (const alt of alternatives(b, want, ctx)) if (!free(name, scope) && alt.length <= 24 && free(alt, scope)) name = alt;
+      for (let i = 2; !free(name, scope); i++) name = `${want}${i}`;
+    }
+    holders.set(name, [...(holders.get(name) ?? []), b]);
     ctx.chosen.set(b, name);
   };
   const curatedUsed = new Set<string>();
