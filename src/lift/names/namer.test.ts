@@ -54,6 +54,14 @@ describe("naming rules", () => {
       { c: "content" },
     );
     expect(cache).toContain("let cached = contentCache.get(content);");
+    // Looked up before the value of that name is stored: the one already there.
+    const index = named(
+      "function root(t) { let m = new Map(); for (const x of t) { let a = m.get(x.name); if (a === undefined) m.set(x.name, x); } return m; }",
+      {
+        t: "tools",
+      },
+    );
+    expect(index).toContain("let existingTool = nameMap.get(tool.name);");
   });
 
   it("a string constant whose first words another one nearby took is named by its first and last words", () => {

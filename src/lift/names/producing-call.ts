@@ -218,8 +218,12 @@ function methodResult(e: CallExpression, ctx: NameContext, b?: Binding): string 
     case "get": {
       const stored = storedValue(recv, ctx, b);
       if (stored === WAIT) return null;
-      // The name of what was stored, held nearby by the stored value itself, would come back numbered.
-      return stored && !(b && ctx.clashes(stored, b)) ? stored : gotten(base(), e.arguments[0], ctx);
+      if (stored && !(b && ctx.clashes(stored, b))) return stored;
+      // The name of what was stored, held nearby by the value about to be stored, would come back numbered:
+      // what the map gives back is then what is cached, or the one already there (`existingTool`, looked up
+      // before `tool` is stored).
+      const got = gotten(base(), e.arguments[0], ctx);
+      return stored && got !== "cached" ? join("existing", stored) : got;
     }
     case "exec":
     case "match":
