@@ -43,6 +43,15 @@ describe("naming rules", () => {
       expect(out).toContain(name);
   });
 
+  it("where a separator is in a text is its index; where an element is in a list is that element's", () => {
+    const out = named("function root(q, t, x) { let a = q.indexOf('__'), b = t.indexOf(x); return [q.slice(0, a), b]; }", {
+      q: "name",
+      t: "tools",
+    });
+    expect(out).toContain("separatorIndex = name.indexOf('__')");
+    expect(out).toContain("toolIndex = tools.indexOf(");
+  });
+
   it("what a map gives back is what the code stores in it; a cache keyed by a value gives back what is cached", () => {
     const out = named(
       "let h_0002 = new Map(); function h_0001(t) { for (const x of t) h_0002.set(x.name, x); } function root(t, q) { h_0001(t); let a = h_0002.get(q); return a; }",

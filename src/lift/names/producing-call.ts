@@ -200,9 +200,12 @@ function methodResult(e: CallExpression, ctx: NameContext, b?: Binding): string 
     case "findLast":
       return elementOf(base()) ?? join("found", base());
     case "indexOf":
+    case "lastIndexOf":
+      // Where a separator is in a text (`name.indexOf("__")`), not an index of some element of it.
+      if (isSeparator(e.arguments[0])) return "separatorIndex";
+      return `${elementOf(base()) ?? base() ?? "item"}Index`;
     case "findIndex":
     case "findLastIndex":
-    case "lastIndexOf":
       return `${elementOf(base()) ?? base() ?? "item"}Index`;
     case "sort":
     case "toSorted":
@@ -250,6 +253,11 @@ function staticResult(recv: Node, method: string, e: CallExpression, ctx: NameCo
   if (recv.name === "Math") return join(method, arg);
   if (recv.name === "Promise" && (method === "all" || method === "allSettled")) return "results";
   return null;
+}
+
+/** A string of punctuation only: `"__"`, `"/"`, `": "`. */
+function isSeparator(n: Node | undefined): boolean {
+  return n?.type === "Literal" && typeof n.value === "string" && /^[^\p{L}\p{N}]+$/u.test(n.value) && n.value.trim() !== "";
 }
 
 function isZero(n: Node | undefined): boolean {
