@@ -19,6 +19,7 @@ import { forwardingCalls } from "./forwarding-calls.js";
 import { minifiedBooleans } from "./minified-booleans.js";
 import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
+import { unusedParameters } from "./unused-parameters.js";
 
 const flat = (n: Node) =>
   generate(n as never)
@@ -275,6 +276,19 @@ describe("unusedFunctions", () => {
     expect(folded("function r(n) { return r(n - 1); } function u() {} return u();", { unusedFunctions })).toBe(
       "function u() {} return u();",
     );
+  });
+});
+
+describe("unusedParameters", () => {
+  const only = { unusedParameters };
+  it("a callback's trailing parameters nothing reads go, inline or bound to a name only passed on", () => {
+    expect(folded("let p = (x, y) => false; return [a.filter((t) => false), a.map((t, i) => i), a.some(p)];", only)).toBe(
+      "let p = () => false; return [a.filter(() => false), a.map((t, i) => i), a.some(p)];",
+    );
+  });
+  it("an arrow called here keeps them, and so do patterns, defaults and functions", () => {
+    const kept = "let g = x => 1; return [g(a), (x => 2)(b), a.map(({t}) => 1), a.map((t = f()) => 1), a.map(function (t) { return 1; })];";
+    expect(folded(kept, only)).toBe(kept);
   });
 });
 

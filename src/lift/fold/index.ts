@@ -22,6 +22,7 @@ import { forwardingCalls } from "./forwarding-calls.js";
 import { minifiedBooleans } from "./minified-booleans.js";
 import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
+import { unusedParameters } from "./unused-parameters.js";
 
 export const FOLDS: Record<string, Fold> = {
   minifiedBooleans,
@@ -39,6 +40,7 @@ export const FOLDS: Record<string, Fold> = {
   sequenceStatements,
   unusedBindings,
   unusedFunctions,
+  unusedParameters,
 };
 
 /** Rounds before giving up on a fixpoint: each round removes code, so real modules settle in a few. */

@@ -1,0 +1,51 @@
+/**
+ * Parameters a callback never reads, left by cuts: once a port makes a test constant, `(item) => false`
+ * still names an item. The trailing plain parameters of an arrow function that nothing refers to go
+ * (`() => false`), where the arrow is handed to other code — written as an argument, or bound to a name
+ * that is only passed on. An arrow called right here keeps them: `f(tools)` would pass what `() => …`
+ * does not take. An arrow has no `arguments` object, so the one thing that could tell is its `length`,
+ * which a search routine has no reason to read; verification runs on the folded code.
+ */
+import type { Identifier } from "acorn";
+import type { Variable } from "eslint-scope";
+import { walk, type Node } from "../../ast/pattern.js";
+import { variablesOf, type Fold } from "./tree.js";
+
+export const unusedParameters: Fold = (root) => {
+  const variables = variablesOf(root);
+  const unread = new Set<Node>();
+  for (const v of variables) {
+    const def = v.defs[0];
+    if (v.defs.length !== 1 || def?.type !== "Parameter" || v.references.length > 0) continue;
+    if ((def.node as unknown as Node).type === "ArrowFunctionExpression") unread.add(def.name as unknown as Node);
+  }
+  if (unread.size === 0) return 0;
+  const called = calledArrows(root, variables);
+  let count = 0;
+  walk(root, (n) => {
+    if (n.type !== "ArrowFunctionExpression" || n === root || called.has(n)) return;
+    const params = n.params as Identifier[];
+    // A parameter inside a pattern or with a default is not the plain identifier the analysis defined.
+    while (params.length > 0 && unread.has(params.at(-1) as unknown as Node)) {
+      params.pop();
+      count++;
+    }
+  });
+  return count;
+};
+
+/** Arrows called where they are seen: bound to a name that is a callee somewhere, or called in place. */
+function calledArrows(root: Node, variables: Variable[]): Set<Node> {
+  const callees = new Set<Node>();
+  walk(root, (n) => {
+    if (n.type === "CallExpression" || n.type === "NewExpression") callees.add(n.callee);
+  });
+  const out = new Set<Node>();
+  for (const v of variables) {
+    const def = v.defs[0];
+    const init = def?.type === "Variable" ? (def.node.init as unknown as Node | null) : null;
+    if (init?.type === "ArrowFunctionExpression" && v.references.some((r) => callees.has(r.identifier as unknown as Node))) out.add(init);
+  }
+  for (const c of callees) if (c.type === "ArrowFunctionExpression") out.add(c);
+  return out;
+}
