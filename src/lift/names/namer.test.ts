@@ -43,6 +43,18 @@ describe("naming rules", () => {
       expect(out).toContain(name);
   });
 
+  it("the places of an array pattern: a split's first piece is its prefix, a rest joined into a value is its parts", () => {
+    const out = named(
+      'function root(q) { let a = q.split("__"), [b, c, ...d] = a; if (b !== "mcp" || !c) return null; let e = d.length > 0 ? d.join("__") : void 0; return { serverName: c, toolName: e }; }',
+      { q: "name" },
+    );
+    expect(out).toContain("[prefix, serverName, ...toolNameParts] = ");
+    // A rest that nothing joins is the rest; the first of a pattern that is not a split is left to its use.
+    const other = named("function root(t) { let [a, ...b] = t.slice(1); return [a.name, b.length]; }", { t: "tools" });
+    expect(other).toContain("...rest] = tools.slice(1)");
+    expect(other).not.toContain("prefix");
+  });
+
   it("where a separator is in a text is its index; where an element is in a list is that element's", () => {
     const out = named("function root(q, t, x) { let a = q.indexOf('__'), b = t.indexOf(x); return [q.slice(0, a), b]; }", {
       q: "name",

@@ -22,6 +22,7 @@ import { FORBIDDEN_PROPERTY_SET } from "../property-names.js";
 import { collectBindings, isFunction, NameContext, type Binding } from "./context.js";
 import type { Rule } from "./rule.js";
 import type { CuratedMatch } from "./curated.js";
+import { arrayElement } from "./array-element.js";
 import { destructuredKey } from "./destructured-key.js";
 import { iterationElement } from "./iteration.js";
 import { objectKey } from "./object-key.js";
@@ -50,6 +51,7 @@ const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 export const RULES: ReadonlyArray<[string, Rule]> = [
   ["loop counter", loopCounter],
   ["destructured key", destructuredKey],
+  ["array element", arrayElement],
   ["iteration", iterationElement],
   ["constant value", constantValue],
   ["object key", objectKey],
