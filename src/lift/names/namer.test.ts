@@ -178,6 +178,12 @@ describe("naming rules", () => {
     expect(out).toContain("function identity(tools)");
     expect(out).toContain("function getUnique(tools)");
     expect(out).not.toMatch(/h_000\d/);
+    // What a call returns, by the function's verb: a participle before its object, a noun after it.
+    const made = named(
+      "function describeTool(x) { return x.about; }\nfunction parseQuery(x) { return x.q; }\nfunction root(t) { let a = describeTool(t), b = parseQuery(t); return [a, b]; }",
+    );
+    expect(made).toContain("let toolDescription = describeTool(");
+    expect(made).toContain("parsedQuery = parseQuery(");
   });
 
   it("a constant by what it holds and where it is used", () => {

@@ -350,14 +350,18 @@ const PARTICIPLES: Record<string, string> = {
   sort: "sorted",
   merge: "merged",
   resolve: "resolved",
-  describe: "description",
   cap: "capped",
   clean: "cleaned",
   dedupe: "unique",
   unique: "unique",
 };
 
-/** What a call of a function so named returns: getX → x, parseX → parsedX, isX stays isX. */
+/** Verbs whose result is a noun that follows what it is of: describeTool → toolDescription. */
+const NOUNS: Record<string, string> = {
+  describe: "description",
+};
+
+/** What a call of a function so named returns: getX → x, parseX → parsedX, describeX → xDescription, isX stays isX. */
 export function verbResult(fn: string): string | null {
   const m = /^([a-z]+)([A-Z][A-Za-z0-9]*)?$/.exec(fn);
   if (!m) return null;
@@ -366,5 +370,6 @@ export function verbResult(fn: string): string | null {
   if (/^(get|read|load|fetch|find|compute|collect|build|make|create|to|list|select|pick|lookup|count)$/.test(verb!))
     return rest ? uncap(rest) : verb === "count" ? "count" : null;
   if (PARTICIPLES[verb!]) return join(PARTICIPLES[verb!]!, rest ? uncap(rest) : null);
+  if (NOUNS[verb!]) return rest ? join(uncap(rest), NOUNS[verb!]!) : NOUNS[verb!]!;
   return rest ? `${fn}Result` : `${verb}Result`;
 }
