@@ -235,6 +235,10 @@ describe("naming rules", () => {
     expect(out.match(/\(tool\) =>|tool =>/g)?.length).toBe(3);
     expect(out).toContain("eachTool");
     expect(out).not.toMatch(/tool\d/);
+    // An element of a compound plural whose name is taken nearby is named by the plural's last word.
+    const found = named("function root(t) { let a = t.find((x) => x.ok); return [a, t.filter((y) => !y.ok)]; }", { t: "deferredTools" });
+    expect(found).toContain("let deferredTool = deferredTools.find(tool => tool.ok);");
+    expect(found).toContain("deferredTools.filter(tool => !tool.ok)");
   });
 
   it("a parameter every call fills with a variable of its name takes that name, unless the function reads the outer one", () => {

@@ -35,7 +35,7 @@ import { constantValue } from "./constant-value.js";
 import { functionPurpose } from "./function-purpose.js";
 import { passedAsItself } from "./passed-as-itself.js";
 import { useSite } from "./use-site.js";
-import { cap, isPlaceholderName } from "./words.js";
+import { cap, isPlaceholderName, uncap } from "./words.js";
 
 const RESERVED = new Set(
   (
@@ -205,6 +205,9 @@ function alternatives(b: Binding, want: string, ctx: NameContext): string[] {
   if (COUNTERS.includes(want)) return COUNTERS.slice(COUNTERS.indexOf(want) + 1);
   if (b.kind === "parameter" && b.index > 0 && b.index < ORDINALS.length) out.push(`${ORDINALS[b.index]}${Want}`);
   const owner = ownerName(b, ctx);
+  // An element of `deferredTools` whose `deferredTool` is taken nearby is a `tool` before it is an `eachDeferredTool`.
+  const last = /[a-z][A-Z][a-z]+$/.test(want) ? want.replace(/^.*[a-z](?=[A-Z][a-z]+$)/, "") : null;
+  if (owner === "each" && last) out.push(uncap(last));
   if (owner && !want.toLowerCase().includes(owner.toLowerCase())) out.push(`${owner}${Want}`);
   if (b.topLevel)
     for (const word of tellingWords(b.statement)) if (!want.toLowerCase().includes(word.toLowerCase())) out.push(`${want}${cap(word)}`);
