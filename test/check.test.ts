@@ -206,6 +206,10 @@ describe("check --tools", () => {
     expect(text.stdout).toContain(
       ['"ping"', "  tool             0.5.0  0.7.0", "  mcp__many__ping  1      1", "  5 more tools, returned by no release", ""].join("\n"),
     );
+    // The five miss "ping" for one reason, said once above them.
+    expect(text.stdout).toMatch(
+      /\n {2}5 tools on 0\.5\.0, 0\.7\.0: "ping": scores 0; [^\n]*:\n {4}mcp__many__alpha\n {4}mcp__many__beta\n {4}mcp__many__gamma\n {4}mcp__many__delta\n {4}mcp__many__epsilon\n/,
+    );
     const md = run([...args, "--markdown"]);
     expect(md.stdout).toContain("| `mcp__many__ping` | 1 | 1 |\n\n5 more tools, returned by no release.\n");
     expect(md.stdout).not.toContain("mcp__many__alpha` |");

@@ -39,6 +39,21 @@ function reasonText(u: Unfound): string {
   return u.releases.map((v, i) => `on ${v}: ${texts[i]}`).join("; ");
 }
 
+/** Tools that share one reason, told once past this many. */
+const SHARED_REASON = 3;
+
+/**
+ * The unfound tools by reason, in the order first met: a query of the user's own can miss most of a server
+ * for one reason (no word of it in their names or descriptions), which is said once for them all.
+ */
+function byReason(unfound: Unfound[]): Array<{ reason: string; tools: string[] }> {
+  const groups = new Map<string, string[]>();
+  for (const u of unfound) groups.set(reasonText(u), [...(groups.get(reasonText(u)) ?? []), u.tool]);
+  return [...groups].flatMap(([reason, tools]) =>
+    tools.length >= SHARED_REASON ? [{ reason, tools }] : tools.map((t) => ({ reason, tools: [t] })),
+  );
+}
+
 /** --explain's lines under a row: per release, the score and each word's. */
 function explainLines(row: CheckRow): string[] {
   return Object.entries(row.explain ?? {}).map(([v, e]) => `${v}: score ${e.score}; ${e.terms.map(termText).join("; ")}`);
@@ -73,7 +88,10 @@ export function formatText(r: CheckResult): string {
   if (r.loaded.length) out.push(`always loaded (not searched): ${r.loaded.map(safe).join(", ")}`);
   if (r.unfound.length) {
     out.push("unfound: returned by none of their own queries");
-    for (const u of r.unfound) out.push(`  ${safe(u.tool)} ${safe(reasonText(u))}`);
+    for (const { reason, tools } of byReason(r.unfound)) {
+      if (tools.length === 1) out.push(`  ${safe(tools[0]!)} ${safe(reason)}`);
+      else out.push(`  ${tools.length} tools ${safe(reason)}:`, ...tools.map((t) => `    ${safe(t)}`));
+    }
   } else out.push("every tool is returned by one of its own queries on every release");
   return out.join("\n") + "\n";
 }
@@ -91,7 +109,7 @@ export function formatMarkdown(r: CheckResult): string {
   const out = [`### searchlift check: ${cell(header(r))}`, ""];
   if (r.unfound.length) {
     out.push(`**${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} not found by their own queries:**`, "");
-    for (const u of r.unfound) out.push(`- \`${cell(u.tool)}\` ${cell(reasonText(u))}`);
+    for (const { reason, tools } of byReason(r.unfound)) out.push(`- ${tools.map((t) => `\`${cell(t)}\``).join(", ")} ${cell(reason)}`);
   } else out.push("Every tool is returned by one of its own queries on every release.");
   out.push("", "<details><summary>Ranks per query</summary>", "");
   for (const [query, rows] of byQuery(r.results)) {
