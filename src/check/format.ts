@@ -48,7 +48,10 @@ const SHARED_REASON = 3;
  */
 function byReason(unfound: Unfound[]): Array<{ reason: string; tools: string[] }> {
   const groups = new Map<string, string[]>();
-  for (const u of unfound) groups.set(reasonText(u), [...(groups.get(reasonText(u)) ?? []), u.tool]);
+  for (const u of unfound) {
+    const reason = reasonText(u);
+    groups.set(reason, [...(groups.get(reason) ?? []), u.tool]);
+  }
   return [...groups].flatMap(([reason, tools]) =>
     tools.length >= SHARED_REASON ? [{ reason, tools }] : tools.map((t) => ({ reason, tools: [t] })),
   );

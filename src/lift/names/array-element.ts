@@ -7,6 +7,7 @@
 import type { VariableDeclarator } from "acorn";
 import { memberName, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
+import { methodCalls } from "./producing-call.js";
 import type { Rule } from "./rule.js";
 
 export const arrayElement: Rule = (b, ctx) => {
@@ -24,12 +25,9 @@ export const arrayElement: Rule = (b, ctx) => {
 
 /** The name of the variable whose value is made by joining `b` (`toolName = … b.join("__") …`). */
 function joinedInto(b: Binding, ctx: NameContext): string | null {
-  for (const use of b.uses) {
-    const member = ctx.parent(use);
-    if (member?.type !== "MemberExpression" || member.object !== use || memberName(member) !== "join") continue;
-    for (let n: Node | undefined = ctx.parent(member); n && !/Statement|Function/.test(n.type); n = ctx.parent(n))
+  for (const call of methodCalls(b, /^join$/, ctx))
+    for (let n: Node | undefined = call; n && !/Statement|Function/.test(n.type); n = ctx.parent(n))
       if (n.type === "VariableDeclarator") return ctx.nameOf(n.id);
-  }
   return null;
 }
 

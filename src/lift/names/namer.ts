@@ -35,7 +35,7 @@ import { constantValue } from "./constant-value.js";
 import { functionPurpose } from "./function-purpose.js";
 import { passedAsItself } from "./passed-as-itself.js";
 import { useSite } from "./use-site.js";
-import { cap, isPlaceholderName, uncap } from "./words.js";
+import { cap, isPlaceholderName, lastWord } from "./words.js";
 
 const RESERVED = new Set(
   (
@@ -107,7 +107,8 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   const take = (b: Binding, want: string) => {
     const scope = b.variable.scope;
     let name = want;
-    if (free(name, scope) || used.has(name) || !passedAsItself(b, name, meeting(name, scope), ctx)) {
+    const shadows = !free(name, scope) && !used.has(name) && passedAsItself(b, name, meeting(name, scope), ctx);
+    if (!shadows) {
       // A clash is told apart by words first, each fixed by the code's structure, and by a number last.
       for (const alt of alternatives(b, want, ctx)) if (!free(name, scope) && alt.length <= 24 && free(alt, scope)) name = alt;
       for (let i = 2; !free(name, scope); i++) name = `${want}${i}`;
@@ -206,8 +207,8 @@ function alternatives(b: Binding, want: string, ctx: NameContext): string[] {
   if (b.kind === "parameter" && b.index > 0 && b.index < ORDINALS.length) out.push(`${ORDINALS[b.index]}${Want}`);
   const owner = ownerName(b, ctx);
   // An element of `deferredTools` whose `deferredTool` is taken nearby is a `tool` before it is an `eachDeferredTool`.
-  const last = /[a-z][A-Z][a-z]+$/.test(want) ? want.replace(/^.*[a-z](?=[A-Z][a-z]+$)/, "") : null;
-  if (owner === "each" && last) out.push(uncap(last));
+  const last = lastWord(want);
+  if (owner === "each" && last) out.push(last);
   if (owner && !want.toLowerCase().includes(owner.toLowerCase())) out.push(`${owner}${Want}`);
   if (b.topLevel)
     for (const word of tellingWords(b.statement)) if (!want.toLowerCase().includes(word.toLowerCase())) out.push(`${want}${cap(word)}`);

@@ -7,7 +7,7 @@ import type { ArrayExpression, CallExpression, Identifier, MemberExpression, New
 import { memberName, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
-import { cap, join, plural, singular, uncap } from "./words.js";
+import { cap, join, lastWord, plural, singular, uncap } from "./words.js";
 import { BUILTINS } from "../globals.js";
 
 export const producingCall: Rule = (b, ctx) => (b.kind === "variable" && !b.iterates && b.init ? produced(b.init, ctx, b) : null);
@@ -24,7 +24,7 @@ export function elementOf(collection: string | null): string | null {
   // A short plural under what made the collection (a call's result, a slice of it) says what it holds.
   const made = collection.replace(/(?:Result|Head|Tail)+$/, "");
   // A long one by its last word: `sortedFilteredResultsHead` holds results.
-  const one = made === collection ? null : made.length <= 12 ? singular(made) : singular(uncap(made.split(/(?=[A-Z])/).at(-1)!));
+  const one = made === collection ? null : made.length <= 12 ? singular(made) : singular(lastWord(made) ?? made);
   if (one) return one;
   const stripped = collection.replace(/(Set|Map|List|Array)$/, "");
   if (stripped !== collection && stripped.length >= 3) return singular(stripped) ?? stripped;
@@ -107,7 +107,7 @@ function patternSubject(arg: Node | undefined, ctx: NameContext): string | null 
 }
 
 /** The calls `x.method(…)` of a binding x's methods named by `methods`. */
-function methodCalls(b: Binding | undefined, methods: RegExp, ctx: NameContext): CallExpression[] {
+export function methodCalls(b: Binding | undefined, methods: RegExp, ctx: NameContext): CallExpression[] {
   const out: CallExpression[] = [];
   for (const u of b?.uses ?? []) {
     const m = ctx.parent(u);
