@@ -55,6 +55,23 @@ describe("naming rules", () => {
     expect(other).not.toContain("prefix");
   });
 
+  it("words sorted by a search mark are named for what it means: `+word` required, the rest optional", () => {
+    const sort = (mark: string) =>
+      named(
+        `function root(q) { let w = q.split(/\\s+/).filter((x) => x.length > 0), a = [], b = []; for (let x of w) if (x.startsWith("${mark}") && x.length > 1) a.push(x.slice(1)); else b.push(x); return a.length > 0 ? [...a, ...b] : w; }`,
+        { q: "query" },
+      );
+    expect(sort("+")).toContain("requiredWords = [], optionalWords = []");
+    expect(sort("-")).toContain("excludedWords = [], includedWords = []");
+    // Another prefix means nothing known; and words filtered into one list are not sorted in two.
+    expect(sort("#")).not.toMatch(/required|optional|excluded|included/);
+    const filtered = named(
+      'function root(q) { let w = q.split(" "), a = [], b = []; for (let x of w) if (x.startsWith("+")) a.push(x.slice(1)); else b.length = 0; return [a, b]; }',
+      { q: "query" },
+    );
+    expect(filtered).not.toContain("required");
+  });
+
   it("where a separator is in a text is its index; where an element is in a list is that element's", () => {
     const out = named("function root(q, t, x) { let a = q.indexOf('__'), b = t.indexOf(x); return [q.slice(0, a), b]; }", {
       q: "name",

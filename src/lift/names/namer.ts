@@ -25,6 +25,7 @@ import type { CuratedMatch } from "./curated.js";
 import { arrayElement } from "./array-element.js";
 import { destructuredKey } from "./destructured-key.js";
 import { iterationElement } from "./iteration.js";
+import { markedTerms } from "./marked-terms.js";
 import { objectKey } from "./object-key.js";
 import { calleeParameter, callerArgument } from "./callee-parameter.js";
 import { lengthBound } from "./length-bound.js";
@@ -52,6 +53,7 @@ export const RULES: ReadonlyArray<[string, Rule]> = [
   ["loop counter", loopCounter],
   ["destructured key", destructuredKey],
   ["array element", arrayElement],
+  ["marked terms", markedTerms],
   ["iteration", iterationElement],
   ["constant value", constantValue],
   ["object key", objectKey],

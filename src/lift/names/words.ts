@@ -45,13 +45,13 @@ export function camelName(words: string[]): string | null {
   return name.length >= 3 ? name : null;
 }
 
-/** `prefix` + `Base`, or the prefix alone without a base. */
 /** The last word of a camelCase name of two words or more (`deferredTools` → tools); null for one word. */
 export function lastWord(name: string): string | null {
   const words = name.split(/(?=[A-Z])/);
   return words.length > 1 ? uncap(words.at(-1)!) : null;
 }
 
+/** `prefix` + `Base`, or the prefix alone without a base. */
 export const join = (prefix: string, base: string | null | undefined): string => (base ? `${prefix}${cap(base)}` : prefix);
 
 /** Whether a name says nothing: numbered or hash-tagged, or one or two letters (loop counters aside). */
