@@ -250,8 +250,11 @@ describe("naming rules", () => {
       t: "tools",
     });
     expect(out.match(/\(tool\) =>|tool =>/g)?.length).toBe(3);
-    expect(out).toContain("eachTool");
+    // What a filter tests, where the element's name is taken, is a candidate; what a map maps, each one.
+    expect(out).toContain("tools.filter(candidate => candidate === tool)");
     expect(out).not.toMatch(/tool\d/);
+    const mapped = named("function root(t) { return t.map((c) => t.map((d) => [d, c])); }", { t: "tools" });
+    expect(mapped).toContain("tools.map(eachTool => [eachTool, tool])");
     // An element of a compound plural whose name is taken nearby is named by the plural's last word.
     const found = named("function root(t) { let a = t.find((x) => x.ok); return [a, t.filter((y) => !y.ok)]; }", { t: "deferredTools" });
     expect(found).toContain("let deferredTool = deferredTools.find(tool => tool.ok);");

@@ -15,7 +15,7 @@
  */
 import { analyze, type Scope } from "eslint-scope";
 import type { Identifier } from "acorn";
-import { fieldsOf, type Node } from "../../ast/pattern.js";
+import { fieldsOf, memberName, type Node } from "../../ast/pattern.js";
 import { applyRenames, canonicalShorthands, shorthandProperties } from "../assemble.js";
 import { BUILTINS, REFUSED_BUILTINS } from "../globals.js";
 import { FORBIDDEN_PROPERTY_SET } from "../property-names.js";
@@ -211,6 +211,8 @@ function alternatives(b: Binding, want: string, ctx: NameContext): string[] {
   // An element of `deferredTools` whose `deferredTool` is taken nearby is a `tool` before it is an `eachDeferredTool`.
   const last = lastWord(want);
   if (owner === "each" && last) out.push(last);
+  // What a `find` or `filter` callback gets is a candidate: `tools.find(candidate => candidate.name === name)`.
+  if (owner === "each" && isTestedElement(b, ctx)) out.push("candidate");
   if (owner && !want.toLowerCase().includes(owner.toLowerCase())) out.push(`${owner}${Want}`);
   if (b.topLevel)
     for (const word of tellingWords(b.statement)) if (!want.toLowerCase().includes(word.toLowerCase())) out.push(`${want}${cap(word)}`);
@@ -291,6 +293,14 @@ function ownerName(b: Binding, ctx: NameContext): string | null {
     holder?.type === "CallExpression" && holder.callee.type === "MemberExpression" && holder.arguments[0] === n ? "each" : undefined;
   const name = fn ? ctx.chosen.get(fn) : (key ?? iterated);
   return name && !isPlaceholderName(name) ? name.replace(/\d+$/, "") : null;
+}
+
+const TESTS = new Set(["find", "findLast", "findIndex", "findLastIndex", "some", "every", "filter"]);
+
+/** The first parameter of the callback a method such as `find` or `filter` tests each element with. */
+function isTestedElement(b: Binding, ctx: NameContext): boolean {
+  const call = b.kind === "parameter" && b.index === 0 && b.fn ? ctx.parent(b.fn) : undefined;
+  return call?.type === "CallExpression" && call.callee.type === "MemberExpression" && TESTS.has(memberName(call.callee) ?? "");
 }
 
 /** The curated name of a parameter that is a plain name (`p` or `p = default`) of a curated function. */
