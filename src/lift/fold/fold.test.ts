@@ -20,6 +20,7 @@ import { minifiedBooleans } from "./minified-booleans.js";
 import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
 import { unusedParameters } from "./unused-parameters.js";
+import { duplicateFunctions } from "./duplicate-functions.js";
 
 const flat = (n: Node) =>
   generate(n as never)
@@ -289,6 +290,25 @@ describe("unusedParameters", () => {
   it("an arrow called here keeps them, and so do patterns, defaults and functions", () => {
     const kept = "let g = x => 1; return [g(a), (x => 2)(b), a.map(({t}) => 1), a.map((t = f()) => 1), a.map(function (t) { return 1; })];";
     expect(folded(kept, only)).toBe(kept);
+  });
+});
+
+describe("duplicateFunctions", () => {
+  const only = { duplicateFunctions };
+  it("a function with the code of an earlier one in its scope is that one: its readers read the first", () => {
+    expect(folded("function i(x) { return x; } function j(y) { return y; } return [a.map(j), i(b), j(b)];", only)).toBe(
+      "function i(x) { return x; } return [a.map(i), i(b), i(b)];",
+    );
+  });
+  it("not when they read other names, differ, live in other scopes, a reader sees another of that name, or one is returned by name", () => {
+    const kept = [
+      "function i(x) { return x; } function j(y) { return y; } return [i, j];",
+      "function i(x) { return x + a; } function j(y) { return y + b; } return [i(1), j(1)];",
+      "function i(x) { return x; } function j(y, z) { return z; } return [i(1), j(1, 2)];",
+      "function i(x) { return x; } function g() { function j(y) { return y; } return j; } return [i, g];",
+      "function i(x) { return x; } function j(y) { return y; } function g(i) { return j(i); } return [i(1), g(2)];",
+    ];
+    for (const src of kept) expect(folded(src, only)).toBe(folded(src, {}));
   });
 });
 

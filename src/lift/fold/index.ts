@@ -23,6 +23,7 @@ import { minifiedBooleans } from "./minified-booleans.js";
 import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
 import { unusedParameters } from "./unused-parameters.js";
+import { duplicateFunctions } from "./duplicate-functions.js";
 
 export const FOLDS: Record<string, Fold> = {
   minifiedBooleans,
@@ -41,6 +42,7 @@ export const FOLDS: Record<string, Fold> = {
   unusedBindings,
   unusedFunctions,
   unusedParameters,
+  duplicateFunctions,
 };
 
 /** Rounds before giving up on a fixpoint: each round removes code, so real modules settle in a few. */

@@ -1,0 +1,101 @@
+/**
+ * Functions written twice: two function declarations of one scope with the same code, reading nothing but
+ * their own parameters, are one function. Cuts leave such twins (a helper whose work was a host call becomes
+ * `x => x`, beside the identity helper the release already had); the later one's readers read the earlier one.
+ */
+import type { Scope, Variable } from "eslint-scope";
+import type { Identifier } from "acorn";
+import { isNode, type Node } from "../../ast/pattern.js";
+import { rewriteUp, variablesOf, type Fold } from "./tree.js";
+
+export const duplicateFunctions: Fold = (root) => {
+  const first = new Map<string, Variable>();
+  const drop = new Set<Node>();
+  for (const v of variablesOf(root)) {
+    const fn = declaredFunction(v);
+    const code = fn && closedCode(fn);
+    if (!code) continue;
+    const key = `${scopeId(v.scope)} ${code}`;
+    const twin = first.get(key);
+    if (!twin) first.set(key, v);
+    else if (readersCanRead(v, twin.name, root)) {
+      for (const r of v.references) (r.identifier as unknown as Identifier).name = twin.name;
+      drop.add(fn);
+    }
+  }
+  if (drop.size === 0) return 0;
+  rewriteUp(root, (n) => (drop.has(n) ? null : n));
+  return drop.size;
+};
+
+/** The declaration of a function name that is never assigned. */
+function declaredFunction(v: Variable): Node | null {
+  if (v.defs.length !== 1 || v.defs[0]!.type !== "FunctionName") return null;
+  const fn = v.defs[0]!.node as unknown as Node;
+  return fn.type === "FunctionDeclaration" && !v.references.some((r) => r.isWrite()) ? fn : null;
+}
+
+const scopeIds = new WeakMap<Scope, number>();
+let lastScopeId = 0;
+function scopeId(s: Scope): number {
+  let id = scopeIds.get(s);
+  if (id === undefined) scopeIds.set(s, (id = ++lastScopeId));
+  return id;
+}
+
+const MAX_NODES = 40;
+
+/**
+ * The code of a function with plain parameters whose body reads no name but theirs, its parameters numbered;
+ * null for any other function (what it reads from outside could differ between two copies).
+ */
+function closedCode(fn: Node): string | null {
+  if (fn.type !== "FunctionDeclaration" || !fn.params.every((p) => p.type === "Identifier")) return null;
+  // Twins that read nothing from outside are small (what a cut leaves); the scope analysis numbered each
+  // node twice in `range`, so a function's size is known without a walk.
+  if (fn.range && fn.range[1] - fn.range[0] > 2 * MAX_NODES) return null;
+  const params = new Map(fn.params.map((p, i) => [(p as Identifier).name, `#${i}`]));
+  let closed = true;
+  const text = JSON.stringify(fn.body, function (this: unknown, key, value: unknown) {
+    if (!closed || key === "start" || key === "end" || key === "range" || key === "loc" || key === "raw") return undefined;
+    if (isNode(value) && value.type === "Identifier" && !isPropertyName(this as Node, key)) {
+      const param = params.get(value.name);
+      if (param === undefined) closed = false;
+      return param;
+    }
+    return value;
+  });
+  return closed ? `${fn.async} ${fn.generator} ${fn.params.length} ${text}` : null;
+}
+
+/** A name that is not a reference: a member's property or an object key, written without brackets. */
+function isPropertyName(parent: Node, key: string): boolean {
+  if (!parent || typeof parent !== "object") return false;
+  if (parent.type === "MemberExpression") return key === "property" && !parent.computed;
+  if (parent.type === "Property" || parent.type === "MethodDefinition") return key === "key" && !parent.computed;
+  return false;
+}
+
+/**
+ * Whether every reader of `v` sees `name` as the twin: no scope between a reader and the declarations binds
+ * `name` again, and no reader is what the root function itself returns by name (its uses, read outside).
+ */
+function readersCanRead(v: Variable, name: string, root: Node): boolean {
+  const returned = returnedByName(root);
+  return v.references.every((r) => {
+    if (returned.has(r.identifier as unknown as Node)) return false;
+    for (let s: Scope | null = r.from; s && s !== v.scope; s = s.upper) if (s.set.has(name)) return false;
+    return true;
+  });
+}
+
+/** The names the root function's own body returns: `return x` and `return [x, y]`. */
+function returnedByName(root: Node): Set<Node> {
+  const out = new Set<Node>();
+  const body = root.type === "FunctionExpression" || root.type === "FunctionDeclaration" ? root.body.body : [];
+  for (const s of body) {
+    const value = s.type === "ReturnStatement" ? s.argument : null;
+    for (const n of value?.type === "ArrayExpression" ? value.elements : [value]) if (n?.type === "Identifier") out.add(n);
+  }
+  return out;
+}
