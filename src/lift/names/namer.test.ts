@@ -72,6 +72,19 @@ describe("naming rules", () => {
     expect(filtered).not.toContain("required");
   });
 
+  it("a group a pattern captured is named by the pattern: a list when split at commas, else the group", () => {
+    const roles = { q: "query", h_p: "selectPattern", m: "selectMatch" };
+    const list = named(
+      'function root(q) { let a = h_p.exec(q)?.[1] ?? void 0; return a === void 0 ? [] : a.split(","); } const h_p = /^s:(.*)$/;',
+      roles,
+    );
+    expect(list).toContain("let selectList = selectPattern.exec(query)?.[1] ?? void 0;");
+    const matched = named('function root(q, m) { return m[1].split(",").map((x) => x.trim()); }', roles);
+    expect(matched).toContain('selectMatch[1].split(",").map(selectListItem => selectListItem.trim())');
+    const group = named("function root(q) { let a = h_p.exec(q)?.[1]; return a.trim(); } const h_p = /^s:(.*)$/;", roles);
+    expect(group).toContain("let selectGroup = selectPattern.exec(query)?.[1];");
+  });
+
   it("where a separator is in a text is its index; where an element is in a list is that element's", () => {
     const out = named("function root(q, t, x) { let a = q.indexOf('__'), b = t.indexOf(x); return [q.slice(0, a), b]; }", {
       q: "name",

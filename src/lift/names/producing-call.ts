@@ -42,7 +42,7 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
     case "MemberExpression": {
       const prop = memberName(e);
       if (prop === "length") return join(elementOf(baseOf(e.object, ctx)) ?? "item", "count");
-      return prop ?? elementOf(baseOf(e.object, ctx));
+      return prop ?? capturedGroup(e, ctx, b) ?? elementOf(baseOf(e.object, ctx));
     }
     case "NewExpression":
       return constructed(e, ctx, b);
@@ -61,6 +61,49 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
     default:
       return null;
   }
+}
+
+/**
+ * A group a regular expression captured, `selectPattern.exec(q)?.[1]` or `selectMatch[1]`: named by the pattern,
+ * as a list when the code splits it at commas (`selectList`), else as the group (`selectGroup`).
+ */
+function capturedGroup(e: MemberExpression, ctx: NameContext, b?: Binding): string | null {
+  if (!e.computed || e.property.type !== "Literal" || typeof e.property.value !== "number" || e.property.value < 1) return null;
+  const subject = matchSubject(e.object, ctx);
+  if (!subject) return null;
+  const splitAtCommas = (c: CallExpression) => c.arguments[0]?.type === "Literal" && c.arguments[0].value === ",";
+  const split = methodCalls(b ?? declaredBy(e, ctx), /^split$/, ctx).some(splitAtCommas) || splitHere(e, ctx, splitAtCommas);
+  return `${subject}${split ? "List" : "Group"}`;
+}
+
+/** What a match is of: the pattern's subject (`selectPattern.exec(…)`, `s.match(selectPattern)`), or a `selectMatch`'s. */
+function matchSubject(m: Node, ctx: NameContext): string | null {
+  if (m.type === "Identifier") return ctx.nameOf(m)?.match(/^([a-z][A-Za-z]*)Match$/)?.[1] ?? null;
+  if (m.type !== "CallExpression" || m.callee.type !== "MemberExpression") return null;
+  const method = memberName(m.callee);
+  if (method !== "exec" && method !== "match") return null;
+  const patternName = ctx.nameOf(method === "exec" ? m.callee.object : m.arguments[0]);
+  const subject = patternName?.replace(/Pattern$/, "");
+  return subject && subject !== patternName ? subject : null;
+}
+
+/** Whether `e` is itself split here: `e.split(…)` with such an argument. */
+function splitHere(e: Node, ctx: NameContext, test: (c: CallExpression) => boolean): boolean {
+  const member = ctx.parent(e);
+  const call =
+    member?.type === "MemberExpression" && member.object === e && memberName(member) === "split" ? ctx.parent(member) : undefined;
+  return call?.type === "CallExpression" && call.callee === member && test(call);
+}
+
+/** The variable whose initializer is `e`, through `?.` and a `?? default`. */
+function declaredBy(e: Node, ctx: NameContext): Binding | undefined {
+  let n = e;
+  let p = ctx.parent(n);
+  while (p && (p.type === "ChainExpression" || (p.type === "LogicalExpression" && p.operator === "??" && p.left === n))) {
+    n = p;
+    p = ctx.parent(n);
+  }
+  return p?.type === "VariableDeclarator" && p.init === n ? ctx.bindingOf(p.id) : undefined;
 }
 
 function addsTo(b: Binding, ctx: NameContext): boolean {
