@@ -298,14 +298,19 @@ export function walk(n: Node, visit: (n: Node) => void): void {
   estreeWalk(n as unknown as EstreeNode, { enter: (node) => visit(node as unknown as Node) });
 }
 
-/** The same walk without the names of properties (`a.b`'s `b`, `{ b: c }`'s `b`): only what holds a value. */
+/** Whether the child of `parent` at `key` is the name of a property (`a.b`'s `b`, `{ b: c }`'s `b`), not a value. */
+export function isPropertyName(parent: Node | null | undefined, key: string | number | symbol | null | undefined): boolean {
+  return (
+    (parent?.type === "MemberExpression" && !parent.computed && key === "property") ||
+    (parent?.type === "Property" && !parent.computed && key === "key")
+  );
+}
+
+/** The same walk without the names of properties: only what holds a value. */
 export function walkValues(n: Node, visit: (n: Node) => void): void {
   estreeWalk(n as unknown as EstreeNode, {
     enter(node, parent, key) {
-      const p = parent as unknown as Node | null;
-      const isName =
-        (p?.type === "MemberExpression" && !p.computed && key === "property") || (p?.type === "Property" && !p.computed && key === "key");
-      if (isName) this.skip();
+      if (isPropertyName(parent as unknown as Node | null, key)) this.skip();
       else visit(node as unknown as Node);
     },
   });

@@ -5,19 +5,21 @@
  */
 import type { Scope, Variable } from "eslint-scope";
 import type { Identifier } from "acorn";
-import { isNode, type Node } from "../../ast/pattern.js";
+import { isNode, isPropertyName, type Node } from "../../ast/pattern.js";
 import { rewriteUp, variablesOf, type Fold } from "./tree.js";
 
 export const duplicateFunctions: Fold = (root) => {
-  const first = new Map<string, Variable>();
+  // Per scope, the first function of each code.
+  const first = new Map<Scope, Map<string, Variable>>();
   const drop = new Set<Node>();
   for (const v of variablesOf(root)) {
     const fn = declaredFunction(v);
     const code = fn && closedCode(fn);
     if (!code) continue;
-    const key = `${scopeId(v.scope)} ${code}`;
-    const twin = first.get(key);
-    if (!twin) first.set(key, v);
+    let inScope = first.get(v.scope);
+    if (!inScope) first.set(v.scope, (inScope = new Map()));
+    const twin = inScope.get(code);
+    if (!twin) inScope.set(code, v);
     else if (readersCanRead(v, twin.name, root)) {
       for (const r of v.references) (r.identifier as unknown as Identifier).name = twin.name;
       drop.add(fn);
@@ -33,14 +35,6 @@ function declaredFunction(v: Variable): Node | null {
   if (v.defs.length !== 1 || v.defs[0]!.type !== "FunctionName") return null;
   const fn = v.defs[0]!.node as unknown as Node;
   return fn.type === "FunctionDeclaration" && !v.references.some((r) => r.isWrite()) ? fn : null;
-}
-
-const scopeIds = new WeakMap<Scope, number>();
-let lastScopeId = 0;
-function scopeId(s: Scope): number {
-  let id = scopeIds.get(s);
-  if (id === undefined) scopeIds.set(s, (id = ++lastScopeId));
-  return id;
 }
 
 const MAX_NODES = 40;
@@ -66,14 +60,6 @@ function closedCode(fn: Node): string | null {
     return value;
   });
   return closed ? `${fn.async} ${fn.generator} ${fn.params.length} ${text}` : null;
-}
-
-/** A name that is not a reference: a member's property or an object key, written without brackets. */
-function isPropertyName(parent: Node, key: string): boolean {
-  if (!parent || typeof parent !== "object") return false;
-  if (parent.type === "MemberExpression") return key === "property" && !parent.computed;
-  if (parent.type === "Property" || parent.type === "MethodDefinition") return key === "key" && !parent.computed;
-  return false;
 }
 
 /**

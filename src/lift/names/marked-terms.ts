@@ -7,6 +7,7 @@
 import type { IfStatement } from "acorn";
 import { memberName, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
+import { methodCalls } from "./producing-call.js";
 import type { Rule } from "./rule.js";
 import { join, lastWord } from "./words.js";
 
@@ -28,13 +29,9 @@ export const markedTerms: Rule = (b, ctx) => {
 
 /** The mark that sorts elements into `b`, what it means for `b`, and the collection sorted; null if `b` is not so filled. */
 function sortedBy(b: Binding, ctx: NameContext): { meaning: string; collection: Node } | null {
-  if (b.uses.length === 0) return null;
   let found: { meaning: string; collection: Node } | null = null;
-  for (const use of b.uses) {
-    const push = ctx.parent(use);
-    if (push?.type !== "MemberExpression" || memberName(push) !== "push" || push.object !== use) continue;
-    const call = ctx.parent(push);
-    if (call?.type !== "CallExpression" || call.arguments.length !== 1) return null;
+  for (const call of methodCalls(b, /^push$/, ctx)) {
+    if (call.arguments.length !== 1) return null;
     const statement = ctx.parent(call);
     const branch = statement?.type === "ExpressionStatement" ? statement : null;
     const test = branch && ctx.parent(branch);

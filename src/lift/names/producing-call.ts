@@ -42,7 +42,7 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
     case "MemberExpression": {
       const prop = memberName(e);
       if (prop === "length") return join(elementOf(baseOf(e.object, ctx)) ?? "item", "count");
-      return prop ?? capturedGroup(e, ctx, b) ?? elementOf(baseOf(e.object, ctx));
+      return prop ?? capturedGroup(e, ctx) ?? elementOf(baseOf(e.object, ctx));
     }
     case "NewExpression":
       return constructed(e, ctx, b);
@@ -67,12 +67,12 @@ export function produced(e: Node, ctx: NameContext, b?: Binding): string | null 
  * A group a regular expression captured, `selectPattern.exec(q)?.[1]` or `selectMatch[1]`: named by the pattern,
  * as a list when the code splits it at commas (`selectList`), else as the group (`selectGroup`).
  */
-function capturedGroup(e: MemberExpression, ctx: NameContext, b?: Binding): string | null {
+function capturedGroup(e: MemberExpression, ctx: NameContext): string | null {
   if (!e.computed || e.property.type !== "Literal" || typeof e.property.value !== "number" || e.property.value < 1) return null;
   const subject = matchSubject(e.object, ctx);
   if (!subject) return null;
   const splitAtCommas = (c: CallExpression) => c.arguments[0]?.type === "Literal" && c.arguments[0].value === ",";
-  const split = methodCalls(b ?? declaredBy(e, ctx), /^split$/, ctx).some(splitAtCommas) || splitHere(e, ctx, splitAtCommas);
+  const split = methodCalls(declaredBy(e, ctx), /^split$/, ctx).some(splitAtCommas) || splitHere(e, ctx, splitAtCommas);
   return `${subject}${split ? "List" : "Group"}`;
 }
 
