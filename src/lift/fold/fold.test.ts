@@ -360,6 +360,24 @@ describe("all folds to a fixpoint", () => {
   });
 });
 
+describe("the folds' turns", () => {
+  const root = () => parse("function f(a) { return a; }", { ecmaVersion: "latest" }).body[0] as FunctionDeclaration;
+  it("stop once every fold has run since the last change", () => {
+    const calls: string[] = [];
+    let changes = 1;
+    const quiet =
+      (name: string): Fold =>
+      () => (calls.push(name), 0);
+    const once: Fold = () => (calls.push("once"), changes > 0 ? changes-- : 0);
+    expect(foldFunction(root(), { before: quiet("before"), once, after: quiet("after") })).toEqual({ before: 0, once: 1, after: 0 });
+    expect(calls).toEqual(["before", "once", "after", "before", "once"]);
+  });
+  it("end with an error when a fold never stops changing the tree, and at once when there are none", () => {
+    expect(() => foldFunction(root(), { forever: () => 1 })).toThrow("dead-code folding did not settle in 50 rounds");
+    expect(foldFunction(root(), {})).toEqual({});
+  });
+});
+
 describe("the scope analysis kept between folds", () => {
   it("serves folds until one changes the tree, and then is made again", () => {
     const root = parse("function f(a) { return a; }", { ecmaVersion: "latest" }).body[0] as FunctionDeclaration;
@@ -374,10 +392,11 @@ describe("the scope analysis kept between folds", () => {
     };
     foldFunction(root, { names, addLocal, again: names });
     const has = (i: number) => seen[i]!.some((v) => v.name === "x");
-    expect([has(0), has(1), has(2), has(3)]).toEqual([false, true, true, true]);
-    // Round two changed nothing before its folds asked: they had the analysis made after the change.
+    // `again`, then `names` once more, then `addLocal` without a change: each has run since the change.
+    expect(seen.length).toBe(3);
+    expect([has(0), has(1), has(2)]).toEqual([false, true, true]);
+    // Nothing changed after `addLocal` before the others asked: they had the analysis made after the change.
     expect(seen[2]).toBe(seen[1]);
-    expect(seen[3]).toBe(seen[1]);
     // A fold run on its own analyses the tree as it is.
     expect(variablesOf(root)).not.toBe(variablesOf(root));
   });

@@ -48,22 +48,29 @@ export const FOLDS: Record<string, Fold> = {
 /** Rounds before giving up on a fixpoint: each round removes code, so real modules settle in a few. */
 const MAX_ROUNDS = 50;
 
-/** Run the folds over `fn` (a function node) in place until none changes anything; how often each fired. */
+/**
+ * Run the folds over `fn` (a function node) in place, in turn, until none changes anything; how often each
+ * fired. The turns stop as soon as every fold has run once since the last change: a fold finds the same
+ * nothing in a tree it has already searched.
+ */
 export function foldFunction(fn: Node, folds: Record<string, Fold> = FOLDS): Record<string, number> {
-  const fired: Record<string, number> = Object.fromEntries(Object.keys(folds).map((k) => [k, 0]));
+  const entries = Object.entries(folds);
+  const fired: Record<string, number> = Object.fromEntries(entries.map(([k]) => [k, 0]));
   return keepAnalyses(fn, (treeChanged) => {
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      let changed = 0;
-      for (const [name, fold] of Object.entries(folds)) {
-        const n = fold(fn);
-        if (n > 0) treeChanged();
-        fired[name]! += n;
-        changed += n;
-      }
-      if (changed === 0) return fired;
+    // Folds run in a row that changed nothing.
+    let quiet = 0;
+    for (let turn = 0; quiet < entries.length; turn++) {
+      // A fold that keeps reporting changes rewrites without removing: a bug, not a module to fold.
+      if (turn === MAX_ROUNDS * entries.length) throw new Error(`dead-code folding did not settle in ${MAX_ROUNDS} rounds`);
+      const [name, fold] = entries[turn % entries.length]!;
+      const n = fold(fn);
+      fired[name]! += n;
+      if (n > 0) {
+        treeChanged();
+        quiet = 0;
+      } else quiet++;
     }
-    // A fold that keeps reporting changes rewrites without removing: a bug, not a module to fold.
-    throw new Error(`dead-code folding did not settle in ${MAX_ROUNDS} rounds`);
+    return fired;
   });
 }
 
