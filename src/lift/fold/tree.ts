@@ -4,7 +4,7 @@
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { BlockStatement, VariableDeclarator } from "acorn";
-import { fieldsOf, isFunction, isNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isFunction, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { analyzeFunction } from "../fold-undefined.js";
 
 /** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
@@ -46,50 +46,65 @@ export function inside(n: Node, ancestor: Node): boolean {
   return ancestor.range![0] < n.range![0] && n.range![1] < ancestor.range![1];
 }
 
-/**
- * What is known of the tree being folded until a fold changes it: its variables and loop heads.
- * A round of folds mostly finds nothing to do, and each fold would otherwise analyse the scopes of
- * the whole module again. Only foldFunction keeps one (see keepAnalyses), so a fold run on its own
- * always analyses the tree as it is.
- */
-let kept: { root: Node; variables: Variable[] | null; heads: Set<Node> | null } | null = null;
+/** What the folds look up in the tree being folded: its variables, and the declarations heading loops. */
+interface Analysis {
+  variables: Variable[];
+  heads: Set<Node>;
+}
 
 /**
- * Keep the analyses of `root` while `run` folds it; `run` calls `changed()` after a fold that changed
- * the tree (a fold's count is its number of changes), which drops them.
+ * The analysis of the tree being folded, until a fold changes it. A round of folds mostly finds nothing
+ * to do, and each fold would otherwise analyse the scopes of the whole module again. Only foldFunction
+ * keeps one (see keepAnalyses), so a fold run on its own always analyses the tree as it is.
+ */
+let kept: { root: Node; analysis: Analysis | null } | null = null;
+
+/**
+ * Keep the analysis of `root` while `run` folds it; `run` calls `changed()` after a fold that changed
+ * the tree (a fold's count is its number of changes), which drops it.
  */
 export function keepAnalyses<T>(root: Node, run: (changed: () => void) => T): T {
   const outer = kept;
-  const own = { root, variables: null, heads: null };
+  const own: { root: Node; analysis: Analysis | null } = { root, analysis: null };
   kept = own;
   try {
     return run(() => {
-      own.variables = null;
-      own.heads = null;
+      own.analysis = null;
     });
   } finally {
     kept = outer;
   }
 }
 
-/** The variables declared in the code of `fn` (its free names are not among them). */
-export function variablesOf(fn: Node): Variable[] {
-  if (kept?.root === fn) return (kept.variables ??= analyseVariables(fn));
-  return analyseVariables(fn);
+function analysisOf(fn: Node): Analysis {
+  if (kept?.root === fn) return (kept.analysis ??= analyse(fn));
+  return analyse(fn);
 }
 
-function analyseVariables(fn: Node): Variable[] {
-  numberRanges(fn);
+/** The variables declared in the code of `fn` (its free names are not among them). */
+export function variablesOf(fn: Node): Variable[] {
+  return analysisOf(fn).variables;
+}
+
+/** The declarations that head a for, for-in or for-of loop: written on every turn, or holding the counter. */
+export function loopHeadsOf(root: Node): Set<Node> {
+  return analysisOf(root).heads;
+}
+
+function analyse(fn: Node): Analysis {
+  const heads = numberRanges(fn);
   const sm = analyzeFunction(fn);
-  return sm.scopes.flatMap((s: Scope) => s.variables);
+  return { variables: sm.scopes.flatMap((s: Scope) => s.variables), heads };
 }
 
 /**
  * eslint-scope compares ranges to tell a parameter's default from the body. A lifted module joins
  * code from several chunks, whose offsets overlap, and folds add nodes without any: ranges are
- * renumbered in tree order, nested as the nodes are, before each analysis.
+ * renumbered in tree order, nested as the nodes are, before each analysis. The same walk finds the
+ * loop heads.
  */
-function numberRanges(root: Node): void {
+function numberRanges(root: Node): Set<Node> {
+  const heads = new Set<Node>();
   let at = 0;
   const walk = (n: Node) => {
     const start = at++;
@@ -102,28 +117,16 @@ function numberRanges(root: Node): void {
       } else if (isNode(v)) walk(v);
     }
     n.range = [start, at++];
+    if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
+    if (n.type === "ForStatement" && n.init?.type === "VariableDeclaration") heads.add(n.init);
   };
   walk(root);
+  return heads;
 }
 
 export const reads = (v: Variable): Reference[] => v.references.filter((r) => r.isRead());
 /** Writes other than the declaration's own initialiser. */
 export const laterWrites = (v: Variable): Reference[] => v.references.filter((r) => r.isWrite() && !r.init);
-
-/** The declarations that head a for, for-in or for-of loop: written on every turn, or holding the counter. */
-export function loopHeadsOf(root: Node): Set<Node> {
-  if (kept?.root === root) return (kept.heads ??= findLoopHeads(root));
-  return findLoopHeads(root);
-}
-
-function findLoopHeads(root: Node): Set<Node> {
-  const heads = new Set<Node>();
-  walk(root, (n) => {
-    if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
-    if (n.type === "ForStatement" && n.init?.type === "VariableDeclaration") heads.add(n.init);
-  });
-  return heads;
-}
 
 /** The declarator of a variable declared once by `let`/`const`/`var x = …`, outside loop heads (`heads`, see loopHeadsOf). */
 export function singleDeclarator(v: Variable, heads: Set<Node>): VariableDeclarator | null {
