@@ -1,6 +1,6 @@
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
-import { compilePattern, findAll, memberName, walkValues, type Node, type NodeOf } from "./pattern.js";
+import { compilePattern, findAll, memberName, someNode, walkValues, type Node, type NodeOf } from "./pattern.js";
 
 const code = (s: string) => parse(s, { ecmaVersion: "latest", sourceType: "module" });
 /** A bound node by its name where it has one (an identifier), else by its type. */
@@ -96,5 +96,20 @@ describe("walkValues", () => {
     const names: string[] = [];
     walkValues(code("f(a.b, o[c], { d: e, [g]: h, i })") as unknown as Node, (n) => void (n.type === "Identifier" && names.push(n.name)));
     expect(names).toEqual(["f", "a", "o", "c", "e", "g", "h", "i"]);
+  });
+});
+
+describe("someNode", () => {
+  it("finds a node at any depth, and asks about no node after the first that passes", () => {
+    const asked: string[] = [];
+    const found = someNode(code("f(a, () => g(b), c)") as unknown as Node, (n) => {
+      if (n.type === "Identifier") asked.push(n.name);
+      return n.type === "Identifier" && n.name === "b";
+    });
+    expect(found).toBe(true);
+    expect(asked).toEqual(["f", "a", "g", "b"]);
+  });
+  it("is false when no node passes", () => {
+    expect(someNode(code("f(a, b)") as unknown as Node, (n) => n.type === "Literal")).toBe(false);
   });
 });

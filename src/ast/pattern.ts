@@ -298,6 +298,20 @@ export function walk(n: Node, visit: (n: Node) => void): void {
   estreeWalk(n as unknown as EstreeNode, { enter: (node) => visit(node as unknown as Node) });
 }
 
+/** Whether some node below `n` (or `n` itself) passes `test`; the walk stops at the first that does. */
+export function someNode(n: Node, test: (n: Node) => boolean): boolean {
+  let found = false;
+  estreeWalk(n as unknown as EstreeNode, {
+    enter(node) {
+      if (found || test(node as unknown as Node)) {
+        found = true;
+        this.skip();
+      }
+    },
+  });
+  return found;
+}
+
 /** Whether the child of `parent` at `key` is the name of a property (`a.b`'s `b`, `{ b: c }`'s `b`), not a value. */
 export function isPropertyName(parent: Node | null | undefined, key: string | number | symbol | null | undefined): boolean {
   return (

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { parse, type Identifier } from "acorn";
 import { generate } from "astring";
 import { analyze } from "eslint-scope";
-import { walk, type Node } from "../ast/pattern.js";
+import { someNode, walk, type Node } from "../ast/pattern.js";
 
 /** The key of `script`'s program up to the names of its bindings; null when it cannot be had (see below). */
 export function programKey(script: string): string | null {
@@ -53,13 +53,9 @@ export function programKey(script: string): string | null {
 }
 
 function looksUpNamesAtRunTime(program: Node): boolean {
-  let found = false;
-  walk(program, (n) => {
-    if (n.type === "WithStatement") found = true;
-    else if (n.type === "CallExpression") {
-      const callee = (n as unknown as { callee: Node }).callee;
-      if (callee.type === "Identifier" && (callee as unknown as Identifier).name === "eval") found = true;
-    }
+  return someNode(program, (n) => {
+    if (n.type === "WithStatement") return true;
+    const callee = n.type === "CallExpression" ? (n as unknown as { callee: Node }).callee : null;
+    return callee?.type === "Identifier" && (callee as unknown as Identifier).name === "eval";
   });
-  return found;
 }

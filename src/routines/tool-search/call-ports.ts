@@ -31,7 +31,18 @@ import type {
   UnaryExpression,
   VariableDeclarator,
 } from "acorn";
-import { fieldsOf, instantiate, isFunction, isNode, matchNode, memberName, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import {
+  fieldsOf,
+  instantiate,
+  isFunction,
+  isNode,
+  matchNode,
+  memberName,
+  someNode,
+  walk,
+  type FunctionNode,
+  type Node,
+} from "../../ast/pattern.js";
 import type { Port } from "../../locate/signature.js";
 import { collectClosure, freeReferences, portFor, Resolver, type Place } from "../../lift/closure.js";
 import { LiftError } from "../../lift/lift-error.js";
@@ -196,20 +207,11 @@ function hostQuestions(
     hostCache.set(name, result);
     return result;
   };
-  const hostCall = (e: Node) => {
-    let found = false;
-    walk(e, (n) => {
-      if (
-        !found &&
-        n.type === "CallExpression" &&
-        n.callee.type === "Identifier" &&
-        !locals.has(n.callee.name) &&
-        reachesHost(n.callee.name)
-      )
-        found = true;
-    });
-    return found;
-  };
+  const hostCall = (e: Node) =>
+    someNode(
+      e,
+      (n) => n.type === "CallExpression" && n.callee.type === "Identifier" && !locals.has(n.callee.name) && reachesHost(n.callee.name),
+    );
   return { ...c, locals, enclosing, localFunctions, hostCache, reachesHost: (name) => reachesHost(name), moduleReachesHost, hostCall };
 }
 
