@@ -298,6 +298,26 @@ export function walk(n: Node, visit: (n: Node) => void): void {
   estreeWalk(n as unknown as EstreeNode, { enter: (node) => visit(node as unknown as Node) });
 }
 
+/** What a function returns: the expression body, or every `return` of its own (not of nested functions); null for a bare `return`. */
+export function returnedValues(fn: FunctionNode): Array<Node | null> {
+  if (fn.body.type !== "BlockStatement") return [fn.body];
+  const out: Array<Node | null> = [];
+  const visit = (n: Node) => {
+    if (n.type === "ReturnStatement") out.push(n.argument ?? null);
+    if (n !== fn.body && isFunction(n)) return;
+    const fields = fieldsOf(n);
+    for (const k in fields) {
+      if (k === "range" || k === "loc") continue;
+      const v = fields[k];
+      if (Array.isArray(v)) {
+        for (const c of v) if (isNode(c)) visit(c);
+      } else if (isNode(v)) visit(v);
+    }
+  };
+  visit(fn.body);
+  return out;
+}
+
 /** Whether some node below `n` (or `n` itself) passes `test`; the walk stops at the first that does. */
 export function someNode(n: Node, test: (n: Node) => boolean): boolean {
   let found = false;

@@ -4,7 +4,7 @@
  * getX; a class by its first method.
  */
 import type { ClassDeclaration, ClassExpression, Identifier, Literal, MethodDefinition } from "acorn";
-import { fieldsOf, type FunctionNode, type Node, memberName } from "../../ast/pattern.js";
+import { returnedValues, type FunctionNode, type Node, memberName } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import { isFunction } from "./context.js";
 import type { Rule } from "./rule.js";
@@ -21,7 +21,7 @@ export const functionPurpose: Rule = (b, ctx) => {
 };
 
 function purpose(fn: FunctionNode, b: Binding, ctx: NameContext): string | null {
-  const results = returned(fn);
+  const results = returnedValues(fn);
   const values = results.filter((r): r is Node => r !== null && !isUndefined(r));
   if (values.length === 0) return fn.body.type === "BlockStatement" && fn.body.body.length > 1 ? "run" : "noop";
   const first = values[0]!;
@@ -73,26 +73,6 @@ function isBooleanish(n: Node): boolean {
       /^(some|every|includes|has|test|startsWith|endsWith|isArray)$/.test((n.callee.property as Identifier)?.name)
     );
   return false;
-}
-
-/** What the function returns: the expression body, or every `return` of its own (not of nested functions); null for a bare `return`. */
-function returned(fn: FunctionNode): Array<Node | null> {
-  if (fn.body.type !== "BlockStatement") return [fn.body];
-  const out: Array<Node | null> = [];
-  const visit = (n: Node) => {
-    if (!n || typeof n.type !== "string") return;
-    if (n.type === "ReturnStatement") out.push(n.argument ?? null);
-    if (n !== fn && isFunction(n)) return;
-    const fields = fieldsOf(n);
-    for (const k of Object.keys(fields)) {
-      if (k === "range" || k === "loc") continue;
-      const v = fields[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
-      else if (v && typeof v === "object") visit(v as Node);
-    }
-  };
-  visit(fn.body);
-  return out;
 }
 
 /** The method a one-statement function calls (`return x.settling(y)` → settling). */
