@@ -3,7 +3,7 @@
  * tests with it (pattern), looks things up in it (map, set), pushes to it (list), reads its text
  * methods (text), adds to it (total), or reads properties from it (entry).
  */
-import { memberName, type Node } from "../../ast/pattern.js";
+import { memberName } from "../../ast/pattern.js";
 import type { Rule } from "./rule.js";
 
 const TEXT = /^(toLowerCase|toUpperCase|trim|split|startsWith|endsWith|replace|replaceAll|charCodeAt|padStart|padEnd|matchAll)$/;
@@ -34,11 +34,11 @@ export const useSite: Rule = (b, ctx) => {
   for (const word of ["callback", "pattern", "map", "set", "list", "text", "total", "promise", "pending", "entry"])
     if (seen.has(word)) return word;
   if (b.init?.type === "Literal" && typeof b.init.value === "number") return "limit";
-  return fallback(b.kind, b.id);
+  return fallback(b.kind);
 };
 
-function fallback(kind: string, id: Node): string {
-  if (kind === "parameter") return id.type === "Identifier" ? "input" : "input";
+function fallback(kind: string): string {
+  if (kind === "parameter") return "input";
   if (kind === "function") return "run";
   if (kind === "class") return "Helper";
   if (kind === "catch") return "error";
