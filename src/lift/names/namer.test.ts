@@ -136,6 +136,19 @@ describe("naming rules", () => {
     expect(out).toMatch(/filteredTools = toolPairs\.flatMap\(\(\[tool, \w+\]\) => \w+ > 1 \? \[tool\] : \[\]\)/);
   });
 
+  it("a call named by a noun and a preposition gives that noun: parsedNameOf, charCodeAt, getValueFor", () => {
+    const out = named(
+      "function root(t, c) { let a = c.parsedNameOf(t), b = t.name.charCodeAt(0), d = c.getValueFor(t); return [a.parts, b, d]; }",
+      {
+        t: "tool",
+        c: "cache",
+      },
+    );
+    expect(out).toContain("let parsedName = cache.parsedNameOf(tool)");
+    expect(out).toContain("charCode = tool.name.charCodeAt(0)");
+    expect(out).toContain("value = cache.getValueFor(tool)");
+  });
+
   it("what Promise.all gives is results", () => {
     const out = named("async function root(t) { let a = await Promise.all(t.map(async (x) => x.name)); return a.filter((r) => r); }", {
       t: "tools",

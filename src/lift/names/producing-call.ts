@@ -406,6 +406,12 @@ const NOUNS: Record<string, string> = {
 
 /** What a call of a function so named returns: getX → x, parseX → parsedX, describeX → xDescription, isX stays isX. */
 export function verbResult(fn: string): string | null {
+  // `parsedNameOf(tool)`, `charCodeAt(i)`: the words before the preposition name what the call gives.
+  const noun = /^([a-z][A-Za-z0-9]*?)(?:Of|For|At|From)$/.exec(fn)?.[1];
+  if (noun) {
+    const made = verbResult(noun);
+    return made && !made.endsWith("Result") ? made : noun;
+  }
   const m = /^([a-z]+)([A-Z][A-Za-z0-9]*)?$/.exec(fn);
   if (!m) return null;
   const [, verb, rest] = m;
