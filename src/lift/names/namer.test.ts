@@ -149,6 +149,23 @@ describe("naming rules", () => {
     expect(out).toContain("value = cache.getValueFor(tool)");
   });
 
+  it("what a map helper keeps of a list, or drops, is that list: the filter after it tests its elements", () => {
+    const kept = named(
+      "async function root(t) { return (await mapAll(t, async (x) => { if (x.ok) return x; return null; })).filter((y) => y !== null); }",
+      {
+        t: "tools",
+      },
+    );
+    expect(kept).toContain(".filter(tool => tool !== null)");
+    const mapped = named(
+      "async function root(t) { return (await mapAll(t, async (x) => x.ok ? x.name : null)).filter((y) => y !== null); }",
+      {
+        t: "tools",
+      },
+    );
+    expect(mapped).not.toContain(".filter(tool =>");
+  });
+
   it("what Promise.all gives is results", () => {
     const out = named("async function root(t) { let a = await Promise.all(t.map(async (x) => x.name)); return a.filter((r) => r); }", {
       t: "tools",

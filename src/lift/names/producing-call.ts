@@ -4,7 +4,7 @@
  * `tools.map((t) => t.name)` → toolNames, a call of `parseName(…)` → parsedName.
  */
 import type { ArrayExpression, CallExpression, Identifier, MemberExpression, NewExpression } from "acorn";
-import { memberName, type Node } from "../../ast/pattern.js";
+import { memberName, returnedValues, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { cap, join, lastWord, plural, singular, uncap } from "./words.js";
@@ -336,6 +336,27 @@ function gotten(base: string | null, key: Node | undefined, ctx: NameContext): s
   return elementOf(base) ?? (keyName ? join(keyName, base) : null);
 }
 
+/**
+ * The parameter of a callback that returns it or nothing: `(x) => keep ? x : null`, or a body whose every
+ * return is so. What a map over such a callback makes holds the elements it kept, and gaps.
+ */
+function keptParameter(fn: Node | undefined): Node | null {
+  if ((fn?.type !== "ArrowFunctionExpression" && fn?.type !== "FunctionExpression") || fn.params[0]?.type !== "Identifier") return null;
+  const param = fn.params[0];
+  let keeps = false;
+  const keptOrNothing = (e: Node | null | undefined): boolean => {
+    if (e?.type === "Identifier" && e.name === param.name) return (keeps = true);
+    if (e?.type === "ConditionalExpression") return keptOrNothing(e.consequent) && keptOrNothing(e.alternate);
+    return (
+      (e?.type === "Literal" && e.value === null) ||
+      (e?.type === "Identifier" && e.name === "undefined") ||
+      (e?.type === "UnaryExpression" && e.operator === "void")
+    );
+  };
+  const returns = returnedValues(fn);
+  return returns.length > 0 && returns.every(keptOrNothing) && keeps ? param : null;
+}
+
 /** The `x` of a flatMap callback that is a filter: `cond ? [x] : []` or `cond ? [] : [x]`. */
 function keptByFlatMap(body: Node | null | undefined): Node | null {
   if (body?.type !== "ConditionalExpression") return null;
@@ -375,6 +396,12 @@ function calledResult(e: CallExpression, ctx: NameContext): string | null {
   const name = ctx.nameOf(e.callee);
   // What passes its argument through is no name for the result.
   if (name && /^identity\d*$/.test(name)) return baseOf(e.arguments[0], ctx);
+  // `mapWithYield(tools, …, (tool) => keep ? tool : null)`: the tools it kept.
+  const kept = name && /^map(?![a-z])/.test(name) ? e.arguments.map(keptParameter).find((p) => p) : null;
+  if (kept) {
+    const element = ctx.nameOf(kept);
+    return element ? plural(element) : null;
+  }
   if (!name || /^(Boolean|String|Number)$/.test(name))
     return name ? uncap(name === "String" ? "text" : name === "Number" ? "number" : "flag") : null;
   // The global error constructors make an error with or without `new`: named as `new` names it.
