@@ -166,6 +166,19 @@ describe("naming rules", () => {
     expect(mapped).not.toContain(".filter(tool =>");
   });
 
+  it("a list that starts as another and may be narrowed to some of it holds the candidates", () => {
+    const roles = { t: "tools", r: "requiredWords", u: "loadedTools" };
+    const out = named(
+      "function root(t, r) { let a = t; if (r.length > 0) a = t.filter((x) => r.every((w) => x.name.includes(w))); return a.map((x) => x.name); }",
+      roles,
+    );
+    expect(out).toContain("let candidates = tools;");
+    expect(out).toContain("candidates = tools.filter(");
+    // Written with another list, or with a filter of another list, it is not narrowed.
+    expect(named("function root(t, u) { let a = t; if (u) a = u; return a; }", roles)).not.toContain("candidates");
+    expect(named("function root(t, u) { let a = t; if (u) a = u.filter((x) => x.ok); return a; }", roles)).not.toContain("candidates");
+  });
+
   it("what Promise.all gives is results", () => {
     const out = named("async function root(t) { let a = await Promise.all(t.map(async (x) => x.name)); return a.filter((r) => r); }", {
       t: "tools",

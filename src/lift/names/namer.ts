@@ -35,6 +35,7 @@ import { producingCall } from "./producing-call.js";
 import { constantValue } from "./constant-value.js";
 import { functionPurpose } from "./function-purpose.js";
 import { passedAsItself } from "./passed-as-itself.js";
+import { narrowedList } from "./narrowed-list.js";
 import { useSite } from "./use-site.js";
 import { cap, isPlaceholderName, lastWord } from "./words.js";
 
@@ -54,6 +55,7 @@ export const RULES: ReadonlyArray<[string, Rule]> = [
   ["destructured key", destructuredKey],
   ["array element", arrayElement],
   ["marked terms", markedTerms],
+  ["narrowed list", narrowedList],
   ["iteration", iterationElement],
   ["constant value", constantValue],
   ["object key", objectKey],
