@@ -302,19 +302,13 @@ export function walk(n: Node, visit: (n: Node) => void): void {
 export function returnedValues(fn: FunctionNode): Array<Node | null> {
   if (fn.body.type !== "BlockStatement") return [fn.body];
   const out: Array<Node | null> = [];
-  const visit = (n: Node) => {
-    if (n.type === "ReturnStatement") out.push(n.argument ?? null);
-    if (n !== fn.body && isFunction(n)) return;
-    const fields = fieldsOf(n);
-    for (const k in fields) {
-      if (k === "range" || k === "loc") continue;
-      const v = fields[k];
-      if (Array.isArray(v)) {
-        for (const c of v) if (isNode(c)) visit(c);
-      } else if (isNode(v)) visit(v);
-    }
-  };
-  visit(fn.body);
+  estreeWalk(fn.body as unknown as EstreeNode, {
+    enter(node) {
+      const n = node as unknown as Node;
+      if (n.type === "ReturnStatement") out.push(n.argument ?? null);
+      else if (isFunction(n)) this.skip();
+    },
+  });
   return out;
 }
 
