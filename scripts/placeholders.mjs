@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * How readable are lifted modules? For each one, the share of identifier references (every
- * identifier but property keys and labels) that are placeholders — numbered or hash-tagged names
- * (`v12`, `helper_794f`, `value_4d05`, `tool3`) or one- and two-letter leftovers other than the loop
- * counters i, j, k, n — and the module's size in lines (its code, without header and provenance).
+ * identifier but property keys and labels, and every private name of a class) that are placeholders
+ * — numbered or hash-tagged names (`v12`, `helper_794f`, `value_4d05`, `tool3`) or one- and
+ * two-letter leftovers other than the loop counters i, j, k, n (`#n` is not one) — and the module's
+ * size in lines (its code, without header and provenance).
  *
  *   node scripts/placeholders.mjs <lifted .mjs | folder of lifted modules | release input>… [--json]
  *
@@ -49,6 +50,11 @@ export function measure(text) {
     if (n.type === "Identifier" && !skip.has(n)) {
       references++;
       if (isPlaceholder(n.name)) counts.set(n.name, (counts.get(n.name) ?? 0) + 1);
+    }
+    // A class's private names are the module's own too, and no loop counts with them.
+    if (n.type === "PrivateIdentifier") {
+      references++;
+      if (n.name.length <= 2 || isPlaceholder(n.name)) counts.set(`#${n.name}`, (counts.get(`#${n.name}`) ?? 0) + 1);
     }
     const keysOf = new Set();
     if (n.type === "MemberExpression" && !n.computed) keysOf.add(n.property);
