@@ -21,7 +21,7 @@ export interface CuratedEntry {
   shapes?: string[];
   /** What its code holds: property or method names, and text of its string or regex literals. */
   features?: { words?: string[]; texts?: string[]; params?: number; kind?: "function" | "value" | "class" };
-  /** Names for a function's parameters, in order, as its longest version has them (null: left to the rules);
+  /** Names for a function's parameters (a class's: its constructor's), in order, as its longest version has them (null: left to the rules);
    *  a version with fewer takes the first ones, a version with more takes none. */
   parameters?: Array<string | null>;
 }

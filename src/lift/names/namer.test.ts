@@ -384,6 +384,16 @@ describe("naming rules", () => {
     expect(named(code, {}, entry(["text", null]))).toMatch(/function rest\(text, (?!from)\w+ = 0\)/);
     expect(named(code, {}, entry(["text"]))).not.toContain("rest(text");
   });
+
+  it("a curated class's parameters are its constructor's, and so name the fields that keep them", () => {
+    const code = "class h_0001 { #a; constructor(a = {}) { this.#a = a; } read() { return this.#a.agents; } }";
+    const entry = curatedLookup(
+      readEntries(`{"name": "Holder", "about": "x", "features": {"kind": "class", "words": ["read"]}, "parameters": ["context"]}`),
+    );
+    const out = named(code, {}, entry);
+    expect(out).toContain("class Holder {\n  #context;\n  constructor(context = {}) {\n    this.#context = context;");
+    expect(out).toContain("return this.#context.agents;");
+  });
 });
 
 describe("words", () => {

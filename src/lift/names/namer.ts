@@ -15,7 +15,7 @@
  */
 import { analyze, type Scope } from "eslint-scope";
 import type { Identifier } from "acorn";
-import { fieldsOf, memberName, type Node } from "../../ast/pattern.js";
+import { fieldsOf, memberName, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { applyRenames, canonicalShorthands, shorthandProperties } from "../assemble.js";
 import { BUILTINS, REFUSED_BUILTINS } from "../globals.js";
 import { FORBIDDEN_PROPERTY_SET } from "../property-names.js";
@@ -37,6 +37,7 @@ import { functionPurpose } from "./function-purpose.js";
 import { passedAsItself } from "./passed-as-itself.js";
 import { narrowedList } from "./narrowed-list.js";
 import { useSite } from "./use-site.js";
+import { namePrivateFields } from "./private-fields.js";
 import { cap, isPlaceholderName, lastWord } from "./words.js";
 
 const RESERVED = new Set(
@@ -132,7 +133,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     if (match && !curatedUsed.has(match.name) && (!fixed || match.name === fixed)) {
       fixed = match.name;
       curatedUsed.add(match.name);
-      const fn = isFunction(b.init) ? b.init : null;
+      const fn = isFunction(b.init) ? b.init : constructorOf(b.init);
       if (fn && match.parameters && fn.params.length <= match.parameters.length) curatedParameters.set(fn, match.parameters);
     }
     if (fixed) take(b, fixed);
@@ -178,6 +179,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   }
   applyRenames(program, renames, shorthandProperties(program));
   canonicalShorthands(program);
+  namePrivateFields(program);
   return moduleLevel;
 }
 
@@ -306,6 +308,13 @@ function isTestedElement(b: Binding, ctx: NameContext): boolean {
 }
 
 /** The curated name of a parameter that is a plain name (`p` or `p = default`) of a curated function. */
+/** A class's constructor, whose parameters are the class's; null for anything else. */
+function constructorOf(n: Node | null): FunctionNode | null {
+  const body = n?.type === "ClassDeclaration" || n?.type === "ClassExpression" ? n.body.body : [];
+  const ctor = body.find((m) => m.type === "MethodDefinition" && m.kind === "constructor");
+  return ctor?.type === "MethodDefinition" ? ctor.value : null;
+}
+
 function curatedParameter(b: Binding, curated: Map<Node, Array<string | null>>): string | null {
   const names = b.kind === "parameter" && b.fn ? curated.get(b.fn) : undefined;
   const param = names && (b.fn!.params[b.index] as Node | undefined);
