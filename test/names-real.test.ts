@@ -71,6 +71,56 @@ describe.skipIf(skip)("names on real releases", () => {
     new RegExp(`\\n  let ${name} = (?:async )?\\([^)]*\\) => \\{\\n([\\s\\S]*?)\\n  \\};\\n`).exec(text)?.[1] ??
     null;
 
+  it("a helper keeps its name through generations whose code differs", () => {
+    // Each generation's version of the helper, told by what its own code does.
+    const versions: Array<[string, string, Record<string, RegExp[]>]> = [
+      [
+        "@anthropic-ai/claude-code@2.1.10",
+        "package/cli.js",
+        {
+          parseToolName: [/\bserver\b/, /\bactions\b/, /full: /],
+          buildSearchResult: [/total_mcp_tools/],
+          containsWord: [/new RegExp\(`\\\\b\$\{/, /\.test\(/],
+        },
+      ],
+      [
+        "@anthropic-ai/claude-code@2.1.64",
+        "package/cli.js",
+        {
+          parseToolName: [/isMcp/],
+          buildSearchResult: [/total_deferred_tools/],
+          containsWord: [/escapeRegExp\(/, /\.test\(/],
+          findToolByName: [/\.find\(/, /hasNameOrAlias\(/],
+        },
+      ],
+      [
+        "@anthropic-ai/claude-code-linux-x64@2.1.325",
+        "package/claude",
+        {
+          remoteDevicesNote: [/linked computer/],
+          mapMcpServerName: [/\.startsWith\(/, /\.indexOf\("__"\)/],
+          toInternalMcpName: [/return mapMcpServerName\(/],
+        },
+      ],
+      [
+        "@anthropic-ai/claude-code-linux-x64@2.1.332",
+        "package/claude",
+        {
+          remoteDevicesNote: [/linked computer/, /toRemoteDeviceName/],
+          findToolByName: [/\.get\(/, /buildNameIndex\(/],
+        },
+      ],
+    ];
+    for (const [spec, member, helpers] of versions) {
+      const text = readable(spec, member);
+      for (const [name, traits] of Object.entries(helpers)) {
+        const code = body(text, name);
+        expect(code, `${spec}: no function ${name}`).not.toBeNull();
+        for (const trait of traits) expect(code, `${spec}: ${name}`).toMatch(trait);
+      }
+    }
+  });
+
   it("names keyed by a helper's code shape land on that helper, in each generation that has it", () => {
     // What each helper does, told by its code: the name must sit on a function that does it.
     const does: Record<string, RegExp[]> = {
