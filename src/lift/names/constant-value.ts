@@ -8,7 +8,7 @@ import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
 import { baseOf } from "./producing-call.js";
 import { camelName, camelWords, join, textWords } from "./words.js";
-import { memberName, type Node } from "../../ast/pattern.js";
+import { memberName, type Node, type NodeOf } from "../../ast/pattern.js";
 import { functionOf } from "./callee-parameter.js";
 import { cutBy } from "./length-bound.js";
 
@@ -22,9 +22,35 @@ export const constantValue: Rule = (b, ctx) => {
     const first = e.arguments[0]?.type === "ArrayExpression" ? e.arguments[0].elements[0] : null;
     if (first?.type === "Literal" && typeof first.value === "string") return join(camelWords(first.value, 2) ?? "word", "set");
   }
-  if (e.type === "TemplateLiteral") return join(camelWords(e.quasis.map((q) => q.value.cooked).join(" "), 3) ?? "", "text");
+  if (e.type === "TemplateLiteral") {
+    const text = constantText(e, ctx);
+    if (text !== null) return stringName(text, b, ctx);
+    return join(camelWords(e.quasis.map((q) => q.value.cooked).join(" "), 3) ?? "", "text");
+  }
   return null;
 };
+
+/** The text a constant holds: a string literal, or a template of string constants; null for anything else. */
+function constantString(b: Binding, ctx: NameContext): string | null {
+  if (b.kind !== "variable" || b.iterates || !b.init) return null;
+  if (b.init.type === "Literal") return typeof b.init.value === "string" ? b.init.value : null;
+  return b.init.type === "TemplateLiteral" ? constantText(b.init, ctx) : null;
+}
+
+/**
+ * A template's text when each of its parts is a string constant (`mcp__${remoteDevices}__`): named as
+ * the literal a later release writes in its place is. Null when a part is anything else.
+ */
+function constantText(t: NodeOf<"TemplateLiteral">, ctx: NameContext): string | null {
+  let text = t.quasis[0]?.value.cooked ?? "";
+  for (const [i, part] of t.expressions.entries()) {
+    const bound = part.type === "Identifier" ? ctx.bindingOf(part) : undefined;
+    const value = bound?.kind === "variable" && !bound.iterates ? bound.init : null;
+    if (value?.type !== "Literal" || typeof value.value !== "string") return null;
+    text += value.value + (t.quasis[i + 1]?.value.cooked ?? "");
+  }
+  return text;
+}
 
 /**
  * A string by its first three words (`"mcp__remote-devices__"` → mcpRemoteDevicesText); where another
@@ -33,7 +59,14 @@ export const constantValue: Rule = (b, ctx) => {
  */
 function stringName(text: string, b: Binding, ctx: NameContext): string {
   const words = textWords(text);
-  const candidates = [words.slice(0, 3), [...words.slice(0, 1), ...words.slice(-2)], ...(words.length <= 5 ? [words] : [])];
+  // The first three words name the constant that has no more; a longer one leaves them to it, in whichever order the two are named.
+  const head = words.slice(0, 3).join(" ");
+  const yields = words.length > 3 && ctx.bindings.some((o) => o !== b && o.topLevel && textWords(constantString(o, ctx) ?? "").join(" ") === head);
+  const candidates = [
+    ...(yields ? [] : [words.slice(0, 3)]),
+    [...words.slice(0, 1), ...words.slice(-2)],
+    ...(words.length <= 5 ? [words] : []),
+  ];
   const names = candidates.map((w) => join(camelName(w) ?? "empty", "text"));
   return names.find((n) => !ctx.clashes(n, b)) ?? names[0]!;
 }

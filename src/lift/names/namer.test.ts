@@ -123,6 +123,24 @@ describe("naming rules", () => {
     expect(out).toContain('let mcpDeviceBashText = "mcp__remote-devices__device_bash";');
   });
 
+  it("a template made of string constants is named by its text, as the literal written in its place is", () => {
+    // Helpers are named in the order of their tags: either one first, the longer text leaves the first three
+    // words to the one that has no more.
+    for (const [prefix, bash] of [
+      ["h_0002", "h_0004"],
+      ["h_0004", "h_0002"],
+    ]) {
+      const out = named(
+        `let h_0001 = "remote-devices"; let ${prefix} = \`mcp__\${h_0001}__\`; let ${bash} = \`mcp__\${h_0001}__device_bash\`; let h_0003 = \`mcp__\${root}\`; ` +
+          `function root(q) { return q.startsWith(${prefix}) ? h_0003 : q === ${bash} ? h_0001 : ""; }`,
+      );
+      expect(out).toContain("let mcpRemoteDevicesText = `mcp__${remoteDevicesText}__`;");
+      expect(out).toContain("let mcpDeviceBashText = `mcp__${remoteDevicesText}__device_bash`;");
+      // A part that is not a string constant: named by the template's own words.
+      expect(out).toContain("let mcpText = `mcp__${root}`;");
+    }
+  });
+
   it("an array of texts, some chosen by a test, is texts", () => {
     const out = named("function root(a, b) { let x = [...(a ? [`one ${a}`] : []), b && 'two']; return x.join(' '); }");
     expect(out).toContain("let texts = [");
