@@ -43,6 +43,15 @@ describe("naming rules", () => {
       expect(out).toContain(name);
   });
 
+  it("a frozen value is named as the value: a shared empty list, or the frozen thing", () => {
+    const out = named("let h_0001 = Object.freeze([]); let h_0002 = Object.freeze({}); function root(t) { let a = Object.freeze(t); return t.length ? a : [h_0001, h_0002]; }", {
+      t: "tools",
+    });
+    expect(out).toContain("let emptyList = Object.freeze([]);");
+    expect(out).toContain("let emptyObject = Object.freeze({});");
+    expect(out).toContain("let frozenTools = Object.freeze(tools);");
+  });
+
   it("the places of an array pattern: a split's first piece is its prefix, a rest joined into a value is its parts", () => {
     const out = named(
       'function root(q) { let a = q.split("__"), [b, c, ...d] = a; if (b !== "mcp" || !c) return null; let e = d.length > 0 ? d.join("__") : void 0; return { serverName: c, toolName: e }; }',

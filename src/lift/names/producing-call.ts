@@ -3,7 +3,7 @@
  * `new RegExp(…)` → …Pattern, `new Set(tools)` → toolSet, `tools.filter(…)` → filteredTools,
  * `tools.map((t) => t.name)` → toolNames, a call of `parseName(…)` → parsedName.
  */
-import type { ArrayExpression, CallExpression, Identifier, MemberExpression, NewExpression } from "acorn";
+import type { ArrayExpression, CallExpression, Identifier, MemberExpression, NewExpression, SpreadElement } from "acorn";
 import { memberName, returnedValues, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import type { Rule } from "./rule.js";
@@ -295,7 +295,15 @@ function staticResult(recv: Node, method: string, e: CallExpression, ctx: NameCo
   if (recv.name === "JSON") return method === "parse" ? "parsed" : "json";
   if (recv.name === "Math") return join(method, arg);
   if (recv.name === "Promise" && (method === "all" || method === "allSettled")) return "results";
+  // A frozen value is the value: a shared empty list or object is what it stands in for, nothing.
+  if (recv.name === "Object" && method === "freeze") return emptyValue(e.arguments[0]) ?? (arg ? join("frozen", arg) : null);
   return null;
+}
+
+/** `[]` and `{}` as names: emptyList, emptyObject. */
+function emptyValue(e: Node | SpreadElement | undefined): string | null {
+  if (e?.type === "ArrayExpression" && e.elements.length === 0) return "emptyList";
+  return e?.type === "ObjectExpression" && e.properties.length === 0 ? "emptyObject" : null;
 }
 
 /** A string of punctuation only: `"__"`, `"/"`, `": "`. */
