@@ -100,6 +100,7 @@ describe.skipIf(skip)("names on real releases", () => {
           remoteDevicesNote: [/linked computer/],
           mapMcpServerName: [/\.startsWith\(/, /\.indexOf\("__"\)/],
           toInternalMcpName: [/return mapMcpServerName\(/],
+          withRemoteDeviceTools: [/isRemoteDeviceTool/, /collectLoadedToolNames\(/],
         },
       ],
       [
@@ -108,6 +109,7 @@ describe.skipIf(skip)("names on real releases", () => {
         {
           remoteDevicesNote: [/linked computer/, /toRemoteDeviceName/],
           findToolByName: [/\.get\(/, /buildNameIndex\(/],
+          withRemoteDeviceTools: [/asksForShell && findToolByName\(/, /collectLoadedToolNames\(/],
         },
       ],
     ];
