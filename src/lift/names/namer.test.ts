@@ -52,6 +52,25 @@ describe("naming rules", () => {
     expect(out).toContain("let frozenTools = Object.freeze(tools);");
   });
 
+  it("a list that starts empty is named by what goes in, or by what the function returning it gives", () => {
+    const out = named(
+      "function root(t, s) { let a = [], b = new Uint16Array(s.length); for (let x of t) a.push(x.name); for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i); return [a, b]; }",
+      { t: "tools", s: "text" },
+    );
+    expect(out).toContain("let names = []");
+    expect(out).toContain("charCodes = new Uint16Array(text.length)");
+    const records = curatedLookup(
+      readEntries(`{"name": "collectToolReferences", "about": "x", "features": {"kind": "function", "words": ["toolUseId"]}}`),
+    );
+    const collected = named(
+      "function h_0001(m) { let a = []; for (let x of m) a.push({ toolUseId: x.id }); return a; }\nfunction root(q) { return h_0001(q); }",
+      {},
+      records,
+    );
+    expect(collected).toContain("let toolReferences = [];");
+    expect(collected).toContain("return toolReferences;");
+  });
+
   it("the places of an array pattern: a split's first piece is its prefix, a rest joined into a value is its parts", () => {
     const out = named(
       'function root(q) { let a = q.split("__"), [b, c, ...d] = a; if (b !== "mcp" || !c) return null; let e = d.length > 0 ? d.join("__") : void 0; return { serverName: c, toolName: e }; }',

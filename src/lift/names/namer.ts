@@ -36,6 +36,7 @@ import { constantValue } from "./constant-value.js";
 import { functionPurpose } from "./function-purpose.js";
 import { passedAsItself } from "./passed-as-itself.js";
 import { narrowedList } from "./narrowed-list.js";
+import { filledList } from "./filled-list.js";
 import { useSite } from "./use-site.js";
 import { namePrivateFields } from "./private-fields.js";
 import { cap, isPlaceholderName, lastWord } from "./words.js";
@@ -57,6 +58,7 @@ export const RULES: ReadonlyArray<[string, Rule]> = [
   ["array element", arrayElement],
   ["marked terms", markedTerms],
   ["narrowed list", narrowedList],
+  ["filled list", filledList],
   ["iteration", iterationElement],
   ["constant value", constantValue],
   ["object key", objectKey],
