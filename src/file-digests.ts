@@ -9,6 +9,13 @@ const HASHER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
 const { openSync, readSync, closeSync } = require("node:fs");
+// On Linux a nice value belongs to the thread: the hash takes what CPU the work beside it leaves. Elsewhere
+// it would slow the whole process.
+if (process.platform === "linux") {
+  try {
+    require("node:os").setPriority(19);
+  } catch {}
+}
 try {
   const hashes = workerData.algorithms.map((a) => createHash(a));
   const fd = openSync(workerData.path, "r");
