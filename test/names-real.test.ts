@@ -56,13 +56,15 @@ describe.skipIf(skip)("names on real releases", () => {
 
   it("the description cache keeps one name and names its fields by what they hold, in each generation", () => {
     const fields = (text: string) =>
-      [.../\n  class ToolDescriptionCache \{\n((?:    #\w+.*\n)+)/.exec(text)?.[1]?.matchAll(/#(\w+)/g) ?? []].map((m) => m[1]);
+      [...(/\n {2}class ToolDescriptionCache \{\n((?: {4}#\w+.*\n)+)/.exec(text)?.[1]?.matchAll(/#(\w+)/g) ?? [])].map((m) => m[1]);
     const held = ["descriptions", "sortedNameText"];
     expect(fields(readable("@anthropic-ai/claude-code-linux-x64@2.1.300", "package/claude"))).toEqual(held);
     const later = [...held, "names", "parsedNames", "agentContext"];
     expect(fields(readable("@anthropic-ai/claude-code-linux-x64@2.1.332", "package/claude"))).toEqual(later);
     // 2.1.334 adds a flag and reletters the fields it had (`#o` became `#r`): the names stay.
-    expect(fields(readable("@anthropic-ai/claude-code-linux-x64@2.1.334", "package/claude")).sort()).toEqual([...later, "useServerInfoName"].sort());
+    expect(fields(readable("@anthropic-ai/claude-code-linux-x64@2.1.334", "package/claude")).sort()).toEqual(
+      [...later, "useServerInfoName"].sort(),
+    );
   });
 
   /** The body of the module-level function `name` in `text`, or null. */

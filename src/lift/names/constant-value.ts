@@ -61,7 +61,8 @@ function stringName(text: string, b: Binding, ctx: NameContext): string {
   const words = textWords(text);
   // The first three words name the constant that has no more; a longer one leaves them to it, in whichever order the two are named.
   const head = words.slice(0, 3).join(" ");
-  const yields = words.length > 3 && ctx.bindings.some((o) => o !== b && o.topLevel && textWords(constantString(o, ctx) ?? "").join(" ") === head);
+  const yields =
+    words.length > 3 && ctx.bindings.some((o) => o !== b && o.topLevel && textWords(constantString(o, ctx) ?? "").join(" ") === head);
   const candidates = [
     ...(yields ? [] : [words.slice(0, 3)]),
     [...words.slice(0, 1), ...words.slice(-2)],

@@ -23,7 +23,9 @@ export const filledList: Rule = (b, ctx) => {
 /** `[]`, or a typed array made by its length. */
 function startsEmpty(e: Node | null): boolean {
   if (e?.type === "ArrayExpression") return e.elements.length === 0;
-  return e?.type === "NewExpression" && e.callee.type === "Identifier" && /^(Uint|Int|Float)(8|16|32|64)(Clamped)?Array$/.test(e.callee.name);
+  return (
+    e?.type === "NewExpression" && e.callee.type === "Identifier" && /^(Uint|Int|Float)(8|16|32|64)(Clamped)?Array$/.test(e.callee.name)
+  );
 }
 
 /** What each `b.push(…)` and `b[i] = …` adds; null when the list is used any other way that changes it. */

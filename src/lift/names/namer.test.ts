@@ -44,9 +44,12 @@ describe("naming rules", () => {
   });
 
   it("a frozen value is named as the value: a shared empty list, or the frozen thing", () => {
-    const out = named("let h_0001 = Object.freeze([]); let h_0002 = Object.freeze({}); function root(t) { let a = Object.freeze(t); return t.length ? a : [h_0001, h_0002]; }", {
-      t: "tools",
-    });
+    const out = named(
+      "let h_0001 = Object.freeze([]); let h_0002 = Object.freeze({}); function root(t) { let a = Object.freeze(t); return t.length ? a : [h_0001, h_0002]; }",
+      {
+        t: "tools",
+      },
+    );
     expect(out).toContain("let emptyList = Object.freeze([]);");
     expect(out).toContain("let emptyObject = Object.freeze({});");
     expect(out).toContain("let frozenTools = Object.freeze(tools);");

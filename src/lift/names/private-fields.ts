@@ -30,7 +30,9 @@ type Member = MethodDefinition | PropertyDefinition;
 
 /** The private names a class body declares. */
 function ownNames(body: ClassBody): string[] {
-  return body.body.filter((m): m is Member => m.type !== "StaticBlock" && m.key.type === "PrivateIdentifier").map((m) => (m.key as PrivateIdentifier).name);
+  return body.body
+    .filter((m): m is Member => m.type !== "StaticBlock" && m.key.type === "PrivateIdentifier")
+    .map((m) => (m.key as PrivateIdentifier).name);
 }
 
 function nameFieldsOf(body: ClassBody): void {
@@ -95,7 +97,10 @@ function cacheOfMethod(body: ClassBody, field: string): string | null {
 /** Every value the field is given (its initializer and each `=`) is a `new Map()` or `new WeakMap()`. */
 function holdsMap(body: ClassBody, field: string): boolean {
   const values = valuesGiven(body, field);
-  return values.length > 0 && values.every((v) => v?.type === "NewExpression" && v.callee.type === "Identifier" && /^(Weak)?Map$/.test(v.callee.name));
+  return (
+    values.length > 0 &&
+    values.every((v) => v?.type === "NewExpression" && v.callee.type === "Identifier" && /^(Weak)?Map$/.test(v.callee.name))
+  );
 }
 
 /** The variable every write that is not a reset stores in the field, when it is always the same one. */
@@ -114,7 +119,8 @@ function storedVariable(body: ClassBody, field: string): string | null {
 function valuesGiven(body: ClassBody, field: string): Array<Expression | null> {
   const out: Array<Expression | null> = [];
   for (const member of body.body)
-    if (member.type === "PropertyDefinition" && member.key.type === "PrivateIdentifier" && member.key.name === field) out.push(member.value ?? null);
+    if (member.type === "PropertyDefinition" && member.key.type === "PrivateIdentifier" && member.key.name === field)
+      out.push(member.value ?? null);
   inReach(body, field, (n) => {
     if (n.type === "AssignmentExpression" && isField(n.left, field)) out.push(n.operator === "=" ? n.right : n);
     if (n.type === "UpdateExpression" && isField(n.argument, field)) out.push(n);
