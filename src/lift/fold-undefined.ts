@@ -34,27 +34,33 @@ export function foldUndefinedLocals(fn: FunctionNode): string[] {
     }
     return loopHeads.has(declaration);
   };
+  // Each round folds every candidate one scope analysis finds: folding only removes reads, writes and
+  // calls, so a candidate stays one while the others are folded; what the folds make new, the next round finds.
   for (let round = 0; round < 64; round++) {
-    const found = nextCandidate(fn, new Set(folded), isLoopHead);
-    if (!found) break;
-    folded.push(found.key);
-    replaceNodes(fn, found.replace);
-    fold(fn.body);
+    const found = candidates(fn, new Set(folded), isLoopHead);
+    if (found.length === 0) break;
+    for (const { key, replace } of found) {
+      folded.push(key);
+      replaceNodes(fn, replace);
+      fold(fn.body);
+    }
   }
   return folded.map((k) => k.slice(0, k.indexOf("@")));
 }
 
+interface Candidate {
+  key: string;
+  replace: Map<Node, Node>;
+}
+
 /**
- * A local (by scope, so that a name declared in several functions is several locals) declared once,
- * initialised to undefined (or not at all) or a boolean and never written again — its reads become
+ * Locals (by scope, so that a name declared in several functions is several locals) declared once,
+ * initialised to undefined (or not at all) or a boolean and never written again — their reads become
  * that value; or a local arrow `(…) => undefined` never written again — its calls with plain
- * arguments become that value.
+ * arguments become that value. In scope order; a function's parameters before its calls.
  */
-function nextCandidate(
-  fn: FunctionNode,
-  done: Set<string>,
-  isLoopHead: (declaration: Node) => boolean,
-): { key: string; replace: Map<Node, Node> } | null {
+function candidates(fn: FunctionNode, done: Set<string>, isLoopHead: (declaration: Node) => boolean): Candidate[] {
+  const found: Candidate[] = [];
   const sm = analyzeFunction(fn);
   // Calls by their callee identifier, found in one walk when a function-valued local first asks.
   let callOf: Map<Node, CallExpression> | null = null;
@@ -82,12 +88,13 @@ function nextCandidate(
         const replace = new Map<Node, Node>(
           reads.map((id) => [id, init && isBool(init) ? { ...structuredClone(init), start: id.start, end: id.end } : undefinedAt(id)]),
         );
-        if (replace.size > 0) return { key, replace };
+        if (replace.size > 0) found.push({ key, replace });
         continue;
       }
       // `let has = (tool, held) => held !== undefined && …`, called only as `has(tool, undefined)`:
       // inside it, `held` is undefined.
       // An initializer that is a function: an expression or an arrow.
+      const before = found.length;
       if ((init.type === "FunctionExpression" || init.type === "ArrowFunctionExpression") && reads.length > 0) {
         const calls = callsOf(reads);
         if (calls.length === reads.length) {
@@ -112,21 +119,23 @@ function nextCandidate(
                 .filter((r) => r.isRead())
                 .map((r) => [r.identifier as unknown as Node, undefinedAt(r.identifier as unknown as Node)]),
             );
-            if (replace.size > 0) return { key: pkey, replace };
+            if (replace.size > 0) found.push({ key: pkey, replace });
           }
         }
       }
+      // The arrow's own body may be folded by its parameters' candidates: it is asked again next round.
+      if (found.length > before) continue;
       if (init.type === "ArrowFunctionExpression" && init.expression && (isUndefined(init.body) || isBool(init.body))) {
         const replace = new Map<Node, Node>();
         for (const n of callsOf(reads)) {
           if (!n.optional && n.arguments.every((a: Node) => a.type === "Identifier" || a.type === "Literal"))
             replace.set(n, { ...structuredClone(init.body), start: n.start, end: n.end });
         }
-        if (replace.size > 0) return { key, replace };
+        if (replace.size > 0) found.push({ key, replace });
       }
     }
   }
-  return null;
+  return found;
 }
 
 /** The scopes of a function's own code (its free names resolve to nothing). */
