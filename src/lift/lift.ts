@@ -10,7 +10,6 @@ import { openContainerAsync } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { locateRoutines } from "../locate/locate.js";
-import { sharedModuleText } from "../locate/partial-parse.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
 import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
@@ -189,11 +188,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
-  // A latin1 module's text, already read, is its bytes one for one: hashed as it is, without reading
-  // it again or copying six megabytes into a buffer first.
-  const hashOf = (m: ModuleEntry) =>
-    m.encoding === "latin1" ? createHash("sha256").update(sharedModuleText(c, m).text, "latin1").digest("hex") : sha256(c.read(m));
-  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: hashOf(m) }));
+  const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: moduleSha256(c, m) }));
   const provenanceBase = {
     client: info.client,
     version: info.version,
@@ -359,9 +354,18 @@ function header(
   ].join("\n");
 }
 
-function sha256(b: Buffer): string {
-  return createHash("sha256").update(b).digest("hex");
+/**
+ * The sha256 of a module's stored bytes, read a window at a time into one small buffer: on a fresh
+ * buffer of the module's size (six megabytes) the page faults cost several times the hash itself, and
+ * hashing the decoded text encodes it into such a buffer first.
+ */
+function moduleSha256(c: Container, m: ModuleEntry): string {
+  const hash = createHash("sha256");
+  const window = (hashWindow ??= Buffer.allocUnsafe(1 << 20));
+  for (let at = m.start; at < m.end; at += window.length) hash.update(c.readRange(at, Math.min(window.length, m.end - at), window));
+  return hash.digest("hex");
 }
+let hashWindow: Buffer | undefined;
 
 /**
  * Write every file of `dir` (inside `out`) to a new temporary name beside it, then rename them all: no
