@@ -57,6 +57,25 @@ describe("module texts of a file", () => {
     }
   });
 
+  it("decodes a one-byte module larger than its read window, every byte value across the window edges", () => {
+    // 2.5 windows of every byte value in turn, so bytes above 127 sit on both sides of each edge.
+    const bytes = Buffer.alloc((5 << 20) / 2 + 7);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 0xff;
+    const large = join(dir, "large.bin");
+    writeFileSync(large, Buffer.concat([Buffer.from("x=1"), bytes]));
+    const mods = [entry("head.js", 0, 3, "latin1"), entry("large.js", 3, 3 + bytes.length, "latin1")];
+    const c = rangeContainer(new FileByteSource(large), { input: large, format: "plain-script", runtime: null, entry: null, modules: mods });
+    try {
+      expect(c.text(mods[0]!)).toBe("x=1");
+      const text = c.text(mods[1]!);
+      expect(text.length).toBe(bytes.length);
+      expect(text === bytes.toString("latin1")).toBe(true);
+      expect(c.text(mods[0]!)).toBe("x=1");
+    } finally {
+      c.close();
+    }
+  });
+
   it("names the module whose range lies outside the file", () => {
     const outside = entry("outside.js", at[3]!, at[3]! + 100, "latin1");
     const c = rangeContainer(new FileByteSource(file), {

@@ -33,16 +33,25 @@ export interface ContainerFields {
   onClose?: () => void;
 }
 
+/** How much of a one-byte module's text is read at a time. */
+const TEXT_WINDOW = 1 << 20;
+
 /** A Container whose modules are byte ranges [start, end) of `src`, read on demand. */
 export function rangeContainer(src: ByteSource, fields: ContainerFields): Container {
   // Texts are decoded from one buffer, reused: a fresh one per module (megabytes each) cost more in
-  // page faults than the read itself. Decoding copies, so no text keeps the buffer.
+  // page faults than the read itself. Decoding copies, so no text keeps the buffer. A one-byte text
+  // is decoded a window at a time and joined, so the buffer stays a window's size.
   let scratch: Buffer | null = null;
+  const buffer = (length: number) => (!scratch || scratch.length < length ? (scratch = Buffer.allocUnsafe(length)) : scratch);
   const text = (m: ModuleEntry): string => {
     const length = m.end - m.start;
     checkRange(src, m.start, length, m.path);
-    if (!scratch || scratch.length < length) scratch = Buffer.allocUnsafe(length);
-    return decode(src.readInto(m.start, length, scratch), m.encoding);
+    if (m.encoding !== "latin1" && m.encoding !== "binary") return decode(src.readInto(m.start, length, buffer(length)), m.encoding);
+    const window = buffer(Math.min(length, TEXT_WINDOW));
+    const parts: string[] = [];
+    for (let at = 0; at < length; at += window.length)
+      parts.push(src.readInto(m.start + at, Math.min(window.length, length - at), window).toString("latin1"));
+    return parts.length === 1 ? parts[0]! : parts.join("");
   };
   return {
     input: fields.input,
