@@ -248,7 +248,7 @@ function sameInText(m: ModuleEntry, text: string): boolean {
 
 /** Modules at most this far apart are read as one run (Bun leaves a NUL between two). */
 const SPAN_GAP = 64 << 10;
-const WINDOW = 4 << 20;
+const WINDOW = 1 << 20;
 /** Searching everywhere stops once a variant's markers leave this few modules. */
 const FEW = 16;
 const SAMPLES = 4;
