@@ -64,7 +64,13 @@ describe("module texts of a file", () => {
     const large = join(dir, "large.bin");
     writeFileSync(large, Buffer.concat([Buffer.from("x=1"), bytes]));
     const mods = [entry("head.js", 0, 3, "latin1"), entry("large.js", 3, 3 + bytes.length, "latin1")];
-    const c = rangeContainer(new FileByteSource(large), { input: large, format: "plain-script", runtime: null, entry: null, modules: mods });
+    const c = rangeContainer(new FileByteSource(large), {
+      input: large,
+      format: "plain-script",
+      runtime: null,
+      entry: null,
+      modules: mods,
+    });
     try {
       expect(c.text(mods[0]!)).toBe("x=1");
       const text = c.text(mods[1]!);
