@@ -19,6 +19,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mallocEnv } from "./malloc-env.js";
 
 export interface SandboxCall {
   /** A property of `globalThis.__searchlift`: a function (called with `args`, awaited), or, with no args, any
@@ -460,7 +461,8 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
   const { request, limits } = childRequest(script, calls, careful, options);
   const nodePath = options.nodePath ?? process.execPath;
   const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath)), "--input-type=module", "-e", runnerSource()];
-  const env: Record<string, string> = {};
+  // The release's code sees none of the user's environment: only how glibc's allocator is tuned (malloc-env.ts).
+  const env: Record<string, string> = mallocEnv();
   if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
 
   return new Promise<ChildOutcome>((resolve, reject) => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { exitWithParent, ORPHANED_EXIT } from "../exit-with-parent.js";
 import { routinePack } from "../routines/packs.js";
 import { killSandboxChildren } from "./sandbox.js";
+import { mallocEnv } from "./malloc-env.js";
 import { prepareVerification, verifyAgreement, type VerifyResult } from "./verify.js";
 
 /** The first line: which corpus to make, made while the lift is still at work. */
@@ -45,7 +46,10 @@ export interface Verifier {
 
 /** Start a verifier for `cases` cases of `routine`'s corpus. */
 export function startVerifier(routine: string, cases: number): Verifier {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...mallocEnv() },
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   let exit: (code: number | null) => void = () => {};
