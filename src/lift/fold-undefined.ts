@@ -34,15 +34,21 @@ export function foldUndefinedLocals(fn: FunctionNode): string[] {
     }
     return loopHeads.has(declaration);
   };
-  // Each round folds every candidate one scope analysis finds: folding only removes reads, writes and
-  // calls, so a candidate stays one while the others are folded; what the folds make new, the next round finds.
+  // Folding only removes reads, writes and calls, so one scope analysis serves a while: a candidate it found
+  // stays one while the others are folded, and the locals it lists may be asked again about what the folds
+  // made of their initializers (its reads and writes are then a superset of the real ones, which only makes
+  // the answer more cautious). A new analysis confirms that nothing is left.
   for (let round = 0; round < 64; round++) {
-    const found = candidates(fn, new Set(folded), isLoopHead);
+    const scopes = analyzeFunction(fn);
+    let found = candidates(fn, scopes, new Set(folded), isLoopHead);
     if (found.length === 0) break;
-    for (const { key, replace } of found) {
-      folded.push(key);
-      replaceNodes(fn, replace);
-      fold(fn.body);
+    while (found.length > 0) {
+      for (const { key, replace } of found) {
+        folded.push(key);
+        replaceNodes(fn, replace);
+        fold(fn.body);
+      }
+      found = candidates(fn, scopes, new Set(folded), isLoopHead);
     }
   }
   return folded.map((k) => k.slice(0, k.indexOf("@")));
@@ -59,9 +65,8 @@ interface Candidate {
  * that value; or a local arrow `(…) => undefined` never written again — its calls with plain
  * arguments become that value. In scope order; a function's parameters before its calls.
  */
-function candidates(fn: FunctionNode, done: Set<string>, isLoopHead: (declaration: Node) => boolean): Candidate[] {
+function candidates(fn: FunctionNode, sm: ScopeManager, done: Set<string>, isLoopHead: (declaration: Node) => boolean): Candidate[] {
   const found: Candidate[] = [];
-  const sm = analyzeFunction(fn);
   // Calls by their callee identifier, found in one walk when a function-valued local first asks.
   let callOf: Map<Node, CallExpression> | null = null;
   const callsOf = (callees: Node[]): CallExpression[] => {
