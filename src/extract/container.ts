@@ -51,7 +51,7 @@ export function rangeContainer(src: ByteSource, fields: ContainerFields): Contai
     const parts: string[] = [];
     for (let at = 0; at < length; at += window.length)
       parts.push(src.readInto(m.start + at, Math.min(window.length, length - at), window).toString("latin1"));
-    return parts.length === 1 ? parts[0]! : parts.join("");
+    return parts.join("");
   };
   return {
     input: fields.input,
