@@ -20,8 +20,9 @@ export interface ModuleRanking {
   probes: ReleaseProbes;
 }
 
-/** Limits of one module's child: every query (a few hundred calls), each within 5 s of CPU. */
-const CHECK_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 5_000, scriptTimeoutMs: 10_000 };
+/** Limits of one module's child: every query (a few hundred calls), each within 5 s of CPU. Too few calls
+ *  to repay TurboFan's compiling (sandbox.ts). */
+const CHECK_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 5_000, scriptTimeoutMs: 10_000, turbofan: false };
 const ASK = "__searchlift_check";
 
 /** A lifted module's text made into a sandbox script, refused (brokenModule) when the static check finds a way out. */

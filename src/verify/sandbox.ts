@@ -53,6 +53,9 @@ export interface SandboxOptions {
   /** After this many calls time out, the remaining calls are not run (they fail with "not run: …").
    *  Default 0: every call runs. */
   maxTimeouts?: number;
+  /** Let V8 compile the child's hottest functions with TurboFan. Default true. A child that runs a few
+   *  thousand short calls once spends more CPU compiling them than the compiled code saves. */
+  turbofan?: boolean;
 }
 
 export type SandboxFailureKind = "timeout" | "memory" | "output" | "crash" | "protocol";
@@ -97,10 +100,11 @@ export function permissionFlag(version: string = process.versions.node): string 
   return "--experimental-permission";
 }
 
-/** The flags the child node is started with (before `-e <runner>`). No `--allow-*` flag is given. */
-export function sandboxNodeArgs(memoryMb: number, version: string = process.versions.node): string[] {
+/** The flags the child node is started with (before `-e <runner>`). No `--allow-*` flag is given. Without
+ *  `turbofan`, V8's tiers stop below it (`--max-opt=2`: the interpreter, Sparkplug and, where on, Maglev). */
+export function sandboxNodeArgs(memoryMb: number, version: string = process.versions.node, turbofan = true): string[] {
   if (!Number.isInteger(memoryMb) || memoryMb < 16) throw new RangeError(`memoryMb must be an integer >= 16, got ${memoryMb}`);
-  return [permissionFlag(version), "--no-warnings", `--max-old-space-size=${memoryMb}`];
+  return [permissionFlag(version), "--no-warnings", `--max-old-space-size=${memoryMb}`, ...(turbofan ? [] : ["--max-opt=2"])];
 }
 
 const versions = new Map<string, string>();
@@ -460,7 +464,8 @@ function watchChild(
 function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
   const { request, limits } = childRequest(script, calls, careful, options);
   const nodePath = options.nodePath ?? process.execPath;
-  const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath)), "--input-type=module", "-e", runnerSource()];
+  const nodeArgs = sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath), options.turbofan ?? true);
+  const args = [...nodeArgs, "--input-type=module", "-e", runnerSource()];
   // The release's code sees none of the user's environment: only how glibc's allocator is tuned (malloc-env.ts).
   const env: Record<string, string> = mallocEnv();
   if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
