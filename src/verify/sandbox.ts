@@ -464,8 +464,7 @@ function watchChild(
 function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
   const { request, limits } = childRequest(script, calls, careful, options);
   const nodePath = options.nodePath ?? process.execPath;
-  const nodeArgs = sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath), options.turbofan ?? true);
-  const args = [...nodeArgs, "--input-type=module", "-e", runnerSource()];
+  const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath), options.turbofan), "--input-type=module", "-e", runnerSource()];
   // The release's code sees none of the user's environment: only how glibc's allocator is tuned (malloc-env.ts).
   const env: Record<string, string> = mallocEnv();
   if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
