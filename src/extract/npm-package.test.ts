@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -8,7 +8,8 @@ import * as tar from "tar";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { npmPack, npmPackMember } from "../../test/helpers/cache.js";
 import { ExitCode, MalformedInput, SearchliftError, UnrecognizedInput } from "../errors.js";
-import { openContainer } from "./open-container.js";
+import { openContainer, openContainerAsync } from "./open-container.js";
+import type { Container } from "./types.js";
 
 const work = mkdtempSync(join(tmpdir(), "searchlift-npm-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -401,5 +402,53 @@ describe("synthetic packages", () => {
       inner = tgz({ "package/package.json": MANIFEST({ bin: "inner.tgz" }), "package/inner.tgz": readFileSync(inner) });
     expect(thrown(() => openContainer(inner))).toBeInstanceOf(MalformedInput);
     expect(leftovers()).toEqual([]);
+  });
+});
+
+describe("openContainerAsync (zlib on libuv's pool, the file fed in reused buffers)", () => {
+  /** What opening `file` gives: each module's path and digest, or the error's kind, exit code and message. */
+  async function outcome(open: () => Container | Promise<Container>): Promise<unknown> {
+    try {
+      const c = await open();
+      try {
+        return c.modules.map((m) => [m.path, sha(c.read(m))]);
+      } finally {
+        c.close();
+      }
+    } catch (e) {
+      if (!(e instanceof SearchliftError)) throw e;
+      return { kind: e.constructor.name, exitCode: e.exitCode, message: e.message };
+    }
+  }
+
+  it("opens what openContainer opens, and refuses cut and damaged archives as it does, leaving nothing behind", async () => {
+    // Incompressible text, so that the archive takes several reads of a megabyte.
+    const noise = randomBytes(4_000_000).toString("base64").replace(/.{76}/g, "// $&\n");
+    const good = tgz({ "package/package.json": MANIFEST({ bin: "cli.js" }), "package/cli.js": `${SCRIPT}${noise}\n` });
+    const bytes = readFileSync(good);
+    expect(bytes.length).toBeGreaterThan(3 * 1024 * 1024);
+    const variant = (name: string, b: Buffer) => {
+      const file = join(work, name);
+      writeFileSync(file, b);
+      return file;
+    };
+    const flipped = Buffer.from(bytes);
+    for (let i = 0; i < 64; i++) flipped[Math.floor(bytes.length / 2) + i]! ^= 0xff;
+    const inputs = [
+      good,
+      variant("cut-early.tgz", bytes.subarray(0, 3000)),
+      variant("cut-late.tgz", bytes.subarray(0, bytes.length - 5000)),
+      variant("cut-at-read.tgz", bytes.subarray(0, 2 * 1024 * 1024)),
+      variant("flipped.tgz", flipped),
+    ];
+    const seen = [];
+    for (const file of inputs) {
+      const sync = await outcome(() => openContainer(file));
+      expect(await outcome(() => openContainerAsync(file))).toEqual(sync);
+      expect(leftovers()).toEqual([]);
+      seen.push(sync);
+    }
+    expect(seen[0]).toEqual([["package/cli.js", sha(Buffer.from(`${SCRIPT}${noise}\n`))]]);
+    for (const s of seen.slice(1)) expect(s).toMatchObject({ kind: "MalformedInput", exitCode: ExitCode.malformed });
   });
 });

@@ -1,10 +1,10 @@
 import {
   closeSync,
-  createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
+  read,
   readFileSync,
   readSync,
   realpathSync,
@@ -13,7 +13,7 @@ import {
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { createGunzip } from "node:zlib";
+import { createGunzip, type Gunzip } from "node:zlib";
 import { createRequire } from "node:module";
 import { basename, join, posix } from "node:path";
 import { isInside } from "../safe-write.js";
@@ -384,9 +384,7 @@ async function streamTarAsync(input: string, onEntry: OnEntry): Promise<void> {
   const pass = tarPass(onEntry, () => false);
   const fd = openForReading(input);
   const gunzip = createGunzip({ chunkSize: READ_CHUNK });
-  const file = createReadStream("", { fd, highWaterMark: READ_CHUNK });
-  file.on("error", (e: NodeJS.ErrnoException) => gunzip.destroy(e));
-  file.pipe(gunzip);
+  const fed = feed(fd, gunzip);
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
       pass.parser.write(chunk);
@@ -398,10 +396,41 @@ async function streamTarAsync(input: string, onEntry: OnEntry): Promise<void> {
     if (err.syscall) throw new SearchliftError(`cannot read input: ${err.code ?? err.message}`, ExitCode.unreadable, input);
     pass.fail("TAR_ABORT", `zlib: ${err.message}`);
   } finally {
-    file.destroy();
     gunzip.destroy();
+    await fed;
   }
   pass.check(input);
+}
+
+/**
+ * Write the file at `fd` into `gunzip` and end it, then close `fd`. Two buffers take turns, each read into
+ * again once zlib has consumed it: a read stream would allocate (and fault in) a fresh megabyte for each of
+ * the 130 reads of a native release's tarball. Stops when the stream is destroyed; a read error destroys it.
+ */
+async function feed(fd: number, gunzip: Gunzip): Promise<void> {
+  const closed = new Promise<void>((done) => gunzip.once("close", done));
+  const buffers = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
+  const consumed = [Promise.resolve(), Promise.resolve()];
+  try {
+    for (let turn = 0, pos = 0; ; turn ^= 1) {
+      await Promise.race([consumed[turn], closed]);
+      if (gunzip.destroyed) return;
+      const n = await readAt(fd, buffers[turn]!, pos);
+      if (gunzip.destroyed) return;
+      if (n === 0) break;
+      pos += n;
+      consumed[turn] = new Promise<void>((done) => gunzip.write(buffers[turn]!.subarray(0, n), () => done()));
+    }
+    gunzip.end();
+  } catch (e) {
+    gunzip.destroy(e as Error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readAt(fd: number, into: Buffer, position: number): Promise<number> {
+  return new Promise((done, fail) => read(fd, into, 0, into.length, position, (e, n) => (e ? fail(e) : done(n))));
 }
 
 /** A tar entry's path inside the package: npm drops the first component (`package/`, whatever it is named). */
