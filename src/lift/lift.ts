@@ -20,7 +20,8 @@ import { releaseInfo, type ReleaseInfo } from "./release-info.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
-import { startVerifier, VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
+import { VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
+import { verifierPool } from "./verifier-pool.js";
 import { recordAgreement, recordedAgreement, sharedVerification, verificationKey, type Agreement } from "../verify/shared-verification.js";
 import type { OnProgress } from "../api/progress.js";
 
@@ -56,9 +57,26 @@ export interface LiftResult extends ReleaseInfo {
   portedKeys: number;
 }
 
+/** This process's verifiers (verifier-pool.ts). */
+const verifiers = verifierPool();
+
+/**
+ * Start a verifier now, for a lift this process is about to make: check starts one while its releases
+ * download, so that the corpus is made and encoded on a core the download leaves idle. Stop it with
+ * cancelVerifierAhead if no lift took it.
+ */
+export function startVerifierAhead(routine: string = toolSearchPack.id, cases = 2000): void {
+  verifiers.startAhead(routine, cases);
+}
+
+/** Stop the verifiers started ahead that no lift took. */
+export function cancelVerifierAhead(): void {
+  verifiers.cancelAhead();
+}
+
 export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
   // The verifier makes its corpus while the container opens: a .tgz is decompressed whole, a second or more.
-  const verifier = opts.verify ? verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
+  const verifier = opts.verify ? verifiers.verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
   try {
     const c = await openContainerAsync(input);
     try {
@@ -80,63 +98,6 @@ async function liftContainer(c: Container, opts: LiftRun): Promise<LiftResult> {
   } finally {
     inputHash.cancel();
   }
-}
-
-/** Verifiers of lifts in this process that have not answered yet. */
-let verifiersAtWork = 0;
-
-/** A verifier started before any lift asked for one (startVerifierAhead), for the first lift that does. */
-let ahead: { routine: string; cases: number; verifier: Verifier } | undefined;
-
-/**
- * Start a verifier now, for a lift this process is about to make: check starts one while its releases
- * download, so that the corpus is made and encoded on a core the download leaves idle. Give it back with
- * cancelVerifierAhead if no lift took it.
- */
-export function startVerifierAhead(routine: string = toolSearchPack.id, cases = 2000): void {
-  ahead ??= { routine, cases, verifier: startVerifier(routine, cases) };
-}
-
-export function cancelVerifierAhead(): void {
-  ahead?.verifier.cancel();
-  ahead = undefined;
-}
-
-function takeVerifierAhead(routine: string, cases: number): Verifier | undefined {
-  if (ahead?.routine !== routine || ahead.cases !== cases) return undefined;
-  const { verifier } = ahead;
-  ahead = undefined;
-  return verifier;
-}
-
-/**
- * A verifier for one lift. Started at once, it makes its corpus on another core while this process locates
- * and lifts. While another lift of this process is verifying (check's releases), it starts only when asked to
- * run: adjacent releases usually share one verification (shared-verification.ts), and a corpus made meanwhile
- * would take a core from the other lift's sides.
- */
-function verifierFor(routine: string, cases: number): Verifier {
-  let started: Verifier | undefined;
-  let done = false;
-  const start = () => {
-    if (!started) {
-      started = takeVerifierAhead(routine, cases) ?? startVerifier(routine, cases);
-      verifiersAtWork++;
-    }
-    return started;
-  };
-  const finish = () => {
-    if (started && !done) verifiersAtWork--;
-    done = true;
-  };
-  if (verifiersAtWork === 0) start();
-  return {
-    run: (original, emitted, budgetMs) => start().run(original, emitted, budgetMs).finally(finish),
-    cancel: () => {
-      started?.cancel();
-      finish();
-    },
-  };
 }
 
 /** A lift that failed once the release was known: the error says which release it was. */

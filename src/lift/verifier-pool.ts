@@ -1,0 +1,71 @@
+/**
+ * The verifiers of one process's lifts. A verifier is started before its lift needs it, to make its corpus on
+ * another core while the lift works; it is used by whichever lift reaches its verification first (check's
+ * releases finish in the order their downloads do, not the order they started), rather than that lift
+ * starting one cold while a ready one waits for the lift that started it.
+ */
+import { startVerifier, type Verifier } from "../verify/verify-process.js";
+
+/** A started verifier no lift has given sides to yet. */
+interface IdleVerifier {
+  routine: string;
+  cases: number;
+  verifier: Verifier;
+  /** Started by startAhead, for no lift in particular. */
+  ahead: boolean;
+}
+
+export interface VerifierPool {
+  /** A verifier for one lift: `run` takes a ready one, or starts one; `cancel` stops one it started that no lift took. */
+  verifierFor(routine: string, cases: number): Verifier;
+  /** Have a verifier ready for a lift not yet begun (check, while its releases download). */
+  startAhead(routine: string, cases: number): void;
+  /** Stop the verifiers started ahead that no lift took. */
+  cancelAhead(): void;
+}
+
+export function verifierPool(start: (routine: string, cases: number) => Verifier = startVerifier): VerifierPool {
+  const idle: IdleVerifier[] = [];
+  let running = 0;
+  const ready = (routine: string, cases: number) => idle.some((v) => v.routine === routine && v.cases === cases);
+  const stop = (entry: IdleVerifier) => {
+    const i = idle.indexOf(entry);
+    if (i < 0) return;
+    idle.splice(i, 1);
+    entry.verifier.cancel();
+  };
+  const claim = (routine: string, cases: number) => {
+    const i = idle.findIndex((v) => v.routine === routine && v.cases === cases);
+    return i < 0 ? undefined : idle.splice(i, 1)[0]!.verifier;
+  };
+
+  return {
+    verifierFor(routine, cases) {
+      // None is started while another lift's sides run: adjacent releases usually share one verification
+      // (shared-verification.ts), and a corpus made meanwhile would take a core from those sides.
+      let own: IdleVerifier | undefined;
+      if (running === 0 && !ready(routine, cases)) {
+        own = { routine, cases, verifier: start(routine, cases), ahead: false };
+        idle.push(own);
+      }
+      let claimed: Verifier | undefined;
+      return {
+        run(original, emitted, budgetMs) {
+          claimed = claim(routine, cases) ?? start(routine, cases);
+          running++;
+          return claimed.run(original, emitted, budgetMs).finally(() => running--);
+        },
+        cancel() {
+          if (own) stop(own);
+          claimed?.cancel();
+        },
+      };
+    },
+    startAhead(routine, cases) {
+      if (!ready(routine, cases)) idle.push({ routine, cases, verifier: start(routine, cases), ahead: true });
+    },
+    cancelAhead() {
+      for (const entry of idle.filter((v) => v.ahead)) stop(entry);
+    },
+  };
+}
