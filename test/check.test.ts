@@ -616,6 +616,39 @@ describe("check --releases given as inputs", () => {
     expect(JSON.parse(redone.out.stdout)).toEqual(answer);
   });
 
+  it("asks the registry about the versions it fetches in one npm view; a version not published still says so", () => {
+    const env = machine(null);
+    const registry = env.FAKE_NPM_REGISTRY!;
+    const tgz = join(registry, "anthropic-ai-claude-code", "0.5.0.tgz");
+    const work = join(dir, "pkg-0.5.0");
+    mkdirSync(join(work, "package"), { recursive: true });
+    copyFileSync(join(ROOT, "samples", "releases", "0.5.0"), join(work, "package", "cli.js"));
+    writeFileSync(
+      join(work, "package", "package.json"),
+      JSON.stringify({ name: "@anthropic-ai/claude-code", version: "0.5.0", bin: { claude: "cli.js" } }),
+    );
+    expect(spawnSync("tar", ["-czf", tgz, "-C", work, "package"]).status).toBe(0);
+    const log = join(dir, "npm-calls-two.log");
+    const check = (releases: string, liftCache = "two-lift-cache") => {
+      rmSync(log, { force: true });
+      const args = ["check", "--tools", acmeTools(), "--server-name", "acme", "--query", "report", "--releases", releases];
+      const cache = ["--cache", join(dir, "two-releases"), "--lift-cache", join(dir, liftCache), "--json"];
+      const out = run([...args, ...cache], { ...env, FAKE_NPM_LOG: log });
+      return { out, views: (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []).filter((l) => l.startsWith("view ")) };
+    };
+    const both = check("0.5.0,0.7.0");
+    expect(both.out.code, both.out.stderr).toBe(0);
+    expect(both.views.map((l) => l.split(" ").slice(0, 4).join(" "))).toEqual(["view @anthropic-ai/claude-code@0.5.0 || 0.7.0"]);
+    expect(ranksOf(JSON.parse(both.out.stdout) as CheckJson, "report", "mcp__acme__report")).toEqual({ "0.5.0": 2, "0.7.0": 1 });
+    // Lifted before, they are not asked about again.
+    expect(check("0.5.0,0.7.0").views).toEqual([]);
+    // A version that does not exist, asked about with another, gets fetch's own error.
+    const missing = check("0.5.0,0.6.9", "two-lift-cache-missing");
+    expect(missing.out.code).toBe(ExitCode.notPublished);
+    expect(missing.out.stderr).toContain("0.6.9 is not a published version of @anthropic-ai/claude-code");
+    expect(missing.views[0]).toMatch(/^view @anthropic-ai\/claude-code@0\.5\.0 \|\| 0\.6\.9 version/);
+  });
+
   it.each(["a file", "a package folder"])(
     "%s rewritten in place to the same size and mtime is hashed and lifted again; unchanged, it is read back",
     (kind) => {

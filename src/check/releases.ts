@@ -69,6 +69,7 @@ export async function releaseModules(args: readonly string[], flags: ReleaseFlag
   const tags = new TagVersions();
   for (const arg of args) tags.lookAhead(arg);
   const distinct = await expandInstalled(args, flags.log);
+  await askRegistryAhead(distinct, flags);
   const modules = new Map<string, string>();
   // Two arguments may name one release (`latest` and its version): its lift folder is lifted into once.
   const lifts = new Map<string, Promise<string>>();
@@ -102,6 +103,27 @@ class VerifierAhead {
   cancel(): void {
     if (this.started) void import("../lift/lift.js").then(({ cancelVerifierAhead }) => cancelVerifierAhead());
   }
+}
+
+/**
+ * The versions check will download are asked of the registry in one npm view (fetch.ts, askRegistryAhead), not one
+ * each. A release lifted before needs no registry, and a version it cannot fetch reports that when it is fetched.
+ */
+async function askRegistryAhead(args: readonly string[], flags: ReleaseFlags): Promise<void> {
+  const [{ readVersionSpec }, fetch] = await Promise.all([import("../inputs/version-spec.js"), import("../fetch/fetch.js")]);
+  const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
+  const ids = [];
+  for (const arg of args) {
+    const spec = existsSync(arg) ? null : readVersionSpec(arg);
+    if (spec?.kind !== "exact" || (spec.platform && flags.platform && spec.platform !== flags.platform)) continue;
+    try {
+      const id = fetch.releaseFor(spec.fetchSpec, spec.platform ?? flags.platform);
+      if (!rememberedRelease(liftCache, id.version, id.platform)) ids.push(id);
+    } catch {
+      // no build of it for this host: fetching it says so
+    }
+  }
+  if (ids.length > 1) fetch.askRegistryAhead(ids);
 }
 
 /** What each dist-tag names, asked once a run: `latest` is one version throughout. */

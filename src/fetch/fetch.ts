@@ -319,39 +319,86 @@ interface RegistryFacts {
   published: Map<string, string>;
 }
 
-/** The registry's dist.integrity and publish time of each release; one npm view per package. */
-async function registryFacts(ids: ReleaseId[], exact: boolean): Promise<RegistryFacts> {
+/** One release's answer from the registry. */
+interface ReleaseFacts {
+  integrity: string;
+  published?: string;
+}
+
+/** Answers asked for ahead (askRegistryAhead), by `package@version`, each taken once by the fetch that needs it. */
+const askedAhead = new Map<string, Promise<ReleaseFacts | undefined>>();
+
+/**
+ * Ask the registry now, in one npm view per package, what fetching each of `ids` will need: check fetches two
+ * releases at once, and each npm started costs about half a second of CPU while the downloads want the cores.
+ * A failure here is nobody's: a release without an answer asks again itself and reports its own error.
+ */
+export function askRegistryAhead(ids: readonly ReleaseId[]): void {
   const byPackage = new Map<string, string[]>();
-  for (const id of ids) byPackage.set(id.package, [...(byPackage.get(id.package) ?? []), id.version]);
-  const out = new Map<string, string>();
+  for (const id of ids) {
+    if (askedAhead.has(key(id))) continue;
+    byPackage.set(id.package, [...new Set([...(byPackage.get(id.package) ?? []), id.version])]);
+  }
+  for (const [pkg, versions] of byPackage) {
+    const answer = viewFacts(pkg, versions).catch(() => new Map<string, ReleaseFacts>());
+    for (const version of versions)
+      askedAhead.set(
+        `${pkg}@${version}`,
+        answer.then((facts) => facts.get(`${pkg}@${version}`)),
+      );
+  }
+}
+
+/** The registry's dist.integrity and publish time of each release; one npm view per package not asked ahead. */
+async function registryFacts(ids: ReleaseId[], exact: boolean): Promise<RegistryFacts> {
+  const integrity = new Map<string, string>();
   const published = new Map<string, string>();
+  const take = (k: string, f: ReleaseFacts) => {
+    integrity.set(k, f.integrity);
+    if (f.published !== undefined) published.set(k, f.published);
+  };
+  const byPackage = new Map<string, string[]>();
+  for (const id of ids) {
+    const ahead = askedAhead.get(key(id));
+    askedAhead.delete(key(id));
+    const answered = ahead && (await ahead);
+    if (answered) take(key(id), answered);
+    else byPackage.set(id.package, [...(byPackage.get(id.package) ?? []), id.version]);
+  }
   await Promise.all(
     [...byPackage].map(async ([pkg, versions]) => {
-      let viewed: ViewedVersion | ViewedVersion[] | undefined;
+      let facts: Map<string, ReleaseFacts>;
       try {
-        viewed = await npmView<ViewedVersion | ViewedVersion[]>(`${pkg}@${versions.join(" || ")}`, [
-          "version",
-          "dist.integrity",
-          "dist.shasum",
-          "time",
-        ]);
+        facts = await viewFacts(pkg, versions);
       } catch (e) {
         if (exact && e instanceof NpmError && e.npmCode === "E404") throw await explainMissing(pkg, versions[0]!);
         throw e;
       }
-      for (const v of viewed === undefined ? [] : Array.isArray(viewed) ? viewed : [viewed]) {
-        const sri =
-          v["dist.integrity"] ?? (v["dist.shasum"] ? `sha1-${Buffer.from(v["dist.shasum"], "hex").toString("base64")}` : undefined);
-        if (v.version && sri) out.set(`${pkg}@${v.version}`, sri);
-        const time = v.version ? v.time?.[v.version] : undefined;
-        if (v.version && typeof time === "string" && isPublishTime(time)) published.set(`${pkg}@${v.version}`, time);
-      }
+      for (const [k, f] of facts) take(k, f);
       for (const version of versions) {
-        if (!out.has(`${pkg}@${version}`)) throw new NpmError(`npm view ${pkg}@${version} gave no dist.integrity`, undefined);
+        if (!integrity.has(`${pkg}@${version}`)) throw new NpmError(`npm view ${pkg}@${version} gave no dist.integrity`, undefined);
       }
     }),
   );
-  return { integrity: out, published };
+  return { integrity, published };
+}
+
+/** `npm view` of `versions` of `pkg`: each version's integrity and publish time, keyed `package@version`. */
+async function viewFacts(pkg: string, versions: string[]): Promise<Map<string, ReleaseFacts>> {
+  const viewed = await npmView<ViewedVersion | ViewedVersion[]>(`${pkg}@${versions.join(" || ")}`, [
+    "version",
+    "dist.integrity",
+    "dist.shasum",
+    "time",
+  ]);
+  const facts = new Map<string, ReleaseFacts>();
+  for (const v of viewed === undefined ? [] : Array.isArray(viewed) ? viewed : [viewed]) {
+    const sri = v["dist.integrity"] ?? (v["dist.shasum"] ? `sha1-${Buffer.from(v["dist.shasum"], "hex").toString("base64")}` : undefined);
+    if (!v.version || !sri) continue;
+    const time = v.time?.[v.version];
+    facts.set(`${pkg}@${v.version}`, { integrity: sri, ...(typeof time === "string" && isPublishTime(time) ? { published: time } : {}) });
+  }
+  return facts;
 }
 
 /** Why `pkg@version` is not published: the version does not exist, or not for that platform. */
