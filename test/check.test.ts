@@ -523,23 +523,27 @@ describe("check --releases given as inputs", () => {
     expect(readFileSync(module, "utf8")).toContain(`"sha256": "${sha}"`);
   });
 
+  /** Sample release `version` as the client package's tarball in the fake npm's registry, once. */
+  function publishSample(registry: string, version: string): void {
+    const tgz = join(registry, "anthropic-ai-claude-code", `${version}.tgz`);
+    if (existsSync(tgz)) return;
+    const work = join(dir, `pkg-${version}`);
+    mkdirSync(join(work, "package"), { recursive: true });
+    copyFileSync(join(ROOT, "samples", "releases", version), join(work, "package", "cli.js"));
+    writeFileSync(
+      join(work, "package", "package.json"),
+      JSON.stringify({ name: "@anthropic-ai/claude-code", version, bin: { claude: "cli.js" } }),
+    );
+    mkdirSync(dirname(tgz), { recursive: true });
+    expect(spawnSync("tar", ["-czf", tgz, "-C", work, "package"]).status).toBe(0);
+  }
+
   /** A machine of its own (as in inputs.test.ts): a HOME, a PATH without npm or claude, the fake npm whose
    *  registry holds sample 0.7.0 as the package's latest, and optionally 0.5.0 in the native versions folder. */
   function machine(installed: string | null): Record<string, string> {
     const home = join(dir, `home-${installed ?? "none"}`);
     const registry = join(dir, "registry");
-    const tgz = join(registry, "anthropic-ai-claude-code", "0.7.0.tgz");
-    if (!existsSync(tgz)) {
-      const work = join(dir, "pkg-0.7.0");
-      mkdirSync(join(work, "package"), { recursive: true });
-      copyFileSync(join(ROOT, "samples", "releases", "0.7.0"), join(work, "package", "cli.js"));
-      writeFileSync(
-        join(work, "package", "package.json"),
-        JSON.stringify({ name: "@anthropic-ai/claude-code", version: "0.7.0", bin: { claude: "cli.js" } }),
-      );
-      mkdirSync(dirname(tgz), { recursive: true });
-      expect(spawnSync("tar", ["-czf", tgz, "-C", work, "package"]).status).toBe(0);
-    }
+    publishSample(registry, "0.7.0");
     if (installed) {
       const versions = join(home, ".local", "share", "claude", "versions");
       mkdirSync(versions, { recursive: true });
@@ -618,16 +622,7 @@ describe("check --releases given as inputs", () => {
 
   it("asks the registry about the versions it fetches in one npm view; a version not published still says so", () => {
     const env = machine(null);
-    const registry = env.FAKE_NPM_REGISTRY!;
-    const tgz = join(registry, "anthropic-ai-claude-code", "0.5.0.tgz");
-    const work = join(dir, "pkg-0.5.0");
-    mkdirSync(join(work, "package"), { recursive: true });
-    copyFileSync(join(ROOT, "samples", "releases", "0.5.0"), join(work, "package", "cli.js"));
-    writeFileSync(
-      join(work, "package", "package.json"),
-      JSON.stringify({ name: "@anthropic-ai/claude-code", version: "0.5.0", bin: { claude: "cli.js" } }),
-    );
-    expect(spawnSync("tar", ["-czf", tgz, "-C", work, "package"]).status).toBe(0);
+    publishSample(env.FAKE_NPM_REGISTRY!, "0.5.0");
     const log = join(dir, "npm-calls-two.log");
     const check = (releases: string, liftCache = "two-lift-cache") => {
       rmSync(log, { force: true });
