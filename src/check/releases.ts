@@ -63,7 +63,9 @@ async function expandInstalled(args: readonly string[], log: (line: string) => v
 /**
  * The modules of `args`, in order, two at a time: one release downloads while another is lifted, and two
  * lifts share the cores (a lift alone keeps one busy until its verification starts). `installed` is looked for
- * while the registry is asked what each dist-tag names.
+ * while the registry is asked what each dist-tag names. A release's verifier starts with its lift, not with its
+ * download: npm's downloads keep two cores busy on their own, and a corpus made beside them slowed them more
+ * than it saved after them.
  */
 export async function releaseModules(args: readonly string[], flags: ReleaseFlags): Promise<string[]> {
   const tags = new TagVersions();
@@ -73,36 +75,12 @@ export async function releaseModules(args: readonly string[], flags: ReleaseFlag
   const modules = new Map<string, string>();
   // Two arguments may name one release (`latest` and its version): its lift folder is lifted into once.
   const lifts = new Map<string, Promise<string>>();
-  const ahead = new VerifierAhead();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < distinct.length; i = next++)
-      modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, tags, lifts, ahead));
+    for (let i = next++; i < distinct.length; i = next++) modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, tags, lifts));
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(2, distinct.length) }, worker));
-  } finally {
-    ahead.cancel();
-  }
+  await Promise.all(Array.from({ length: Math.min(2, distinct.length) }, worker));
   return distinct.map((a) => modules.get(a)!);
-}
-
-/**
- * A release that must be downloaded will be lifted and verified: its verifier starts with the download,
- * which leaves a core idle, rather than after it (lift.ts, startVerifierAhead).
- */
-class VerifierAhead {
-  private started = false;
-
-  start(): void {
-    if (this.started) return;
-    this.started = true;
-    void import("../lift/lift.js").then(({ startVerifierAhead }) => startVerifierAhead());
-  }
-
-  cancel(): void {
-    if (this.started) void import("../lift/lift.js").then(({ cancelVerifierAhead }) => cancelVerifierAhead());
-  }
 }
 
 /**
@@ -149,13 +127,7 @@ class TagVersions {
   }
 }
 
-async function releaseModule(
-  arg: string,
-  flags: ReleaseFlags,
-  tags: TagVersions,
-  lifts: Map<string, Promise<string>>,
-  ahead: VerifierAhead,
-): Promise<string> {
+async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions, lifts: Map<string, Promise<string>>): Promise<string> {
   const lifted = liftedModuleAt(arg);
   if (lifted) return lifted;
   const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
@@ -165,7 +137,6 @@ async function releaseModule(
   const before = release && rememberedRelease(liftCache, release.version, release.platform);
   const remembered = before ? cachedModule(join(liftCache, before)) : null;
   if (remembered) return remembered;
-  if (release) ahead.start();
   // A tag is fetched as the version it named above: it may name another by now.
   const { file: input, sha256: fetchedSha256 } = onDisk
     ? { file: arg, sha256: undefined }

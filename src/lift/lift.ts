@@ -60,20 +60,6 @@ export interface LiftResult extends ReleaseInfo {
 /** This process's verifiers (verifier-pool.ts). */
 const verifiers = verifierPool();
 
-/**
- * Start a verifier now, for a lift this process is about to make: check starts one while its releases
- * download, so that the corpus is made and encoded on a core the download leaves idle. Stop it with
- * cancelVerifierAhead if no lift took it.
- */
-export function startVerifierAhead(routine: string = toolSearchPack.id, cases = 2000): void {
-  verifiers.startAhead(routine, cases);
-}
-
-/** Stop the verifiers started ahead that no lift took. */
-export function cancelVerifierAhead(): void {
-  verifiers.cancelAhead();
-}
-
 export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
   // The verifier makes its corpus while the container opens: a .tgz is decompressed whole, a second or more.
   const verifier = opts.verify ? verifiers.verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;

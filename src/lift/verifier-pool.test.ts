@@ -72,36 +72,14 @@ describe("verifierPool", () => {
     expect(started[1]!.killed).toBe(false);
   });
 
-  it("a verifier started ahead serves the first lift; one no lift took is stopped by cancelAhead", async () => {
-    const { started, start } = fakes();
-    const pool = verifierPool(start);
-    pool.startAhead("tool-search", 2000);
-    pool.startAhead("tool-search", 2000);
-    expect(started).toHaveLength(1);
-    const lift = pool.verifierFor("tool-search", 2000);
-    expect(started).toHaveLength(1);
-    const outcome = lift.run("o", "e");
-    expect(started[0]!.ran).toBe(true);
-    started[0]!.finish();
-    await outcome;
-    lift.cancel();
-
-    pool.startAhead("tool-search", 2000);
-    // A lift's own ready verifier is not started ahead: cancelAhead leaves it to its lift.
-    pool.startAhead("other-routine", 100);
-    const own = pool.verifierFor("other-routine", 50);
-    pool.cancelAhead();
-    expect(started.map((v) => v.killed)).toEqual([false, true, true, false]);
-    own.cancel();
-    expect(started[3]!.killed).toBe(true);
-  });
-
   it("a verifier for another routine or corpus size is not taken", () => {
     const { started, start } = fakes();
     const pool = verifierPool(start);
-    pool.startAhead("tool-search", 2000);
+    const other = pool.verifierFor("tool-search", 2000);
     void pool.verifierFor("tool-search", 80).run("o", "e");
     expect(started).toHaveLength(2);
     expect(started.map((v) => v.ran)).toEqual([false, true]);
+    other.cancel();
+    expect(started.map((v) => v.killed)).toEqual([true, false]);
   });
 });

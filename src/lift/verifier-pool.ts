@@ -11,17 +11,11 @@ interface IdleVerifier {
   routine: string;
   cases: number;
   verifier: Verifier;
-  /** Started by startAhead, for no lift in particular. */
-  ahead: boolean;
 }
 
 export interface VerifierPool {
   /** A verifier for one lift: `run` takes a ready one, or starts one; `cancel` stops one it started that no lift took. */
   verifierFor(routine: string, cases: number): Verifier;
-  /** Have a verifier ready for a lift not yet begun (check, while its releases download). */
-  startAhead(routine: string, cases: number): void;
-  /** Stop the verifiers started ahead that no lift took. */
-  cancelAhead(): void;
 }
 
 export function verifierPool(start: (routine: string, cases: number) => Verifier = startVerifier): VerifierPool {
@@ -45,7 +39,7 @@ export function verifierPool(start: (routine: string, cases: number) => Verifier
       // (shared-verification.ts), and a corpus made meanwhile would take a core from those sides.
       let own: IdleVerifier | undefined;
       if (running === 0 && !ready(routine, cases)) {
-        own = { routine, cases, verifier: start(routine, cases), ahead: false };
+        own = { routine, cases, verifier: start(routine, cases) };
         idle.push(own);
       }
       let claimed: Verifier | undefined;
@@ -60,12 +54,6 @@ export function verifierPool(start: (routine: string, cases: number) => Verifier
           claimed?.cancel();
         },
       };
-    },
-    startAhead(routine, cases) {
-      if (!ready(routine, cases)) idle.push({ routine, cases, verifier: start(routine, cases), ahead: true });
-    },
-    cancelAhead() {
-      for (const entry of idle.filter((v) => v.ahead)) stop(entry);
     },
   };
 }
