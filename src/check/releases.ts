@@ -9,6 +9,7 @@ import { defaultCache } from "../cache-dir.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import type { ResolvedInput } from "../inputs/resolve-input.js";
+import type { InputSpec } from "../inputs/version-spec.js";
 import { inputHash } from "./input-hash.js";
 import { rememberedRelease, rememberRelease } from "./remembered.js";
 
@@ -71,7 +72,7 @@ export async function releaseModules(args: readonly string[], flags: ReleaseFlag
   const tags = new TagVersions();
   for (const arg of args) tags.lookAhead(arg);
   const distinct = await expandInstalled(args, flags.log);
-  await askRegistryAhead(distinct, flags);
+  await askAboutVersions(distinct, flags);
   const modules = new Map<string, string>();
   // Two arguments may name one release (`latest` and its version): its lift folder is lifted into once.
   const lifts = new Map<string, Promise<string>>();
@@ -87,13 +88,13 @@ export async function releaseModules(args: readonly string[], flags: ReleaseFlag
  * The versions check will download are asked of the registry in one npm view (fetch.ts, askRegistryAhead), not one
  * each. A release lifted before needs no registry, and a version it cannot fetch reports that when it is fetched.
  */
-async function askRegistryAhead(args: readonly string[], flags: ReleaseFlags): Promise<void> {
+async function askAboutVersions(args: readonly string[], flags: ReleaseFlags): Promise<void> {
   const [{ readVersionSpec }, fetch] = await Promise.all([import("../inputs/version-spec.js"), import("../fetch/fetch.js")]);
   const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
   const ids = [];
   for (const arg of args) {
-    const spec = existsSync(arg) ? null : readVersionSpec(arg);
-    if (spec?.kind !== "exact" || (spec.platform && flags.platform && spec.platform !== flags.platform)) continue;
+    const spec = existsSync(arg) ? null : releaseSpec(readVersionSpec(arg), flags);
+    if (spec?.kind !== "exact") continue;
     try {
       const id = fetch.releaseFor(spec.fetchSpec, spec.platform ?? flags.platform);
       if (!rememberedRelease(liftCache, id.version, id.platform)) ids.push(id);
@@ -161,12 +162,17 @@ async function namedRelease(
   tags: TagVersions,
 ): Promise<{ version: string; platform: string; fetch: string } | null> {
   const [{ readVersionSpec }, { releaseFor }] = await Promise.all([import("../inputs/version-spec.js"), import("../fetch/fetch.js")]);
-  const spec = readVersionSpec(arg);
-  if (!spec || spec.kind === "range") return null;
-  // Two platforms named at once: resolving the input says so.
-  if (spec.platform && flags.platform && spec.platform !== flags.platform) return null;
+  const spec = releaseSpec(readVersionSpec(arg), flags);
+  if (!spec) return null;
   const id = releaseFor(spec.kind === "exact" ? spec.fetchSpec : await tags.version(spec.fetchSpec), spec.platform ?? flags.platform);
   return { version: id.version, platform: id.platform, fetch: spec.kind === "exact" ? arg : id.version };
+}
+
+/** A spec that names one release (a version or a tag) for this run's platform; null for a range, or when two
+ *  platforms are named at once (resolving the input says so). */
+function releaseSpec(spec: InputSpec | null, flags: ReleaseFlags): InputSpec | null {
+  if (!spec || spec.kind === "range") return null;
+  return spec.platform && flags.platform && spec.platform !== flags.platform ? null : spec;
 }
 
 /** A version or tag resolved through fetch's release cache, downloading what is missing, with the tarball's sha256. */

@@ -21,7 +21,7 @@ export interface VerifierPool {
 export function verifierPool(start: (routine: string, cases: number) => Verifier = startVerifier): VerifierPool {
   const idle: IdleVerifier[] = [];
   let running = 0;
-  const ready = (routine: string, cases: number) => idle.some((v) => v.routine === routine && v.cases === cases);
+  const find = (routine: string, cases: number) => idle.findIndex((v) => v.routine === routine && v.cases === cases);
   const stop = (entry: IdleVerifier) => {
     const i = idle.indexOf(entry);
     if (i < 0) return;
@@ -29,7 +29,7 @@ export function verifierPool(start: (routine: string, cases: number) => Verifier
     entry.verifier.cancel();
   };
   const claim = (routine: string, cases: number) => {
-    const i = idle.findIndex((v) => v.routine === routine && v.cases === cases);
+    const i = find(routine, cases);
     return i < 0 ? undefined : idle.splice(i, 1)[0]!.verifier;
   };
 
@@ -38,7 +38,7 @@ export function verifierPool(start: (routine: string, cases: number) => Verifier
       // None is started while another lift's sides run: adjacent releases usually share one verification
       // (shared-verification.ts), and a corpus made meanwhile would take a core from those sides.
       let own: IdleVerifier | undefined;
-      if (running === 0 && !ready(routine, cases)) {
+      if (running === 0 && find(routine, cases) < 0) {
         own = { routine, cases, verifier: start(routine, cases) };
         idle.push(own);
       }

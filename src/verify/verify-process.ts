@@ -13,7 +13,7 @@ import { exitWithParent, ORPHANED_EXIT } from "../exit-with-parent.js";
 import { routinePack } from "../routines/packs.js";
 import { killSandboxChildren } from "./sandbox.js";
 import { mallocEnv } from "./malloc-env.js";
-import { prepareVerification, verifyAgreement, type VerifyResult } from "./verify.js";
+import { prepareVerification, VERIFY_SEMI_SPACE_MB, verifyAgreement, type VerifyResult } from "./verify.js";
 
 /** The first line: which corpus to make, made while the lift is still at work. */
 interface CorpusRequest {
@@ -46,9 +46,9 @@ export interface Verifier {
 
 /** Start a verifier for `cases` cases of `routine`'s corpus. */
 export function startVerifier(routine: string, cases: number): Verifier {
-  // Semi-spaces of 4 MB, as the sandbox sides have (verify.ts): making the corpus allocates 20 MB of text in
+  // The sandbox sides' semi-spaces (verify.ts): making the corpus allocates 20 MB of text in
   // small pieces, and a young generation of V8's 16 MB semi-spaces faults in more fresh memory for it.
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", fileURLToPath(import.meta.url)], {
+  const child = spawn(process.execPath, [`--max-semi-space-size=${VERIFY_SEMI_SPACE_MB}`, fileURLToPath(import.meta.url)], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, ...mallocEnv() },
   });
