@@ -1,4 +1,6 @@
-// Loaded with `node --import` into a measured command: reports its peak RSS on exit (stderr, one marker line).
+// Loaded with `node --import` into a measured command: reports its peak RSS and how many pages it touched
+// for the first time (minor page faults) on exit (stderr, one marker line).
 process.on("exit", () => {
-  process.stderr.write(`\n@@maxrss ${process.resourceUsage().maxRSS}\n`);
+  const usage = process.resourceUsage();
+  process.stderr.write(`\n@@maxrss ${usage.maxRSS} ${usage.minorPageFault}\n`);
 });
