@@ -325,7 +325,5 @@ function firstTouchCost() {
   const script = `const n = 64 << 20, b = Buffer.allocUnsafeSlow(n), t = process.hrtime.bigint();
     for (let i = 0; i < n; i += 4096) b[i] = 1;
     console.log(Number(process.hrtime.bigint() - t) / 1e3 / (n / 4096));`;
-  const costs = [];
-  for (let i = 0; i < 5; i++) costs.push(Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })));
-  return costs.sort((a, b) => a - b)[2];
+  return median(Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }))));
 }
