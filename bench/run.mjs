@@ -44,12 +44,18 @@ function fetchMember(spec, member) {
   return out;
 }
 
-/** Median wall time (ms), peak RSS (MB) and page faults (of the last run) of a command over `runs` runs, after one warm-up. */
+/**
+ * Median wall time (ms), median CPU time of the command and every process it waited for (ms; null where
+ * /proc is not there), peak RSS (MB) and page faults (of the last run) of a command over `runs` runs, after
+ * one warm-up.
+ */
 function measure(cmd, args, { node = false, runs: n = runs, env = process.env } = {}) {
   const times = [];
+  const cpus = [];
   let rss = 0;
   let faults = null;
   for (let i = 0; i <= n; i++) {
+    const cpu0 = childrenCpuMs();
     const t0 = process.hrtime.bigint();
     const r = node
       ? spawnSync(process.execPath, ["--import", join(root, "bench/rss-reporter.mjs"), ...args], {
@@ -59,16 +65,38 @@ function measure(cmd, args, { node = false, runs: n = runs, env = process.env } 
         })
       : spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 1 << 30, env });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const cpu = cpu0 === null ? null : childrenCpuMs() - cpu0;
     if (r.status !== 0 && !(cmd === "grep" && r.status === 1)) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
     const m = /@@maxrss (\d+) (\d+)/.exec(r.stderr ?? "");
     if (m) {
       rss = Math.max(rss, Number(m[1]) / 1024);
       faults = Number(m[2]);
     }
-    if (i > 0 || n === 0) times.push(ms);
+    if (i > 0 || n === 0) {
+      times.push(ms);
+      cpus.push(cpu);
+    }
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], rssMB: node ? rss : null, faults };
+  return { ms: median(times), cpuMs: cpus.includes(null) ? null : median(cpus), rssMB: node ? rss : null, faults };
+}
+
+/**
+ * The user and system CPU time of this process's children that have been waited for (and of theirs, as each
+ * waited for its own), in ms, from /proc/self/stat; null where there is no /proc. A command's CPU is the
+ * difference across its run: on a machine of few cores it says how much of the wall time was waiting for one.
+ */
+function childrenCpuMs() {
+  if (process.platform !== "linux") return null;
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  // Fields after the command name (which may hold spaces), from field 3 on: cutime and cstime are 16 and 17.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicks();
+}
+
+let ticks;
+function clockTicks() {
+  ticks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  return ticks;
 }
 
 const bin = join(root, "bin", "searchlift.js");
@@ -78,7 +106,7 @@ const spec = "@anthropic-ai/claude-code-linux-x64@2.1.332";
 const file = fetchMember(spec, "package/claude");
 const rows = [];
 const goals = [];
-const show = (name, r) => rows.push([name, r.ms, r.rssMB, r.faults ?? null]);
+const show = (name, r) => rows.push([name, r.ms, r.cpuMs ?? null, r.rssMB, r.faults ?? null]);
 
 // extract (issue: listing faster than grep, peak RSS < 150 MB)
 const list = measure(null, [bin, "extract", file, "--list", "--json"], { node: true });
@@ -108,6 +136,13 @@ const liftFull = measure(null, [bin, "lift", liftFile, "--out", liftOut], { node
 const grepLift = measure("grep", ["-c", "max_results", liftFile]);
 show(`lift --no-verify (${liftSpec})`, liftFast);
 show("lift, verified on 2,000 cases", liftFull);
+// The command's time in parts: a process's start (Node and the bundle), and the lift's own work done warm in one
+// process (bench/warm-lift.mjs), its code compiled and hot and its heap grown. The rest is what a fresh process
+// pays to run that code cold and to fault in its heap.
+const start = measure(null, [bin, "--version"], { node: true });
+const liftWarm = Number(execFileSync(process.execPath, [join(root, "bench/warm-lift.mjs"), liftFile, liftOut], { encoding: "utf8" }));
+show("  a process's start (searchlift --version)", start);
+show("  the lift's work, warm in one process (median of 7 after 3)", { ms: liftWarm, rssMB: null });
 show("grep -c max_results (same file)", grepLift);
 // Readability of what the lift wrote (issue 11: at most 5% placeholders).
 const lifted = readdirSync(liftOut, { recursive: true }).find(
@@ -214,7 +249,9 @@ const coldVersions = ["2.1.303", "2.1.304"];
 const coldPairs = Math.max(1, runs);
 const coldDir = join(cache, `bench-check-cold-${process.pid}`);
 const checkTimes = [];
+const checkCpus = [];
 const fetchTimes = [];
+const fetchCpus = [];
 /** check of the two versions through the caches in coldDir, with `queries` (arguments). */
 const checkByVersionArgs = (queries) => [
   bin,
@@ -237,9 +274,10 @@ for (let pair = 0; pair < coldPairs; pair++) {
   mkdirSync(coldDir, { recursive: true });
   writeFileSync(join(coldDir, "tools.json"), JSON.stringify({ serverName: "tracker", tools: checkTools }));
   const emptyNpmCache = (name) => ({ ...process.env, npm_config_cache: join(coldDir, name) });
-  checkTimes.push(
-    measure(null, checkByVersionArgs(["--query", "list issue"]), { node: true, runs: 0, env: emptyNpmCache("npm-cache") }).ms,
-  );
+  const coldRun = measure(null, checkByVersionArgs(["--query", "list issue"]), { node: true, runs: 0, env: emptyNpmCache("npm-cache") });
+  checkTimes.push(coldRun.ms);
+  checkCpus.push(coldRun.cpuMs);
+  const fetchCpu0 = childrenCpuMs();
   const fetchT0 = process.hrtime.bigint();
   await Promise.all(
     coldVersions.map(
@@ -254,14 +292,14 @@ for (let pair = 0; pair < coldPairs; pair++) {
     ),
   );
   fetchTimes.push(Number(process.hrtime.bigint() - fetchT0) / 1e6);
+  fetchCpus.push(fetchCpu0 === null ? null : childrenCpuMs() - fetchCpu0);
 }
 // The same two, warm, as a user reruns them: by version, 50 tools x 20 queries, from the last pair's caches.
 writeFileSync(join(coldDir, "queries.txt"), checkQueries);
 const checkByVersion = measure(null, checkByVersionArgs(["--queries", join(coldDir, "queries.txt")]), { node: true });
 rmSync(coldDir, { recursive: true, force: true });
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const coldCheck = { ms: median(checkTimes), rssMB: null };
-const fetchBoth = { ms: median(fetchTimes), rssMB: null };
+const coldCheck = { ms: median(checkTimes), cpuMs: checkCpus.includes(null) ? null : median(checkCpus), rssMB: null };
+const fetchBoth = { ms: median(fetchTimes), cpuMs: fetchCpus.includes(null) ? null : median(fetchCpus), rssMB: null };
 const secs = (xs) => xs.map((x) => (x / 1000).toFixed(1)).join(", ");
 show(`check, cold, ${coldVersions.join(" and ")} (fetched, lifted, verified; median of ${secs(checkTimes)} s)`, coldCheck);
 show(`  the two fetches alone (median of ${secs(fetchTimes)} s)`, fetchBoth);
@@ -309,13 +347,18 @@ console.log(
   `first touch of a memory page here: ${touch.toFixed(1)} µs (pages: the pages the searchlift process, all its threads but none of its children, touched first — its minor page faults — and their cost at that rate)\n`,
 );
 const w = Math.max(...rows.map((r) => r[0].length));
-for (const [name, ms, rss, faults] of rows)
+for (const [name, ms, cpu, rss, faults] of rows)
   console.log(
-    `${name.padEnd(w)}  ${ms.toFixed(1).padStart(9)} ms  ${rss == null ? "" : rss.toFixed(1).padStart(7) + " MB"}` +
+    `${name.padEnd(w)}  ${ms.toFixed(1).padStart(9)} ms  ${cpu == null ? " ".repeat(13) : `CPU ${(cpu / 1000).toFixed(2).padStart(6)} s`}` +
+      `  ${rss == null ? "" : rss.toFixed(1).padStart(7) + " MB"}` +
       (faults == null ? "" : `  ${String(faults).padStart(7)} pages ≈ ${((faults * touch) / 1000).toFixed(0).padStart(4)} ms`),
   );
 console.log("");
 for (const [g, ok] of goals) console.log(`${ok ? "met   " : "MISSED"}  ${g}`);
+
+function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}
 
 /**
  * What touching a page of fresh memory costs on this machine (µs per page, median of five): on some virtual
