@@ -77,7 +77,7 @@ function measure(cmd, args, { node = false, runs: n = runs, env = process.env } 
       cpus.push(cpu);
     }
   }
-  return { ms: median(times), cpuMs: cpus.includes(null) ? null : median(cpus), rssMB: node ? rss : null, faults };
+  return { ms: median(times), cpuMs: medianCpu(cpus), rssMB: node ? rss : null, faults };
 }
 
 /**
@@ -298,8 +298,8 @@ for (let pair = 0; pair < coldPairs; pair++) {
 writeFileSync(join(coldDir, "queries.txt"), checkQueries);
 const checkByVersion = measure(null, checkByVersionArgs(["--queries", join(coldDir, "queries.txt")]), { node: true });
 rmSync(coldDir, { recursive: true, force: true });
-const coldCheck = { ms: median(checkTimes), cpuMs: checkCpus.includes(null) ? null : median(checkCpus), rssMB: null };
-const fetchBoth = { ms: median(fetchTimes), cpuMs: fetchCpus.includes(null) ? null : median(fetchCpus), rssMB: null };
+const coldCheck = { ms: median(checkTimes), cpuMs: medianCpu(checkCpus), rssMB: null };
+const fetchBoth = { ms: median(fetchTimes), cpuMs: medianCpu(fetchCpus), rssMB: null };
 const secs = (xs) => xs.map((x) => (x / 1000).toFixed(1)).join(", ");
 show(`check, cold, ${coldVersions.join(" and ")} (fetched, lifted, verified; median of ${secs(checkTimes)} s)`, coldCheck);
 show(`  the two fetches alone (median of ${secs(fetchTimes)} s)`, fetchBoth);
@@ -358,6 +358,11 @@ for (const [g, ok] of goals) console.log(`${ok ? "met   " : "MISSED"}  ${g}`);
 
 function median(xs) {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}
+
+/** The median of CPU times, or null if any is unknown (no /proc). */
+function medianCpu(xs) {
+  return xs.includes(null) ? null : median(xs);
 }
 
 /**
