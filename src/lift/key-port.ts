@@ -1,16 +1,28 @@
 /**
- * The port for computed keys: the lift rewrites every computed member access (and computed key of
- * a destructuring pattern) whose key is not harmless as written to `o[propertyKey(k)]`, and adds
- * one small function that passes the key on, converted, unless it is one of the forbidden names or
- * a symbol — then it throws. The safety check accepts such a key only through this exact function.
+ * The ports for computed keys. The lift rewrites every access by a key that is not harmless as
+ * written (harmless-keys.ts) so that it passes through one of two small functions it adds:
+ *
+ * - `o[propertyKey(k)]` where the value read is only consumed (called, tested, converted) or the
+ *   access is written to, and for computed names in object literals and classes: the key is
+ *   passed on, converted, unless it names a constructor, a prototype, an engine hook (or is a
+ *   symbol) — then it throws;
+ * - `readProperty(o, k)` where the value read is kept (kept-values.ts): as `o[propertyKey(k)]`,
+ *   but a function or object that `o` only inherits is refused, so that no shared built-in (a
+ *   prototype's method, reached by a key built at run time) ever reaches the module's hands.
+ *
+ * The safety check accepts a run-time key only through these exact functions. Keys of a
+ * destructuring pattern, and reads that sit after an optional link, are left as they are: the
+ * check refuses them.
  */
 import { parse } from "acorn";
-import { analyze } from "eslint-scope";
+import { analyze, type Scope, type ScopeManager } from "eslint-scope";
 import { fieldsOf, isNode, walk, type Node } from "../ast/pattern.js";
 import { NumericAnalysis, constantString, type Parents } from "./harmless-keys.js";
+import { afterOptionalLink, valueKept } from "./kept-values.js";
 import { FORBIDDEN_PROPERTIES, FORBIDDEN_PROPERTY_SET } from "./property-names.js";
 
 export const KEY_PORT = "propertyKey";
+export const READ_PORT = "readProperty";
 
 /**
  * The port's text, as the check expects it character for character. The key is converted once,
@@ -24,9 +36,23 @@ export const KEY_PORT_FUNCTION = `function ${KEY_PORT}(key) {
   return name;
 }`;
 
+/** The read port's text: an own property, or an inherited primitive, is read as usual; nothing else is. */
+export const READ_PORT_FUNCTION = `function ${READ_PORT}(object, key) {
+  const name = ${KEY_PORT}(key);
+  const value = object[name];
+  if (((typeof value === "object" && value !== null) || typeof value === "function") && !Object.hasOwn(object, name))
+    throw new TypeError(\`searchlift: \${name} is inherited, not the object's own: refused\`);
+  return value;
+}`;
+
 const KEY_PORT_BLOCK = `
 /** Computed keys pass through here: a key naming a constructor, a prototype or an engine hook (or a symbol) is refused. */
 ${KEY_PORT_FUNCTION}
+`;
+
+const READ_PORT_BLOCK = `
+/** Values read by a computed key pass through here: an inherited function or object (a shared built-in) is refused. */
+${READ_PORT_FUNCTION}
 `;
 
 export interface PortedKeys {
@@ -35,38 +61,141 @@ export interface PortedKeys {
   ported: number;
 }
 
+/** How an access by a run-time key must be written, or null where no port can make it safe (the check refuses it). */
+export type KeyUse = "key" | "read" | null;
+
 /**
- * `text` (a module body) with every computed key that is not harmless wrapped in the port, and the
- * port appended when any was. Keys that are constant strings naming a forbidden property are left
+ * `text` (a module body) with every computed key that is not harmless wrapped in its port, and the
+ * ports appended when used. Keys that are constant strings naming a forbidden property are left
  * as they are: no run time check can make them pass, and the safety check refuses them by name.
  */
 export function portComputedKeys(text: string): PortedKeys {
   const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
   const parents = parentsOf(ast);
-  const numeric = new NumericAnalysis(analyze(ast as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" }), parents);
-  const keys: Node[] = [];
+  const scopes = analyze(ast as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
+  const judge = new KeyJudge(scopes, parents);
+  const edits: Edit[] = [];
+  let reads = 0;
+  let keys = 0;
   walk(ast, (n) => {
-    const key = computedReadKey(n, parents);
-    if (!key || numeric.isHarmless(key)) return;
+    const key = computedKey(n);
+    if (!key || judge.isHarmless(key, n)) return;
     const constant = constantString(key);
     if (constant !== null && FORBIDDEN_PROPERTY_SET.has(constant)) return;
-    keys.push(key);
+    const use = keyUse(n, parents);
+    if (use === "read" && n.type === "MemberExpression") {
+      edits.push(...readEdits(text, n, key, depthOf(n, parents)));
+      reads++;
+    } else if (use === "key") {
+      const depth = depthOf(key, parents);
+      edits.push({ at: key.start, cut: 0, insert: `${KEY_PORT}(`, depth }, { at: key.end, cut: 0, insert: ")", depth });
+      keys++;
+    }
   });
-  if (!keys.length) return { text, ported: 0 };
-  const edits: Array<[number, string]> = [];
-  for (const k of keys) edits.push([k.start, `${KEY_PORT}(`], [k.end, ")"]);
-  // From the end, so that earlier offsets stay valid; a `)` before a `propertyKey(` at one offset never happens (keys are bracketed).
-  edits.sort((a, b) => b[0] - a[0]);
-  let out = text;
-  for (const [at, insert] of edits) out = out.slice(0, at) + insert + out.slice(at);
-  return { text: out + KEY_PORT_BLOCK, ported: keys.length };
+  if (!edits.length) return { text, ported: 0 };
+  return { text: applyEdits(text, edits) + KEY_PORT_BLOCK + (reads ? READ_PORT_BLOCK : ""), ported: reads + keys };
 }
 
-/** The key of `o[k]`, or of `{ [k]: v }` in a destructuring pattern (a read too); null for anything else. */
-export function computedReadKey(n: Node, parents: Parents): Node | null {
+/**
+ * How a computed key must pass: a read whose value is kept through readProperty, any other read,
+ * a write, or a computed name of an object literal or class through propertyKey; null for a key
+ * of a destructuring pattern, a kept read after an optional link, or a logical assignment whose
+ * value (perhaps the old one) is kept.
+ */
+export function keyUse(n: Node, parents: Parents): KeyUse {
+  if (n.type !== "MemberExpression") return parents.get(n)?.type === "ObjectPattern" ? null : "key";
+  if (writeTarget(n, parents)) {
+    const p = parents.get(n);
+    const logical = p?.type === "AssignmentExpression" && (p.operator === "&&=" || p.operator === "||=" || p.operator === "??=");
+    return logical && valueKept(p, parents) ? null : "key";
+  }
+  if (!valueKept(n, parents)) return "key";
+  return afterOptionalLink(n) ? null : "read";
+}
+
+/** The key of `o[k]`, or of a computed name (`{ [k]: v }`, `class { [k]() {} }`); null for anything else. */
+export function computedKey(n: Node): Node | null {
   if (n.type === "MemberExpression" && n.computed) return n.property;
-  if (n.type === "Property" && n.computed && parents.get(n)?.type === "ObjectPattern") return n.key;
+  if ((n.type === "Property" || n.type === "MethodDefinition" || n.type === "PropertyDefinition") && n.computed) return n.key;
   return null;
+}
+
+/** Whether a node is written: assigned, updated, deleted, a loop's target or inside a destructuring target. */
+export function writeTarget(n: Node, parents: Parents): boolean {
+  let e = n;
+  for (let p = parents.get(e); p; e = p, p = parents.get(p)) {
+    if (p.type === "AssignmentExpression") return p.left === e;
+    if (p.type === "UpdateExpression") return true;
+    if (p.type === "UnaryExpression") return p.operator === "delete";
+    if (p.type === "ForInStatement" || p.type === "ForOfStatement") return p.left === e;
+    if (p.type === "ChainExpression") continue;
+    const inPattern =
+      p.type === "ArrayPattern" ||
+      p.type === "ObjectPattern" ||
+      p.type === "RestElement" ||
+      (p.type === "AssignmentPattern" && p.left === e) ||
+      (p.type === "Property" && p.value === e && parents.get(p)?.type === "ObjectPattern");
+    if (!inPattern) return false;
+  }
+  return false;
+}
+
+/** Keys harmless as written, and well-known symbols as the names a literal or class defines. */
+export class KeyJudge {
+  private readonly numeric: NumericAnalysis;
+  private readonly globalRefs = new Set<Node>();
+
+  constructor(scopes: ScopeManager, parents: Parents) {
+    this.numeric = new NumericAnalysis(scopes, parents);
+    for (const ref of (scopes.globalScope as Scope).through) this.globalRefs.add(ref.identifier as unknown as Node);
+  }
+
+  isHarmless(key: Node, owner: Node): boolean {
+    if (this.numeric.isHarmless(key)) return true;
+    // `[Symbol.iterator]() {}`: a symbol of the global Symbol, named where a literal or class defines it.
+    return (
+      owner.type !== "MemberExpression" &&
+      key.type === "MemberExpression" &&
+      !key.computed &&
+      key.object.type === "Identifier" &&
+      key.object.name === "Symbol" &&
+      this.globalRefs.has(key.object)
+    );
+  }
+}
+
+interface Edit {
+  at: number;
+  /** Characters replaced at `at` (0 for an insertion). */
+  cut: number;
+  insert: string;
+  /** Nesting depth of the node edited: at one offset, the outer node's text goes first. */
+  depth: number;
+}
+
+/** `o[k]` → `readProperty(o, k)`: the object's text and the key's stay, the brackets become the call's. */
+function readEdits(text: string, m: Node & { type: "MemberExpression" }, key: Node, depth: number): Edit[] {
+  const open = text.indexOf("[", m.object.end);
+  const close = text.indexOf("]", key.end);
+  return [
+    { at: m.start, cut: 0, insert: `${READ_PORT}(`, depth },
+    { at: open, cut: 1, insert: ", ", depth },
+    { at: close, cut: 1, insert: ")", depth },
+  ];
+}
+
+/** Apply edits from the end, so that earlier offsets stay valid; at one offset the deeper node's edit goes first. */
+function applyEdits(text: string, edits: Edit[]): string {
+  edits.sort((a, b) => b.at - a.at || b.depth - a.depth);
+  let out = text;
+  for (const e of edits) out = out.slice(0, e.at) + e.insert + out.slice(e.at + e.cut);
+  return out;
+}
+
+function depthOf(n: Node, parents: Parents): number {
+  let d = 0;
+  for (let p = parents.get(n); p; p = parents.get(p)) d++;
+  return d;
 }
 
 export function parentsOf(root: Node): Parents {

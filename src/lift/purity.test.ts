@@ -10,7 +10,7 @@ describe("purity check", () => {
       { what: "process", line: 3, column: 10 },
       { what: "globalThis", line: 3, column: 28 },
       // `a` holds a number, but only a variable never given anything else counts as one.
-      { what: "a computed key not passed through propertyKey", line: 3, column: 22 },
+      { what: "a value read by a run-time key not passed through readProperty", line: 3, column: 22 },
     ]);
     expect(impurities("export const s = new Set([1]).size;\n")).toEqual([]);
   });

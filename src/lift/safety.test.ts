@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { impurities } from "./purity.js";
-import { KEY_PORT_FUNCTION, portComputedKeys } from "./key-port.js";
+import { KEY_PORT_FUNCTION, READ_PORT_FUNCTION, portComputedKeys } from "./key-port.js";
+import { wrapConversionCallbacks } from "./conversion-callbacks.js";
 import { EMPTY_STATE_FUNCTION } from "./trusted-functions.js";
 
 const whats = (text: string) => impurities(text).map((p) => p.what);
@@ -28,8 +29,26 @@ describe("safety check: refused", () => {
     ["export const M = Math;", "Math as a value"],
     ["export class A extends Array {}", "Array as a value"],
     ["export const k = Object[name()]; function name() { return 'keys'; }", "Object[…]"],
-    ["export function f(o, k) { return o[k]; }", "a computed key not passed through propertyKey"],
-    ["export function f(o, k) { const { [k]: v } = o; return v; }", "a computed key not passed through propertyKey"],
+    ["export function f(o, k) { return o[k]; }", "a value read by a run-time key not passed through readProperty"],
+    ["export function f(o, k) { o[k](); }", "a computed key not passed through propertyKey"],
+    ["export function f(o, k) { const { [k]: v } = o; return v; }", "a run-time key in a destructuring pattern"],
+    ["export const f = (k) => ({ [k]: 1 });", "a computed key not passed through propertyKey"],
+    ["export const f = (k) => class { [k]() {} };", "a computed key not passed through propertyKey"],
+    [
+      `export const f = (o, k) => o[propertyKey(k)];\n${KEY_PORT_FUNCTION}`,
+      "a value read by a run-time key not passed through readProperty",
+    ],
+    [
+      `export const f = (o, k) => [o[propertyKey(k)]];\n${KEY_PORT_FUNCTION}`,
+      "a value read by a run-time key not passed through readProperty",
+    ],
+    [`export const f = (o, k) => (o[propertyKey(k)] ??= 1);\n${KEY_PORT_FUNCTION}`, "the value of a logical assignment by a run-time key"],
+    [`export const f = (o, k) => o?.[propertyKey(k)];\n${KEY_PORT_FUNCTION}`, "a value read by a run-time key after an optional link"],
+    [`export const f = (o, k) => o?.a[propertyKey(k)];\n${KEY_PORT_FUNCTION}`, "a value read by a run-time key after an optional link"],
+    ["export const f = (x) => Object.assign(x, { a: 1 });", "Object.assign of an object not made here"],
+    ["export const f = (x) => Object.freeze(x);", "Object.freeze of an object not made here"],
+    ["export const parts = (s) => s.split(/\\s+/).filter(Boolean);", "Boolean as a value"],
+    ["export const f = (keep) => keep(String);", "String as a value"],
     ["export const has = ({}).hasOwnProperty;", ".hasOwnProperty as a value"],
     ["export const f = (() => 0).call.call;", ".call as a value"],
     ["const { includes } = []; export { includes };", ".includes as a value"],
@@ -47,14 +66,18 @@ describe("safety check: refused", () => {
 
   it("a port function that is not the canonical text, or that is shadowed or reassigned, does not count", () => {
     const altered = KEY_PORT_FUNCTION.replace('"constructor", ', "");
-    expect(whats(`export function f(o, k) { return o[propertyKey(k)]; }\n${altered}`)).toEqual(
+    expect(whats(`export function f(o, k) { o[propertyKey(k)](); }\n${altered}`)).toEqual(
       expect.arrayContaining(["propertyKey (not the canonical function)", "a computed key not passed through propertyKey"]),
     );
-    expect(whats(`export function f(o, k) { const propertyKey = (x) => x; return o[propertyKey(k)]; }\n${KEY_PORT_FUNCTION}`)).toEqual(
+    expect(whats(`export function f(o, k) { const propertyKey = (x) => x; o[propertyKey(k)](); }\n${KEY_PORT_FUNCTION}`)).toEqual(
       expect.arrayContaining(["propertyKey shadowed", "a computed key not passed through propertyKey"]),
     );
-    expect(whats(`export function f(o, k) { propertyKey = (x) => x; return o[propertyKey(k)]; }\n${KEY_PORT_FUNCTION}`)).toContain(
+    expect(whats(`export function f(o, k) { propertyKey = (x) => x; o[propertyKey(k)](); }\n${KEY_PORT_FUNCTION}`)).toContain(
       "propertyKey reassigned",
+    );
+    const readAltered = READ_PORT_FUNCTION.replace("!Object.hasOwn(object, name)", "false");
+    expect(whats(`export const f = (o, k) => readProperty(o, k);\n${KEY_PORT_FUNCTION}\n${readAltered}`)).toEqual(
+      expect.arrayContaining(["readProperty (not the canonical function)"]),
     );
   });
 
@@ -72,9 +95,13 @@ describe("safety check: accepted", () => {
     "export function f(m) { return m[1] + m[0x2] + m[-1]; }",
     "export function f(a) { let s = 0; for (let i = 0; i < a.length; i++) s += a[i]; return s; }",
     "export function f(a) { for (let i = 0; i < a.length; i += 8) for (let j = i; j < i + 8; j++) a[j - i] = j; }",
-    "export function f(o, k) { return Object.hasOwn(o, k) ? o[propertyKey(k)] : undefined; }\n" + KEY_PORT_FUNCTION,
+    `export function f(o, k) { return Object.hasOwn(o, k) ? readProperty(o, k) : undefined; }\n${KEY_PORT_FUNCTION}\n${READ_PORT_FUNCTION}`,
+    `export function f(o, k, v) { if (o[propertyKey(k)]) o[propertyKey(k)] += typeof o[propertyKey(k)] + o[propertyKey(k)]; o[propertyKey(k)] = v; }\n${KEY_PORT_FUNCTION}`,
+    `export function f(o, k) { delete o[propertyKey(k)]; o[propertyKey(k)] ??= 1; o[propertyKey(k)]?.(); return o?.[propertyKey(k)]() ?? !o[propertyKey(k)]; }\n${KEY_PORT_FUNCTION}`,
+    `export const f = (k) => ({ [propertyKey(k)]: 1, [Symbol.iterator]() {} });\n${KEY_PORT_FUNCTION}`,
+    "export const f = (a) => Object.assign({}, a, Object.freeze([1]));",
     'export function f(o) { return o["name"] ?? o[`title`]; }',
-    "export const parts = (s) => s.split(/\\s+/).filter(Boolean).map(String);",
+    "export const parts = (s) => s.split(/\\s+/).filter(value => Boolean(value)).map(value => String(value));",
     "export const m = Math.max(1, 2) + Number.parseInt('3', 10);",
     "export const s = new Set([1]); export const t = typeof Intl;",
     "export function f(x) { return x instanceof Error ? x.message : String(x); }",
@@ -88,22 +115,31 @@ describe("safety check: accepted", () => {
 });
 
 describe("key port", () => {
-  it("wraps keys that are not harmless, leaves the rest, and adds the port once", () => {
-    const text = "export function f(o, k, a) { let i = 0; i++; return [o[k], a[i], a[1], o[k + 'x'], o['name']]; }\n";
+  it("wraps keys that are not harmless, by what the value read is for, and adds the ports once", () => {
+    const text = "export function f(o, k, a) { let i = 0; i++; o[k](); return [o[k], a[i], a[1], o[k + 'x'], o['name']]; }\n";
     const r = portComputedKeys(text);
-    expect(r.ported).toBe(2);
-    expect(r.text).toContain("return [o[propertyKey(k)], a[i], a[1], o[propertyKey(k + 'x')], o['name']];");
+    expect(r.ported).toBe(3);
+    expect(r.text).toContain("o[propertyKey(k)]();");
+    expect(r.text).toContain("return [readProperty(o, k), a[i], a[1], readProperty(o, k + 'x'), o['name']];");
     expect(r.text.split("function propertyKey").length).toBe(2);
+    expect(r.text.split("function readProperty").length).toBe(2);
     expect(impurities(r.text)).toEqual([]);
     expect(portComputedKeys("export const a = [1][0];\n")).toEqual({ text: "export const a = [1][0];\n", ported: 0 });
   });
 
-  it("nested and destructuring keys are wrapped; a constant forbidden key is left for the check to refuse", () => {
-    const r = portComputedKeys("export function f(o, k, j) { const { [k]: v } = o; return o[k[j]] ?? v ?? o['constr' + 'uctor']; }\n");
+  it("nested keys are wrapped inside out; destructuring keys and constant forbidden keys are left for the check to refuse", () => {
+    const r = portComputedKeys("export function f(o, k, j) { const { [k]: v } = o; return (o)[k[j]][j] ?? v ?? o['constr' + 'uctor']; }\n");
     expect(r.ported).toBe(3);
-    expect(r.text).toContain("const {[propertyKey(k)]: v} = o;".replace("{[", "{ [").replace("]: v}", "]: v }"));
-    expect(r.text).toContain("o[propertyKey(k[propertyKey(j)])]");
-    expect(whats(r.text)).toEqual(["property constructor"]);
+    expect(r.text).toContain("const { [k]: v } = o;");
+    // The inner read is only read from (its value is not kept): the key port is enough there.
+    expect(r.text).toContain("readProperty((o)[propertyKey(k[propertyKey(j)])], j)");
+    expect(whats(r.text)).toEqual(["a run-time key in a destructuring pattern", "property constructor"]);
+  });
+
+  it("names a literal or class defines by a run-time key pass through the key port", () => {
+    const r = portComputedKeys("export const f = (k) => ({ [k]: 1, [Symbol.iterator]: null });\n");
+    expect(r.text).toContain("({ [propertyKey(k)]: 1, [Symbol.iterator]: null })");
+    expect(impurities(r.text)).toEqual([]);
   });
 
   it("the port refuses forbidden keys and symbols at run time and passes others converted", async () => {
@@ -118,5 +154,39 @@ describe("key port", () => {
     let n = 0;
     const shifty = { toString: () => (n++ === 0 ? "name" : "constructor") };
     expect(port(shifty)).toBe("name");
+  });
+
+  it("the read port hands over own values and inherited primitives, never an inherited function or object", () => {
+    const read = new Function(`${KEY_PORT_FUNCTION}\n${READ_PORT_FUNCTION}; return readProperty;`)() as (o: unknown, k: unknown) => unknown;
+    const own = () => 1;
+    expect(read({ f: own }, "f")).toBe(own);
+    expect(read({ a: { b: 1 } }, "a")).toEqual({ b: 1 });
+    expect(read(Object.create({ x: 2 }), "x")).toBe(2);
+    expect(read("abc", 1)).toBe("b");
+    expect(read([5, 6], "length")).toBe(2);
+    expect(read({}, "missing")).toBe(undefined);
+    for (const [o, k] of [
+      [{}, "hasOwnProperty"],
+      [{}, "toString"],
+      [[], "includes"],
+      ["s", "at"],
+      [() => 0, "call"],
+      [new Map(), "get"],
+    ] as const)
+      expect(() => read(o, k), `${String(k)}`).toThrow(/inherited/);
+    expect(() => read({}, "__proto__")).toThrow(/refused/);
+    expect(() => read(null, "x")).toThrow(TypeError);
+  });
+
+  it("conversions passed as callbacks become arrows that call them", () => {
+    const text = "export const f = (s, String2) => s.split(',').filter(Boolean).map(String).map(Number).map(String2);\n";
+    const out = wrapConversionCallbacks(text);
+    expect(out).toBe(
+      "export const f = (s, String2) => s.split(',').filter(value => Boolean(value)).map(value => String(value)).map(value => Number(value)).map(String2);\n",
+    );
+    expect(wrapConversionCallbacks("const Boolean = (x) => x; export const f = (a) => a.filter(Boolean);\n")).toContain(
+      "a.filter(Boolean)",
+    );
+    expect(impurities(out)).toEqual([]);
   });
 });

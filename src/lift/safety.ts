@@ -1,24 +1,29 @@
 /**
  * The strict half of the purity check: code in which nothing can reach a constructor (and through
  * it `Function`), a prototype, the engine's stack hooks, or a built-in shared with the importer.
+ * It is written from what the release's routines use — reads and writes of their own objects and of
+ * the tools they are given, calls of built-ins by name — and refuses the rest:
  *
  * - No property is named — by dot, string key, destructuring or member definition — from
  *   FORBIDDEN_PROPERTIES (`constructor`, `prototype`, `__proto__`, `caller`, …); no `super`,
  *   `new.target`.
- * - A computed key is harmless as written (harmless-keys.ts) or passes through the key port,
- *   the exact canonical function, never reassigned or shadowed.
+ * - A computed key is harmless as written (harmless-keys.ts) or passes through the port its use
+ *   calls for (key-port.ts): `readProperty` where the value read is kept, which refuses an
+ *   inherited function or object; `propertyKey` elsewhere. Both are the exact canonical functions,
+ *   never reassigned or shadowed. A run-time key in a destructuring pattern is refused.
  * - A global built-in is only read from by name (`Math.max`), called or constructed; never
- *   assigned, passed, spread or extended (`filter(Boolean)`-style conversions excepted), and no
- *   write has a member chain rooted at one (`JSON.parse = …`, `delete Math.x`).
+ *   assigned, passed, spread or extended, and no write has a member chain rooted at one
+ *   (`JSON.parse = …`, `delete Math.x`). `Object.assign`, `freeze`, `seal` and
+ *   `preventExtensions` take only an object made where they are called.
  * - What a built-in holds under a member name (`includes`, `call`, `max`, …) is only called,
  *   never taken as a value nor assigned: a shared built-in function is never in the module's hands.
  */
 import type { Reference, Scope, ScopeManager, Variable } from "eslint-scope";
 import type { FunctionDeclaration, Identifier, Program } from "acorn";
 import { fieldsOf, isNode, type Node, type NodeOf } from "../ast/pattern.js";
-import { NumericAnalysis, constantString, type Parents } from "./harmless-keys.js";
+import { constantString, type Parents } from "./harmless-keys.js";
 import { BUILTINS } from "./globals.js";
-import { KEY_PORT, computedReadKey } from "./key-port.js";
+import { KEY_PORT, KeyJudge, READ_PORT, computedKey, keyUse, writeTarget } from "./key-port.js";
 import { BUILTIN_MEMBER_NAMES, FORBIDDEN_PROPERTY_SET, REGEXP_LEGACY } from "./property-names.js";
 import { TRUSTED_FUNCTIONS } from "./trusted-functions.js";
 
@@ -30,8 +35,11 @@ export interface Problem {
 /** Primitive values: used as any value is. */
 const PRIMITIVES = new Set(["undefined", "NaN", "Infinity"]);
 
-/** Built-ins that convert a value and may be passed as a callback (`.filter(Boolean)`, `.map(String)`). */
-const CONVERSIONS = new Set(["Boolean", "String", "Number"]);
+/**
+ * Object's functions that change the object given first: only on one the module has just made
+ * (a literal, a `new` object, a function), never on one it was handed or reached.
+ */
+const MUTATORS = new Set(["assign", "freeze", "seal", "preventExtensions"]);
 
 /** The problems, and the trusted functions (whose free names — Proxy in emptyState — are not the caller's to report). */
 export function safetyProblems(
@@ -44,7 +52,7 @@ export function safetyProblems(
   const trusted = trustedFunctions(text, ast, scopes, out);
   const resolved = new Map<Node, Variable | null>();
   for (const scope of scopes.scopes as Scope[]) for (const r of scope.references) resolved.set(r.identifier as unknown as Node, r.resolved);
-  const numeric = new NumericAnalysis(scopes, parents);
+  const judge = new KeyJudge(scopes, parents);
   const isPort = (key: Node) =>
     key.type === "CallExpression" &&
     !key.optional &&
@@ -57,7 +65,12 @@ export function safetyProblems(
 
   const visit = (n: Node): void => {
     if (trusted.nodes.has(n)) return;
-    checkNode(n, parents, out, (key) => numeric.isHarmless(key) || isPort(key));
+    const key = computedKey(n);
+    if (key && constantString(key) === null && !judge.isHarmless(key, n)) {
+      const problem = runTimeKeyProblem(n, parents, isPort(key));
+      if (problem) out.push({ what: problem, at: key.start });
+    }
+    checkNode(n, parents, out);
     const fields = fieldsOf(n);
     for (const k in fields) {
       const v = fields[k];
@@ -71,19 +84,33 @@ export function safetyProblems(
   for (const ref of scopes.globalScope!.through as Reference[]) {
     const id = ref.identifier as unknown as Identifier;
     if (!BUILTINS.has(id.name) || PRIMITIVES.has(id.name) || insideAny(id, trusted.nodes)) continue;
-    const misuse = globalMisuse(id, parents);
+    const misuse = globalMisuse(id, parents) ?? mutatedArgument(id, parents);
     if (misuse) out.push({ what: misuse, at: id.start });
   }
   return { problems: out.sort((a, b) => a.at - b.at), trusted: trusted.nodes };
 }
 
-/** Problems of one node by itself: forbidden names, unsafe keys, built-in members taken or written. */
-function checkNode(n: Node, parents: Parents, out: Problem[], keyAccepted: (key: Node) => boolean): void {
+/**
+ * Why an access by a run-time key is refused where it stands, or null: it must pass through the
+ * port its use calls for (key-port.ts), and some uses no port can make safe.
+ */
+function runTimeKeyProblem(n: Node, parents: Parents, throughKeyPort: boolean): string | null {
+  switch (keyUse(n, parents)) {
+    case "key":
+      return throughKeyPort ? null : "a computed key not passed through propertyKey";
+    case "read":
+      return `a value read by a run-time key not passed through ${READ_PORT}`;
+    default:
+      if (n.type !== "MemberExpression") return "a run-time key in a destructuring pattern";
+      if (writeTarget(n, parents)) return "the value of a logical assignment by a run-time key";
+      return "a value read by a run-time key after an optional link";
+  }
+}
+
+/** Problems of one node by itself: forbidden names, built-in members taken or written. */
+function checkNode(n: Node, parents: Parents, out: Problem[]): void {
   if (n.type === "Super") out.push({ what: "super", at: n.start });
   if (n.type === "MetaProperty" && n.meta.name === "new") out.push({ what: "new.target", at: n.start });
-  const key = computedReadKey(n, parents);
-  if (key && constantString(key) === null && !keyAccepted(key))
-    out.push({ what: "a computed key not passed through propertyKey", at: key.start });
   const name = propertyName(n);
   if (name === null) return;
   const isClassConstructor = n.type === "MethodDefinition" && n.kind === "constructor";
@@ -128,8 +155,24 @@ function globalMisuse(id: Identifier, parents: Parents): string | null {
   if (p.type === "TaggedTemplateExpression" && p.tag === id) return null;
   if (p.type === "UnaryExpression" && p.operator === "typeof") return null;
   if (p.type === "BinaryExpression" && p.operator === "instanceof" && p.right === id) return null;
-  if (p.type === "CallExpression" && p.arguments.includes(id) && CONVERSIONS.has(id.name)) return null;
   return writeTarget(id, parents) ? `a write to ${id.name}` : `${id.name} as a value`;
+}
+
+/** `Object.assign(target, …)` and the like on a target the module did not make here, or null. */
+function mutatedArgument(id: Identifier, parents: Parents): string | null {
+  const member = parents.get(id);
+  if (id.name !== "Object" || member?.type !== "MemberExpression" || member.computed || member.property.type !== "Identifier") return null;
+  const call = parents.get(member);
+  if (call?.type !== "CallExpression" || call.callee !== member || !MUTATORS.has(member.property.name)) return null;
+  const target = call.arguments[0];
+  const fresh =
+    target?.type === "ObjectExpression" ||
+    target?.type === "ArrayExpression" ||
+    target?.type === "NewExpression" ||
+    target?.type === "FunctionExpression" ||
+    target?.type === "ArrowFunctionExpression" ||
+    target?.type === "ClassExpression";
+  return fresh ? null : `Object.${member.property.name} of an object not made here`;
 }
 
 /** Whether an expression's value is only called (or only tested with typeof), never kept. */
@@ -141,26 +184,6 @@ function calledOrTested(n: Node, parents: Parents): boolean {
   if ((p.type === "CallExpression" || p.type === "NewExpression") && p.callee === e) return true;
   if (p.type === "TaggedTemplateExpression" && p.tag === e) return true;
   return p.type === "UnaryExpression" && p.operator === "typeof";
-}
-
-/** Whether a node is written: assigned, updated, deleted, a loop's target or inside a destructuring target. */
-function writeTarget(n: Node, parents: Parents): boolean {
-  let e = n;
-  for (let p = parents.get(e); p; e = p, p = parents.get(p)) {
-    if (p.type === "AssignmentExpression") return p.left === e;
-    if (p.type === "UpdateExpression") return true;
-    if (p.type === "UnaryExpression") return p.operator === "delete";
-    if (p.type === "ForInStatement" || p.type === "ForOfStatement") return p.left === e;
-    if (p.type === "ChainExpression") continue;
-    const inPattern =
-      p.type === "ArrayPattern" ||
-      p.type === "ObjectPattern" ||
-      p.type === "RestElement" ||
-      (p.type === "AssignmentPattern" && p.left === e) ||
-      (p.type === "Property" && p.value === e && parents.get(p)?.type === "ObjectPattern");
-    if (!inPattern) return false;
-  }
-  return false;
 }
 
 /** The innermost object of a member chain (`Math` in `Math.a.b`). */

@@ -3,7 +3,7 @@
  * as written: their text is compared character for character, and their names may not be
  * reassigned. Anything else in a module is judged by the check's rules.
  */
-import { KEY_PORT, KEY_PORT_FUNCTION } from "./key-port.js";
+import { KEY_PORT, KEY_PORT_FUNCTION, READ_PORT, READ_PORT_FUNCTION } from "./key-port.js";
 
 /**
  * The client's state with nothing in it, for the tool's call(): a Proxy answers every property
@@ -34,5 +34,6 @@ export const EMPTY_STATE_FUNCTION = `function emptyState() {
 
 export const TRUSTED_FUNCTIONS: ReadonlyMap<string, string> = new Map([
   [KEY_PORT, KEY_PORT_FUNCTION],
+  [READ_PORT, READ_PORT_FUNCTION],
   ["emptyState", EMPTY_STATE_FUNCTION],
 ]);

@@ -24,7 +24,8 @@ import { collectClosure, definitionKey, Resolver, type Closure, type Place, type
 import { BUILTINS, REFUSED_BUILTINS } from "../../lift/globals.js";
 import { LiftError } from "../../lift/lift-error.js";
 import { EMPTY_STATE_FUNCTION } from "../../lift/trusted-functions.js";
-import { KEY_PORT, portComputedKeys } from "../../lift/key-port.js";
+import { KEY_PORT, READ_PORT, portComputedKeys } from "../../lift/key-port.js";
+import { wrapConversionCallbacks } from "../../lift/conversion-callbacks.js";
 import { lineColumn } from "../../ast/parse-module.js";
 import { nameProgram } from "../../lift/names/namer.js";
 import { curatedNames } from "../../lift/names/curated.js";
@@ -61,7 +62,7 @@ const CALL_ROOT = "call";
 /** The scorer's arguments as call() computes them, in terms of the adapter's values. */
 const ARGUMENTS_ROOT = "scorerArguments";
 const SLOTS = ["query", "deferredTools", "allTools", "maxResults", "cache"] as const;
-const ADAPTER_NAMES = [KEY_PORT, "releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
+const ADAPTER_NAMES = [KEY_PORT, READ_PORT, "releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
 
 export interface Routines {
   scorer: LocatedRoutine;
@@ -143,8 +144,9 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   });
   const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
-  // Keys the safety check cannot prove harmless are checked where they are used; the original is left as it is.
-  const readable = portComputedKeys(factory(read.statements, readScores, names(read)) + adapter);
+  // Keys the safety check cannot prove harmless are checked where they are used, and conversions are not handed
+  // out as callbacks; the original is left as it is.
+  const readable = portComputedKeys(wrapConversionCallbacks(factory(read.statements, readScores, names(read)) + adapter));
   // The faithful copy: minified names, made unique across chunks. Only a verification runs it, so it is
   // assembled when first asked for (assembly copies the closure's nodes; nothing above changed them).
   let original: string | undefined;
