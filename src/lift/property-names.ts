@@ -59,8 +59,9 @@ export const REGEXP_LEGACY = new Set([
  * Names under which the built-ins hold objects or functions (`includes`, `call`, `max`, `next`,
  * `Collator`, …): a shared built-in reached as a value could be given own properties that the
  * importer's code then calls (`hasOwnProperty.call = …`). Emitted code may only call what it reads
- * under these names, and never assign them. Gathered from this engine's built-ins, and a fixed list
- * of the names most code calls, so that an engine missing some still refuses those.
+ * under these names, and never assign them. Gathered from this engine's built-ins, with fixed lists
+ * of the names most code calls and of those later engines add, so that an engine missing some
+ * still refuses those.
  */
 const ALWAYS_MEMBER_NAMES = [
   "call",
@@ -80,10 +81,74 @@ const ALWAYS_MEMBER_NAMES = [
   "return",
   "throw",
 ];
+
+/**
+ * Methods that later editions and proposals add where a module can reach them — on the globals it
+ * may name, and on the prototypes of values it can make (set methods, iterator helpers, base64,
+ * upsert, …): a module checked under this engine may be imported into a newer one, where these
+ * names hold shared built-ins too.
+ */
+const LATER_MEMBER_NAMES = [
+  "union",
+  "intersection",
+  "difference",
+  "symmetricDifference",
+  "isSubsetOf",
+  "isSupersetOf",
+  "isDisjointFrom",
+  "map",
+  "filter",
+  "take",
+  "drop",
+  "flatMap",
+  "reduce",
+  "toArray",
+  "forEach",
+  "some",
+  "every",
+  "find",
+  "from",
+  "chunks",
+  "windows",
+  "fromAsync",
+  "groupBy",
+  "withResolvers",
+  "try",
+  "escape",
+  "sumPrecise",
+  "f16round",
+  "clamp",
+  "isError",
+  "fromBase64",
+  "fromHex",
+  "toBase64",
+  "toHex",
+  "setFromBase64",
+  "setFromHex",
+  "transfer",
+  "transferToFixedLength",
+  "resize",
+  "isWellFormed",
+  "toWellFormed",
+  "toReversed",
+  "toSorted",
+  "toSpliced",
+  "with",
+  "findLast",
+  "findLastIndex",
+  "getFloat16",
+  "setFloat16",
+  "rawJSON",
+  "isRawJSON",
+  "getOrInsert",
+  "getOrInsertComputed",
+  "dedent",
+  "DurationFormat",
+];
 export const BUILTIN_MEMBER_NAMES: ReadonlySet<string> = builtinMemberNames();
 
 function builtinMemberNames(): Set<string> {
-  const names = new Set(ALWAYS_MEMBER_NAMES);
+  const names = new Set([...ALWAYS_MEMBER_NAMES, ...LATER_MEMBER_NAMES]);
   const seen = new Set<unknown>();
   const visit = (o: unknown): void => {
     if ((typeof o !== "object" && typeof o !== "function") || o === null || seen.has(o)) return;
