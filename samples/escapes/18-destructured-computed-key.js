@@ -1,6 +1,6 @@
 // Destructuring with a computed key built at run time.
-// check: a computed key not passed through propertyKey
-// lift: contained
+// check: a run-time key in a destructuring pattern
+// lift: refused
 // control: escapes
 const payload = "const p = globalThis.process; p.getBuiltinModule(\"node:fs\").writeFileSync(p.env.SEARCHLIFT_ESCAPE_MARKER, \"escaped\");";
 

@@ -64,6 +64,8 @@ for (const c of calls) {
 }
 const idioms = [
   () => Object.prototype.hasOwnProperty.call(process, "env"),
+  () => Object.prototype.toString.call(process),
+  () => String.raw({ raw: ["pid ", ""] }, process),
   () => JSON.stringify({ version: process.version }),
   () => [process.title].includes(process.title),
   () => new Error("importer").stack,
