@@ -17,6 +17,23 @@ export function terminalSafe(s: string): string {
   return s.replace(UNSAFE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/**
+ * Text inside a `//` comment of emitted JavaScript: every line terminator (LF, CR, U+2028, U+2029)
+ * escaped, so that nothing after it can leave the comment and run, and the rest made inert as for a
+ * terminal (a module is read on one).
+ */
+export function lineCommentText(s: string): string {
+  return terminalSafe(s);
+}
+
+/**
+ * A value as a JavaScript literal: JSON, with U+2028 and U+2029 escaped too (JSON leaves them raw,
+ * which only engines before ES2019 and some tools read as line ends).
+ */
+export function jsLiteral(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
 /** A value quoted for a message, JSON.stringify-style, unsafe characters escaped, at most `max` characters. */
 export function quoted(value: string, max = 100): string {
   const cut = value.length > max ? value.slice(0, max) : value;

@@ -4,12 +4,12 @@
  */
 import { CommanderError } from "commander";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { messageLine, terminalSafe as safe } from "../safe-text.js";
+import { jsLiteral, messageLine, terminalSafe as safe } from "../safe-text.js";
 import type { ProgressEvent } from "../api/progress.js";
 
-/** One JSON object on stdout, the form every `--json` prints. */
+/** One JSON object on stdout, the form every `--json` prints: no raw line separator, whatever the input's text. */
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+  process.stdout.write(jsLiteral(value, 2) + "\n");
 }
 
 /** The exit code for an error that reached the top, after its one line on stderr. */

@@ -4,6 +4,7 @@ import { basename, dirname, join, parse, resolve, sep } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { listing } from "./listing.js";
 import type { Container, ModuleEntry } from "./types.js";
+import { jsLiteral } from "../safe-text.js";
 
 /** Virtual roots that say nothing about the module itself. */
 const ROOTS = [/^compiled:\/\/root\//, /^\/\$bunfs\/root\//, /^[A-Za-z]:[\\/]~BUN[\\/]root[\\/]/, /^package\//];
@@ -52,7 +53,7 @@ export async function writeModules(c: Container, outDir: string, force: boolean)
     const files = await writeInto(tmp, c);
     const l = listing(c);
     const manifest = { ...l, modules: l.modules.map((m, i) => ({ ...m, file: files.paths[i] })) };
-    writeFileSync(join(tmp, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+    writeFileSync(join(tmp, "manifest.json"), jsLiteral(manifest, 2) + "\n");
     if (existsSync(target)) {
       const old = `${tmp}.old`;
       renameSync(target, old);

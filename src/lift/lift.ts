@@ -13,6 +13,7 @@ import { locateRoutines } from "../locate/locate.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
 import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
+import { jsLiteral, lineCommentText } from "../safe-text.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
 import { sha256InBackground } from "../file-digests.js";
@@ -151,10 +152,10 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     header(pack, provenanceBase, verified) +
     code.readable +
     PROVENANCE_MARK +
-    `${JSON.stringify({ ...provenanceBase, verified }, null, 2)};\n\nexport { ${pack.exports.join(", ")} };\n`;
+    `${jsLiteral({ ...provenanceBase, verified }, 2)};\n\nexport { ${pack.exports.join(", ")} };\n`;
 
   const draft = compose("pending");
-  const impure = impurities(draft);
+  const impure = checkedImpurities(draft, c.input);
   if (impure.length) {
     const first = impure[0]!;
     throw new SearchliftError(
@@ -188,6 +189,15 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`),
     portedKeys: code.portedKeys,
   };
+}
+
+/** The purity check of a draft; a draft that does not even parse is the lift's fault, refused like an impure one. */
+function checkedImpurities(draft: string, input: string): ReturnType<typeof impurities> {
+  try {
+    return impurities(draft);
+  } catch (e) {
+    throw new SearchliftError(`cannot lift: the emitted module does not parse (${(e as Error).message})`, ExitCode.notLiftable, input);
+  }
 }
 
 /** The two sides: the release's own code, and the draft module, whose behaviour is its lifted code's. */
@@ -291,8 +301,8 @@ function header(
       : String(verified);
   return [
     `// ${p.client} ${p.version} (${p.platform}) — ${pack.title}, lifted by searchlift ${VERSION}.`,
-    `// Matched ${p.signature} in ${p.input.file} (sha256 ${p.input.sha256}).`,
-    `// From: ${p.modules.map((m) => m.name).join(", ")}.`,
+    `// Matched ${p.signature} in ${lineCommentText(p.input.file)} (sha256 ${p.input.sha256}).`,
+    `// From: ${lineCommentText(p.modules.map((m) => m.name).join(", "))}.`,
     `// Verified: ${v}.`,
     `// The release's own code with readable names, pure: no imports, no host objects. Contract:`,
     `// ${pack.contractSummary}.`,
