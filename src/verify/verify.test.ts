@@ -124,6 +124,9 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(r).toMatchObject({
       cases: 2000,
       agreed: 2000,
+      bothReturned: 2000,
+      bothThrew: 0,
+      differed: 0,
       calls: 6000,
       bothErrored: 0,
       disagreements: { searchTools: 0, scoreTools: 0, toolSearch: 0 },
@@ -192,10 +195,13 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(cases.length).toBe(8);
     const r = await verifyAgreement(ORIGINAL_SCRIPT, throwsOnEmpty, cases, { shrink: false });
     expect(r.agreed).toBe(5);
+    expect([r.bothReturned, r.bothThrew, r.differed]).toEqual([5, 0, 3]);
     expect(r.firstDisagreement?.emitted).toEqual({ ok: false, error: "Error: empty" });
     const both = await verifyAgreement(moduleToScript(throwsOnEmpty), throwsOnEmpty, cases, { shrink: false });
     expect(both.agreed).toBe(8);
     expect(both.bothErrored).toBe(3 * 2); // searchTools and toolSearch throw on each of the 3 empty queries
+    // Counted by case: scoreTools returns on the empty queries, but the case threw on both sides all the same.
+    expect([both.bothReturned, both.bothThrew, both.differed]).toEqual([5, 3, 0]);
   });
 
   it("a call that hangs on one side is a disagreement (timed out), and the other calls still agree", async () => {
@@ -209,6 +215,8 @@ describe("verifyAgreement on synthetic scorers", () => {
     // Every call runs here (maxTimeouts: 0): by default the rest of a batch is not run after 3 timeouts.
     const r = await verifyAgreement(ORIGINAL_SCRIPT, hangs, cases, { shrink: false, sandbox: { callTimeoutMs: 200, maxTimeouts: 0 } });
     expect(r.agreed).toBe(cases.length - empty);
+    // A call stopped by a limit never agrees: its case differed, and did not "throw on both".
+    expect([r.bothReturned, r.bothThrew, r.differed]).toEqual([cases.length - empty, 0, empty]);
     expect(r.disagreements).toEqual({ searchTools: empty, scoreTools: 0, toolSearch: empty });
     expect(r.firstDisagreement?.case.query).toBe("");
     expect(r.firstDisagreement?.emitted).toEqual({

@@ -64,8 +64,18 @@ export interface FirstDisagreement extends Disagreement {
 
 export interface VerifyResult {
   cases: number;
-  /** Cases on which every compared function agreed. */
+  /** Cases on which every compared function agreed: bothReturned + bothThrew. */
   agreed: number;
+  /**
+   * What each case's agreement rests on. A case counts once, by all its compared functions together:
+   * bothReturned when every function returned normally on both sides with equal values (the only
+   * agreement that compares behaviour); bothThrew when every function agreed and at least one threw on
+   * both sides (whatever the messages: agreement by failing, which says little); differed when some
+   * function disagreed, or a sandbox limit stopped it on either side (cases - agreed).
+   */
+  bothReturned: number;
+  bothThrew: number;
+  differed: number;
   /** Calls (case × function) compared, and those that failed on both sides (agreeing, but say nothing). */
   calls: number;
   bothErrored: number;
@@ -159,10 +169,13 @@ export async function verifyAgreement(
   const tRun = performance.now() - t0;
   const firstDisagreement =
     tally.first === undefined ? undefined : await shrunkFirst(tally.first, cases, original, emittedScript, stopped, sandbox, opts);
-  const { agreed, bothErrored, originalFailed, firstOriginalError, limitHits, disagreements } = tally;
+  const { agreed, bothReturned, bothErrored, originalFailed, firstOriginalError, limitHits, disagreements } = tally;
   return {
     cases: ran,
     agreed,
+    bothReturned,
+    bothThrew: agreed - bothReturned,
+    differed: ran - agreed,
     calls: callCount,
     bothErrored,
     originalFailed,
@@ -178,6 +191,7 @@ export async function verifyAgreement(
 /** The counts over the cases compared so far, and the first disagreement (by case index). */
 interface Tally {
   agreed: number;
+  bothReturned: number;
   bothErrored: number;
   originalFailed: number;
   firstOriginalError?: string;
@@ -188,7 +202,7 @@ interface Tally {
 
 function newTally(): Tally {
   const disagreements = Object.fromEntries(CONTRACT_FNS.map((f) => [f, 0])) as Record<ContractFn, number>;
-  return { agreed: 0, bothErrored: 0, originalFailed: 0, limitHits: { original: 0, emitted: 0 }, disagreements };
+  return { agreed: 0, bothReturned: 0, bothErrored: 0, originalFailed: 0, limitHits: { original: 0, emitted: 0 }, disagreements };
 }
 
 /** Compare one batch's results, `count` cases from case `from`, each with one result per function. */
@@ -196,10 +210,14 @@ function tallyBatch(t: Tally, ro: CallResult[], re: CallResult[], fns: readonly 
   for (let i = 0; i < count; i++) {
     let all = true;
     let originalOk = true;
+    let threw = false;
     for (let j = 0; j < fns.length; j++) {
       const a = ro[i * fns.length + j]!;
       const b = re[i * fns.length + j]!;
-      if (!a.ok && !b.ok) t.bothErrored++;
+      if (!a.ok && !b.ok) {
+        t.bothErrored++;
+        threw = true;
+      }
       if (!a.ok) {
         originalOk = false;
         t.firstOriginalError ??= a.error;
@@ -213,6 +231,7 @@ function tallyBatch(t: Tally, ro: CallResult[], re: CallResult[], fns: readonly 
       }
     }
     if (all) t.agreed++;
+    if (all && !threw) t.bothReturned++;
     if (!originalOk) t.originalFailed++;
   }
 }
