@@ -10,6 +10,7 @@ import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
 import { printJson, progressLine } from "./output.js";
 import { cliRoutinePack } from "./routine.js";
+import { agreementText } from "../verify/shared-verification.js";
 
 /** The corpus size the module contract's promise is checked on. */
 const CONTRACT_CASES = 2000;
@@ -83,7 +84,7 @@ export function registerLift(program: Command): void {
               portedKeys: r.portedKeys,
             });
             if (!opts.json) {
-              const v = r.verified ? `verified: ${r.verified.agreed}/${r.verified.cases} cases agree` : "not verified (--no-verify)";
+              const v = r.verified ? `verified: ${agreementText(r.verified)}` : "not verified (--no-verify)";
               process.stdout.write(
                 `${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})\n`,
               );

@@ -23,7 +23,17 @@ import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
 import { verifierPool } from "./verifier-pool.js";
-import { recordAgreement, recordedAgreement, sharedVerification, verificationKey, type Agreement } from "../verify/shared-verification.js";
+import {
+  agreementText,
+  outcomeCounts,
+  recordAgreement,
+  recordedAgreement,
+  returnedEnough,
+  sharedVerification,
+  VERIFIED_SHARE,
+  verificationKey,
+  type Agreement,
+} from "../verify/shared-verification.js";
 import type { OnProgress } from "../api/progress.js";
 
 export interface LiftOptions {
@@ -51,7 +61,8 @@ export interface LiftResult extends ReleaseInfo {
   input: string;
   module: string;
   declarations: string;
-  verified: { cases: number; agreed: number } | null;
+  /** The accepted verification with its counts (shared-verification.ts, Agreement); null without one (--no-verify). */
+  verified: Agreement | null;
   signature: string;
   dropped: string[];
   /** Computed keys that pass through the key port (key-port.ts). */
@@ -214,7 +225,7 @@ async function verifyDraft(verifier: Verifier, sides: Sides, opts: LiftOptions, 
   const recorded = key && opts.verifications ? recordedAgreement(opts.verifications, key) : null;
   if (recorded) {
     verifier.cancel();
-    const message = `the same program as a release verified before: ${recorded.agreed}/${recorded.cases} cases agree`;
+    const message = `the same program as a release verified before: ${agreementText(recorded)}`;
     opts.onProgress?.({ stage: "verify", message, done: recorded.cases, total: recorded.cases });
     return recorded;
   }
@@ -247,17 +258,9 @@ async function verifyDraft(verifier: Verifier, sides: Sides, opts: LiftOptions, 
 
 /** A verification's agreement, or the error that says why it does not prove the lift. */
 function accepted(v: VerifyResult, input: string): Agreement {
-  const unproven = verificationUnproven(v);
-  if (unproven) throw new SearchliftError(unproven.message, unproven.exitCode, input);
-  if (v.firstDisagreement) {
-    const d = v.firstDisagreement;
-    throw new SearchliftError(
-      `verification failed: ${v.agreed}/${v.cases} cases agree; smallest failing case for ${d.fn}: ${JSON.stringify(d.case)} → original ${JSON.stringify(d.original)}, lifted ${JSON.stringify(d.emitted)}`,
-      ExitCode.disagreement,
-      input,
-    );
-  }
-  return { cases: v.cases, agreed: v.agreed };
+  const refused = verificationRefused(v);
+  if (refused) throw new SearchliftError(refused.message, refused.exitCode, input);
+  return { cases: v.cases, agreed: v.agreed, bothReturned: v.bothReturned, bothThrew: v.bothThrew };
 }
 
 /** The file that identifies the release: the input itself, or for a package folder the program in it. */
@@ -283,6 +286,11 @@ export function liftedCode(moduleText: string): string {
   return moduleText.slice(Math.max(0, start), end < 0 ? undefined : end).trimEnd() + "\n";
 }
 
+/** The header's Verified line: "agrees with the original on 2000/2000 corpus cases (1965 returned normally on both sides, 35 threw on both)". */
+function verifiedLine(a: Agreement): string {
+  return `agrees with the original on ${a.agreed}/${a.cases} corpus cases (${outcomeCounts(a)})`;
+}
+
 function header(
   pack: RoutinePack,
   p: {
@@ -295,10 +303,7 @@ function header(
   },
   verified: unknown,
 ): string {
-  const v =
-    typeof verified === "object" && verified
-      ? `agrees with the original on ${(verified as { agreed: number }).agreed}/${(verified as { cases: number }).cases} corpus cases`
-      : String(verified);
+  const v = typeof verified === "object" && verified ? verifiedLine(verified as Agreement) : String(verified);
   return [
     `// ${p.client} ${p.version} (${p.platform}) — ${pack.title}, lifted by searchlift ${VERSION}.`,
     `// Matched ${p.signature} in ${lineCommentText(p.input.file)} (sha256 ${p.input.sha256}).`,
@@ -342,21 +347,36 @@ function writeAtomically(out: string, dir: string, files: Array<[string, string]
 }
 
 /**
- * A verification that ran but proves nothing: stopped early, or the original failed where agreement
- * would only mean both sides failed (an error on both sides counts as agreement case by case).
+ * Why a verification does not make the lift "verified", or null when it does. It does when every case
+ * agreed and at least VERIFIED_SHARE of them returned normally on both sides (an error on both sides agrees
+ * case by case, but compares no behaviour). Otherwise, in this order:
+ * - stopped early (exit 15): the run ended before every case ran;
+ * - inconclusive (exit 16): a sandbox limit stopped the original on some call (nothing can be compared there);
+ * - failed (exit 10): some case differed; the smallest failing case is shown;
+ * - inconclusive (exit 16): too few cases returned normally on both sides.
+ * Every message but the first carries the counts.
  */
-export function verificationUnproven(v: VerifyResult): { message: string; exitCode: ExitCode } | null {
+export function verificationRefused(v: VerifyResult): { message: string; exitCode: ExitCode } | null {
   if (v.stopped) return { message: `verification stopped after ${v.cases} cases: ${v.stopped}`, exitCode: ExitCode.verifyTimeout };
   const why = v.firstOriginalError ? ` (first: ${v.firstOriginalError.slice(0, 160)})` : "";
+  const counts = outcomeCounts(v);
   if (v.limitHits.original > 0) {
     return {
-      message: `verification inconclusive: the original code hit a sandbox limit on ${v.limitHits.original} calls and failed on ${v.originalFailed}/${v.cases} cases${why}`,
+      message: `verification inconclusive: the original code hit a sandbox limit on ${v.limitHits.original} calls and failed on ${v.originalFailed}/${v.cases} cases${why}; ${counts}`,
       exitCode: ExitCode.inconclusive,
     };
   }
-  if (v.originalFailed * 2 > v.cases) {
+  if (v.differed > 0 || v.firstDisagreement) {
+    const d = v.firstDisagreement;
+    const smallest = d
+      ? `; smallest failing case for ${d.fn}: ${JSON.stringify(d.case)} → original ${JSON.stringify(d.original)}, lifted ${JSON.stringify(d.emitted)}`
+      : "";
+    return { message: `verification failed: ${v.agreed}/${v.cases} cases agree (${counts})${smallest}`, exitCode: ExitCode.disagreement };
+  }
+  if (!returnedEnough(v.bothReturned, v.cases)) {
+    const failed = v.originalFailed > 0 ? `the original code failed on ${v.originalFailed}/${v.cases} cases${why}; ` : "";
     return {
-      message: `verification inconclusive: the original code failed on ${v.originalFailed}/${v.cases} cases${why}`,
+      message: `verification inconclusive: ${failed}only ${v.bothReturned}/${v.cases} cases returned normally on both sides (${counts}), and "verified" needs at least ${VERIFIED_SHARE.text}`,
       exitCode: ExitCode.inconclusive,
     };
   }

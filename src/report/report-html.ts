@@ -14,7 +14,7 @@ import { esc, escProse } from "./html.js";
 import type { RoutinePack, Semantics } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import { noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
-import { groupMembers, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
+import { groupMembers, verifiedCell, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
 export interface HtmlOptions {
   /** Reads a lifted module (default: from disk). */
@@ -127,7 +127,7 @@ function groupsTable(t: Timeline, members: Release[][]): string {
     const rel = members[i]!;
     const verified =
       rel.length > 0 && rel.every((r) => r.verified)
-        ? [...new Set(rel.map((r) => `${r.verified!.agreed}/${r.verified!.cases}`))].join(", ")
+        ? [...new Set(rel.map((r) => verifiedCell(r.verified!)))].join(", ")
         : g.error
           ? "—"
           : "not verified";

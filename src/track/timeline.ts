@@ -8,6 +8,7 @@ import type { SemanticRow } from "../routines/pack.js";
 import { summarySentence, type CodeSummary } from "../diff/code-summary.js";
 import { compareVersions } from "../fetch/release-range.js";
 import { markdownProse, markdownText as text } from "../safe-text.js";
+import { outcomeCounts } from "../verify/shared-verification.js";
 
 export interface Release {
   /** The input; in a written timeline, its file name (timeline-folder.ts). */
@@ -17,7 +18,9 @@ export interface Release {
   /** sha256 of the lifted code without its origin; null when the release could not be lifted. */
   routineHash: string | null;
   signature?: string;
-  verified: { cases: number; agreed: number } | null;
+  /** The lift's accepted verification (shared-verification.ts, Agreement); the counts are absent only in a
+   *  timeline written before they were recorded. */
+  verified: { cases: number; agreed: number; bothReturned?: number; bothThrew?: number } | null;
   /** The lifted module; in a written timeline, relative to the timeline folder (`modules/…/tool-search.mjs`). */
   module?: string;
   error?: string;
@@ -92,6 +95,15 @@ export function groupMembers(t: Timeline): Release[][] {
   return members;
 }
 
+/** A release's verification in a table: "2000/2000 (1965 returned normally on both sides, 35 threw on both)". */
+export function verifiedCell(v: NonNullable<Release["verified"]>): string {
+  const counts =
+    v.bothReturned !== undefined && v.bothThrew !== undefined
+      ? ` (${outcomeCounts({ bothReturned: v.bothReturned, bothThrew: v.bothThrew })})`
+      : "";
+  return `${v.agreed}/${v.cases}${counts}`;
+}
+
 /** timeline.md: every text from the releases (versions, errors, names) is escaped for Markdown. */
 export function timelineMarkdown(t: Timeline): string {
   const lines = [
@@ -107,7 +119,7 @@ export function timelineMarkdown(t: Timeline): string {
     const rel = t.releases.filter((r) => g.releases.includes(r.version));
     const verified = rel.every((r) => r.verified)
       ? rel
-          .map((r) => `${r.verified!.agreed}/${r.verified!.cases}`)
+          .map((r) => verifiedCell(r.verified!))
           .filter((v, i, a) => a.indexOf(v) === i)
           .join(", ")
       : g.error

@@ -22,6 +22,7 @@ import { VERSION } from "../version.js";
 import { liftedCode } from "../lift/lift.js";
 import { isPlatform, isVersion } from "../lift/release-info.js";
 import { isInside, writeFileAtomic } from "../safe-write.js";
+import { isAcceptedAgreement } from "../verify/shared-verification.js";
 import { timelineChanges } from "./changes.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { timelineHtml } from "../report/report-html.js";
@@ -215,6 +216,8 @@ function readCached(cache: string, key: string, verify: boolean): Release | null
     // Another searchlift may lift differently; a lift cached without verification does not answer a run that asks for it.
     if (r.searchlift !== VERSION) return null;
     if (verify && !r.verifiedRun && !r.error) return null;
+    // A verification cached without its counts (or one the verdict now refuses) is not shown as verified: lifted again.
+    if (r.verified && !isAcceptedAgreement(r.verified)) return null;
     // An entry whose version or module path would not have been written by liftOne is lifted again.
     if (typeof r.version !== "string" || !isVersion(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform)) return null;
     if (r.module !== undefined && (typeof r.module !== "string" || !isInside(join(cache, key), r.module))) return null;

@@ -42,18 +42,57 @@ export function sharedVerification(
   return { outcome, shared: false };
 }
 
-/** An agreement on every case, as recorded. */
+/**
+ * A verification the lift accepted: every case agreed, and what the agreement rests on (verify.ts,
+ * VerifyResult): the cases on which every function returned normally on both sides, and those on which
+ * some function threw on both (agreeing by failing). It is "verified" only when the first are at least
+ * VERIFIED_SHARE of the cases.
+ */
 export interface Agreement {
   cases: number;
   agreed: number;
+  bothReturned: number;
+  bothThrew: number;
 }
 
-/** The agreement recorded under `key` in `dir`, if any; anything else found there is ignored. */
+/**
+ * The share of cases that must return normally on both sides for a verification to say "verified": an
+ * agreement by both sides throwing compares no behaviour, so a routine that throws on a quarter of the corpus
+ * proves too little. The real releases return normally on 98% of the corpus (2.1.112: 1965/2000; 2.1.332:
+ * 1970/2000; the rest are tools without a field the routine reads, on which the release itself throws).
+ */
+export const VERIFIED_SHARE = { numerator: 3, denominator: 4, text: "3/4" } as const;
+
+/** Whether `bothReturned` of `cases` is enough for "verified" (at least VERIFIED_SHARE, and some case at all). */
+export function returnedEnough(bothReturned: number, cases: number): boolean {
+  return cases > 0 && bothReturned * VERIFIED_SHARE.denominator >= cases * VERIFIED_SHARE.numerator;
+}
+
+/** The counts as every verdict shows them: "1965 returned normally on both sides, 35 threw on both[, 2 differed]". */
+export function outcomeCounts(o: { bothReturned: number; bothThrew: number; differed?: number }): string {
+  const differed = o.differed ? `, ${o.differed} differed` : "";
+  return `${o.bothReturned} returned normally on both sides, ${o.bothThrew} threw on both${differed}`;
+}
+
+/** An accepted verification as lift, track and the module header say it: "2000/2000 cases agree (… )". */
+export function agreementText(a: Agreement): string {
+  return `${a.agreed}/${a.cases} cases agree (${outcomeCounts(a)})`;
+}
+
+/** Whether `a` is an agreement the lift accepts: counts that add up, every case agreeing, enough returning normally. */
+export function isAcceptedAgreement(a: Partial<Agreement>): a is Agreement {
+  const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+  if (!count(a.cases) || !count(a.agreed) || !count(a.bothReturned) || !count(a.bothThrew)) return false;
+  return a.agreed === a.cases && a.bothReturned + a.bothThrew === a.agreed && returnedEnough(a.bothReturned, a.cases);
+}
+
+/** The agreement recorded under `key` in `dir`, if any; anything else found there (a record without the counts,
+ *  from an earlier searchlift) is ignored. */
 export function recordedAgreement(dir: string, key: string): Agreement | null {
   try {
     const r = JSON.parse(readFileSync(join(dir, `${key}.json`), "utf8")) as Partial<Agreement> & { key?: unknown };
-    const whole = Number.isSafeInteger(r.cases) && r.cases! > 0 && r.agreed === r.cases;
-    return r.key === key && whole ? { cases: r.cases!, agreed: r.agreed! } : null;
+    if (r.key !== key || !isAcceptedAgreement(r)) return null;
+    return { cases: r.cases, agreed: r.agreed, bothReturned: r.bothReturned, bothThrew: r.bothThrew };
   } catch {
     return null;
   }
@@ -62,10 +101,11 @@ export function recordedAgreement(dir: string, key: string): Agreement | null {
 /** Record an agreement the lift accepted, for later lifts of the same program. A record is only a shortcut:
  *  a folder it cannot be written to (full, read-only) costs the next lift a verification, not this one its result. */
 export function recordAgreement(dir: string, key: string, a: Agreement): void {
-  if (a.agreed !== a.cases) return;
+  if (!isAcceptedAgreement(a)) return;
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ key, cases: a.cases, agreed: a.agreed }) + "\n");
+    const { cases, agreed, bothReturned, bothThrew } = a;
+    writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ key, cases, agreed, bothReturned, bothThrew }) + "\n");
   } catch {
     // Not recorded.
   }
