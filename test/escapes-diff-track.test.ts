@@ -1,8 +1,9 @@
 /**
  * The escape corpus (samples/escapes/) through the commands that run lifted modules: `diff` given a
- * lifted-looking module that holds a form, and `track` (with verification on) over sample releases that
- * hold one each. Every form is refused or contained: the marker file its payload would write never
- * appears, and the commands end with their documented exit codes.
+ * lifted-looking module that holds a form, `track` (with verification on) over sample releases that
+ * hold one each, and `check` ranking a tools file with such a release. Every form is refused or
+ * contained: the marker file its payload would write never appears, and the commands end with their
+ * documented exit codes.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,7 +16,10 @@ const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "searchlift.js");
 const ESCAPES = join(ROOT, "samples", "escapes");
 const FORMS = readdirSync(ESCAPES).filter((f) => /^\d\d-.*\.js$/.test(f));
-const builder = (await import(join(ESCAPES, "build-release.mjs"))) as { buildEscapeRelease(form: string, outFile: string): void };
+const builder = (await import(join(ESCAPES, "build-release.mjs"))) as {
+  buildEscapeRelease(form: string, outFile: string): void;
+  formInfo(file: string): { lift: string | null };
+};
 
 /** A module with the contract's exports whose every search runs the form on each tool name. */
 function liftedLooking(formText: string): string {
@@ -69,5 +73,27 @@ describe("escape corpus through diff and track", () => {
     expect(timeline.releases).toHaveLength(FORMS.length);
     // A refused form names its reason; a contained one was lifted and verified (its key goes through propertyKey).
     for (const rel of timeline.releases) if (!rel.routineHash) expect(rel.error).toMatch(/cannot lift|cannot verify|verification/);
+  });
+
+  it("check ranks with none of the forms' payloads running: a refused form is not lifted (exit 9), a contained one does not verify (exit 10 or 16)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "searchlift-escape-check-"));
+    const tools = join(dir, "tools.json");
+    writeFileSync(tools, JSON.stringify({ tools: [{ name: "read_file", description: "reads a file" }] }));
+    // The forms check runs as modules (those the lift contains) and the newest refused ones; the other refused
+    // forms stop in the same lift, tested above and in escapes.test.ts.
+    const forms = FORMS.filter((f) => builder.formInfo(join(ESCAPES, f)).lift === "contained" || Number(f.slice(0, 2)) >= 50);
+    expect(forms.length).toBeGreaterThanOrEqual(10);
+    for (const form of forms) {
+      const release = join(dir, form.replace(/\.js$/, ".release.js"));
+      builder.buildEscapeRelease(join(ESCAPES, form), release);
+      const marker = join(dir, `${form}.escaped`);
+      const args = ["check", "--tools", tools, "--server-name", "files", "--query", "read file", "--releases", release];
+      const r = run([...args, "--lift-cache", join(dir, "lift-cache")], marker);
+      const lift = builder.formInfo(join(ESCAPES, form)).lift;
+      const codes: number[] = lift === "refused" ? [ExitCode.notLiftable] : [ExitCode.disagreement, ExitCode.inconclusive];
+      expect(codes, `${form}: ${r.stderr}`).toContain(r.status);
+      expect(r.stderr.trim().split("\n").at(-1), form).toMatch(/cannot lift|verification (failed|inconclusive)/);
+      expect(existsSync(marker), form).toBe(false);
+    }
   });
 });
