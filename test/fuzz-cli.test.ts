@@ -1,17 +1,20 @@
 /**
  * Mutation fuzzing at the command line: the built CLI runs as a process on mutated inputs (a crafted
- * Bun payload, a plain script, an npm .tgz), for `extract --out`, `extract --list` (text and JSON),
- * `locate` and `lift --no-verify`. Outcomes are counted by exit code; none may be 1 (an internal error),
+ * Bun payload, a plain script, an npm .tgz, and crafted Bun payloads whose module names and record
+ * fields are drawn from hostile values), for `extract --out`, `extract --list` (text and JSON),
+ * `locate` and `lift --no-verify`. A lift that succeeds must have written a module that passes the
+ * purity check and holds no raw line separator. Outcomes are counted by exit code; none may be 1 (an internal error),
  * a signal or an abort (134), a hang (over RUN_TIMEOUT_MS), more than one line on stderr, or a peak
  * resident memory over MAX_RSS_MB. Seeded (SEARCHLIFT_FUZZ_SEED) and reproducible; a few hundred runs.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
+import { impurities } from "../src/lift/purity.js";
 import { craftBunLegacy } from "./helpers/bun-craft.js";
 import { REPO } from "./helpers/bun-fixtures.js";
 import { mulberry32 } from "./helpers/random.js";
@@ -31,6 +34,43 @@ interface Corpus {
   bytes: Buffer;
   /** Where mutations aim most of the time (tables, headers), as [start, end). */
   hot: Array<[number, number]>;
+  /** Instead of byte mutations: a fresh input from the fields given (module names, record bytes). */
+  fields?: (rnd: () => number) => { op: string; bytes: Buffer };
+}
+
+/** Pieces of module names: line terminators of every kind, comment and string closers, bidi, long and odd paths. */
+const NAME_PIECES = [
+  "\u2028export const hooked = 1;",
+  "\u2029globalThis.hooked = 1;",
+  "*/ hooked(); /*",
+  "\\\u2028",
+  "`${hooked()}`",
+  '"; hooked(); "',
+  "</script><script>hooked()</script>",
+  "\u202egnp.js",
+  "\r\n",
+  "\u0085",
+  "\ud800",
+  "../../../etc/passwd",
+  "x".repeat(5000),
+  "模块/名前.js",
+  "",
+];
+
+/** A crafted Bun payload of the sample release whose module names and record fields are drawn from hostile values. */
+function craftedFields(rnd: () => number): { op: string; bytes: Buffer } {
+  const int = (n: number) => Math.floor(rnd() * n);
+  const piece = () => NAME_PIECES[int(NAME_PIECES.length)]!;
+  const byte = () => (rnd() < 0.7 ? [0, 1, 2, 3][int(4)]! : int(256));
+  const modules = [0, 1, 2].map((i) => ({
+    name: `/$bunfs/root/${i === 0 ? "cli" : "lib"}${piece()}${rnd() < 0.3 ? piece() : ""}.js`,
+    contents: i === 0 ? SAMPLE.toString("utf8") : "export const a = 1;\n",
+    encoding: rnd() < 0.8 ? 0 : byte(),
+    loader: rnd() < 0.8 ? 1 : byte(),
+    format: rnd() < 0.8 ? 1 : byte(),
+  }));
+  const op = `fields ${JSON.stringify(modules.map((m) => [m.name.slice(13, 60), m.encoding, m.loader, m.format]))}`;
+  return { op, bytes: craftBunLegacy(modules) };
 }
 
 const SAMPLE = readFileSync(join(REPO, "samples", "releases", "0.1.0"));
@@ -52,6 +92,7 @@ async function corpora(): Promise<Corpus[]> {
   return [
     { name: "bun-legacy (crafted)", file: "app", bytes: bun, hot: [[bun.length - 4096 - 1024, bun.length]] },
     { name: "plain script", file: "cli.js", bytes: SAMPLE, hot: [[0, SAMPLE.length]] },
+    { name: "bun-legacy (crafted fields)", file: "fields-app", bytes: bun, hot: [], fields: craftedFields },
     {
       name: "npm .tgz",
       file: "client.tgz",
@@ -147,6 +188,16 @@ function problem(o: Outcome): string | null {
   return null;
 }
 
+/** What is wrong with the module a successful lift wrote: a raw line separator, or anything the purity check refuses. */
+function writtenModuleProblem(out: string): string | null {
+  const modules = existsSync(out) ? readdirSync(out, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".mjs")) : [];
+  if (modules.length !== 1) return `lift exited 0 with ${modules.length} modules written`;
+  const text = readFileSync(join(out, modules[0]!), "utf8");
+  if (/[\r\u2028\u2029]/.test(text)) return "the module holds a raw line separator";
+  const impure = impurities(text);
+  return impure.length ? `the module is impure: ${impure[0]!.what} at ${impure[0]!.line}:${impure[0]!.column}` : null;
+}
+
 describe("mutation fuzz of the CLI, as a process", () => {
   let all: Corpus[] = [];
   beforeAll(async () => {
@@ -161,17 +212,18 @@ describe("mutation fuzz of the CLI, as a process", () => {
       const seed = (SEED + i * 7919) >>> 0;
       const rnd = mulberry32(seed);
       const c = all[i % all.length]!;
-      const m = mutate(c, rnd);
+      const m = c.fields ? c.fields(rnd) : mutate(c, rnd);
       const input = join(work, `case-${c.file}`);
       writeFileSync(input, m.bytes);
       const cmd = COMMANDS[Math.floor(rnd() * COMMANDS.length)]!;
       const out = join(work, `out-${i}`);
       const o = runCli(cmd, input, out);
+      const written = cmd[0] === "lift" && o.code === 0 ? writtenModuleProblem(out) : null;
       rmSync(out, { recursive: true, force: true });
       peakRss = Math.max(peakRss, o.rssMb);
       const key = `${cmd[0]} → ${o.code ?? o.signal}`;
       byCode.set(key, (byCode.get(key) ?? 0) + 1);
-      const p = problem(o);
+      const p = problem(o) ?? written;
       if (p) failures.push(`${c.name} seed=${seed} ${m.op} | ${o.what}: ${p}`);
     }
     console.log(

@@ -11,6 +11,10 @@ export interface CraftedModule {
   /** Virtual path, written as given (add /$bunfs/root/ yourself for a rooted name). */
   name: string;
   contents: string;
+  /** Record bytes as Bun writes them; default utf8 (0), the js loader (1), ESM (1). Any byte, for fuzzing. */
+  encoding?: number;
+  loader?: number;
+  format?: number;
 }
 
 /** [prefix][names + contents][module table][32-byte Offsets][trailer][u64 file size]. */
@@ -31,9 +35,9 @@ export function craftBunLegacy(modules: CraftedModule[]): Buffer {
     table.writeUInt32LE(name.len, r + 4);
     table.writeUInt32LE(body.off, r + 8);
     table.writeUInt32LE(body.len, r + 12);
-    table[r + 48] = 0; // encoding: utf8
-    table[r + 49] = 1; // loader: js
-    table[r + 50] = 1; // format: esm
+    table[r + 48] = m.encoding ?? 0; // encoding: utf8
+    table[r + 49] = m.loader ?? 1; // loader: js
+    table[r + 50] = m.format ?? 1; // format: esm
   });
   const tableAt = put(table);
   const offsets = Buffer.alloc(32);
