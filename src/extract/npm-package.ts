@@ -20,7 +20,7 @@ import { isInside } from "../safe-write.js";
 import type { ReadEntry } from "tar";
 import { ExitCode, MalformedInput, SearchliftError, UnrecognizedInput } from "../errors.js";
 import { isTextHead, looksLikeProgram, parseProgram, stripBom } from "./plain-script.js";
-import type { Container } from "./types.js";
+import type { Container, ModuleFormat } from "./types.js";
 
 export { isGzip } from "./container.js";
 
@@ -60,6 +60,7 @@ interface Manifest {
   main?: unknown;
   files?: unknown;
   optionalDependencies?: unknown;
+  type?: unknown;
 }
 
 /** An npm package folder or .tgz: open its bin (or main) file with `openFile`. */
@@ -179,6 +180,51 @@ interface Program {
 }
 
 // ---------------------------------------------------------------------------------------------
+// How Node runs the program: CommonJS or ES module
+
+/** A package.json's "type" as Node reads it for the files it scopes; "invalid": not JSON, which Node refuses. */
+type ScopeType = "module" | "commonjs" | "none" | "invalid";
+
+function scopeType(bytes: Buffer): ScopeType {
+  let json: unknown;
+  try {
+    json = JSON.parse(stripBom(bytes.toString("utf8")));
+  } catch {
+    return "invalid";
+  }
+  const type = json !== null && typeof json === "object" ? (json as { type?: unknown }).type : undefined;
+  return type === "module" || type === "commonjs" ? type : "none";
+}
+
+/**
+ * The "type" that scopes `member`: that of the nearest package.json in its folder or above, up to the
+ * package's own (`root`). As Node looks it up, a package.json directly inside a `node_modules` folder ends the
+ * search with none. `nested(dir)` is the package.json of a folder below the root (package-relative), if any.
+ */
+function memberScope(member: string, root: ScopeType, nested: (dir: string) => ScopeType | undefined): ScopeType {
+  for (let dir = posix.dirname(member); dir !== "." && dir !== ""; dir = posix.dirname(dir)) {
+    if (posix.basename(dir) === "node_modules") return "none";
+    const t = nested(dir);
+    if (t !== undefined) return t;
+  }
+  return root;
+}
+
+/**
+ * The format Node runs the program in (its ES module loader's rules, Node >= 20.19): `.mjs` an ES module and
+ * `.cjs` CommonJS; anything else by the scope's "type" ("module": ES module; "commonjs": CommonJS); with no
+ * "type", CommonJS unless the code has module syntax (detect-module; `detected` is plain-script.ts's reading).
+ */
+export function nodeModuleFormat(member: string, scope: ScopeType, detected: ModuleFormat): ModuleFormat {
+  const ext = posix.extname(member).toLowerCase();
+  if (ext === ".mjs") return "esm";
+  if (ext === ".cjs") return "cjs";
+  if (scope === "module") return "esm";
+  if (scope === "commonjs") return "cjs";
+  return detected === "esm" ? "esm" : "cjs";
+}
+
+// ---------------------------------------------------------------------------------------------
 // Wrapper packages: a placeholder bin plus optionalDependencies on per-platform packages.
 
 function platformPackages(m: Manifest): Map<string, string> {
@@ -236,12 +282,25 @@ function isPlaceholder(bytes: Buffer): boolean {
 // ---------------------------------------------------------------------------------------------
 // Opening
 
-/** Open the chosen file and present it as the package's program. */
-function finish(c: Container, input: string, m: Manifest, member: string, field: string, deps: Map<string, string>): Container {
+/** Open the chosen file and present it as the package's program, in the format Node runs it in (`scope`: the "type" that scopes it). */
+function finish(
+  c: Container,
+  input: string,
+  m: Manifest,
+  member: string,
+  field: string,
+  deps: Map<string, string>,
+  scope: ScopeType,
+): Container {
   if (c.format === "plain-script") {
+    if (scope === "invalid")
+      throw malformed(input, `${label(m)}: a package.json that scopes ${member} is not valid JSON; Node cannot run it`);
     c.format = "npm-package";
     const virtual = `${VIRTUAL_ROOT}/${member}`;
-    for (const mod of c.modules) mod.path = virtual;
+    for (const mod of c.modules) {
+      mod.path = virtual;
+      mod.moduleFormat = nodeModuleFormat(member, scope, mod.moduleFormat);
+    }
     c.entry = virtual;
     c.notes.push(oneLine(`program of ${label(m)}: ${member} (from ${field})`));
   } else {
@@ -260,7 +319,8 @@ function openDirectory(dir: string, openFile: OpenFile): Container {
     if (isFile(join(dir, "index.js"))) {
       const m: Manifest = { name: basename(dir), version: "" };
       checkInsidePackage(dir, m, "index.js");
-      return finish(openFile(join(dir, "index.js"), dir), dir, m, "index.js", "default index.js", new Map());
+      // No package.json: Node looks further up, outside the package, which is not ours to read: no "type".
+      return finish(openFile(join(dir, "index.js"), dir), dir, m, "index.js", "default index.js", new Map(), "none");
     }
     throw unrecognized(dir, "not an npm package: no package.json / no JavaScript");
   }
@@ -281,7 +341,16 @@ function openDirectory(dir: string, openFile: OpenFile): Container {
   if (deps.size > 0 && statSync(file).size <= MAX_PLACEHOLDER && isPlaceholder(readFileSync(file))) {
     throw wrapperError(dir, m, deps, member, "is a placeholder");
   }
-  return finish(openFile(file, dir), dir, m, member, field, deps);
+  const nested = (sub: string): ScopeType | undefined => {
+    const path = join(dir, ...sub.split("/"), "package.json");
+    try {
+      if (!statSync(path).isFile() || !isInside(realpathSync(dir), realpathSync(path))) return undefined;
+      return statSync(path).size > MAX_MANIFEST ? "invalid" : scopeType(readFileSync(path));
+    } catch {
+      return undefined;
+    }
+  };
+  return finish(openFile(file, dir), dir, m, member, field, deps, memberScope(member, scopeType(readFileSync(manifestPath)), nested));
 }
 
 /**
@@ -442,6 +511,8 @@ function packagePath(path: string): string | null {
 /** The last entry of each package path: npm unpacks entries in order, so a later copy replaces an earlier one. */
 interface ArchiveIndex {
   manifest: Buffer | null;
+  /** The "type" of each package.json below the root, by its folder (package-relative), last occurrence. */
+  scopes: Map<string, ScopeType>;
   last: Map<string, { index: number; type: string }>;
   /** Copies made while reading, by package path: the program, when the pass could tell which member it is. */
   copies: Map<string, MemberCopy>;
@@ -527,6 +598,7 @@ async function indexTarballAsync(input: string, dir: string): Promise<ArchiveInd
 function indexPass(input: string, dir: string) {
   const last = new Map<string, { index: number; type: string }>();
   const copies = new Map<string, MemberCopy>();
+  const scopes = new Map<string, ScopeType>();
   let manifest: Buffer | null = null;
   let candidates: Set<string> | null = null;
   let speculative = 0;
@@ -553,6 +625,12 @@ function indexPass(input: string, dir: string) {
       });
       return "take";
     }
+    if (rel.endsWith("/package.json") && FILE_TYPES.has(entry.type)) {
+      const folder = rel.slice(0, -"/package.json".length);
+      if (entry.size > MAX_MANIFEST) scopes.set(folder, "invalid");
+      else takeManifest(input, entry, (bytes) => scopes.set(folder, scopeType(bytes)));
+      return "take";
+    }
     if (!FILE_TYPES.has(entry.type) || !mayBeProgram(rel)) return "skip";
     keepCopy(entry, rel);
     return "take";
@@ -562,7 +640,7 @@ function indexPass(input: string, dir: string) {
     closeCopies: () => {
       for (const c of copies.values()) closeCopy(c);
     },
-    index: (): ArchiveIndex => ({ manifest, last, copies }),
+    index: (): ArchiveIndex => ({ manifest, scopes, last, copies }),
   };
 }
 
@@ -656,7 +734,11 @@ function openIndexed(input: string, dir: string, archive: ArchiveIndex, openFile
     } catch (e) {
       throw relabel(e);
     }
-    return finish(relabelled(c, relabel, drop), input, m, member, field, deps);
+    // A package.json that a later entry of the archive replaced by something else is not one.
+    const nested = (dir: string) =>
+      FILE_TYPES.has(archive.last.get(`${dir}/package.json`)?.type ?? "") ? archive.scopes.get(dir) : undefined;
+    const scope = memberScope(member, scopeType(archive.manifest), nested);
+    return finish(relabelled(c, relabel, drop), input, m, member, field, deps, scope);
   } catch (e) {
     drop();
     throw e;

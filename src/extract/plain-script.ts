@@ -155,6 +155,18 @@ function formatByExtension(name: string): ModuleFormat {
   return ext === ".mjs" ? "esm" : ext === ".cjs" ? "cjs" : "none";
 }
 
+/**
+ * How Node runs a file on its own (no package.json known; npm-package.ts applies a package's "type"): `.mjs`
+ * as an ES module and `.cjs` as CommonJS whatever they hold; any other name as an ES module when it has
+ * module syntax (Node's detect-module, on from 20.19 and 22.7), else as CommonJS — "cjs" where a CommonJS
+ * idiom shows, "none" where nothing does (parse-module.ts, runtimeGoal, parses both as a script).
+ */
+function formatOf(name: string, moduleSyntax: boolean, cjsHint: boolean): ModuleFormat {
+  const byName = formatByExtension(name);
+  if (byName !== "none") return byName;
+  return moduleSyntax ? "esm" : cjsHint ? "cjs" : "none";
+}
+
 /** One pass over the file in chunks: strict UTF-8 validity and whether any CommonJS idiom appears. */
 function scanWhole(src: ByteSource): { utf8: boolean; cjsHint: boolean } {
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -210,18 +222,18 @@ export function readPlainScript(src: ByteSource, input: string): Container | nul
     const parsed = parseProgram(text);
     if (parsed.ok) {
       if (!trusted && !looksLikeProgram(parsed.program)) return null;
-      moduleFormat = parsed.sourceType === "module" && hasImportExport(parsed.program) ? "esm" : cjsHint ? "cjs" : formatByExtension(name);
+      moduleFormat = formatOf(name, parsed.sourceType === "module" && hasImportExport(parsed.program), cjsHint);
     } else {
       if (!trusted) return null;
       notes.push(`${name} does not parse as JavaScript: ${parsed.message}`);
-      moduleFormat = cjsHint ? "cjs" : formatByExtension(name);
+      moduleFormat = formatOf(name, false, cjsHint);
     }
   } else {
     // Large: text-ness and the tokens of the head decide; the syntax of the whole is not verified.
     const prefix = stripBom(src.read(0, Math.min(src.size, TOKEN_PREFIX_BYTES)).toString(encoding));
     const tail = src.read(src.size - TAIL_BYTES, TAIL_BYTES).toString(encoding);
     const esm = topLevelImportExport(prefix) || TAIL_EXPORT.test(tail);
-    moduleFormat = esm ? "esm" : cjsHint ? "cjs" : formatByExtension(name);
+    moduleFormat = formatOf(name, esm, cjsHint);
   }
 
   return rangeContainer(src, {

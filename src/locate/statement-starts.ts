@@ -6,6 +6,10 @@
  * comments and regex literals, and records the positions after a `;` or a closing `}` at the base
  * depth. Those are only candidates: the parser confirms one (see partial-parse.ts), and a wrong
  * guess costs a retry, never a wrong answer.
+ *
+ * In a script (CommonJS) `<!--`, and `-->` with nothing but spaces before it on its line, begin a comment to
+ * the end of the line, as in a browser; in a module they are operators (and V8 refuses them). The scanner
+ * skips them as comments when told the text is a script.
  */
 
 const enum C {
@@ -120,6 +124,8 @@ export class StatementScanner {
   constructor(
     private readonly text: string,
     from = 0,
+    /** The text is a script: HTML-like comments are comments (see above). */
+    private readonly htmlComments = false,
   ) {
     this.starts = [from];
     this.i = from;
@@ -223,6 +229,11 @@ export class StatementScanner {
           if (depth === 0) this.starts.push(i);
           continue;
         default:
+          if (this.htmlComments && (c === C.LT || c === C.MINUS) && htmlCommentAt(text, i)) {
+            const e = text.indexOf("\n", i);
+            i = e === -1 ? text.length : e + 1;
+            continue;
+          }
           prev = c;
           i++;
       }
@@ -242,9 +253,25 @@ export class StatementScanner {
   }
 }
 
+/**
+ * Whether a script's HTML-like comment starts at `i` (a `<` or `-` outside strings, regexes and comments):
+ * `<!--` anywhere, or `-->` with only spaces and tabs between it and the start of its line (or of the text).
+ * A `-->` after a block comment on the same line is not taken for one: a wrong guess costs a retry only.
+ */
+function htmlCommentAt(text: string, i: number): boolean {
+  if (text.charCodeAt(i) === C.LT) return text.startsWith("!--", i + 1);
+  if (!text.startsWith("->", i + 1)) return false;
+  for (let j = i - 1; j >= 0; j--) {
+    const d = text.charCodeAt(j);
+    if (d === C.LF || d === C.CR || d === 0x2028 || d === 0x2029) return true;
+    if (d !== C.SPACE && d !== 9 && d !== 11 && d !== 12 && d !== 0xa0 && d !== 0xfeff) return false;
+  }
+  return true;
+}
+
 /** Every candidate statement start of `text` from `from` on (the whole scan at once). */
-export function statementStarts(text: string, from = 0): number[] {
-  const s = new StatementScanner(text, from);
+export function statementStarts(text: string, from = 0, htmlComments = false): number[] {
+  const s = new StatementScanner(text, from, htmlComments);
   s.scanTo(text.length);
   return s.starts;
 }
