@@ -10,6 +10,9 @@ import { openContainerAsync } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { locateRoutines } from "../locate/locate.js";
+import { sharedModuleText } from "../locate/partial-parse.js";
+import { lineColumn, moduleHtmlComment } from "../ast/parse-module.js";
+import type { Closure } from "./closure.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
 import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
@@ -144,6 +147,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     if (e instanceof LiftError) throw notLiftable(e.message);
     throw e;
   }
+  const original = originalAsRun(c, code.closure, () => code.original, notLiftable);
   const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
@@ -177,7 +181,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   }
 
   const verified = opts.verifier
-    ? await verifyDraft(opts.verifier, { original: code.original, draft, lifted: code.readable }, opts, c.input)
+    ? await verifyDraft(opts.verifier, { original: original(), draft, lifted: code.readable }, opts, c.input)
     : null;
   const text = compose(verified ?? "skipped (--no-verify)");
 
@@ -209,6 +213,37 @@ function checkedImpurities(draft: string, input: string): ReturnType<typeof impu
   } catch (e) {
     throw new SearchliftError(`cannot lift: the emitted module does not parse (${(e as Error).message})`, ExitCode.notLiftable, input);
   }
+}
+
+/**
+ * The faithful copy of the release's code, to run as the release's runtime runs it: in strict mode when its
+ * code runs so (an ES module; CommonJS under "use strict"; see StatementParser.strictAt), else in sloppy mode,
+ * while the lifted module is always strict — a difference that shows on the corpus is then a disagreement,
+ * not hidden. Refused: code that mixes both (one script cannot run each part as the release does), and
+ * `<!--` in an ES module, which acorn reads as operators but the runtime refuses to load (the release never
+ * ran it). The copy itself is made when verification asks for it.
+ */
+function originalAsRun(c: Container, closure: Closure, original: () => string, refuse: (message: string) => SearchliftError): () => string {
+  const modes = new Map<boolean, string>();
+  for (const d of closure.definitions) {
+    if (d.port) continue; // our own code, in place of the release's
+    const { text, parser } = sharedModuleText(c, d.module);
+    const at = parser.goal === "module" ? moduleHtmlComment(text, d.node) : -1;
+    if (at >= 0) {
+      const { line, column } = lineColumn(text, at);
+      throw refuse(
+        `${d.module.path}:${line}:${column} holds "<!--" in an ES module, which the runtime refuses to load (an HTML-like comment)`,
+      );
+    }
+    const strict = parser.strictAt(d.node);
+    if (strict === null) throw refuse(`cannot tell whether ${d.name} in ${d.module.path} runs in strict mode`);
+    if (!modes.has(strict)) modes.set(strict, d.name);
+  }
+  if (modes.size > 1)
+    throw refuse(
+      `the routine's code runs partly in strict mode (${modes.get(true)}) and partly in sloppy mode (${modes.get(false)}); verification cannot run both as the release does`,
+    );
+  return modes.has(true) ? () => `"use strict";\n${original()}` : original;
 }
 
 /** The two sides: the release's own code, and the draft module, whose behaviour is its lifted code's. */
