@@ -172,7 +172,7 @@ class ModuleView {
 
   private wholeIndex(): TypeIndex {
     if (this.whole === undefined) {
-      const ast = parseModule(this.text);
+      const ast = parseModule(this.text, this.statements.goal);
       this.whole = ast ? indexByType(ast) : null;
     }
     return this.whole ?? new Map();
