@@ -39,8 +39,9 @@ export const ExitCode = {
    */
   verifyTimeout: 15,
   /**
-   * lift, track: verification proves nothing: the original code failed on most cases (it threw, so both
-   * sides "agree" by failing), or a sandbox limit (memory, time, a crash) stopped it on some case.
+   * lift, track: verification proves nothing: fewer than 3/4 of the cases returned normally on both sides
+   * (agreeing by both failing proves nothing), or a sandbox limit (memory, time, a crash) stopped the
+   * original on some case.
    */
   inconclusive: 16,
   /** track: some inputs were not lifted (the timeline is still written; stderr says how many and which). */
