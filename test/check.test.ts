@@ -521,6 +521,14 @@ describe("check --releases given as inputs", () => {
     expect(readdirSync(join(cache, "verifications"))).toHaveLength(1);
     const module = (JSON.parse(second.stdout) as CheckJson).releases[0]!.module;
     expect(readFileSync(module, "utf8")).toContain(`"sha256": "${sha}"`);
+    // A lift made before the module's form changed (its mark names no form, or another) is made again.
+    const mark = join(cache, sha, "lifted.json");
+    const { module: kept } = JSON.parse(readFileSync(mark, "utf8")) as { module: string };
+    writeFileSync(mark, JSON.stringify({ module: kept }) + "\n");
+    const third = run(args);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toContain("lifting");
+    expect(JSON.parse(third.stdout)).toEqual(JSON.parse(first.stdout));
   });
 
   /** Sample release `version` as the client package's tarball in the fake npm's registry, once. */

@@ -24,6 +24,11 @@ export interface ReleaseFlags {
 
 /** Written last into a cache folder: the lifted module's path inside it. A folder without it is redone. */
 const MARK = "lifted.json";
+/**
+ * What a lift in the cache was made by: a lift made before the module's form changed (its verdict's counts,
+ * its ports) is made again rather than reused. Raised whenever lifted modules change in a way check relies on.
+ */
+const LIFT_FORM = 2;
 
 export function defaultLiftCache(): string {
   return defaultCache("check");
@@ -196,14 +201,14 @@ async function liftInto(dir: string, arg: string, input: string, inputSha256: st
   // Beside the lifts, the verifications they recorded: a release of a routine already lifted reuses its own.
   const verifications = join(dirname(dir), "verifications");
   const r = await liftInput(input, { out: dir, verify: true, verifications, ...(inputSha256 ? { inputSha256 } : {}) });
-  writeFileSync(join(dir, MARK), JSON.stringify({ module: relative(dir, r.module) }) + "\n");
+  writeFileSync(join(dir, MARK), JSON.stringify({ module: relative(dir, r.module), form: LIFT_FORM }) + "\n");
   return r.module;
 }
 
 function cachedModule(dir: string): string | null {
   try {
-    const { module } = JSON.parse(readFileSync(join(dir, MARK), "utf8")) as { module?: unknown };
-    const path = typeof module === "string" ? join(dir, module) : "";
+    const { module, form } = JSON.parse(readFileSync(join(dir, MARK), "utf8")) as { module?: unknown; form?: unknown };
+    const path = typeof module === "string" && form === LIFT_FORM ? join(dir, module) : "";
     return path && existsSync(path) ? path : null;
   } catch {
     return null;
