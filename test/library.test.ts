@@ -91,7 +91,7 @@ describe("the library (dist/index.js)", () => {
       return { r, lift: s.lift(join(RELEASES, v), { out, cases: 80, onProgress: r.onProgress }) };
     });
     const lifted = await Promise.all(runs.map((x) => x.lift));
-    for (const l of lifted) expect(l.verified).toEqual({ cases: 80, agreed: 80 });
+    for (const l of lifted) expect(l.verified).toEqual({ cases: 80, agreed: 80, bothReturned: 80, bothThrew: 0 });
     const started = runs.map(({ r }) => r.events.find((e) => e.stage === "verify")!.message);
     const own = "verifying on 80 cases";
     const shared = "the same program as another release lifted in this run: its verification on 80 cases";
