@@ -62,7 +62,18 @@ const CALL_ROOT = "call";
 /** The scorer's arguments as call() computes them, in terms of the adapter's values. */
 const ARGUMENTS_ROOT = "scorerArguments";
 const SLOTS = ["query", "deferredTools", "allTools", "maxResults", "cache"] as const;
-const ADAPTER_NAMES = [KEY_PORT, READ_PORT, "releaseTool", "emptyState", "searchTools", "scoreTools", "toolSearch", "defaults", "provenance", FACTORY];
+const ADAPTER_NAMES = [
+  KEY_PORT,
+  READ_PORT,
+  "releaseTool",
+  "emptyState",
+  "searchTools",
+  "scoreTools",
+  "toolSearch",
+  "defaults",
+  "provenance",
+  FACTORY,
+];
 
 export interface Routines {
   scorer: LocatedRoutine;
