@@ -1,7 +1,8 @@
 /**
  * Verification that cannot be stalled or fooled by the code it runs, and that leaves nothing behind.
  * Each input is a sample release whose helper (reached from the scorer) is made hostile: it loops,
- * always throws, or allocates 1.5 GB per call. The CLI runs as a process, as a user would run it.
+ * always throws, throws 40 MB messages or ones that copy the sandbox's own, recurses without end, or
+ * allocates 1.5 GB per call. The CLI runs as a process, as a user would run it.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -62,6 +63,52 @@ describe("verification ends, and says why, whatever the helper does", () => {
       expect(lift(join(REPO, "samples", "releases", "0.1.0"), "--verify-timeout", bad).code, bad).toBe(ExitCode.usage);
   });
 
+  it("a helper that recurses without end: stopped after a few stack overflows (exit 15), not at the time budget", () => {
+    const t0 = Date.now();
+    const r = lift(hostile("recurses", "return w(t,r);"));
+    expect(r.code).toBe(ExitCode.verifyTimeout);
+    expect(r.stderr).toMatch(/verification stopped after \d+ cases: on the original code, 3 calls overflowed the stack/);
+    // Each overflowing call unwinds thousands of async frames per tool (a second or two): three, not 6000 of them.
+    expect(Date.now() - t0).toBeLessThan(150_000);
+  });
+
+  it("an error that copies the sandbox's own 'not run: … timed out' or 'timed out:' is the original's failure, not a stop or a limit", () => {
+    for (const [name, text] of [
+      ["imitates-gave-up", "not run: 3 calls timed out (over 5000 ms each)"],
+      ["imitates-timeout", "timed out: the call ran for more than 5000 ms (sync code and promise jobs)"],
+    ] as const) {
+      const r = lift(hostile(name, `throw {name:"",message:${JSON.stringify(text)}};`), "--cases", "300");
+      expect(r.code, r.stderr).toBe(ExitCode.inconclusive);
+      expect(r.stderr).not.toMatch(/verification stopped|sandbox limit/);
+      expect(r.stderr).toContain(`/300 cases (first: ${text})`);
+      expect(r.stderr).toMatch(/verification inconclusive: the original code failed on \d+\/300 cases/);
+    }
+  });
+
+  it.runIf(process.platform === "linux")(
+    "a helper that throws 40 MB messages: the verifier stays small and the verdict is the original's failures (exit 16)",
+    async () => {
+      const r = await watched([
+        "lift",
+        hostile("huge-errors", 'throw new Error("x".repeat(40e6));'),
+        "--out",
+        join(work, "out"),
+        "--cases",
+        "40",
+      ]);
+      expect(r.code, r.stderr).toBe(ExitCode.inconclusive);
+      expect(r.stderr).toMatch(/the original code failed on \d+\/40 cases \(first: Error: x{100}/);
+      expect(r.stderr.length).toBeLessThan(4_000);
+      // Each error is cut to 256 KB in the sandbox, and a child's output is read a bounded line at a time: the
+      // verifier holds megabytes of them, not gigabytes.
+      console.log(`peak resident memory, MB: ${JSON.stringify(r.peakMb)}`);
+      expect(r.peakMb["verifier"]).toBeDefined();
+      expect(r.peakMb["verifier"]!).toBeLessThan(400);
+      expect(r.peakMb["main"]!).toBeLessThan(400);
+    },
+    300_000,
+  );
+
   it("a helper allocating 1.5 GB per call: a sandbox limit on the original, never an agreement (exit 16)", () => {
     const r = lift(hostile("allocates", 'let big=new Uint8Array(1.5e9).fill(1);if(big.length<0)return"";'), "--cases", "40");
     expect(r.code).toBe(ExitCode.inconclusive);
@@ -77,6 +124,8 @@ interface Proc {
   ppid: number;
   start: string;
   cmd: string;
+  /** Resident memory, KiB. */
+  rssKb: number;
 }
 
 function processes(): Proc[] {
@@ -92,6 +141,7 @@ function processes(): Proc[] {
         ppid: Number(f[1]),
         start: f[19]!,
         cmd: readFileSync(`/proc/${d}/cmdline`, "latin1").replace(/\0/g, " "),
+        rssKb: Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${d}/status`, "latin1"))?.[1] ?? 0),
       });
     } catch {
       // gone meanwhile
@@ -112,6 +162,31 @@ function descendants(root: number): Proc[] {
     }
   }
   return all.filter((p) => p.pid !== root && found.has(p.pid));
+}
+
+/** Run the CLI and sample, every 50 ms, the resident memory of it and of every process below it, by role. */
+async function watched(args: string[]): Promise<{ code: number | null; stderr: string; peakMb: Record<string, number> }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const peakKb: Record<string, number> = {};
+  const sample = () => {
+    for (const p of [...processes().filter((q) => q.pid === child.pid), ...descendants(child.pid!)]) {
+      const role =
+        p.pid === child.pid
+          ? "main"
+          : p.cmd.includes("verify-process")
+            ? "verifier"
+            : /--(experimental-)?permission /.test(p.cmd)
+              ? "sandbox"
+              : "other";
+      peakKb[role] = Math.max(peakKb[role] ?? 0, p.rssKb);
+    }
+  };
+  const timer = setInterval(sample, 50);
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  clearInterval(timer);
+  return { code, stderr, peakMb: Object.fromEntries(Object.entries(peakKb).map(([k, v]) => [k, Math.round(v / 1024)])) };
 }
 
 const alive = (p: Proc) => processes().some((q) => q.pid === p.pid && q.start === p.start);

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -7,6 +8,9 @@ import { registryNode } from "../../test/helpers/sea-fixtures.js";
 import {
   asciiJsonLine,
   assertSandboxable,
+  MAX_ERROR_CHARS,
+  MAX_LINE_BYTES,
+  MAX_RESULT_CHARS,
   nodeVersion,
   permissionFlag,
   runInSandbox,
@@ -424,7 +428,7 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
         );
         expect(r.results).toEqual([
           ok([1, "undefined", "undefined", "undefined"]),
-          { ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)" },
+          { ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)", limit: "timeout" },
           ok([2, "undefined", "undefined", "undefined"]),
         ]);
         const probe = `
@@ -541,3 +545,190 @@ describe("a host that exits while its sandboxes run", () => {
     expect(alive).toEqual([]);
   });
 });
+
+describe("the status channel: only the sandbox says that it stopped a call", () => {
+  it("an error whose text copies the sandbox's own messages stays the code's error, and never counts as a timeout", async () => {
+    const texts = [
+      "timed out: the call ran for more than 200 ms (sync code and promise jobs)",
+      "not run: 3 calls timed out (over 200 ms each)",
+      "sandbox killed: wall-clock limit of 1000 ms exceeded",
+      "sandbox died: out of memory (heap limit 64 MB)",
+    ];
+    const r = await runInSandbox(
+      `const texts = ${JSON.stringify(texts)};
+       globalThis.__searchlift = {
+         bare: (i) => { throw { name: "", message: texts[i] }; },
+         coded: () => { throw Object.assign(new Error("imitation"), { code: "ERR_SCRIPT_EXECUTION_TIMEOUT" }); },
+         fine: async () => "ran",
+       };`,
+      [...texts.map((_, i) => ({ fn: "bare", args: [i] })), { fn: "coded", args: [] }, { fn: "coded", args: [] }, { fn: "fine", args: [] }],
+      // One timeout would stop the run: none of these is one.
+      { maxTimeouts: 1, callTimeoutMs: 1_000 },
+    );
+    expect(r.failure).toBeUndefined();
+    expect(r.results).toEqual([
+      ...texts.map((error) => ({ ok: false, error })),
+      { ok: false, error: "Error: imitation" },
+      { ok: false, error: "Error: imitation" },
+      ok("ran"),
+    ]);
+  });
+
+  it("a script that throws an imitation of the vm's timeout error is not reported as timed out", async () => {
+    const r = await runInSandbox(
+      `throw Object.assign(new Error("Script execution timed out after 5ms"), { code: "ERR_SCRIPT_EXECUTION_TIMEOUT" });`,
+      [{ fn: "f", args: [] }],
+    );
+    expect(r.scriptError).toBe("Error: Script execution timed out after 5ms");
+  });
+
+  it("nothing the code defines (toJSON on Object.prototype) shapes a result's envelope", async () => {
+    const r = await runInSandbox(
+      `Object.prototype.toJSON = function () { return { ok: true, value: "forged", limit: "timeout" }; };
+       globalThis.__searchlift = { throws: () => { throw new Error("real"); }, returns: async () => ["a"] };`,
+      [
+        { fn: "throws", args: [] },
+        { fn: "returns", args: [] },
+      ],
+    );
+    // The thrown error stays a thrown error; a value is what the code's own toJSON makes of it, inside `value`.
+    expect(r.results).toEqual([
+      { ok: false, error: "Error: real" },
+      { ok: true, value: { ok: true, value: "forged", limit: "timeout" } },
+    ]);
+  });
+
+  it("what the sandbox stopped says so in `limit`: a timeout, the wall clock, the heap, calls not run", async () => {
+    const spin = await runInSandbox(
+      `globalThis.__searchlift = { spin: () => { for (;;) {} }, fine: async () => 1 }`,
+      [
+        { fn: "spin", args: [] },
+        { fn: "fine", args: [] },
+      ],
+      { callTimeoutMs: 200 },
+    );
+    expect(spin.results).toEqual([
+      { ok: false, error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)", limit: "timeout" },
+      ok(1),
+    ]);
+    const wall = await runInSandbox(
+      `globalThis.__searchlift = { spin: () => { for (;;) {} }, fine: async () => 1 }`,
+      [
+        { fn: "spin", args: [] },
+        { fn: "fine", args: [] },
+      ],
+      { timeoutMs: 1_000, callTimeoutMs: 60_000 },
+    );
+    expect(wall.results.map((x) => !x.ok && x.limit)).toEqual(["timeout", "not-run"]);
+    const heap = await runInSandbox(
+      `globalThis.__searchlift = { bomb: async () => { const a = []; for (;;) a.push(new Array(1e5).fill(1)); } }`,
+      [{ fn: "bomb", args: [] }],
+      { memoryMb: 64, callTimeoutMs: 30_000 },
+    );
+    expect(heap.results.map((x) => !x.ok && x.limit)).toEqual(["memory"]);
+  });
+
+  it("a caller's signal stops the run at once: no diagnosis rerun, the rest not run", async () => {
+    const t0 = Date.now();
+    const r = await runInSandbox(
+      `globalThis.__searchlift = { spin: () => { for (;;) {} }, fine: async () => 1 }`,
+      [
+        { fn: "fine", args: [] },
+        { fn: "spin", args: [] },
+        { fn: "fine", args: [] },
+      ],
+      { callTimeoutMs: 60_000, timeoutMs: 60_000, restarts: 2, signal: AbortSignal.timeout(800) },
+    );
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.children).toBe(1);
+    expect(r.failure).toMatchObject({ kind: "timeout", message: "sandbox stopped: the caller's time bound was reached" });
+    // Results a step had not written yet are lost with the child (calls run in batches), and on a loaded machine
+    // the bound may come before the script ran: the first call's result may be lost too.
+    expect(r.results.map((x) => (x.ok ? "ok" : x.limit))).toEqual(
+      r.results[0]!.ok ? ["ok", "timeout", "not-run"] : ["timeout", "not-run", "not-run"],
+    );
+  });
+});
+
+describe("infinite recursion fails fast", () => {
+  it("a stack overflow is a limit (it depends on the sandbox's stack), and counts towards maxTimeouts", async () => {
+    const t0 = Date.now();
+    const r = await runInSandbox(
+      `async function w(t) { return w(t); }
+       globalThis.__searchlift = {
+         recurse: async (n) => (await Promise.all(Array.from({ length: n }, (_, i) => w(i)))).length,
+         range: () => { throw new RangeError("nope"); },
+       };`,
+      [{ fn: "range", args: [] }, ...Array.from({ length: 8 }, () => ({ fn: "recurse", args: [4] }))],
+      { maxTimeouts: 2, callTimeoutMs: 5_000 },
+    );
+    expect(r.failure).toBeUndefined();
+    expect(r.results[0]).toEqual({ ok: false, error: "RangeError: nope" });
+    expect(r.results.slice(1, 3)).toEqual([
+      { ok: false, error: "RangeError: Maximum call stack size exceeded", limit: "stack" },
+      { ok: false, error: "RangeError: Maximum call stack size exceeded", limit: "stack" },
+    ]);
+    // The rest are not run: code that recurses without end on every input would hold the caller for each call.
+    expect(r.results.slice(3)).toEqual(
+      Array.from({ length: 6 }, () => ({ ok: false, error: "not run: 2 calls overflowed the stack", limit: "gave-up" })),
+    );
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  });
+});
+
+describe("what comes back is bounded at the boundary", () => {
+  it("an error's description is cut in the child; a result over the cap is a limit; many huge errors stay under the output limit", async () => {
+    const r = await runInSandbox(
+      `globalThis.__searchlift = {
+         huge: () => { throw new Error("x".repeat(10e6)); },
+         escapes: () => { throw new Error("\\u0001".repeat(1e6)); },
+         big: async () => "y".repeat(${MAX_RESULT_CHARS}),
+         fits: async () => "z".repeat(${MAX_RESULT_CHARS - 2}),
+       };`,
+      [
+        ...Array.from({ length: 120 }, () => ({ fn: "huge", args: [] })),
+        { fn: "escapes", args: [] },
+        { fn: "big", args: [] },
+        { fn: "fits", args: [] },
+      ],
+      { callTimeoutMs: 10_000 },
+    );
+    // 120 × 10 MB would be 1.2 GB of output (killed at the output limit): cut, it is 30 MB.
+    expect(r.failure).toBeUndefined();
+    for (const x of r.results.slice(0, 120)) {
+      const e = errorOf(x);
+      expect(e.length).toBeLessThan(MAX_ERROR_CHARS + 100);
+      expect(e).toMatch(/^Error: x+\.\.\. \(\d+ more characters cut by the sandbox\)$/);
+    }
+    expect(JSON.stringify(r.results[120]).length).toBeLessThan(2 * MAX_ERROR_CHARS + 300);
+    expect(r.results[121]).toMatchObject({ ok: false, limit: "result" });
+    expect(errorOf(r.results[121])).toMatch(/the result is \d+ characters of JSON, over the sandbox's limit of \d+/);
+    expect(r.results[122]).toEqual(ok("z".repeat(MAX_RESULT_CHARS - 2)));
+  }, 60_000);
+
+  it.runIf(process.platform === "linux")("a child that writes a line over the cap is killed, not buffered (kind output)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "searchlift-long-line-"));
+    try {
+      // A node that is the real one for everything but the runner, which it replaces with a program writing a
+      // 40 MB result line: under the output limit, over the line cap.
+      const evil = `process.stdout.write('{"script":"ok"}\\n{"ok":true,"value":"'); const b = Buffer.alloc(1 << 20, 97); for (let i = 0; i < 40; i++) process.stdout.write(b); process.stdout.write('"}\\n{"done":true}\\n');`;
+      const fake = join(dir, "node");
+      writeFileSync(
+        fake,
+        `#!/bin/sh\nfor a in "$@"; do if [ "$a" = "--input-type=module" ]; then exec ${JSON.stringify(process.execPath)} -e ${shellQuote(evil)}; fi; done\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
+      );
+      chmodSync(fake, 0o755);
+      const r = await runInSandbox("", [{ fn: "f", args: [] }], { nodePath: fake });
+      expect(r.failure).toMatchObject({ kind: "output", message: `sandbox killed: a line of its output is over ${MAX_LINE_BYTES} bytes` });
+      expect(r.results).toEqual([
+        { ok: false, error: `sandbox killed: a line of its output is over ${MAX_LINE_BYTES} bytes`, limit: "output" },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -13,6 +13,16 @@
  * 2. Inside the child, the code runs in a fresh vm context holding only JavaScript built-ins (see
  *    runner/child.ts). Calls and results cross as JSON text only; each call has a CPU timeout that covers
  *    sync code and promise jobs, so one runaway call fails alone and the next calls still run.
+ *
+ * What comes back is bounded where it crosses: inside the child, an error's description is cut at
+ * MAX_ERROR_CHARS characters and a result whose JSON is over MAX_RESULT_CHARS is not sent (limit "result"); here,
+ * a child's output is read as bytes, a line over MAX_LINE_BYTES is never buffered whole (the child is killed,
+ * kind "output"), and a child's output over maxOutputBytes (default 64 MiB) kills it too. So a caller holds at
+ * most maxOutputBytes of one child's results, whatever the code does.
+ *
+ * Whether the sandbox stopped a call travels in its own field, CallResult's `limit`, written only by the
+ * sandbox's code (this module and the child's own, never the untrusted code's), and never read from an error's
+ * text: an error message that copies "timed out: …" or "not run: …" stays an error of the code.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -28,7 +38,42 @@ export interface SandboxCall {
   args: unknown[];
 }
 
-export type CallResult = { ok: true; value: unknown } | { ok: false; error: string };
+/**
+ * Why the sandbox, not the code, ended a call: a failure kind of its child (see SandboxFailure; "timeout" also
+ * for a call over its CPU time), "stack" (the call overflowed the stack: it depends on the sandbox's stack),
+ * "result" (its result's JSON is over MAX_RESULT_CHARS), "not-run" (a child died before it ran, or the caller's
+ * signal stopped the run) or "gave-up" (not run: maxTimeouts calls before it timed out or overflowed the stack).
+ */
+export type CallLimit = SandboxFailureKind | "stack" | "result" | "not-run" | "gave-up";
+
+const CALL_LIMITS: ReadonlySet<string> = new Set<CallLimit>([
+  "timeout",
+  "memory",
+  "output",
+  "crash",
+  "protocol",
+  "stack",
+  "result",
+  "not-run",
+  "gave-up",
+]);
+
+/** A call's outcome. `error` is words (cut at MAX_ERROR_CHARS); `limit`, when present, says the sandbox stopped it. */
+export type CallResult = { ok: true; value: unknown } | { ok: false; error: string; limit?: CallLimit };
+
+/**
+ * Characters of an error's description the child keeps (the rest is cut, saying how many): a message that quotes
+ * its input stays whole (an invalid regular expression made from a 64 KB probe query is 65 KB). Calls that all
+ * throw the longest fill a child's 64 MiB of output after 256 of them: that child is stopped there (kind
+ * "output", a limit), rather than holding more.
+ */
+export const MAX_ERROR_CHARS = 256 * 1024;
+/** Characters of a call's result as JSON at most (a ranking of thousands of tools is a few hundred KB); a larger
+ *  result is not sent and the call fails with limit "result". */
+export const MAX_RESULT_CHARS = 1024 * 1024;
+/** Bytes of one line a child may write: a result at its limit, each UTF-16 unit as up to 3 bytes of UTF-8, and
+ *  its envelope. A longer line is not a line the runner writes: the child is killed (kind "output"). */
+export const MAX_LINE_BYTES = 3 * MAX_RESULT_CHARS + 64 * 1024;
 
 export interface SandboxOptions {
   /** Wall-clock limit for one child process (script evaluation and all calls), in ms. Default 60 000. */
@@ -46,13 +91,17 @@ export interface SandboxOptions {
   /** After the child dies (timeout, memory, crash), run the calls after the one in progress in a new child,
    *  at most this many times. Default 0: the remaining calls fail with the same error. */
   restarts?: number;
-  /** Limit on the child's stdout, in bytes; the child is killed beyond it. Default 512 MB. */
+  /** Limit on the child's stdout, in bytes; the child is killed beyond it (kind "output"). Default 64 MiB: a
+   *  verification batch of 6000 calls writes about 2 MB. What a caller holds of one child's results is under it. */
   maxOutputBytes?: number;
   /** The node executable. Default: the running one. */
   nodePath?: string;
-  /** After this many calls time out, the remaining calls are not run (they fail with "not run: …").
-   *  Default 0: every call runs. */
+  /** After this many calls time out or overflow the stack, the remaining calls are not run (they fail with
+   *  "not run: …", limit "gave-up"). Default 0: every call runs. */
   maxTimeouts?: number;
+  /** Stops the run when aborted: the child running is killed (its call fails with limit "timeout", the rest
+   *  with "not-run"), and no other child starts. For a caller's overall time bound. */
+  signal?: AbortSignal;
   /** Let V8 compile the child's hottest functions with TurboFan. Default true. A child that runs a few
    *  thousand short calls once spends more CPU compiling them than the compiled code saves. */
   turbofan?: boolean;
@@ -87,7 +136,7 @@ const DEFAULTS = {
   memoryMb: 256,
   callTimeoutMs: 5_000,
   scriptTimeoutMs: 30_000,
-  maxOutputBytes: 512 * 1024 * 1024,
+  maxOutputBytes: 64 * 1024 * 1024,
 };
 
 /** The permission-model flag for a Node version: `--permission` from 22.13 / 23.5 on, before that
@@ -219,8 +268,14 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
   let children = 0;
   let restartsLeft = options.restarts ?? 0;
   let careful = 0;
+  const signal = options.signal;
   while (true) {
     const offset = results.length;
+    if (signal?.aborted) {
+      failure ??= { kind: "timeout", message: STOPPED, atCall: offset };
+      while (results.length < calls.length) results.push({ ok: false, error: `not run: ${STOPPED}`, limit: "not-run" });
+      break;
+    }
     children++;
     const out = await runChild(script, calls.slice(offset), careful, options);
     if (out.scriptError !== undefined && scriptError === undefined) scriptError = out.scriptError;
@@ -230,7 +285,7 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
     // right call, the rest of the batch runs again one call per evaluation (a diagnosis, not a restart).
     // (After a wall-clock kill this takes up to timeoutMs again.) An output kill is not repeated: the first
     // missing call is blamed.
-    const repeatable = out.failure.kind !== "output" && out.failure.kind !== "protocol";
+    const repeatable = out.failure.kind !== "output" && out.failure.kind !== "protocol" && !signal?.aborted;
     if (careful === 0 && repeatable && out.failure.atCall >= 0 && results.length < calls.length) {
       careful = CAREFUL_CALLS;
       continue;
@@ -239,12 +294,12 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
     const atCall = out.failure.atCall < 0 ? -1 : offset + out.failure.atCall;
     failure ??= { ...out.failure, atCall };
     // The call in progress fails with the failure's message.
-    if (results.length < calls.length) results.push({ ok: false, error: out.failure.message });
-    if (results.length < calls.length && restartsLeft > 0 && out.failure.atCall >= 0) {
+    if (results.length < calls.length) results.push({ ok: false, error: out.failure.message, limit: out.failure.kind });
+    if (results.length < calls.length && restartsLeft > 0 && out.failure.atCall >= 0 && !signal?.aborted) {
       restartsLeft--;
       continue;
     }
-    while (results.length < calls.length) results.push({ ok: false, error: `not run: ${out.failure.message}` });
+    while (results.length < calls.length) results.push({ ok: false, error: `not run: ${out.failure.message}`, limit: "not-run" });
     break;
   }
   return {
@@ -255,6 +310,9 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
     durationMs: performance.now() - t0,
   };
 }
+
+/** The failure's message when the caller's signal stopped the run. */
+const STOPPED = "sandbox stopped: the caller's time bound was reached";
 
 /** Calls run one per evaluation after a crash, to find the call that caused it (the runner's batch size). */
 const CAREFUL_CALLS = 256;
@@ -377,6 +435,8 @@ function childRequest(
     virtualTimers: options.virtualTimers === true,
     carefulCalls: careful,
     maxTimeouts: options.maxTimeouts ?? 0,
+    maxErrorChars: MAX_ERROR_CHARS,
+    maxResultChars: MAX_RESULT_CHARS,
     bodyBytes: lines.reduce((n, line) => n + line.length, 0),
   });
   return { request: [header, ...lines], limits: { timeoutMs, memoryMb, maxOutputBytes } };
@@ -421,7 +481,14 @@ class ChildMessages {
     }
     if (this.scriptError !== undefined) this.results.push({ ok: false, error: `script failed: ${this.scriptError}` });
     else if (msg["ok"] === true) this.results.push({ ok: true, value: msg["value"] });
-    else this.results.push({ ok: false, error: typeof msg["error"] === "string" ? msg["error"] : "error" });
+    else {
+      // The runner's own field (the code's text cannot put one at the top level of a line: see runner/child.ts).
+      const error = typeof msg["error"] === "string" ? msg["error"] : "error";
+      const limit = msg["limit"];
+      this.results.push(
+        typeof limit === "string" && CALL_LIMITS.has(limit) ? { ok: false, error, limit: limit as CallLimit } : { ok: false, error },
+      );
+    }
   }
 
   /** The outcome once the child has closed: a kill, a protocol error or an early death is its failure. */
@@ -491,7 +558,10 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     child.on("exit", () => liveChildren.delete(child));
     const messages = new ChildMessages(calls.length);
     let killedFor: { kind: SandboxFailureKind; message: string } | undefined;
-    let pending = "";
+    // The line being read, as the chunks that hold it so far (bytes: a newline never occurs inside a UTF-8
+    // sequence, so each line decodes on its own), never more than MAX_LINE_BYTES of them.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
     let outBytes = 0;
     let stderr = "";
     const kill = (kind: SandboxFailureKind, message: string) => {
@@ -499,19 +569,35 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
       child.kill("SIGKILL");
     };
     const stopWatching = watchChild(child, limits, kill);
+    const onAbort = () => kill("timeout", STOPPED);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
 
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      outBytes += Buffer.byteLength(chunk);
+    child.stdout.on("data", (chunk: Buffer) => {
+      // Past an output kill nothing more is read (lines written before another kill still count).
+      if (killedFor?.kind === "output") return;
+      outBytes += chunk.length;
       if (outBytes > limits.maxOutputBytes) {
         kill("output", `sandbox killed: output over ${limits.maxOutputBytes} bytes`);
         return;
       }
-      pending += chunk;
-      let nl: number;
-      while ((nl = pending.indexOf("\n")) >= 0) {
-        messages.line(pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
+      let from = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+        if (pendingBytes + nl - from > MAX_LINE_BYTES) break;
+        const part = chunk.subarray(from, nl);
+        messages.line((pending.length === 0 ? part : Buffer.concat([...pending, part])).toString("utf8"));
+        pending = [];
+        pendingBytes = 0;
+        from = nl + 1;
+      }
+      if (pendingBytes + chunk.length - from > MAX_LINE_BYTES) {
+        pending = [];
+        kill("output", `sandbox killed: a line of its output is over ${MAX_LINE_BYTES} bytes`);
+        return;
+      }
+      if (from < chunk.length) {
+        pending.push(chunk.subarray(from));
+        pendingBytes += chunk.length - from;
       }
     });
     child.stderr.setEncoding("utf8");
@@ -522,11 +608,13 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     child.stdin.on("error", () => {});
     child.on("error", (err) => {
       stopWatching();
+      options.signal?.removeEventListener("abort", onAbort);
       reject(new Error(`cannot start the sandbox (${nodePath}): ${err.message}`));
     });
     child.on("close", (code, signal) => {
       stopWatching();
-      if (pending !== "") messages.line(pending);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (pending.length > 0 && killedFor?.kind !== "output") messages.line(Buffer.concat(pending).toString("utf8"));
       resolve(messages.outcome(killedFor, code, signal, stderr, limits.memoryMb));
     });
     // Corked, the lines go to the pipe in one writev, from the buffers as they are.

@@ -222,6 +222,7 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(r.firstDisagreement?.emitted).toEqual({
       ok: false,
       error: "timed out: the call ran for more than 200 ms (sync code and promise jobs)",
+      limit: "timeout",
     });
     expect(r.firstDisagreement?.original.ok).toBe(true);
   });

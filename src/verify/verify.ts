@@ -158,7 +158,7 @@ export async function verifyAgreement(
     ]);
     tallyBatch(tally, ro, re, fns, from, slice.length);
     ran += slice.length;
-    const gaveUp = ro.find((r): r is { ok: false; error: string } => !r.ok && GAVE_UP.test(r.error));
+    const gaveUp = ro.find((r): r is { ok: false; error: string } => !r.ok && r.limit === "gave-up");
     if (gaveUp !== undefined) {
       stopped = gaveUp.error.replace(/^not run: /, "on the original code, ");
       break;
@@ -288,14 +288,10 @@ export function prepareVerification(cases: readonly VerifyCase[]): Promise<void>
   return assertSandboxable();
 }
 
-/** How the sandbox reports a call it stopped (sandbox.ts, runner/child.ts): a limit, not the code's answer. */
-const LIMIT_ERRORS = /^(?:sandbox killed:|sandbox died|not run:|timed out:)/;
-/** The runner's message when it stops after calls that timed out one after another. */
-const GAVE_UP = /^not run: \d+ calls timed out/;
-
-/** Whether a call was stopped by a sandbox limit (time, memory, output, a crash) rather than returning or throwing. */
+/** Whether a call was stopped by a sandbox limit (time, memory, output, a crash, the stack) rather than returning
+ *  or throwing: the sandbox says so in its own field (sandbox.ts, CallLimit), never in an error's text. */
 export function hitLimit(r: CallResult): boolean {
-  return !r.ok && LIMIT_ERRORS.test(r.error);
+  return !r.ok && r.limit !== undefined;
 }
 
 /** Equal as JSON values: both thrown errors, or both values and deeply equal (object key order aside). Two

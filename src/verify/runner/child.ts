@@ -4,14 +4,20 @@
  * `--allow-fs-read` whatsoever, so it needs no file, and this module imports only node: built-ins.
  *
  * Protocol. stdin: a JSON header line `{ script, calls: [{ fn, a }], callTimeoutMs, scriptTimeoutMs,
- * virtualTimers, carefulCalls, maxTimeouts, bodyBytes }`, then one line per argument list, each a JSON array
- * ending in a newline, bodyBytes in all; all of it is ASCII (characters past it are escaped). A call's `a` is
- * the index of its line (calls with the same argument list share it; each call still gets its own copy). Each
- * line goes into the context as it is, a primitive string, never parsed here. stdout: newline-delimited JSON,
- * written synchronously as each step ends (so a crash is attributed to the call that caused it):
+ * virtualTimers, carefulCalls, maxTimeouts, maxErrorChars, maxResultChars, bodyBytes }`, then one line per
+ * argument list, each a JSON array ending in a newline, bodyBytes in all; all of it is ASCII (characters past it
+ * are escaped). A call's `a` is the index of its line (calls with the same argument list share it; each call
+ * still gets its own copy). Each line goes into the context as it is, a primitive string, never parsed here.
+ * stdout: newline-delimited JSON, written synchronously as each step ends (so a crash is attributed to the call
+ * that caused it):
  *   {"script":"ok"} | {"script":"error","error":"…"}     once, after evaluating the script
  *   {"ok":true,"value":…} | {"ok":false,"error":"…"}    once per call, in order
+ *   {"ok":false,"error":"…","limit":"…"}               a call the sandbox stopped (instead of the above)
  *   {"done":true}                                        last
+ * `limit` is the status channel: "timeout" (the call's CPU time), "stack" (a stack overflow), "result" (its
+ * JSON over maxResultChars), "gave-up" (not run: maxTimeouts calls before it timed out or overflowed the stack).
+ * Only this program's own code writes it (the driver's envelopes are built around the code's JSON, see
+ * callQueue), never from an error's text; `error` is words for people, cut at maxErrorChars characters.
  *
  * Inside the child, the untrusted code runs in a fresh vm context whose global object is created from a
  * null-prototype object, so it holds only the JavaScript built-ins: no `process`, `require`, `fetch`,
@@ -50,15 +56,35 @@ interface Intrinsics {
   push: typeof Array.prototype.push;
   splice: typeof Array.prototype.splice;
   dateNow: typeof Date.now;
+  slice: typeof String.prototype.slice;
+  getPrototypeOf: typeof Object.getPrototypeOf;
+  getOwnPropertyDescriptor: typeof Object.getOwnPropertyDescriptor;
+  rangeErrorProto: RangeError;
+}
+
+/** What the driver cuts at (the host states the numbers: sandbox.ts, in the request's header). */
+interface Caps {
+  /** Characters of an error's description kept; the rest is cut, saying how much. */
+  errorChars: number;
+  /** Characters of a result's JSON at most; a larger result is not sent (limit "result"). */
+  resultChars: number;
 }
 
 // The realm's globals and thrown values as untrusted code left them: any shape, read defensively.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Global = Record<string, any>;
 
-/** A value thrown by untrusted code as one line of text, with its getters run inside the context. */
-function errorDescriber(I: Intrinsics): (e: unknown) => string {
+/** A value thrown by untrusted code as one line of text, with its getters run inside the context, cut at
+ *  caps.errorChars characters. */
+function errorDescriber(I: Intrinsics, caps: Caps): (e: unknown) => string {
+  function cut(s: string): string {
+    if (s.length <= caps.errorChars) return s;
+    return I.apply(I.slice, s, [0, caps.errorChars]) + "... (" + (s.length - caps.errorChars) + " more characters cut by the sandbox)";
+  }
   return function describe(e: unknown): string {
+    return cut(describeWhole(e));
+  };
+  function describeWhole(e: unknown): string {
     try {
       if (e !== null && (typeof e === "object" || typeof e === "function")) {
         let name: unknown = "";
@@ -79,7 +105,7 @@ function errorDescriber(I: Intrinsics): (e: unknown) => string {
     } catch {
       return "thrown: (a value that cannot be printed)";
     }
-  };
+  }
 }
 
 interface Timer {
@@ -152,6 +178,8 @@ interface ChunkCall {
 interface Slot {
   done: boolean;
   out: string | null;
+  /** The call overflowed the stack (see finish): a limit of the sandbox, not the code's answer. */
+  stack: boolean;
 }
 
 /**
@@ -159,7 +187,7 @@ interface Slot {
  * evaluation until a time slice is used up; results are collected as JSON lines and taken by the host
  * between evaluations.
  */
-function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
+function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string, caps: Caps) {
   let queue: ChunkCall[] = [];
   // The chunk's argument lists as JSON texts, by index: a null-prototype object that never leaves the driver, so
   // storing into it runs no setter the script could define.
@@ -170,25 +198,71 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
   let outs = "";
   let deadline = 0;
   let budget = 0;
+  // Calls that overflowed the stack so far (read by the host: stackHits).
+  let overflows = 0;
+  /**
+   * A result line: its envelope is written here, by concatenation, around JSON the code's values went into, so
+   * that nothing the code defines (a toJSON on Object.prototype, a getter) can shape it: only `value` or `error`
+   * comes from the code, and `limit` only from here. JSON.stringify's text is always one whole JSON value.
+   */
+  function errorLine(message: string, limit: string | null): string {
+    let json = I.stringify(typeof message === "string" ? message : "error");
+    // Escapes can make a message's JSON up to six times its length: such a message is cut further.
+    if (json.length > 2 * caps.errorChars + 256)
+      json = I.stringify(I.apply(I.slice, message, [0, caps.errorChars >> 3]) + "... (cut by the sandbox)");
+    return '{"ok":false,"error":' + json + (limit === null ? "" : ',"limit":"' + limit + '"') + "}";
+  }
+  /** A RangeError of this realm for a stack overflow (as V8 makes it: an own `message`). Code that throws one
+   *  itself is taken at its word: the call is its own, and a limit hit only ever counts against the code. */
+  function overflowed(e: unknown): boolean {
+    try {
+      if (e === null || typeof e !== "object" || I.getPrototypeOf(e) !== I.rangeErrorProto) return false;
+      const d = I.getOwnPropertyDescriptor(e, "message");
+      return d !== undefined && d.value === "Maximum call stack size exceeded";
+    } catch {
+      return false;
+    }
+  }
   function finish(slot: Slot, ok: boolean, v: unknown): void {
     if (slot.done) return;
     slot.done = true;
-    try {
-      slot.out = ok ? I.stringify({ ok: true, value: v }) : I.stringify({ ok: false, error: describe(v) });
-    } catch (e) {
-      slot.out = I.stringify({ ok: false, error: "the result is not serialisable as JSON: " + describe(e) });
+    if (!ok) {
+      // A stack overflow depends on the sandbox's stack, not only on the code: a limit, and unwinding a deep
+      // recursion (async frames most of all) is slow, so the host stops after a few (see the child's maxTimeouts).
+      slot.stack = overflowed(v);
+      slot.out = errorLine(describe(v), slot.stack ? "stack" : null);
+      return;
     }
-    if (typeof slot.out !== "string") slot.out = I.stringify({ ok: false, error: "the result is not serialisable as JSON" });
+    let json: unknown;
+    try {
+      json = I.stringify(v);
+    } catch (e) {
+      slot.out = errorLine("the result is not serialisable as JSON: " + describe(e), null);
+      return;
+    }
+    if (json === undefined) slot.out = '{"ok":true}';
+    else if (typeof json !== "string") slot.out = errorLine("the result is not serialisable as JSON", null);
+    else if (json.length > caps.resultChars)
+      slot.out = errorLine(
+        "the result is " + json.length + " characters of JSON, over the sandbox's limit of " + caps.resultChars,
+        "result",
+      );
+    else slot.out = '{"ok":true,"value":' + json + "}";
   }
   function settle(slot: Slot): void {
     if (slot !== active) return; // a call already given up on (timed out, never settled)
     outs = outs === "" ? (slot.out as string) : outs + "\n" + slot.out;
     active = null;
     pos++;
+    // After a stack overflow the step ends, so that the host counts it before the next call starts.
+    if (slot.stack) {
+      overflows++;
+      budget = 0;
+    }
     pump();
   }
   function begin(call: ChunkCall): void {
-    const slot: Slot = (active = { done: false, out: null });
+    const slot: Slot = (active = { done: false, out: null, stack: false });
     try {
       const api = G.__searchlift;
       if (api === null || (typeof api !== "object" && typeof api !== "function"))
@@ -235,6 +309,8 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
   }
   const status = (): string => (pos >= queue.length ? "idle" : active === null ? "paused" : "waiting");
   return {
+    /** Calls that overflowed the stack so far, in every chunk. */
+    stackHits: (): number => overflows,
     /** A chunk: calls { fn, a }, whose arguments are the chunk's argument text a (see args). */
     load(callsJson: string): void {
       argTexts = { __proto__: null } as unknown as Record<number, string>;
@@ -263,7 +339,13 @@ function callQueue(I: Intrinsics, G: Global, describe: (e: unknown) => string) {
 }
 
 /** Builds the driver from its parts (passed in as source text, see driverSource) and defines it as `name`. */
-function contextDriver(name: string, describer: typeof errorDescriber, clock: typeof virtualClock, calls: typeof callQueue): void {
+function contextDriver(
+  name: string,
+  caps: Caps,
+  describer: typeof errorDescriber,
+  clock: typeof virtualClock,
+  calls: typeof callQueue,
+): void {
   const G = globalThis as Global;
   // V8 puts these in every context: console reports to the inspector, Atomics.wait can block the thread,
   // WebAssembly memory is outside the heap limit. Search code needs none of them.
@@ -284,10 +366,14 @@ function contextDriver(name: string, describer: typeof errorDescriber, clock: ty
     push: Array.prototype.push,
     splice: Array.prototype.splice,
     dateNow: Date.now,
+    slice: String.prototype.slice,
+    getPrototypeOf: Object.getPrototypeOf,
+    getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+    rangeErrorProto: RangeError.prototype,
   };
-  const describe = describer(I);
+  const describe = describer(I, caps);
   const timers = clock(I, G);
-  const queue = calls(I, G, describe);
+  const queue = calls(I, G, describe, caps);
   const driver = I.freeze({
     installTimers: timers.install,
     describe,
@@ -298,15 +384,16 @@ function contextDriver(name: string, describer: typeof errorDescriber, clock: ty
     status: queue.status,
     run: queue.run,
     skip: queue.skip,
+    stackHits: queue.stackHits,
     tick: timers.tick,
   });
   I.defineProperty(G, name, { value: driver, writable: false, enumerable: false, configurable: false });
 }
 
 /** The script that defines the driver as `name` in a fresh context (strict, like the rest of the driver). */
-function driverSource(name: string): string {
+function driverSource(name: string, caps: Caps): string {
   const parts = [errorDescriber, virtualClock, callQueue].map((f) => f.toString()).join(", ");
-  return `"use strict";\n(${contextDriver.toString()})(${JSON.stringify(name)}, ${parts});\n`;
+  return `"use strict";\n(${contextDriver.toString()})(${JSON.stringify(name)}, ${JSON.stringify(caps)}, ${parts});\n`;
 }
 
 // ---- In the child: the host side -------------------------------------------------------------------------
@@ -319,6 +406,9 @@ interface Request {
   virtualTimers: boolean;
   carefulCalls: number;
   maxTimeouts: number;
+  /** What the driver cuts at (errors) and refuses (results over it): see Caps. */
+  maxErrorChars: number;
+  maxResultChars: number;
   /** The size of what follows the header line: the argument lines, in bytes. */
   bodyBytes: number;
 }
@@ -395,7 +485,7 @@ const ctx = vm.createContext(Object.create(null), {
   codeGeneration: { strings: true, wasm: false },
   microtaskMode: "afterEvaluate",
 });
-vm.runInContext(driverSource(D), ctx, { timeout: 10000 });
+vm.runInContext(driverSource(D, { errorChars: req.maxErrorChars, resultChars: req.maxResultChars }), ctx, { timeout: 10000 });
 // Taken before the untrusted script runs, and called directly (no evaluation, so no watchdog thread each): the
 // driver's own code, which runs nothing the script can reach. load only parses the chunk's JSON, args stores
 // an argument list's text, a primitive string, in the driver's own null-prototype object; take and status
@@ -404,6 +494,7 @@ const loadChunk = vm.runInContext(D + ".load", ctx) as (callsJson: string) => vo
 const putArgs = vm.runInContext(D + ".args", ctx) as (a: number, text: string) => void;
 const takeResults = vm.runInContext(D + ".take", ctx) as () => string;
 const chunkStatus = vm.runInContext(D + ".status", ctx) as () => string;
+const stackHits = vm.runInContext(D + ".stackHits", ctx) as () => number;
 if (req.virtualTimers) vm.runInContext(D + ".installTimers()", ctx, { timeout: callMs });
 
 // displayErrors: false, so that Node does not read properties of a thrown value (a proxy's traps) outside the timeout.
@@ -412,18 +503,39 @@ function run(code: string | vm.Script, timeout: number): unknown {
   return script.runInContext(ctx, { timeout, displayErrors: false });
 }
 
-/** An exception that left the context: a timeout (a host error) or a value thrown by untrusted code, which
- *  is described inside the context, under the timeout, so that getters or proxies cannot run unbounded here. */
-function describe(e: unknown, timeout: number, what: string): string {
-  if (util.types.isNativeError(e) && !util.types.isProxy(e)) {
-    const d = Object.getOwnPropertyDescriptor(e, "code");
-    if (d && d.value === "ERR_SCRIPT_EXECUTION_TIMEOUT")
-      return "timed out: " + what + " ran for more than " + timeout + " ms (sync code and promise jobs)";
-  }
+/** Why an evaluation ended early: `limit` is set here only, from what the host itself threw (a timeout), never
+ *  from a thrown value's text; `error` says it in words. */
+interface Stop {
+  error: string;
+  limit?: "timeout";
+}
+
+/**
+ * Whether an exception is vm's own timeout. Node makes that error in the context's realm, where the code could
+ * make one like it (an Error whose `code` is the same), so the evaluation's own duration decides too: one that
+ * ended before its timeout was not stopped by it, whatever it threw. (An imitation thrown after running as long
+ * is a call that did use up its time; 5 ms spare the watchdog clock's whole milliseconds.)
+ */
+function isTimeout(e: unknown, ranMs: number, timeout: number): boolean {
+  if (ranMs + 5 < timeout || util.types.isProxy(e) || !util.types.isNativeError(e)) return false;
+  const d = Object.getOwnPropertyDescriptor(e, "code");
+  return d !== undefined && d.value === "ERR_SCRIPT_EXECUTION_TIMEOUT";
+}
+
+/** An exception that left the context after `ranMs`: a timeout (a host error) or a value thrown by untrusted code. */
+function stopOf(e: unknown, ranMs: number, timeout: number, what: string): Stop {
+  if (isTimeout(e, ranMs, timeout))
+    return { error: "timed out: " + what + " ran for more than " + timeout + " ms (sync code and promise jobs)", limit: "timeout" };
+  return { error: describe(e) };
+}
+
+/** A value thrown by untrusted code, described inside the context, under the timeout, so that getters or
+ *  proxies cannot run unbounded here; cut at req.maxErrorChars (the driver cuts it too). */
+function describe(e: unknown): string {
   try {
     ctx[E] = e;
     const s = run(D + ".describe(globalThis." + E + ")", callMs);
-    return typeof s === "string" ? s : "error (cannot be described)";
+    return typeof s === "string" ? s.slice(0, req.maxErrorChars + 100) : "error (cannot be described)";
   } catch {
     return "error (cannot be described)";
   } finally {
@@ -435,11 +547,12 @@ function describe(e: unknown, timeout: number, what: string): string {
   }
 }
 
+const scriptStart = performance.now();
 try {
   vm.runInContext(req.script, ctx, { timeout: req.scriptTimeoutMs, filename: "untrusted-script.js", displayErrors: false });
   write({ script: "ok" });
 } catch (e) {
-  write({ script: "error", error: describe(e, req.scriptTimeoutMs, "the script") });
+  write({ script: "error", error: stopOf(e, performance.now() - scriptStart, req.scriptTimeoutMs, "the script").error });
 }
 exitIfOrphaned();
 
@@ -448,16 +561,28 @@ const MAX_TICKS = 100000;
 // instead of 642 for 6000 calls of 2.1.332); a step's results are written when it ends.
 const SLICE = 100;
 const CHUNK_CALLS = 256;
-const err = (error: string) => JSON.stringify({ ok: false, error });
+/** A failed call's line, written by this code: the only place a `limit` comes from besides the driver's. */
+const err = (error: string, limit?: string) => JSON.stringify(limit === undefined ? { ok: false, error } : { ok: false, error, limit });
 let done = 0;
-// Calls that timed out: past req.maxTimeouts, the rest are not run (code that loops whenever it reaches some
-// helper would otherwise hold the caller for calls × callTimeoutMs).
+// Calls that timed out or overflowed the stack: past req.maxTimeouts, the rest are not run (code that loops or
+// recurses without end whenever it reaches some helper would otherwise hold the caller for calls × callTimeoutMs,
+// or for calls × the seconds a deep async recursion takes to unwind).
 let timeouts = 0;
-function giveUpAfterTimeouts(): void {
-  const e = err("not run: " + timeouts + " calls timed out (over " + callMs + " ms each)");
+let overflows = 0;
+function giveUp(): void {
+  const why =
+    overflows === 0
+      ? timeouts + " calls timed out (over " + callMs + " ms each)"
+      : timeouts === 0
+        ? overflows + " calls overflowed the stack"
+        : timeouts + overflows + " calls timed out (over " + callMs + " ms each) or overflowed the stack";
+  const e = err("not run: " + why, "gave-up");
   for (let i = done; i < req.calls.length; i++) write(e);
   write({ done: true });
   process.exit(0);
+}
+function overLimit(): boolean {
+  return req.maxTimeouts > 0 && timeouts + overflows >= req.maxTimeouts;
 }
 function flush(): void {
   const s = takeResults();
@@ -465,15 +590,24 @@ function flush(): void {
     write(s);
     done += s.split("\n").length;
   }
+  // The driver's count, a number it keeps: the calls whose results were just written include these.
+  const n = stackHits();
+  if (typeof n === "number" && n > overflows) overflows = n;
 }
 // The host steps between evaluations; a thrown exception (a timeout) is blamed on the call in progress, which
 // started before the slice ended and so ran for at least callMs.
-function step(code: string | vm.Script): string | null {
+function step(code: string | vm.Script): Stop | null {
+  const t0 = performance.now();
   try {
     run(code, callMs + SLICE);
     return null;
   } catch (e) {
-    return describe(e, callMs, "the call");
+    // The watchdog fires after callMs + SLICE; a timeout is blamed on a call that ran for at least callMs.
+    const ran = performance.now() - t0;
+    const stop = stopOf(e, ran, callMs + SLICE, "the call");
+    return stop.limit === "timeout"
+      ? { ...stop, error: "timed out: the call ran for more than " + callMs + " ms (sync code and promise jobs)" }
+      : stop;
   }
 }
 // Compiled once: a step of a chunk, batched or one call per evaluation (careful).
@@ -495,11 +629,16 @@ function awaitTimers(waitingSince: number, ticks: number): { out: string | null;
       out: err("the call's promise never settled (it waits for something the sandbox does not provide, e.g. a timer)"),
       settled: false,
     };
-  if (Date.now() - waitingSince > callMs || ticks >= MAX_TICKS)
-    return { out: err("timed out: the call did not settle within " + callMs + " ms"), settled: false };
+  if (Date.now() - waitingSince > callMs || ticks >= MAX_TICKS) {
+    timeouts++;
+    return { out: err("timed out: the call did not settle within " + callMs + " ms", "timeout"), settled: false };
+  }
   const failed = step(D + ".tick()");
   flush();
-  if (failed !== null) return { out: err(failed), settled: false };
+  if (failed !== null) {
+    if (failed.limit === "timeout") timeouts++;
+    return { out: err(failed.error, failed.limit), settled: false };
+  }
   if (chunkStatus() !== "waiting") return { out: null, settled: true };
   if (!hasTimers()) return { out: err("the call's promise never settled (no timers left to run)"), settled: false };
   return { out: null, settled: false };
@@ -527,12 +666,15 @@ function runChunk(calls: Request["calls"]): void {
     flush();
     exitIfOrphaned();
     if (failed !== null) {
-      skipCall(err(failed));
+      // Whether the call timed out is what step() says (a host error), never read from the text.
+      if (failed.limit === "timeout") timeouts++;
+      skipCall(err(failed.error, failed.limit));
       waitingSince = 0;
       ticks = 0;
-      if (failed.startsWith("timed out:") && req.maxTimeouts > 0 && ++timeouts >= req.maxTimeouts) giveUpAfterTimeouts();
+      if (overLimit()) giveUp();
       continue;
     }
+    if (overLimit()) giveUp();
     const st = chunkStatus();
     if (st === "idle") return;
     if (st === "paused") {
@@ -546,6 +688,7 @@ function runChunk(calls: Request["calls"]): void {
     ticks++;
     if (waited.out === null && !waited.settled) continue;
     if (waited.out !== null) skipCall(waited.out);
+    if (overLimit()) giveUp();
     waitingSince = 0;
     ticks = 0;
   }
