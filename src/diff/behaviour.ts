@@ -8,6 +8,11 @@
  * A lifted module is code from an input, so it never runs in this process: it is checked statically
  * (purity.ts), then run in the sandbox (verify/sandbox.ts), one child per module and batch; calls and results
  * cross as JSON.
+ *
+ * The view is bounded: in work by the search's budget and limits (witness-search.ts), and in wall-clock time by
+ * BEHAVIOUR_BOUND_S overall (probes, search, shrinking and replay together, as verification has its budget):
+ * when the bound is reached, the sandbox run in progress is stopped and the view says so, in `stopped` and in
+ * its first sentence.
  */
 import { ExitCode, SearchliftError } from "../errors.js";
 import { impurities } from "../lift/purity.js";
@@ -37,6 +42,10 @@ export interface Behaviour {
   /** Candidate calls run on both modules, and the seconds the search (shrinking and replay included) took. */
   searched: number;
   seconds: number;
+  /** Why the view ended before its work was done (its overall time bound was reached); absent when it finished. */
+  stopped?: string;
+  /** Calls stopped by a sandbox limit (time, stack, memory) on either side: not compared, never witnesses. */
+  limitHits?: number;
   /** Distinct witnesses, at most ten. */
   changed: WitnessReport[];
   /** One plain-language line per difference: changed probe rows first, then the witnesses. */
@@ -78,16 +87,27 @@ export function sandboxScript(text: string, path: string): string {
   }
 }
 
+/**
+ * The behaviour view's overall wall-clock bound, in seconds: a safety net far above what a view takes (a few
+ * seconds: the budget's 6 s of search and shrinking, then the replay), reached only by code that is slow on
+ * every call without timing out (2 s of CPU each) or on a machine far too loaded. Work comes first: a module
+ * that times out or overflows the stack on call after call fails in seconds (brokenModule).
+ */
+export const BEHAVIOUR_BOUND_S = 120;
+
 /** Probe rows and witnesses of two modules. A module that cannot be run is brokenModule, with its label. */
 export async function behaviourView(
   a: ModuleSide,
   b: ModuleSide,
   budget: Budget = DEFAULT_BUDGET,
   pack: RoutinePack = toolSearchPack,
+  boundSeconds: number = BEHAVIOUR_BOUND_S,
 ): Promise<BehaviourView> {
   const tokens = codeTokens(a.text, b.text);
   const probes = pack.probes(tokens.numbers);
   const side = (m: ModuleSide): Side => ({ script: m.script, label: m.label });
+  const bound = new AbortController();
+  const timer = setTimeout(() => bound.abort(), boundSeconds * 1000);
   let found;
   try {
     found = await searchWitnesses(side(a), side(b), pack.witnessCandidates(tokens), {
@@ -95,10 +115,13 @@ export async function behaviourView(
       prelude: probes.flatMap((p) => p.calls),
       kindOf: pack.witnessKind,
       focus: pack.witnessFocus,
+      bound: { signal: bound.signal, seconds: boundSeconds },
     });
   } catch (e) {
     if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
   const { rows, sentences } = pack.probeRows(probes, found.prelude[0].map(answerOf), found.prelude[1].map(answerOf));
   const changed = found.witnesses.map((w): WitnessReport => {
@@ -115,13 +138,22 @@ export async function behaviourView(
     };
   });
   const kept = withinBytes(changed, MAX_WITNESS_BYTES);
+  const limits = found.limitHits > 0 ? [`${found.limitHits} call(s) were stopped by a sandbox limit (time or stack) and not compared`] : [];
   return {
     semantics: rows,
     behaviour: {
       searched: found.searched,
       seconds: Math.round(found.seconds * 10) / 10,
+      ...(found.stopped !== undefined ? { stopped: found.stopped } : {}),
+      ...(found.limitHits > 0 ? { limitHits: found.limitHits } : {}),
       changed: kept,
-      sentences: [...sentences, ...kept.map((w) => w.summary)],
+      // Where the view stopped early, it says so first: what follows is what was found by then.
+      sentences: [
+        ...(found.stopped !== undefined ? [`stopped: ${found.stopped}`] : []),
+        ...limits,
+        ...sentences,
+        ...kept.map((w) => w.summary),
+      ],
     },
   };
 }
@@ -145,5 +177,5 @@ function withinBytes(ws: WitnessReport[], max: number): WitnessReport[] {
 
 /** What the text views say when no witness was found: how far the search went, never just "no change". */
 export function noDifferenceFound(b: Behaviour): string {
-  return `no behaviour difference found in ${b.searched} cases (${b.seconds} s)`;
+  return `no behaviour difference found in ${b.searched} cases (${b.seconds} s)${b.stopped ? `; stopped: ${b.stopped}` : ""}`;
 }

@@ -22,8 +22,16 @@ export interface ContractCall {
 }
 
 /** Limits of one child: every call of a batch within the wall clock, each call within 2 s of CPU (a
- *  release answers in milliseconds; a call that runs 2 s is stopped and counts as a failure). */
-export const WITNESS_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 2_000, scriptTimeoutMs: 10_000 };
+ *  release answers in milliseconds; a call that runs 2 s is stopped and counts as a failure), and no more calls
+ *  once 3 have timed out or overflowed the stack: code that spins or recurses without end on every input fails
+ *  the run in seconds, not after a batch's calls × 2 s (the module cannot be compared; see runPrepared). */
+export const WITNESS_SANDBOX: SandboxOptions = {
+  timeoutMs: 120_000,
+  memoryMb: 512,
+  callTimeoutMs: 2_000,
+  scriptTimeoutMs: 10_000,
+  maxTimeouts: 3,
+};
 
 /** Called in the sandbox as (fn, queryIndex, deferredIndex, loadedIndex, maxResults | null). */
 const CALL = "__searchlift_call";
@@ -110,8 +118,13 @@ async function runPrepared(side: Side, p: PreparedCalls, options: SandboxOptions
   const run = await runInSandbox(side.script + p.tail, p.sandboxCalls, options);
   if (run.scriptError !== undefined)
     throw new ModuleRunError(`the lifted module cannot be run (in the sandbox): ${run.scriptError}`, side.label);
+  // The caller's time bound stopped the run: what did run is returned, the rest says so in its limit.
+  if (options.signal?.aborted) return run.results;
   // A killed child leaves the rest of its calls unanswered: no comparison can use them.
   if (run.failure) throw new ModuleRunError(`the lifted module failed in the sandbox: ${run.failure.message}`, side.label);
+  // So does a child that gave up after calls that timed out or overflowed the stack (the sandbox's own status).
+  const gaveUp = run.results.find((r): r is { ok: false; error: string } => !r.ok && r.limit === "gave-up");
+  if (gaveUp) throw new ModuleRunError(`the lifted module failed in the sandbox: ${gaveUp.error}`, side.label);
   return run.results;
 }
 
@@ -124,7 +137,8 @@ export async function runCalls(
   return runPrepared(side, prepare(calls), options);
 }
 
-/** Each call's result on both modules (a child each, side by side), the calls prepared once for both. */
+/** Each call's result on both modules (a child each, side by side), the calls prepared once for both. With
+ *  `options.signal` aborted, the calls not run by then fail with a sandbox limit (CallResult's `limit`). */
 export async function runCallsOnBoth(
   a: Side,
   b: Side,

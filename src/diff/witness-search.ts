@@ -6,10 +6,16 @@
  * kind is); the first of each kind is shrunk while it stays a difference of the same kind — first to the few
  * tools its answers name, then by verify.ts's shrinkCandidates (a shorter query, fewer tools and fields) —
  * and every witness reported is replayed on fresh children of both modules, so that each one stands on its own.
+ *
+ * Bounded in work first (the budget's calls, a few shrinking rounds of at most SHRINK_PER_ROUND calls per
+ * witness, one replay; each call within its CPU time, and a child gives up after 3 calls time out or overflow
+ * the stack), and in wall-clock time by the caller's bound (SearchOptions.bound): when it is reached, the run in
+ * progress is stopped, the search ends with what it has, and the outcome says so (`stopped`). A call that a
+ * sandbox limit stopped on either side is never a witness: nothing was compared (`limitHits` counts them).
  */
 import type { CallResult } from "../verify/sandbox.js";
-import { resultsAgree, shrinkCandidates } from "../verify/verify.js";
-import { runCallsOnBoth, type ContractCall, type Side } from "./witness-run.js";
+import { hitLimit, resultsAgree, shrinkCandidates } from "../verify/verify.js";
+import { runCallsOnBoth, WITNESS_SANDBOX, type ContractCall, type Side } from "./witness-run.js";
 
 /** What a call returned, or `{ error }` when it threw. */
 export type Answer = unknown;
@@ -38,6 +44,8 @@ export interface SearchOptions {
   max?: number;
   /** Names of the tools a difference is about (the routine reads them from the answers), tried first when shrinking. */
   focus?: (w: Witness) => string[];
+  /** The overall wall-clock bound: aborted when `seconds` have passed (see behaviour.ts). */
+  bound?: { signal: AbortSignal; seconds: number };
 }
 
 export interface SearchOutcome {
@@ -45,6 +53,10 @@ export interface SearchOutcome {
   searched: number;
   seconds: number;
   prelude: [CallResult[], CallResult[]];
+  /** Calls stopped by a sandbox limit on either side (never witnesses). */
+  limitHits: number;
+  /** Why the search ended before its work was done: its overall time bound was reached. */
+  stopped?: string;
 }
 
 /** Calls in the first batch (after the prelude); later batches are sized to the time left, as measured. */
@@ -59,8 +71,35 @@ export function answerOf(r: CallResult): Answer {
   return r.ok ? r.value : { error: r.error };
 }
 
+/** A pair of runs for the search: in the caller's bound, counting the calls a limit stopped. */
+interface Runner {
+  run(calls: readonly ContractCall[]): Promise<[CallResult[], CallResult[]]>;
+  /** Whether two results say something: both ran to an answer (or a throw) of the code's own. */
+  compared(x: CallResult, y: CallResult): boolean;
+  readonly over: boolean;
+  limitHits: number;
+}
+
+function runner(a: Side, b: Side, bound: SearchOptions["bound"]): Runner {
+  const options = bound ? { ...WITNESS_SANDBOX, signal: bound.signal } : WITNESS_SANDBOX;
+  const r: Runner = {
+    run: (calls) => runCallsOnBoth(a, b, calls, options),
+    compared(x, y) {
+      if (!hitLimit(x) && !hitLimit(y)) return true;
+      r.limitHits++;
+      return false;
+    },
+    get over() {
+      return bound?.signal.aborted === true;
+    },
+    limitHits: 0,
+  };
+  return r;
+}
+
 export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<ContractCall>, opts: SearchOptions): Promise<SearchOutcome> {
   const t0 = performance.now();
+  const run = runner(a, b, opts.bound);
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const max = opts.max ?? 10;
   // Searching stops at half the time, leaving the rest to shrinking.
@@ -73,38 +112,46 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
   let preludeResults: [CallResult[], CallResult[]] | undefined;
   let size = FIRST_BATCH;
   // Enough kinds found: the rest of the budget would only find more of the same, at the cost of the report's length.
-  while (searched < budget.cases && found.size < max + 4 && (!preludeResults || performance.now() < searchUntil)) {
+  while (searched < budget.cases && found.size < max + 4 && (!preludeResults || performance.now() < searchUntil) && !run.over) {
     const batch = take(it, Math.min(size, budget.cases - searched));
     if (batch.length === 0 && preludeResults) break;
     const started = performance.now();
-    const [ra, rb] = await runCallsOnBoth(a, b, [...prelude, ...batch]);
+    const [ra, rb] = await run.run([...prelude, ...batch]);
     const skip = prelude.length;
     preludeResults ??= [ra.slice(0, skip), rb.slice(0, skip)];
     prelude = [];
     batch.forEach((c, i) => {
       const [x, y] = [ra[skip + i]!, rb[skip + i]!];
-      if (resultsAgree(x, y)) return;
+      if (!run.compared(x, y) || resultsAgree(x, y)) return;
       const w: Witness = { ...c, before: answerOf(x), after: answerOf(y) };
       const kind = opts.kindOf(w);
       if (!found.has(kind)) found.set(kind, w);
     });
     searched += batch.length;
-    if (batch.length === 0) break;
+    if (batch.length === 0 || run.over) break;
     // The next batch fits the time left at this batch's pace (a loaded machine gets fewer cases, not more time).
     const perCall = (performance.now() - started) / (batch.length + skip);
     size = Math.min(MAX_BATCH, Math.floor((searchUntil - performance.now()) / perCall));
     if (size < 50) break;
   }
   const focus = opts.focus ?? (() => []);
-  const shrunk = await shrinkAll(a, b, [...found.values()].slice(0, max + 4), { kindOf: opts.kindOf, focus }, shrinkUntil);
-  const witnesses = await replayed(a, b, shrunk);
+  const shrunk = await shrinkAll(run, [...found.values()].slice(0, max + 4), { kindOf: opts.kindOf, focus }, shrinkUntil);
+  // Past the bound nothing more runs: differences not replayed on their own are not reported.
+  const witnesses = run.over ? [] : await replayed(run, shrunk);
   const distinct = new Map<string, Witness>();
   for (const w of witnesses) if (!distinct.has(opts.kindOf(w))) distinct.set(opts.kindOf(w), w);
+  let stopped: string | undefined;
+  if (run.over && opts.bound) {
+    const lost = shrunk.length > 0 ? `; ${shrunk.length} difference(s) found were not replayed and are not shown` : "";
+    stopped = `the behaviour search reached its overall bound of ${opts.bound.seconds} s after ${searched} cases${lost}`;
+  }
   return {
     witnesses: [...distinct.values()].slice(0, max),
     searched,
     seconds: (performance.now() - t0) / 1000,
     prelude: preludeResults ?? [[], []],
+    limitHits: run.limitHits,
+    ...(stopped !== undefined ? { stopped } : {}),
   };
 }
 
@@ -199,13 +246,13 @@ interface ShrinkRules {
  * then rounds of verify.ts's smaller calls (a shorter query, fewer tools and fields). Each round keeps, per
  * witness, the smallest call (fewest tools, then the shortest query) that is still a difference of its kind.
  */
-async function shrinkAll(a: Side, b: Side, start: Witness[], rules: ShrinkRules, until: number): Promise<Witness[]> {
+async function shrinkAll(run: Runner, start: Witness[], rules: ShrinkRules, until: number): Promise<Witness[]> {
   const cur = [...start];
   const kinds = cur.map(rules.kindOf);
   const seen = cur.map((w) => new Set([JSON.stringify(callOf(w))]));
   const active = new Set(cur.map((_, i) => i));
   // The few-tools round runs whatever the time: it is cheap (small lists) and keeps the report short.
-  for (let round = 0; round <= SHRINK_ROUNDS && active.size > 0 && (round === 0 || performance.now() < until); round++) {
+  for (let round = 0; round <= SHRINK_ROUNDS && active.size > 0 && (round === 0 || performance.now() < until) && !run.over; round++) {
     const owners: number[] = [];
     const calls: ContractCall[] = [];
     for (const i of active) {
@@ -217,11 +264,11 @@ async function shrinkAll(a: Side, b: Side, start: Witness[], rules: ShrinkRules,
       }
     }
     if (calls.length === 0) continue;
-    const [ra, rb] = await runCallsOnBoth(a, b, calls);
+    const [ra, rb] = await run.run(calls);
     const moved = new Set<number>();
     calls.forEach((c, k) => {
       const i = owners[k]!;
-      if (resultsAgree(ra[k]!, rb[k]!)) return;
+      if (!run.compared(ra[k]!, rb[k]!) || resultsAgree(ra[k]!, rb[k]!)) return;
       const w: Witness = { ...c, before: answerOf(ra[k]!), after: answerOf(rb[k]!) };
       if (rules.kindOf(w) !== kinds[i] || !smallerThan(w, cur[i]!)) return;
       cur[i] = w;
@@ -240,9 +287,11 @@ function smallerThan(x: ContractCall, y: ContractCall): boolean {
 }
 
 /** The witnesses that still differ when run alone on fresh children, with those answers. */
-async function replayed(a: Side, b: Side, ws: Witness[]): Promise<Witness[]> {
+async function replayed(run: Runner, ws: Witness[]): Promise<Witness[]> {
   if (ws.length === 0) return [];
   const calls = ws.map(callOf);
-  const [ra, rb] = await runCallsOnBoth(a, b, calls);
-  return calls.flatMap((c, i) => (resultsAgree(ra[i]!, rb[i]!) ? [] : [{ ...c, before: answerOf(ra[i]!), after: answerOf(rb[i]!) }]));
+  const [ra, rb] = await run.run(calls);
+  return calls.flatMap((c, i) =>
+    !run.compared(ra[i]!, rb[i]!) || resultsAgree(ra[i]!, rb[i]!) ? [] : [{ ...c, before: answerOf(ra[i]!), after: answerOf(rb[i]!) }],
+  );
 }
