@@ -4,7 +4,6 @@
 import type { Command } from "commander";
 import { terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
-import { printJson } from "./output.js";
 
 export function registerExtract(program: Command): void {
   program
@@ -19,23 +18,40 @@ export function registerExtract(program: Command): void {
       // The stage is loaded when the command runs (start-up is part of every command's time); an executable
       // is listed without loading the JavaScript parser (see open-executable.ts).
       const input = await resolveCliInput(arg, "extract", opts);
-      const [{ openContainerLazily }, { formatListing, listing }] = await Promise.all([
+      const [{ openContainerLazily }, { containerListingText, listingJson }] = await Promise.all([
         import("../extract/open-executable.js"),
         import("../extract/listing.js"),
       ]);
       const c = await openContainerLazily(input);
       try {
-        const l = listing(c);
         if (opts.out) {
           const { writeModules } = await import("../extract/write-modules.js");
           const { written, bytes } = await writeModules(c, opts.out, !!opts.force);
           if (!opts.list && !opts.json)
             process.stderr.write(`wrote ${written} modules (${bytes} bytes) and manifest.json to ${safe(opts.out)}\n`);
         }
-        if (opts.json) printJson(l);
-        else if (opts.list || !opts.out) process.stdout.write(formatListing(l));
+        // Written a piece at a time, as stdout takes them: a listing of many modules is never one string.
+        if (opts.json) await writePieces(listingJson(c), "\n");
+        else if (opts.list || !opts.out) await writePieces(containerListingText(c), "");
       } finally {
         c.close();
       }
     });
+}
+
+/** Write the pieces to stdout, waiting for it to drain after each (a pipe read slowly holds one piece here). */
+async function writePieces(pieces: Iterable<string>, end: string): Promise<void> {
+  const out = process.stdout;
+  for (const piece of pieces)
+    if (!out.write(piece))
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          out.off("drain", done);
+          out.off("close", done);
+          resolve();
+        };
+        out.on("drain", done);
+        out.on("close", done);
+      });
+  if (end) out.write(end);
 }

@@ -23,6 +23,24 @@ type RecordSize = (typeof RECORD_SIZES)[number];
 
 /** Module tables beyond this are not plausible (claude has ~4000 modules × 52 B = 200 KB). */
 const MAX_TABLE_BYTES = 64 << 20;
+/**
+ * Modules read from one graph at most (claude has ~4000). Every module is an entry held while the input is open
+ * and a line of a listing; a table with more is refused (MalformedInput, exit 5) before any entry is made. At
+ * this limit and MAX_NAME_BYTES together (250,000 modules, 128-byte names) `extract --list --json` peaked at
+ * 270 MB and `lift` at 320 MB here (test/host-bounds-extract.test.ts).
+ */
+export const MAX_MODULES = 250_000;
+/**
+ * Bytes of module names at most, all records counted (names may share bytes, so records pointing at one long
+ * name would otherwise make gigabytes of names out of a small file). claude's names take ~200 KB.
+ */
+export const MAX_NAME_BYTES = 32 << 20;
+/**
+ * Bytes of contents that modules share (identical ranges, as deduplication may leave) counted beyond their first
+ * module: each module's text is read and decoded on its own, so 2,000 modules pointing at one megabyte are two
+ * gigabytes of text. Refused (exit 5) beyond this.
+ */
+export const MAX_SHARED_CONTENTS = 64 << 20;
 /** Longest plausible virtual path. */
 const MAX_NAME = 4096;
 /** Names are read in one piece when they span at most this much, else one read per name. */
@@ -261,6 +279,13 @@ export function parseBunGraph(src: ByteSource, trailerEnd: number, opts: ParseOp
       problems.push(`${osize}-byte Offsets: module table of ${table.len} bytes is implausible`);
       continue;
     }
+    // Even the largest layout's count is over the limit: no layout can be read (the table's size alone says so).
+    if (table.len / RECORD_SIZES[0] > MAX_MODULES) {
+      problems.push(
+        `${osize}-byte Offsets: module table of ${table.len} bytes holds over ${MAX_MODULES} modules, more than searchlift reads`,
+      );
+      continue;
+    }
     const got = parseTable(src, start, byteCount, table, entryId, opts, problems, osize);
     if (!got) continue;
     const execArgv = argv.len > 0 && argv.len <= 1 << 16 ? src.read(start + argv.off, argv.len, "Bun exec argv").toString("utf8") : null;
@@ -289,9 +314,18 @@ function parseTable(
       why(`entry id ${entryId} ≥ module count ${t.count}`);
       continue;
     }
+    if (t.count > MAX_MODULES) {
+      why(`${t.count} modules, more than the ${MAX_MODULES} searchlift reads`);
+      continue;
+    }
     const bad = validate(t, byteCount, table);
     if (bad) {
       why(bad);
+      continue;
+    }
+    const nameBytes = namesTotal(t);
+    if (nameBytes > MAX_NAME_BYTES) {
+      why(`module names total ${nameBytes} bytes (records share them), more than the ${MAX_NAME_BYTES} searchlift reads`);
       continue;
     }
     const names = readNames(src, start, t);
@@ -397,6 +431,7 @@ function checkContentsDisjoint(src: ByteSource, t: Table, where: string): void {
         .sort()
         .map((k) => k % 65536);
   let prev = -1;
+  let shared = 0;
   for (const k of order) {
     const i = k;
     if (prev >= 0) {
@@ -410,11 +445,23 @@ function checkContentsDisjoint(src: ByteSource, t: Table, where: string): void {
           src.path,
           `${where}: contents of modules ${prev} and ${i} overlap ([${pOff}, ${pEnd}) and [${cOff}, ${cEnd}))`,
         );
+      if (same && (shared += cEnd - cOff) > MAX_SHARED_CONTENTS)
+        throw new MalformedInput(
+          src.path,
+          `${where}: modules share over ${MAX_SHARED_CONTENTS} bytes of contents (module ${i} repeats [${cOff}, ${cEnd}) of module ${prev}), more than searchlift reads`,
+        );
       // Keep the range that reaches furthest as the one to compare against.
       if (cEnd <= pEnd) continue;
     }
     prev = i;
   }
+}
+
+/** Bytes of all records' names, each record counted (validate bounds each name by MAX_NAME). */
+function namesTotal(t: Table): number {
+  let total = 0;
+  for (let i = 0; i < t.count; i++) total += t.len(i, t.layout.name);
+  return total;
 }
 
 /** Names as UTF-8 strings. Reads the names' span at once when it is compact. */
