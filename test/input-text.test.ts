@@ -5,7 +5,7 @@
  * module exports exactly the contract; commands that print the name print it inert.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -88,6 +88,27 @@ describe("text from an input never becomes code", () => {
       }
     }, 300_000);
   });
+
+  it("track and check over a release with such a module name: reports and tables show it inert, the module exports only the contract", () => {
+    const dir = mkdtempSync(join(tmpdir(), "searchlift-input-text-"));
+    const input = writeCraftedBun(join(dir, "app"), [{ name: HOSTILE_NAMES[0]!, contents: SAMPLE }]);
+    const out = join(dir, "timeline");
+    const track = cli(["track", input, "--out", out, "--cache", join(dir, "cache")]);
+    expect(track.status, track.stderr).toBe(0);
+    for (const f of readdirSync(out)) {
+      if (!/\.(md|html|json)$/.test(f)) continue;
+      expect(readFileSync(join(out, f), "utf8"), f).not.toMatch(RAW_TERMINATORS);
+    }
+    expect(exportsOf(liftedModule(join(dir, "cache")))).toEqual(CONTRACT_EXPORTS);
+    const tools = join(dir, "tools.json");
+    writeFileSync(tools, JSON.stringify({ tools: [{ name: "read_file", description: "reads a file" }] }));
+    for (const format of [[], ["--json"], ["--markdown"]]) {
+      const args = ["check", "--tools", tools, "--server-name", "files", "--query", "read file", "--releases", input];
+      const check = cli([...args, "--lift-cache", join(dir, "lift-cache"), ...format]);
+      expect(check.status, check.stderr).toBe(0);
+      expect(check.stdout + check.stderr, format.join(" ")).not.toMatch(RAW_TERMINATORS);
+    }
+  }, 300_000);
 
   it("a module name with a C0 control (CR) is refused as a broken graph: exit 5, one line", () => {
     const dir = mkdtempSync(join(tmpdir(), "searchlift-input-text-"));
