@@ -194,7 +194,9 @@ describe("searchlift track", () => {
     const second = run("track", join(RELEASES, "0.3.1"), "--out", out(), "--cache", cache, "--verify-timeout", "0.001", "--json");
     expect(second.code, second.stderr).toBe(0);
     const t = JSON.parse(second.stdout) as Timeline;
-    expect(t.releases.map((r) => [r.version, r.verified])).toEqual([["0.3.1", { cases: 2000, agreed: 2000, bothReturned: 2000, bothThrew: 0 }]]);
+    expect(t.releases.map((r) => [r.version, r.verified])).toEqual([
+      ["0.3.1", { cases: 2000, agreed: 2000, bothReturned: 2000, bothThrew: 0 }],
+    ]);
   });
 });
 
