@@ -31,7 +31,12 @@ export function lineCommentText(s: string): string {
  * which only engines before ES2019 and some tools read as line ends).
  */
 export function jsLiteral(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  return escapeLineSeparators(JSON.stringify(value, null, indent));
+}
+
+/** JSON text (or a piece of it) with U+2028 and U+2029 escaped: outside strings JSON never holds them. */
+export function escapeLineSeparators(json: string): string {
+  return json.replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 /** A value quoted for a message, JSON.stringify-style, unsafe characters escaped, at most `max` characters. */

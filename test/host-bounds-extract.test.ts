@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { listing, listingJson } from "../src/extract/listing.js";
+import { jsLiteral } from "../src/safe-text.js";
 import { MAX_MODULES, MAX_NAME_BYTES, MAX_SHARED_CONTENTS } from "../src/extract/bun-payload.js";
 import { memoryContainer } from "./helpers/memory-container.js";
 import { REPO } from "./helpers/bun-fixtures.js";
@@ -156,11 +157,12 @@ describe("Bun payloads with hundreds of thousands of records", () => {
 });
 
 describe("the listing in pieces", () => {
-  it("listingJson's pieces are JSON.stringify(listing, null, 2) to the character", () => {
-    const c = memoryContainer({ "/$bunfs/root/a.js": "export const a = 1;\n", "/$bunfs/root/b\u00e9.js": "export const b = 2;\n" });
+  it("listingJson's pieces are jsLiteral(listing, 2) to the character (JSON with line separators escaped)", () => {
+    const c = memoryContainer({ "/$bunfs/root/a.js": "export const a = 1;\n", "/$bunfs/root/b\u00e9\u2028.js": "export const b = 2;\n" });
     c.modules[1]!.extra = { sourcemap: true, side: "server" };
-    expect([...listingJson(c)].join("")).toBe(JSON.stringify(listing(c), null, 2));
+    expect([...listingJson(c)].join("")).toBe(jsLiteral(listing(c), 2));
+    expect([...listingJson(c)].join("")).toContain("b\u00e9\\u2028.js");
     const empty = { ...c, modules: [] };
-    expect([...listingJson(empty)].join("")).toBe(JSON.stringify(listing(empty), null, 2));
+    expect([...listingJson(empty)].join("")).toBe(jsLiteral(listing(empty), 2));
   });
 });

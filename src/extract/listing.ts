@@ -1,4 +1,4 @@
-import { terminalSafe as safe } from "../safe-text.js";
+import { escapeLineSeparators, terminalSafe as safe } from "../safe-text.js";
 import type { Container, ModuleEntry } from "./types.js";
 
 /** The `extract --list --json` document: one object, stable field order. */
@@ -42,14 +42,14 @@ export function listing(c: Container): Listing {
 }
 
 /**
- * The listing's JSON, `JSON.stringify(listing(c), null, 2)` to the character, in pieces of about PIECE
+ * The listing's JSON, `jsLiteral(listing(c), 2)` to the character (JSON, line separators escaped), in pieces of about PIECE
  * characters: a container of hundreds of thousands of modules is written without a string of its whole listing
  * (which can be longer than V8's longest string) or an object per module held at once.
  */
 export function* listingJson(c: Container): Generator<string> {
   const top = JSON.stringify({ ...head(c), modules: [] }, null, 2);
   if (c.modules.length === 0) {
-    yield top;
+    yield escapeLineSeparators(top);
     return;
   }
   // `modules` is the last field: its "[]" opens the array the modules go into.
@@ -57,11 +57,11 @@ export function* listingJson(c: Container): Generator<string> {
   for (let i = 0; i < c.modules.length; i++) {
     piece += (i > 0 ? ",\n" : "") + "    " + JSON.stringify(listed(c.modules[i]!), null, 2).replace(/\n/g, "\n    ");
     if (piece.length >= PIECE) {
-      yield piece;
+      yield escapeLineSeparators(piece);
       piece = "";
     }
   }
-  yield piece + "\n  ]\n}";
+  yield escapeLineSeparators(piece + "\n  ]\n}");
 }
 
 const COLUMNS = ["path", "kind", "loader", "format", "encoding", "size", "bytecode", "start", "end"];
