@@ -164,7 +164,7 @@ describe("track's behaviour view", () => {
         module: hiddenPayload("track-evil.mjs", marker),
       },
     ]);
-    const [c] = await timelineChanges(t, { budget: { cases: 50, seconds: 2 } });
+    const [c] = await timelineChanges(t, { budget: { cases: 50 } });
     expect(c!.behaviour).toBeNull();
     expect(c!.note).toMatch(/track-evil\.mjs/);
     // The static check refuses the computed key; were it let through, the sandbox would contain the call.

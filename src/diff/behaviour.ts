@@ -9,8 +9,8 @@
  * (purity.ts), then run in the sandbox (verify/sandbox.ts), one child per module and batch; calls and results
  * cross as JSON.
  *
- * The view is bounded: in work by the search's budget and limits (witness-search.ts), and in wall-clock time by
- * BEHAVIOUR_BOUND_S overall (probes, search, shrinking and replay together, as verification has its budget):
+ * The view is bounded: in work by the search's budget and limits (witness-search.ts), which make it the same on
+ * every run, and in wall-clock time, as a safety net only, by BEHAVIOUR_BOUND_S overall (probes, search, shrinking and replay together, as verification has its budget):
  * when the bound is reached, the sandbox run in progress is stopped and the view says so, in `stopped` and in
  * its first sentence.
  */
@@ -89,9 +89,11 @@ export function sandboxScript(text: string, path: string): string {
 
 /**
  * The behaviour view's overall wall-clock bound, in seconds: a safety net far above what a view takes (a few
- * seconds: the budget's 6 s of search and shrinking, then the replay), reached only by code that is slow on
- * every call without timing out (2 s of CPU each) or on a machine far too loaded. Work comes first: a module
- * that times out or overflows the stack on call after call fails in seconds (brokenModule).
+ * seconds: the budget's calls in three batches, a few shrinking rounds, then the replay), reached only by code
+ * that is slow on every call without timing out (2 s of CPU each) or on a machine far too loaded. It is the one
+ * place the clock decides anything: below it, the witnesses depend on the two modules only (witness-search.ts).
+ * Work comes first: a module that times out or overflows the stack on call after call fails in seconds
+ * (brokenModule).
  */
 export const BEHAVIOUR_BOUND_S = 120;
 

@@ -24,7 +24,7 @@ import type { OnProgress } from "../api/progress.js";
 export interface DiffOptions {
   /** Keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed). */
   out?: string;
-  /** The witness search's budget (default 3000 calls, 6 s). */
+  /** The witness search's budget (default 3000 calls; work, never time). */
   budget?: Budget;
   /** Progress events (library API: src/api/progress.ts). */
   onProgress?: OnProgress;

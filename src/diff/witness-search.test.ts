@@ -44,7 +44,7 @@ describe("witness search", () => {
       { fn: "scoreTools", query: "please read the ledger now", deferred: catalog, loaded: catalog.slice(0, 3) },
       { fn: "searchTools", query: "please read the ledger now", deferred: catalog, loaded: [] },
     ];
-    const r = await searchWitnesses(a, b, candidates, { budget: { cases: 100, seconds: 30 }, kindOf: witnessKind, focus: witnessFocus });
+    const r = await searchWitnesses(a, b, candidates, { budget: { cases: 100 }, kindOf: witnessKind, focus: witnessFocus });
     expect(r.searched).toBe(3);
     // "thing": a description word of 99 tools, found by b only (a gained list); "ledger": one tool's score.
     expect(r.witnesses.length).toBeGreaterThan(0);

@@ -1,17 +1,21 @@
 /**
  * Witnesses by search: inputs on which two lifted modules answer differently. Candidate calls (whatever the
- * routine's generator yields, best first) run in batches on both modules, each module in its own sandbox
- * child per batch, until the budget (calls and seconds) is spent or enough kinds are found; after the first
- * batch, each batch is sized to the time left. Differences are grouped by their kind (the routine says what a
- * kind is); the first of each kind is shrunk while it stays a difference of the same kind — first to the few
- * tools its answers name, then by verify.ts's shrinkCandidates (a shorter query, fewer tools and fields) —
- * and every witness reported is replayed on fresh children of both modules, so that each one stands on its own.
+ * routine's generator yields, best first: the pack puts those built from the changed code first) run in batches
+ * of fixed sizes on both modules, each module in its own sandbox child per batch, until the budget's calls are
+ * spent or enough kinds are found. Differences are grouped by their kind (the routine says what a kind is); the
+ * first of each kind is shrunk while it stays a difference of the same kind — first to the few tools its
+ * answers name, then by verify.ts's shrinkCandidates (a shorter query, fewer tools and fields), in a fixed
+ * number of rounds — and every witness reported is replayed on fresh children of both modules, so that each
+ * one stands on its own.
  *
- * Bounded in work first (the budget's calls, a few shrinking rounds of at most SHRINK_PER_ROUND calls per
- * witness, one replay; each call within its CPU time, and a child gives up after 3 calls time out or overflow
- * the stack), and in wall-clock time by the caller's bound (SearchOptions.bound): when it is reached, the run in
- * progress is stopped, the search ends with what it has, and the outcome says so (`stopped`). A call that a
- * sandbox limit stopped on either side is never a witness: nothing was compared (`limitHits` counts them).
+ * The same two modules give the same witnesses on every run, on any machine and under any load: every decision
+ * (the batches, when to stop, what to shrink and for how long) is taken on work done and answers received, never
+ * on the clock, and the candidates are a fixed sequence (the pack's generator is seeded). Bounded in work (the
+ * budget's calls, SHRINK_ROUNDS rounds of at most SHRINK_PER_ROUND calls per witness, one replay; each call
+ * within its CPU time, and a child gives up after 3 calls time out or overflow the stack). The one exception is
+ * the caller's wall-clock safety net (SearchOptions.bound): when it is reached, the run in progress is stopped,
+ * the search ends with what it has, and the outcome says so (`stopped`). A call that a sandbox limit stopped on
+ * either side is never a witness: nothing was compared (`limitHits` counts them).
  */
 import type { CallResult } from "../verify/sandbox.js";
 import { hitLimit, resultsAgree, shrinkCandidates } from "../verify/verify.js";
@@ -25,14 +29,13 @@ export interface Witness extends ContractCall {
   after: Answer;
 }
 
+/** The search's work: never time (see the file's comment). */
 export interface Budget {
-  /** Candidate calls run at most (each on both modules). */
+  /** Candidate calls run at most (each on both modules), in batches of FIRST_BATCH, then BATCH calls. */
   cases: number;
-  /** Wall-clock seconds for searching and shrinking (replaying the witnesses found comes after). */
-  seconds: number;
 }
 
-export const DEFAULT_BUDGET: Budget = { cases: 3000, seconds: 6 };
+export const DEFAULT_BUDGET: Budget = { cases: 3000 };
 
 export interface SearchOptions {
   budget?: Budget;
@@ -59,9 +62,11 @@ export interface SearchOutcome {
   stopped?: string;
 }
 
-/** Calls in the first batch (after the prelude); later batches are sized to the time left, as measured. */
+/** Calls in the first batch (after the prelude), and in each later one: fixed, so that where the search stops
+ *  (enough kinds found) depends on the answers only. A batch costs a child per module; the default budget is
+ *  800 + 1100 + 1100. */
 const FIRST_BATCH = 800;
-const MAX_BATCH = 2000;
+const BATCH = 1100;
 /** Shrinking candidates tried per witness and round (after the tools round), and rounds at most: each round
  *  is a child per module, so a few wide rounds cost less than many narrow ones. */
 const SHRINK_PER_ROUND = 150;
@@ -98,24 +103,20 @@ function runner(a: Side, b: Side, bound: SearchOptions["bound"]): Runner {
 }
 
 export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<ContractCall>, opts: SearchOptions): Promise<SearchOutcome> {
+  // Read for the outcome's `seconds` only: no decision below depends on it.
   const t0 = performance.now();
   const run = runner(a, b, opts.bound);
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const max = opts.max ?? 10;
-  // Searching stops at half the time, leaving the rest to shrinking.
-  const searchUntil = t0 + budget.seconds * 500;
-  const shrinkUntil = t0 + budget.seconds * 1000;
   const found = new Map<string, Witness>();
   const it = candidates[Symbol.iterator]();
   let searched = 0;
   let prelude: readonly ContractCall[] = opts.prelude ?? [];
   let preludeResults: [CallResult[], CallResult[]] | undefined;
-  let size = FIRST_BATCH;
   // Enough kinds found: the rest of the budget would only find more of the same, at the cost of the report's length.
-  while (searched < budget.cases && found.size < max + 4 && (!preludeResults || performance.now() < searchUntil) && !run.over) {
-    const batch = take(it, Math.min(size, budget.cases - searched));
+  while (searched < budget.cases && found.size < max + 4 && !run.over) {
+    const batch = take(it, Math.min(preludeResults ? BATCH : FIRST_BATCH, budget.cases - searched));
     if (batch.length === 0 && preludeResults) break;
-    const started = performance.now();
     const [ra, rb] = await run.run([...prelude, ...batch]);
     const skip = prelude.length;
     preludeResults ??= [ra.slice(0, skip), rb.slice(0, skip)];
@@ -128,14 +129,10 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
       if (!found.has(kind)) found.set(kind, w);
     });
     searched += batch.length;
-    if (batch.length === 0 || run.over) break;
-    // The next batch fits the time left at this batch's pace (a loaded machine gets fewer cases, not more time).
-    const perCall = (performance.now() - started) / (batch.length + skip);
-    size = Math.min(MAX_BATCH, Math.floor((searchUntil - performance.now()) / perCall));
-    if (size < 50) break;
+    if (batch.length === 0) break;
   }
   const focus = opts.focus ?? (() => []);
-  const shrunk = await shrinkAll(run, [...found.values()].slice(0, max + 4), { kindOf: opts.kindOf, focus }, shrinkUntil);
+  const shrunk = await shrinkAll(run, [...found.values()].slice(0, max + 4), { kindOf: opts.kindOf, focus });
   // Past the bound nothing more runs: differences not replayed on their own are not reported.
   const witnesses = run.over ? [] : await replayed(run, shrunk);
   const distinct = new Map<string, Witness>();
@@ -246,13 +243,12 @@ interface ShrinkRules {
  * then rounds of verify.ts's smaller calls (a shorter query, fewer tools and fields). Each round keeps, per
  * witness, the smallest call (fewest tools, then the shortest query) that is still a difference of its kind.
  */
-async function shrinkAll(run: Runner, start: Witness[], rules: ShrinkRules, until: number): Promise<Witness[]> {
+async function shrinkAll(run: Runner, start: Witness[], rules: ShrinkRules): Promise<Witness[]> {
   const cur = [...start];
   const kinds = cur.map(rules.kindOf);
   const seen = cur.map((w) => new Set([JSON.stringify(callOf(w))]));
   const active = new Set(cur.map((_, i) => i));
-  // The few-tools round runs whatever the time: it is cheap (small lists) and keeps the report short.
-  for (let round = 0; round <= SHRINK_ROUNDS && active.size > 0 && (round === 0 || performance.now() < until) && !run.over; round++) {
+  for (let round = 0; round <= SHRINK_ROUNDS && active.size > 0 && !run.over; round++) {
     const owners: number[] = [];
     const calls: ContractCall[] = [];
     for (const i of active) {
