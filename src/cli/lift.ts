@@ -82,12 +82,17 @@ export function registerLift(program: Command): void {
               verified: r.verified ?? "skipped",
               cut: r.dropped,
               portedKeys: r.portedKeys,
+              ...(r.newShape ? { newShape: r.newShape } : {}),
             });
             if (!opts.json) {
               const v = r.verified ? `verified: ${agreementText(r.verified)}` : "not verified (--no-verify)";
               process.stdout.write(
                 `${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})\n`,
               );
+              for (const shape of r.newShape ?? [])
+                process.stderr.write(
+                  `note: ${shape.routine} has a shape no signature knows; lifted whole. It differs from variant ${shape.closest} in: ${shape.missing.join("; ")}\n`,
+                );
             }
           } catch (e) {
             if (!(e instanceof SearchliftError)) throw e;

@@ -33,6 +33,14 @@ export function registerLocate(program: Command): void {
     });
 }
 
+/** A routine's parts that its closest known variant has and it lacks (pattern text from our signatures). */
+function changedLines(c: { variant: string; missing: string[] }): string[] {
+  return [
+    `  new shape: differs from variant ${c.variant} in ${c.missing.length} part${c.missing.length === 1 ? "" : "s"}:`,
+    ...c.missing.map((p) => `    ${p}`),
+  ];
+}
+
 /** Module paths, role names and warnings come from the input: each is made terminal-safe. */
 function formatLocate(input: string, results: RoutineResult[]): string {
   const lines = [`input: ${safe(input)}`];
@@ -40,11 +48,17 @@ function formatLocate(input: string, results: RoutineResult[]): string {
     if (r.status === "found") {
       lines.push(`${r.id}: found, variant ${r.variant}`, `  ${safe(r.module ?? "")}:${r.line}:${r.column}  bytes ${r.start}-${r.end}`);
       for (const [role, name] of Object.entries(r.roles ?? {})) lines.push(`  ${role.padEnd(16)} ${safe(name)}`);
+      if (r.changed) lines.push(...changedLines(r.changed));
     } else if (r.status === "ambiguous") {
       lines.push(`${r.id}: ambiguous, ${r.candidates!.length} candidates`);
       for (const c of r.candidates!) lines.push(`  ${safe(c.module)}:${c.line}:${c.column}  variant ${c.variant}`);
     } else {
       lines.push(`${r.id}: absent`);
+      if (r.closest)
+        lines.push(
+          `  closest: ${safe(r.closest.module)}:${r.closest.line}:${r.closest.column}, ${r.closest.matched} of ${r.closest.of} parts of variant ${r.closest.variant}`,
+          ...changedLines(r.closest),
+        );
     }
     for (const w of r.warnings ?? []) lines.push(`  warning: ${messageLine(w)}`);
   }

@@ -9,7 +9,7 @@ import { basename, join, relative, sep } from "node:path";
 import { openContainerAsync } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { locateRoutines } from "../locate/locate.js";
+import { locateRoutines, type RoutineResult } from "../locate/locate.js";
 import { sharedModuleText } from "../locate/partial-parse.js";
 import { lineColumn, moduleHtmlComment } from "../ast/parse-module.js";
 import type { Closure } from "./closure.js";
@@ -70,6 +70,15 @@ export interface LiftResult extends ReleaseInfo {
   dropped: string[];
   /** Computed keys that pass through the key port (key-port.ts). */
   portedKeys: number;
+  /** Routines found by their anchors whose statements no signature variant knows, and how they differ. */
+  newShape?: NewShape[];
+}
+
+/** A routine lifted whole although parts of it match no known variant: those parts, as the closest variant has them. */
+export interface NewShape {
+  routine: string;
+  closest: string;
+  missing: string[];
 }
 
 /** This process's verifiers (verifier-pool.ts). */
@@ -134,7 +143,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   if (!scorerSignature || !callSignature) throw new SearchliftError(`the ${pack.id} signatures are missing`, ExitCode.usage);
   const [scorer, call] = locateRoutines(c, [scorerSignature, callSignature]);
   const notLiftable = (message: string) => new SearchliftError(`cannot lift: ${message}`, ExitCode.notLiftable, c.input);
-  if (scorer!.result.status !== "found") throw notLiftable(`${ids.routine} is ${scorer!.result.status}`);
+  if (scorer!.result.status !== "found") throw notLiftable(`${ids.routine} is ${scorer!.result.status}${closestText(scorer!.result)}`);
   let code;
   try {
     // Without call(), the scorer alone is still lifted first: what stops it is the more useful message.
@@ -203,7 +212,20 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     signature,
     dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`),
     portedKeys: code.portedKeys,
+    ...newShapes([scorer!.result, call!.result]),
   };
+}
+
+function newShapes(results: RoutineResult[]): { newShape?: NewShape[] } {
+  const shapes = results.flatMap((r) => (r.changed ? [{ routine: r.id, closest: r.changed.variant, missing: r.changed.missing }] : []));
+  return shapes.length ? { newShape: shapes } : {};
+}
+
+/** For an absent routine: what came closest, so that the user learns where the search nearly succeeded. */
+function closestText(r: RoutineResult): string {
+  const c = r.closest;
+  if (!c) return " (no function of its shape calls the search tool's code)";
+  return ` (closest: ${c.module}:${c.line}:${c.column}, ${c.matched} of ${c.of} parts of variant ${c.variant})`;
 }
 
 /** The purity check of a draft; a draft that does not even parse is the lift's fault, refused like an impure one. */

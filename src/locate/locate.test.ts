@@ -64,3 +64,78 @@ describe("locate", () => {
     expect(r.warnings).toEqual(["/^pick:(.+)$/ occurs 3 times (signature allows 2)"]);
   });
 });
+
+describe("locate by linked variants", () => {
+  const scorer = compileSignature({
+    id: "demo/scorer",
+    summary: "scores and keeps the best",
+    markers: [{ property: "score" }],
+    variants: [
+      { name: "known", anchor: "function $S($Q, $T, $N) { $$$ }", has: ["$R.sort(($A, $B) => $B.score - $A.score)", "$X.score += 10"] },
+      {
+        name: "anchored",
+        linked: { signature: "demo/entry", role: "scorer" },
+        anchor: "function $S($Q, $T, $N) { $$$ }",
+        has: ["$_.score", "$_.sort($$$)", "$_.slice(0, $N)"],
+      },
+    ],
+    roles: { S: "scorer", Q: "query" },
+  });
+  const entry = compileSignature({
+    id: "demo/entry",
+    summary: "the entry that runs the scorer",
+    markers: [{ text: "max_results" }],
+    variants: [
+      {
+        name: "known",
+        anchor: "function $E($I) { $$$ }",
+        has: ["let { query: $Q, max_results: $N = 5 } = $I", "return $S($Q, $I.tools, $N)"],
+      },
+      {
+        name: "anchored",
+        linked: { signature: "demo/scorer", role: "scorer" },
+        anchor: "function $E($I) { $$$ }",
+        has: ["let { $$$BEFORE, max_results: $N = 5, $$$AFTER } = $I", "$S($Q, $$$)"],
+      },
+    ],
+    roles: { E: "entry", S: "scorer" },
+  });
+  const decoy =
+    "function rankNotes(q, notes, n) { let r = notes.map((x) => ({ id: x.id, score: x.w })); return r.sort((a, b) => b.score - a.score).slice(0, n); }\n";
+  const changedScorer =
+    "function best(q, tools, n) { let r = tools.map((t) => ({ name: t.name, score: t.name === q ? 12 : 0 })); return r.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name)).slice(0, n); }\n";
+  const knownEntry = "function entry(input) { let { query: q, max_results: n = 5 } = input; return best(q, input.tools, n); }\n";
+  const changedEntry =
+    "function entry(input) { let { query: q, limit, max_results: n = 5 } = input; if (!q) return []; return best(q.trim(), input.tools, n); }\n";
+
+  function runBoth(code: string) {
+    const dir = mkdtempSync(join(tmpdir(), "searchlift-locate-"));
+    const file = join(dir, "app.js");
+    writeFileSync(file, code);
+    const c = openContainer(file);
+    try {
+      return locate(c, [scorer, entry]);
+    } finally {
+      c.close();
+    }
+  }
+
+  it("finds a changed routine as the one its known partner calls, and says which parts are new", () => {
+    const [s, e] = runBoth(decoy + changedScorer + knownEntry + "entry({});\n");
+    expect(e).toMatchObject({ status: "found", variant: "known" });
+    expect(s).toMatchObject({ status: "found", variant: "anchored", roles: { scorer: "best" } });
+    expect(s!.changed).toEqual({ variant: "known", missing: ["$R.sort(($A, $B) => $B.score - $A.score)", "$X.score += 10"] });
+  });
+
+  it("pairs two changed routines by the identifier they share, and leaves the look-alike", () => {
+    const [s, e] = runBoth(decoy + changedScorer + changedEntry + "entry({});\n");
+    expect(s).toMatchObject({ status: "found", variant: "anchored", roles: { scorer: "best" } });
+    expect(e).toMatchObject({ status: "found", variant: "anchored", roles: { entry: "entry", scorer: "best" } });
+  });
+
+  it("says absent, with the closest code and what it lacks, when nothing links", () => {
+    const [s] = runBoth(decoy + "rankNotes('a', [], 1);\n");
+    expect(s!.status).toBe("absent");
+    expect(s!.closest).toMatchObject({ variant: "known", matched: 1, of: 2, line: 1, column: 1, missing: ["$X.score += 10"] });
+  });
+});

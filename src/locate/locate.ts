@@ -5,6 +5,7 @@ import { sharedModuleText, type StatementParser } from "./partial-parse.js";
 import type { Node } from "../ast/pattern.js";
 import { MarkerIndex } from "./prefilter.js";
 import { markerBytes, markerLabel, type Signature, type Variant } from "./signature.js";
+import { changedParts, nearest, type ChangedParts, type Closest } from "./nearest.js";
 
 export interface Candidate {
   module: string;
@@ -26,6 +27,10 @@ export interface RoutineResult extends Partial<Candidate> {
   candidates?: Candidate[];
   /** Markers that occur more often in the program than the signature allows. */
   warnings?: string[];
+  /** Found by a linked variant: the known variant closest to it, and that variant's parts it lacks. */
+  changed?: ChangedParts;
+  /** For "absent": the code that came closest to a known variant, and what it lacked. */
+  closest?: Closest;
 }
 
 /**
@@ -53,61 +58,109 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
     if (!v) views.set(m, (v = new ModuleView(sharedModuleText(container, m))));
     return v;
   };
+  const search = (sig: Signature, v: Variant): Found[] => {
+    const out: Found[] = [];
+    const markerSet = [...sig.markers, ...v.markers].map(markerBytes);
+    for (const m of markers.candidates(sig, v)) {
+      const mv = view(m);
+      for (const match of matchVariant(
+        v,
+        mv.indexAround(markerSet, (t) => markers.countIn(m, t)),
+      ))
+        out.push({ module: m, text: mv.text, match });
+    }
+    return out;
+  };
 
-  return signatures.map((sig): LocatedRoutine => {
-    // Variants in order of preference: once one matches somewhere, later (older, looser) ones
-    // could only add look-alikes that the preference would discard, so they are not searched.
-    const found: Array<{ module: ModuleEntry; text: string; match: VariantMatch }> = [];
+  // Variants in order of preference: once one matches somewhere, later (older, looser) ones
+  // could only add look-alikes that the preference would discard, so they are not searched.
+  const own = signatures.map((sig) => {
+    const found: Found[] = [];
     const searched: Variant[] = [];
-    for (const v of sig.variants) {
+    for (const v of sig.variants.filter((x) => !x.linked)) {
       searched.push(v);
-      const markerSet = [...sig.markers, ...v.markers].map(markerBytes);
-      for (const m of markers.candidates(sig, v)) {
-        const mv = view(m);
-        for (const match of matchVariant(
-          v,
-          mv.indexAround(markerSet, (t) => markers.countIn(m, t)),
-        ))
-          found.push({ module: m, text: mv.text, match });
-      }
+      found.push(...search(sig, v));
       if (found.length) break;
     }
-    // Markers of the variants searched that occur more often in the program than allowed.
-    const limited = new Map(
-      [...sig.markers, ...searched.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]),
-    );
-    const warnings = [...limited]
-      .filter(([text, m]) => markers.count(text) > m.max!)
-      .map(([text, m]) => `${markerLabel(m)} occurs ${markers.count(text)} times (signature allows ${m.max})`);
-    const cands = found.map(({ module, text, match }) => ({ module, text, c: candidate(sig, module, text, match) }));
-    const result: RoutineResult = { id: sig.id, status: "absent" };
-    if (warnings.length) result.warnings = warnings;
-    if (cands.length === 0) return { result };
-    if (cands.length > 1) {
-      const kept = preferred(sig, cands, found);
-      if (kept.length !== 1) return { result: { ...result, status: "ambiguous", candidates: cands.map((x) => x.c) } };
-      for (const other of cands.filter((x) => x !== kept[0])) {
-        (result.warnings ??= []).push(`ignored ${other.c.variant} look-alike at ${other.c.module}:${other.c.line}:${other.c.column}`);
-      }
-      cands.splice(0, cands.length, kept[0]!);
-    }
-    const [{ module, text, c }] = cands as [(typeof cands)[0]];
-    const startByte = byteOffset(text, c.start, module);
-    const endByte = byteOffset(text, c.end, module);
-    const { match } = found.find((f) => f.module === module && f.match.node.start === c.start)!;
-    return {
-      result: {
-        ...result,
-        status: "found",
-        ...c,
-        start: startByte,
-        end: endByte,
-        fileStart: module.start + startByte,
-        fileEnd: module.start + endByte,
-      },
-      match: { module, text, node: match.node, bindings: match.bindings },
-    };
+    return { found, searched };
   });
+  // The last resort, for routines whose statements no variant knows: linked variants, each match
+  // kept only when the linked routine names the same identifier in the linked role.
+  const loose = signatures.map((sig, i) =>
+    own[i]!.found.length ? [] : sig.variants.filter((v) => v.linked).flatMap((v) => search(sig, v)),
+  );
+  const bound = (sig: Signature, f: Found, role: string) => roleNames(sig, f.match.bindings)[role];
+  return signatures.map((sig, i): LocatedRoutine => {
+    const { found, searched } = own[i]!;
+    if (!found.length && loose[i]!.length) {
+      for (const f of loose[i]!) {
+        const link = sig.variants.find((v) => v.name === f.match.variant)!.linked!;
+        const j = signatures.findIndex((s) => s.id === link.signature);
+        if (j < 0) continue;
+        const partners = own[j]!.found.length ? own[j]!.found : loose[j]!;
+        const name = bound(sig, f, link.role);
+        if (name && partners.some((p) => bound(signatures[j]!, p, link.role) === name)) found.push(f);
+      }
+      searched.push(...sig.variants.filter((v) => v.linked));
+    }
+    const located = resultOf(sig, found, searched, markers);
+    if (located.match && sig.variants.find((v) => v.name === located.result.variant)?.linked) {
+      const changed = changedParts(sig, located.match.text, located.match.node);
+      if (changed) located.result.changed = changed;
+    } else if (located.result.status === "absent") {
+      const near = nearest(
+        sig,
+        loose[i]!.length ? loose[i]! : sig.variants.filter((v) => v.linked).flatMap((v) => search(sig, { ...v, has: [], not: [] })),
+      );
+      if (near) located.result.closest = near;
+    }
+    return located;
+  });
+}
+
+interface Found {
+  module: ModuleEntry;
+  text: string;
+  match: VariantMatch;
+}
+
+/** The result of a signature's search, from what its variants found. */
+function resultOf(sig: Signature, found: Found[], searched: Variant[], markers: MarkerIndex): LocatedRoutine {
+  // Markers of the variants searched that occur more often in the program than allowed.
+  const limited = new Map(
+    [...sig.markers, ...searched.flatMap((v) => v.markers)].filter((m) => m.max !== undefined).map((m) => [markerBytes(m), m]),
+  );
+  const warnings = [...limited]
+    .filter(([text, m]) => markers.count(text) > m.max!)
+    .map(([text, m]) => `${markerLabel(m)} occurs ${markers.count(text)} times (signature allows ${m.max})`);
+  const cands = found.map(({ module, text, match }) => ({ module, text, c: candidate(sig, module, text, match) }));
+  const result: RoutineResult = { id: sig.id, status: "absent" };
+  if (warnings.length) result.warnings = warnings;
+  if (cands.length === 0) return { result };
+  if (cands.length > 1) {
+    const kept = preferred(sig, cands, found);
+    if (kept.length !== 1) return { result: { ...result, status: "ambiguous", candidates: cands.map((x) => x.c) } };
+    for (const other of cands.filter((x) => x !== kept[0])) {
+      (result.warnings ??= []).push(`ignored ${other.c.variant} look-alike at ${other.c.module}:${other.c.line}:${other.c.column}`);
+    }
+    cands.splice(0, cands.length, kept[0]!);
+  }
+  const [{ module, text, c }] = cands as [(typeof cands)[0]];
+  const startByte = byteOffset(text, c.start, module);
+  const endByte = byteOffset(text, c.end, module);
+  const { match } = found.find((f) => f.module === module && f.match.node.start === c.start)!;
+  return {
+    result: {
+      ...result,
+      status: "found",
+      ...c,
+      start: startByte,
+      end: endByte,
+      fileStart: module.start + startByte,
+      fileEnd: module.start + endByte,
+    },
+    match: { module, text, node: match.node, bindings: match.bindings },
+  };
 }
 
 /** One module's text, parsed lazily: statement by statement where possible, whole as a fallback. */

@@ -22,12 +22,13 @@ export interface VariantMatch {
 
 /**
  * Every node of the module that matches one of the signature's variants. Variants are tried in
- * order and a node is reported once, under the first variant that accepts it.
+ * order and a node is reported once, under the first variant that accepts it. Linked variants are
+ * left out: alone, without the routine they are linked to, they accept look-alikes (locate.ts).
  */
 export function matchSignature(sig: Signature, index: TypeIndex): VariantMatch[] {
   const out: VariantMatch[] = [];
   const claimed = new Set<Node>();
-  for (const v of sig.variants) {
+  for (const v of sig.variants.filter((x) => !x.linked)) {
     for (const m of matchVariant(v, index)) {
       if (claimed.has(m.node)) continue;
       claimed.add(m.node);

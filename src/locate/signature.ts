@@ -15,6 +15,11 @@
  * signature and of the variant). `max` bounds how often a marker may occur in the whole program.
  * A variant matches a node when one `anchor` matches it, every `has` pattern matches somewhere
  * inside it (bindings shared, in order), and no `not` pattern does. Variants are tried in order.
+ *
+ * A variant with `linked` is the routine's last resort, for code whose statements no other variant
+ * knows: its patterns are loose, so a node it accepts counts only when the role it names is bound to
+ * the same identifier as in the linked signature's routine (the scorer is the function that call()
+ * awaits; call() is the method that awaits the scorer).
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -34,6 +39,13 @@ export interface VariantSpec {
   has?: string[];
   not?: string[];
   markers?: Marker[];
+  linked?: Link;
+}
+
+/** Another signature's routine that must name the same identifier in the role `role`. */
+export interface Link {
+  signature: string;
+  role: string;
 }
 
 /**
@@ -79,6 +91,9 @@ export interface Variant {
   has: Pattern[];
   not: Pattern[];
   markers: Marker[];
+  linked?: Link;
+  /** The `has` patterns as written, for saying which of them a routine no longer matches. */
+  hasSource: string[];
 }
 
 export interface Signature {
@@ -121,11 +136,12 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>", opts: {
       not: (v.not ?? []).map((h) => compile(h, `variant ${v.name} not`)),
     });
     const markers = v.markers ?? [];
-    if (!opts.lazy) return { name: v.name, ...patterns(), markers };
+    const link = v.linked === undefined ? {} : { linked: checkedLink(v.linked, where(`variant ${v.name}`)) };
+    const own = { name: v.name, markers, hasSource: v.has ?? [], ...link };
+    if (!opts.lazy) return { ...own, ...patterns() };
     let built: ReturnType<typeof patterns> | null = null;
     return {
-      name: v.name,
-      markers,
+      ...own,
       get anchors() {
         return (built ??= patterns()).anchors;
       },
@@ -159,6 +175,11 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>", opts: {
     tests: spec.tests ?? {},
     file,
   };
+}
+
+function checkedLink(l: Link, where: string): Link {
+  if (typeof l?.signature !== "string" || typeof l.role !== "string") throw new SignatureError(`${where}: linked needs signature and role`);
+  return { signature: l.signature, role: l.role };
 }
 
 /** The source text a marker stands for, as it appears in minified code. */
