@@ -1,10 +1,29 @@
 /**
  * What two lifted modules' code says, as material for the witness search: their string literals, regular
- * expressions, numbers and property names, those on lines that differ between the two (the code diff, line by
- * line) first. Read with acorn's tokenizer over the lifted code (provenance left out), so nothing runs.
+ * expressions, numbers and property names, those on lines that differ between the two first, and apart
+ * (`changedCode`): the tokens and text of the changed lines alone, which hold the literals that would find the
+ * change (a cap `slice(0, 4)`, a threshold `term.length > 3`, a field read `tool.title`). The changed lines are
+ * those of the code view's diff (code-diff.ts: the lifted code without provenance, line by line, here with
+ * indentation ignored): the lines removed from the first module and added in the second. Read with acorn's
+ * tokenizer over the lifted code, so nothing runs; the same two routines give the same tokens whatever input
+ * they were lifted from.
  */
 import { tokenizer } from "acorn";
+import { diffArrays } from "diff";
 import { liftedCode } from "../lift/lift.js";
+
+/** The changed lines' own material, from both modules (the first module's removed lines, then the second's
+ *  added ones), without repeats, in the order of the code. */
+export interface ChangedCode {
+  strings: string[];
+  numbers: number[];
+  names: string[];
+  /** Names read as properties (`x.name`, `x?.name`), those of JavaScript's built-ins (`length`, `slice`,
+   *  `toLowerCase`, …) left out: the fields and options the changed code reads. */
+  members: string[];
+  /** The changed lines, trimmed, at most MAX_CHANGED_LINES. */
+  lines: string[];
+}
 
 export interface CodeTokens {
   /** String literals and regex sources (as written), changed lines' first, without repeats. */
@@ -15,16 +34,21 @@ export interface CodeTokens {
   names: string[];
   /** How many tokens came from lines that differ between the two modules. */
   changed: number;
+  /** The changed lines' tokens alone. */
+  changedCode: ChangedCode;
 }
 
 interface Tok {
   kind: "string" | "number" | "name";
   value: string | number;
   line: number;
+  /** A name read as a property: after `.` or `?.`. */
+  member?: boolean;
 }
 
 function tokens(code: string): Tok[] {
   const out: Tok[] = [];
+  let prev = "";
   try {
     for (const tok of tokenizer(code, { ecmaVersion: "latest", sourceType: "module", locations: true })) {
       const t = tok as typeof tok & { value: unknown };
@@ -33,7 +57,9 @@ function tokens(code: string): Tok[] {
       if (label === "string" || label === "template") out.push({ kind: "string", value: String(t.value), line });
       else if (label === "regexp") out.push({ kind: "string", value: String((t.value as { pattern: string }).pattern), line });
       else if (label === "num" && typeof t.value === "number") out.push({ kind: "number", value: t.value, line });
-      else if (label === "name") out.push({ kind: "name", value: String(t.value), line });
+      else if (label === "name" || (t.type.keyword !== undefined && (prev === "." || prev === "?.")))
+        out.push({ kind: "name", value: String(t.value), line, ...(prev === "." || prev === "?." ? { member: true } : {}) });
+      prev = label;
     }
   } catch {
     // A module the tokenizer cannot read gives what was read so far; the search has other sources.
@@ -41,28 +67,75 @@ function tokens(code: string): Tok[] {
   return out;
 }
 
-/** The tokens of both modules, those on lines found in one module only first. */
+/** Property names of the built-ins a routine calls on strings, arrays, regexes, maps and promises. */
+const BUILT_IN_MEMBERS: ReadonlySet<string> = new Set([
+  ...[String.prototype, Array.prototype, RegExp.prototype, Object.prototype, Map.prototype, Set.prototype, Promise.prototype].flatMap((p) =>
+    Object.getOwnPropertyNames(p),
+  ),
+  ...Object.getOwnPropertyNames(Math),
+  ...Object.getOwnPropertyNames(JSON),
+  ...["from", "of", "isArray", "keys", "values", "entries", "assign", "fromEntries", "all", "allSettled", "resolve", "parseInt"],
+  ...["parseFloat", "isInteger", "isFinite", "isNaN", "raw", "fromCharCode", "fromCodePoint"],
+]);
+
+const MAX_CHANGED_LINES = 400;
+/** Edits beyond which the line diff gives up (deterministically) and a line counts as changed when its text is
+ *  found nowhere in the other module: two unrelated routines are compared in a bounded time. */
+const MAX_EDITS = 20_000;
+
+/** For each module, whether each line (1-based) is one the diff removes (first module) or adds (second). */
+function changedLineSets(ca: string, cb: string): [Set<number>, Set<number>] {
+  const [la, lb] = [ca.split("\n").map((l) => l.trim()), cb.split("\n").map((l) => l.trim())];
+  const parts = diffArrays(la, lb, { maxEditLength: MAX_EDITS });
+  const [ra, rb] = [new Set<number>(), new Set<number>()];
+  if (parts === undefined) {
+    const [sa, sb] = [new Set(la), new Set(lb)];
+    la.forEach((l, i) => !sb.has(l) && ra.add(i + 1));
+    lb.forEach((l, i) => !sa.has(l) && rb.add(i + 1));
+    return [ra, rb];
+  }
+  let [ia, ib] = [1, 1];
+  for (const p of parts) {
+    const n = p.value.length;
+    if (p.removed) for (let k = 0; k < n; k++) ra.add(ia + k);
+    if (p.added) for (let k = 0; k < n; k++) rb.add(ib + k);
+    if (!p.added) ia += n;
+    if (!p.removed) ib += n;
+  }
+  return [ra, rb];
+}
+
+/** The tokens of both modules, those on lines the diff of the two changes first. */
 export function codeTokens(a: string, b: string): CodeTokens {
   const [ca, cb] = [liftedCode(a), liftedCode(b)];
-  const [la, lb] = [new Set(ca.split("\n").map((l) => l.trim())), new Set(cb.split("\n").map((l) => l.trim()))];
-  const changedIn = (code: string, other: Set<string>) => {
-    const lines = code.split("\n");
-    return (t: Tok) => !other.has((lines[t.line - 1] ?? "").trim());
-  };
+  const [changedA, changedB] = changedLineSets(ca, cb);
   const all: Array<Tok & { changed: boolean }> = [];
-  for (const [code, other] of [
-    [ca, lb],
-    [cb, la],
+  const lines: string[] = [];
+  for (const [code, changed] of [
+    [ca, changedA],
+    [cb, changedB],
   ] as const) {
-    const isChanged = changedIn(code, other);
-    for (const t of tokens(code)) all.push({ ...t, changed: isChanged(t) });
+    for (const t of tokens(code)) all.push({ ...t, changed: changed.has(t.line) });
+    const text = code.split("\n");
+    for (const n of [...changed].sort((x, y) => x - y)) {
+      const line = text[n - 1]?.trim();
+      if (line && lines.length < MAX_CHANGED_LINES) lines.push(line);
+    }
   }
-  const ordered = [...all.filter((t) => t.changed), ...all.filter((t) => !t.changed)];
-  const pick = <T>(kind: Tok["kind"]) => [...new Set(ordered.filter((t) => t.kind === kind).map((t) => t.value as T))];
+  const inChanged = all.filter((t) => t.changed);
+  const ordered = [...inChanged, ...all.filter((t) => !t.changed)];
+  const pick = <T>(ts: typeof all, kind: Tok["kind"]) => [...new Set(ts.filter((t) => t.kind === kind).map((t) => t.value as T))];
   return {
-    strings: pick<string>("string"),
-    numbers: pick<number>("number"),
-    names: pick<string>("name"),
-    changed: all.filter((t) => t.changed).length,
+    strings: pick<string>(ordered, "string"),
+    numbers: pick<number>(ordered, "number"),
+    names: pick<string>(ordered, "name"),
+    changed: inChanged.length,
+    changedCode: {
+      strings: pick<string>(inChanged, "string"),
+      numbers: pick<number>(inChanged, "number"),
+      names: pick<string>(inChanged, "name"),
+      members: [...new Set(inChanged.filter((t) => t.member && !BUILT_IN_MEMBERS.has(t.value as string)).map((t) => t.value as string))],
+      lines: [...new Set(lines)],
+    },
   };
 }

@@ -1,6 +1,17 @@
 /**
- * Candidate calls for the witness search of the tool search (src/diff/witness-search.ts), best first. Four
- * sources, taken in turn so that any budget gets some of each:
+ * Candidate calls for the witness search of the tool search (src/diff/witness-search.ts), best first, the same
+ * sequence for the same code on every run (the corpus is seeded with WITNESS_SEED). First, the calls built
+ * from the changed lines of the two modules (`tokens.changedCode`), which hold the very literals that would
+ * find the change:
+ * - their numbers as thresholds and caps: query words of a length just below, at and above the number (a new
+ *   `term.length > 3`), queries of exactly as many distinct matching words around it (a word cap
+ *   `slice(0, 4)`), as many tools around it, and the characters, `select:` names, hints and descriptions
+ *   numberCalls tries;
+ * - the properties they read: a tool carrying that field (an unknown one too: `tool.title`), its value made of
+ *   words the query holds, as a string, a list and a flag, beside a tool without it;
+ * - their strings and regexes: as queries, tool names, `select:` names, and joining a tool's name parts;
+ * - ties: tools that score the same, listed in an order their names do not sort in (a tie-breaker on names).
+ * Then, in turn so that any budget gets some of each (the changed code's calls still among them):
  * - the code: string literals, regexes, numbers and names of the two modules (those on changed lines first),
  *   as queries, `select:` names and description words; numbers as caps, tried just below, at and above
  *   (query characters, words, `select:` names, searchHint characters, maxResults);
@@ -216,16 +227,182 @@ function* corpusCalls(seed: number): Generator<ContractCall> {
   for (const c of generateCorpus(seed)) yield* callsFor(c.query, c.deferred, c.loaded, c.maxResults);
 }
 
-/** Every source in turn, a few calls from each, until all are spent (the corpus never is). The catalog's
- *  280-tool calls cost the most, so fewer of them come per turn (all within the default budget still). */
-export function* witnessCandidates(tokens: CodeTokens, seed = 1): Generator<ContractCall> {
-  const sources: Array<[Generator<ContractCall>, number]> = [
-    [stringCalls(tokens), 12],
-    [numberCalls(tokens.numbers), 8],
-    [grammarCalls(), 12],
-    [catalogCalls(), 4],
-    [corpusCalls(seed), 12],
+/** Matching words of the grammar catalog, as the routine would split them: name parts (MCP names on `_`,
+ *  built-ins on case), then description words, lower case, without repeats. */
+function catalogWords(): string[] {
+  const parts = GRAMMAR_TOOLS.flatMap((t) => nameParts(t.name).map((p) => p.toLowerCase()));
+  const desc = GRAMMAR_TOOLS.flatMap((t) => words(t.description ?? "").map((w) => w.toLowerCase()));
+  return [...new Set([...parts, ...desc])];
+}
+
+/** Numbers of the changed code that can be a threshold or a cap on words, tools or results. */
+const smallNumbers = (ns: readonly number[]) => ns.filter((n) => Number.isInteger(n) && n >= 0 && n <= 40).slice(0, 16);
+
+/** Query words of a length just below, at and above each number: a word of the catalog (its name part, a
+ *  description word) or the start of a longer part, matched as a substring. */
+function* thresholdCalls(numbers: readonly number[]): Generator<ContractCall> {
+  const base = [...GRAMMAR_TOOLS];
+  const all = catalogWords();
+  for (const n of smallNumbers(numbers)) {
+    for (const len of [n - 1, n, n + 1, n + 2]) {
+      if (len < 1) continue;
+      const exact = all.filter((w) => w.length === len).slice(0, 3);
+      const prefix = all.filter((w) => w.length > len + 1).map((w) => w.slice(0, len));
+      for (const q of new Set([...exact, ...prefix.slice(0, 2)])) yield* callsFor(q, base, []);
+      if (exact[0] !== undefined) yield* callsFor(`${exact[0]} slack`, base, []);
+    }
+  }
+}
+
+/** Queries of exactly as many distinct words as a number and around it, every word matching a tool (a cap
+ *  drops a word that scores), or only the last one. */
+function* wordCapCalls(numbers: readonly number[]): Generator<ContractCall> {
+  const base = [...GRAMMAR_TOOLS];
+  const all = catalogWords();
+  for (const n of smallNumbers(numbers)) {
+    for (const k of [n, n + 1, n - 1, n + 2]) {
+      if (k < 1 || k > all.length) continue;
+      yield* callsFor(all.slice(0, k).join(" "), base, []);
+      const fillers = Array.from({ length: k - 1 }, (_, i) => `zq${String.fromCharCode(97 + (i % 26))}${i >= 26 ? i : ""}`);
+      yield* callsFor([...fillers, "slack"].join(" "), base, []);
+    }
+  }
+}
+
+/** As many tools as a number and around it, all matching the query and scoring the same (a cap on tools or
+ *  results), listed in reverse order of their names. */
+function* toolCountCalls(numbers: readonly number[]): Generator<ContractCall> {
+  for (const n of smallNumbers(numbers)) {
+    for (const k of [n, n + 1]) {
+      if (k < 1) continue;
+      const tools = Array.from({ length: k }, (_, i) => mcp(`srv${String(k - i).padStart(2, "0")}`, "find_item", "Find an item"));
+      yield* callsFor("find", tools, []);
+      yield { fn: "toolSearch", query: "find", deferred: tools, loaded: [], maxResults: Math.max(1, n) };
+    }
+  }
+}
+
+/** Tools that score the same, in an order their names do not sort in, in several kinds and cases. */
+function* tieCalls(): Generator<ContractCall> {
+  const sets: Array<[string, Tool[]]> = [
+    ["find", [mcp("zulu", "find_item", "Find an item"), mcp("alpha", "find_item", "Find an item")]],
+    ["fetch", [builtIn("ZetaFetch", "Fetch a page"), builtIn("AlphaFetch", "Fetch a page")]],
+    [
+      "find",
+      [mcp("beta", "find_item", "Find an item"), mcp("Alpha", "find_item", "Find an item"), mcp("alpha", "find_item", "Find an item")],
+    ],
+    ["page", [builtIn("PageZ", "Read a page"), mcp("page", "read", "Read a page"), builtIn("PageA", "Read a page")]],
+    ["item", [mcp("b", "item", "An item"), mcp("a", "item", "An item"), mcp("c", "item", "An item")]],
   ];
+  for (const [q, tools] of sets) {
+    yield* callsFor(q, tools, []);
+    yield { fn: "toolSearch", query: q, deferred: tools, loaded: [], maxResults: 1 };
+    yield* callsFor(q, tools.slice(1), tools.slice(0, 1));
+  }
+  // Names that differ in case only, the query equal to each of them (an exact name compared with or without case).
+  const cased: Tool[][] = [
+    [builtIn("Eval", "Evaluate code"), builtIn("eval", "Evaluate code")],
+    [mcp("Srv", "Find", "Find an item"), mcp("srv", "find", "Find an item")],
+  ];
+  for (const tools of cased)
+    for (const q of [...tools.map((t) => t.name), tools[0]!.name.toUpperCase()]) {
+      yield* callsFor(q, tools, []);
+      yield* callsFor(q, [...tools].reverse(), []);
+      yield* callsFor(q, tools.slice(1), tools.slice(0, 1));
+    }
+}
+
+/** Fields the contract's Tool holds inside `mcpInfo`. */
+const MCP_INFO_FIELDS = new Set(["serverName", "toolName"]);
+/** Not set as a field: every tool has it, and it is the tool's identity. */
+const NOT_A_FIELD = new Set(["name"]);
+
+/** A tool carrying each property the changed code reads, its value made of words the query holds. */
+function* fieldCalls(members: readonly string[]): Generator<ContractCall> {
+  const base = [...GRAMMAR_TOOLS];
+  for (const field of members.filter((m) => !NOT_A_FIELD.has(m)).slice(0, 24)) {
+    const plain = mcp("probe", "tool_x", "Does a thing");
+    const other = mcp("other", "tool_y", "Does a thing");
+    const with_ = (value: unknown): Tool =>
+      MCP_INFO_FIELDS.has(field)
+        ? { ...plain, mcpInfo: { serverName: "probe", toolName: "tool_x", [field]: value } }
+        : ({ ...plain, [field]: value } as Tool);
+    const builtInWith = { ...builtIn("ProbeTool", "Does a thing"), [field]: "Zephyr widget" } as Tool;
+    for (const q of ["zephyr", "zephyr widget", "zeph", "Zephyr widget"]) {
+      yield* callsFor(q, [other, with_("Zephyr widget")], []);
+      yield* callsFor(q, [other, builtInWith], []);
+    }
+    yield* callsFor("zephyr", [with_(["zephyr", "widget"]), other], []);
+    yield* callsFor("thing", [other, with_(true)], []);
+    yield* callsFor("thing", [other, with_(false)], []);
+    yield* callsFor("zephyr", [with_("zephyr")], base);
+  }
+}
+
+/** Sample characters of a regular expression's source: its literal characters and those of its classes. */
+function regexCharacters(source: string): string[] {
+  const chars = new Set<string>();
+  const escapes: Record<string, string[]> = { s: [" ", "\t"], d: ["7"], w: ["a", "_"], b: [" "], n: ["\n"], t: ["\t"] };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") {
+      const e = source[++i] ?? "";
+      for (const x of escapes[e] ?? [e]) chars.add(x);
+    } else if (!"^$()[]{}*+?|".includes(c)) chars.add(c);
+  }
+  return [...chars].filter((c) => c.length > 0).slice(0, 8);
+}
+
+/** A long text of the changed code (a paragraph it adds to or strips from a description): in a description, after
+ *  and before words of its own, the query a word of it. */
+function* longStringCalls(s: string): Generator<ContractCall> {
+  const inner = words(s).filter((w) => w.length > 3);
+  for (const w of new Set([inner[2], inner[inner.length - 1]].filter((x): x is string => x !== undefined))) {
+    yield* callsFor(w.toLowerCase(), [mcp("probe", "tool_x", `Does a thing. ${s}`), mcp("other", "tool_y", "Does a thing")], []);
+    yield* callsFor(w.toLowerCase(), [builtIn("ProbeTool", `${s}\n\nDoes a thing.`)], []);
+  }
+}
+
+/** The changed code's strings and regexes as queries, tool names and `select:` names, and their characters
+ *  joining a tool's name parts. */
+function* changedStringCalls(strings: readonly string[]): Generator<ContractCall> {
+  const base = [...GRAMMAR_TOOLS];
+  const usable = (s: string) => s.length > 0 && s.length <= 60 && !/[\u0000-\u001f]/.test(s);
+  for (const s of strings.filter((x) => x.length > 0 && x.length <= 4000).slice(0, 24)) {
+    if (!usable(s)) {
+      yield* longStringCalls(s);
+      continue;
+    }
+    const plain = s.replace(/[\\^$()[\]{}*+?|]/g, "");
+    for (const q of new Set([s, plain, `select:${plain}`, `${plain} issue`, `${plain}slack`])) yield* callsFor(q, base, []);
+    if (plain.length > 0) {
+      const named = builtIn(plain, "Does a thing for you");
+      yield* callsFor(plain, [named, ...base.slice(0, 3)], []);
+      yield* callsFor(`select:${plain}`, [named], base.slice(0, 2));
+    }
+    for (const c of regexCharacters(s)) {
+      for (const q of new Set([`create${c}issue`, `slack${c}`, `${c}slack`, `web${c}fetch`])) yield* callsFor(q, base, []);
+      yield* callsFor("create issue", [mcp("github", `create${c}issue`, "Create an issue")], []);
+    }
+  }
+}
+
+/** What the changed lines read and compare, taken in turn: the calls most likely to show a small change. */
+function* changedCalls(tokens: CodeTokens): Generator<ContractCall> {
+  const c = tokens.changedCode;
+  yield* roundRobin([
+    [thresholdCalls(c.numbers), 6],
+    [wordCapCalls(c.numbers), 6],
+    [fieldCalls(c.members), 6],
+    [changedStringCalls(c.strings), 6],
+    [numberCalls(c.numbers), 6],
+    [toolCountCalls(c.numbers), 3],
+    [tieCalls(), 3],
+  ]);
+}
+
+/** Each source in turn, `perTurn` calls from each, until all are spent. */
+function* roundRobin(sources: Array<[Iterator<ContractCall>, number]>): Generator<ContractCall> {
   const live = new Set(sources);
   while (live.size > 0) {
     for (const entry of [...live]) {
@@ -240,4 +417,29 @@ export function* witnessCandidates(tokens: CodeTokens, seed = 1): Generator<Cont
       }
     }
   }
+}
+
+/** Calls from the changed code that come before any other (the rest of them join the turns). */
+const CHANGED_FIRST = 600;
+/** The verification corpus's seed here: fixed, so that the candidates are the same on every run. */
+export const WITNESS_SEED = 1;
+
+/** The changed code's calls first, then every source in turn, a few calls from each, until all are spent (the
+ *  corpus never is). The catalog's 280-tool calls cost the most, so fewer of them come per turn (all within the
+ *  default budget still). The same tokens give the same sequence. */
+export function* witnessCandidates(tokens: CodeTokens, seed = WITNESS_SEED): Generator<ContractCall> {
+  const changed = changedCalls(tokens);
+  for (let i = 0; i < CHANGED_FIRST; i++) {
+    const next = changed.next();
+    if (next.done) break;
+    yield next.value;
+  }
+  yield* roundRobin([
+    [changed, 6],
+    [stringCalls(tokens), 12],
+    [numberCalls(tokens.numbers), 8],
+    [grammarCalls(), 12],
+    [catalogCalls(), 4],
+    [corpusCalls(seed), 12],
+  ]);
 }
