@@ -1,9 +1,9 @@
 /**
  * The witness search on two small modules written here (the same search; the second one also counts a
  * description word): a difference found on a 100-tool catalog is reported on the one tool it is about, and
- * each witness replays differently on its own.
+ * each witness replays differently on its own; and the search decides on work alone, never on the clock.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { witnessFocus, witnessKind } from "../routines/tool-search/witness-summary.js";
 import { resultsAgree } from "../verify/verify.js";
@@ -54,5 +54,38 @@ describe("witness search", () => {
     expect(ledger?.query.length).toBeLessThan("please read the ledger now".length);
     const [ra, rb] = await runCallsOnBoth(a, b, r.witnesses);
     r.witnesses.forEach((_, i) => expect(resultsAgree(ra[i]!, rb[i]!)).toBe(false));
+  }, 120_000);
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it("stops on work, not on the clock: a clock that jumps an hour at each reading gives the same witnesses and count", async () => {
+    const a = { script: module(false), label: "a" };
+    const b = { script: module(true), label: "b" };
+    // Three batches' worth (800 + 1100 + …): most calls agree; differences come in the first, second and third.
+    const candidates: ContractCall[] = Array.from({ length: 2500 }, (_, i) =>
+      [10, 1200, 2300].includes(i)
+        ? {
+            fn: i === 1200 ? "searchTools" : "scoreTools",
+            query: i === 2300 ? "the ledger" : "ledger",
+            deferred: catalog.slice(60, 90),
+            loaded: [],
+          }
+        : { fn: "scoreTools", query: `tool_${i % 100}`, deferred: catalog.slice(i % 50, (i % 50) + 40), loaded: [] },
+    );
+    const search = () => searchWitnesses(a, b, candidates, { budget: { cases: 2400 }, kindOf: witnessKind, focus: witnessFocus });
+    const steady = await search();
+    expect(steady.searched).toBe(2400);
+    expect(steady.witnesses.length).toBeGreaterThan(0);
+    let clock = performance.now();
+    let wall = Date.now();
+    vi.spyOn(performance, "now").mockImplementation(() => (clock += 3_600_000));
+    vi.spyOn(Date, "now").mockImplementation(() => (wall += 3_600_000));
+    const jumping = await search();
+    vi.restoreAllMocks();
+    expect(jumping.searched).toBe(steady.searched);
+    expect(jumping.witnesses).toEqual(steady.witnesses);
+    expect(jumping.stopped).toBeUndefined();
+    // Only the outcome's own seconds read the clock.
+    expect(jumping.seconds).toBeGreaterThan(3600);
   }, 120_000);
 });
