@@ -77,13 +77,31 @@ function closestVariant(sig: Signature, text: string, node: Node): Nearness | un
   let best: Nearness | undefined;
   for (const v of sig.variants) {
     if (v.linked || v.has.length === 0) continue;
-    const missing = v.has.flatMap((p, i) => (findAll(node, p).length ? [] : [v.hasSource[i] ?? p.source]));
+    const missing = missingParts(v, node);
     const matched = v.has.length - missing.length;
     const markers = v.markers.filter((m) => source.includes(markerBytes(m))).length - v.markers.length;
     const near = { variant: v, matched, of: v.has.length, missing, markers };
     if (!best || closer(near, best)) best = near;
   }
   return best;
+}
+
+/**
+ * The variant's parts not found in `node`. Each part is looked for alone; when every one is found so,
+ * they are looked for together (the bindings of one carried to the next, as matching does), and the
+ * first that then fails is the one that changed: `await $S($Q, …)` where `$Q` is no longer the query.
+ */
+function missingParts(v: Variant, node: Node): string[] {
+  const source = (i: number) => v.hasSource[i] ?? v.has[i]!.source;
+  const alone = v.has.flatMap((p, i) => (findAll(node, p).length ? [] : [source(i)]));
+  if (alone.length) return alone;
+  let env = new Map();
+  for (const [i, p] of v.has.entries()) {
+    const m = findAll(node, p, env)[0];
+    if (!m) return [source(i)];
+    env = m.bindings;
+  }
+  return [];
 }
 
 function closer(a: Nearness, b: Nearness): boolean {

@@ -106,8 +106,9 @@ export function prepareCall(
  * `.filter(deferredByCaller)`; where there is no filter, the local policy function is replaced.
  */
 function replaceDeferPolicy(fn: FunctionNode, call: LocatedRoutine, at: (n: Node) => Place): void {
-  const policy = call.match!.bindings.get("POLICY");
-  if (!policy || Array.isArray(policy)) return policyFunction(fn, call.result.roles?.deferredTools, call.result.roles?.allTools, at);
+  const bound = call.match!.bindings.get("POLICY");
+  const policy = bound && !Array.isArray(bound) ? bound : namedPolicy(fn, call.result.roles?.deferredTools, call.result.roles?.allTools);
+  if (!policy) return policyFunction(fn, call.result.roles?.deferredTools, call.result.roles?.allTools, at);
   let replaced = false;
   const same = (a: Node) => a.start === policy.start || (policy.type === "Identifier" && a.type === "Identifier" && a.name === policy.name);
   walk(fn, (n) => {
@@ -389,6 +390,26 @@ function contextArgument(module: ModuleEntry, fn: FunctionNode, enclosing: Set<s
  * `deferred = deferredOf(all)`, again after a refresh). That function becomes the caller's policy:
  * `(tools) => tools.filter(deferredByCaller)`.
  */
+/** `deferred = all.filter(policy)` with a named policy, where no signature bound it: the name. */
+function namedPolicy(fn: FunctionNode, deferred: string | undefined, all: string | undefined): Node | null {
+  let policy: Node | null = null;
+  walk(fn.body, (n) => {
+    if (policy || n.type !== "VariableDeclarator" || n.id.type !== "Identifier" || n.id.name !== deferred) return;
+    const init = n.init;
+    if (
+      init?.type === "CallExpression" &&
+      init.callee.type === "MemberExpression" &&
+      memberName(init.callee) === "filter" &&
+      init.callee.object.type === "Identifier" &&
+      init.callee.object.name === all &&
+      init.arguments.length === 1 &&
+      init.arguments[0].type === "Identifier"
+    )
+      policy = init.arguments[0];
+  });
+  return policy;
+}
+
 function policyFunction(fn: FunctionNode, deferred: string | undefined, all: string | undefined, at: (n: Node) => Place): void {
   if (!deferred || !all) throw new LiftError("call() binds neither the defer policy nor its deferred and all tools");
   let site: Node | null = null;

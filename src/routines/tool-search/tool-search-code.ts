@@ -363,6 +363,22 @@ async function toolSearch(query, deferred, options = {}) {
 `;
 }
 
+/** The locals call() destructures from its input: `let { query: q, max_results: n = 5 } = input` gives q → query, n → maxResults. */
+function inputSlots(fn: Node, input: string | undefined): Map<string, (typeof SLOTS)[number]> {
+  const out = new Map<string, (typeof SLOTS)[number]>();
+  const fields: Record<string, (typeof SLOTS)[number]> = { query: "query", max_results: "maxResults" };
+  if (!input) return out;
+  walk(fn, (n) => {
+    if (n.type !== "VariableDeclarator" || n.id.type !== "ObjectPattern" || n.init?.type !== "Identifier" || n.init.name !== input) return;
+    for (const p of n.id.properties) {
+      if (p.type !== "Property" || p.computed || p.key.type !== "Identifier" || !Object.hasOwn(fields, p.key.name)) continue;
+      const target = p.value.type === "AssignmentPattern" ? p.value.left : p.value;
+      if (target.type === "Identifier") out.set(target.name, fields[p.key.name]!);
+    }
+  });
+  return out;
+}
+
 interface ScorerInvocation {
   /** The class of the description cache call() passes, if it passes one. */
   cacheClass: string | null;
@@ -400,6 +416,7 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
   if (args.length !== arity) throw new LiftError(`call() passes ${args.length} arguments to the scorer, which takes ${arity}`, at(site));
   const slotOf = new Map<string, (typeof SLOTS)[number]>();
   for (const slot of SLOTS) if (slot !== "cache" && roles[slot]) slotOf.set(roles[slot]!, slot);
+  for (const [name, slot] of inputSlots(fn, roles.input)) if (![...slotOf.values()].includes(slot)) slotOf.set(name, slot);
   let cacheClass: string | null = null;
   let depth = 0;
   const locals = declaredNames(fn);
@@ -431,6 +448,24 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
         cacheClass = made.callee.name;
         return id("cache", a);
       }
+    } else if (a.type === "Literal") {
+      return a;
+    } else if (a.type === "CallExpression" && a.callee.type === "MemberExpression" && !a.callee.computed) {
+      // A method of one of call()'s values (`query.trim()`, `tools.slice(0, 50)`).
+      return {
+        ...a,
+        callee: { ...a.callee, object: rewrite(a.callee.object) as Expression },
+        arguments: a.arguments.map(rewrite) as Expression[],
+      };
+    } else if (a.type === "BinaryExpression" || a.type === "LogicalExpression") {
+      return { ...a, left: rewrite(a.left) as Expression, right: rewrite(a.right) as Expression };
+    } else if (a.type === "ConditionalExpression") {
+      return {
+        ...a,
+        test: rewrite(a.test) as Expression,
+        consequent: rewrite(a.consequent) as Expression,
+        alternate: rewrite(a.alternate) as Expression,
+      };
     } else if (a.type === "CallExpression" && a.callee.type === "Identifier" && !locals.has(a.callee.name)) {
       // A module-level function of call()'s values.
       return { ...a, arguments: a.arguments.map(rewrite) as Expression[] };
