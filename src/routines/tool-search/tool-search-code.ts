@@ -31,6 +31,7 @@ import { nameProgram } from "../../lift/names/namer.js";
 import { curatedNames } from "../../lift/names/curated.js";
 import { codeTag } from "../../lift/stable-name.js";
 import { foldDeadCode } from "../../lift/fold/index.js";
+import { selectToolFields, toolFieldReads, type ToolFields } from "./tool-fields.js";
 
 export { LiftError };
 
@@ -50,6 +51,8 @@ export interface ToolSearchCode {
   dropped: Array<{ name: string; at: Place }>;
   /** How often each dead-code fold changed the readable copy (see src/lift/fold). */
   folded: Record<string, number>;
+  /** Tool fields the routine reads that the contract does not name: passed through by the adapter, or refused. */
+  toolFields: ToolFields;
 }
 
 /** The release's default for max_results: the call signature accepts only a literal 5 there. */
@@ -153,7 +156,9 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     cache: cacheKey ? a.names.get(cacheKey)! : null,
     arguments: argumentsKey ? a.names.get(argumentsKey)! : null,
   });
-  const adapter = ADAPTER + (call ? toolSearchAdapter(call.context) : "");
+  // Fields the routine reads beyond the contract's: the adapter passes them through, on both copies alike.
+  const toolFields = selectToolFields(toolFieldReads(read.statements, toolInputs(read, fn, names(read), invocation)));
+  const adapter = adapterText(toolFields.passed) + (call ? toolSearchAdapter(call.context) : "");
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
   // Keys the safety check cannot prove harmless are checked where they are used, and conversions are not handed
   // out as callbacks; the original is left as it is.
@@ -181,7 +186,41 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     toolSearch: !!call,
     dropped: call?.dropped ?? [],
     folded,
+    toolFields,
   };
+}
+
+/**
+ * Where the tool lists enter the readable copy: the scorer's deferred and all tools (by the positions its
+ * roles or call()'s arguments give them), call()'s context (its `tools`), and the parameters of the function
+ * that computes the scorer's arguments from them.
+ */
+function toolInputs(
+  read: ReturnType<typeof assemble>,
+  fn: ScorerFunction,
+  roots: { search: string; call: string | null; arguments: string | null },
+  invocation: ReturnType<typeof scorerInvocation> | null,
+): { listParams: Array<{ fn: Node; index: number }>; contextFns: Node[] } {
+  const named = (name: string | null) =>
+    name === null
+      ? null
+      : (read.statements.find(
+          (s) =>
+            (s.type === "FunctionDeclaration" && s.id?.name === name) ||
+            (s.type === "VariableDeclaration" && s.declarations[0]?.id.type === "Identifier" && s.declarations[0].id.name === name),
+        ) ?? null);
+  const scorer = named(roots.search);
+  const listParams: Array<{ fn: Node; index: number }> = [];
+  if (scorer) {
+    const indices = new Set<number>();
+    if (invocation) invocation.slots.forEach((slot, i) => (slot === "deferredTools" || slot === "allTools") && indices.add(i));
+    else if (fn.params.length === 4) [1, 2].forEach((i) => indices.add(i));
+    for (const index of indices) listParams.push({ fn: scorer, index });
+  }
+  const args = named(roots.arguments);
+  if (args) listParams.push({ fn: args, index: SLOTS.indexOf("deferredTools") }, { fn: args, index: SLOTS.indexOf("allTools") });
+  const call = named(roots.call);
+  return { listParams, contextFns: call ? [call] : [] };
 }
 
 /** Names for the readable copy: the signatures' roles, what call() passes the scorer's other parameters, then the namer. */
@@ -313,6 +352,17 @@ function returnsEarly(s: Node): boolean {
   visit(s);
   return found;
 }
+
+/** The adapter with a line for each field the release reads beyond the contract's (names checked by tool-fields.ts). */
+function adapterText(fields: readonly string[]): string {
+  if (fields.length === 0) return ADAPTER;
+  const lines = fields.map((f) => `  if (tool.${f} !== undefined) seen.${f} = tool.${f};\n`).join("");
+  const at = ADAPTER.indexOf(PASSED_THROUGH) + PASSED_THROUGH.length;
+  const comment = "  // Read by this release, not named by the contract: passed as given.\n";
+  return ADAPTER.slice(0, at) + comment + lines + ADAPTER.slice(at);
+}
+
+const PASSED_THROUGH = "  if (tool.aliases !== undefined) seen.aliases = tool.aliases;\n";
 
 /** The contract side, the same text on both sides of the comparison. */
 const ADAPTER = `/** A contract Tool as the release sees a tool: its description is what prompt() returns. */
