@@ -71,12 +71,29 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
       a: sideA,
       b: sideB,
       code: codeDiff({ label: label(sideA), text: ta }, { label: label(sideB), text: tb }),
-      semantics: view.semantics,
-      behaviour: view.behaviour,
+      ...withInputChanges(view, pack.inputChanges?.(ta, tb)),
     };
   } finally {
     if (!opts.out) rmSync(base, { recursive: true, force: true });
   }
+}
+
+/**
+ * The behaviour view with the inputs one module reads and the other does not (a tool field beyond the
+ * contract's): their row first among the semantics, their sentences after what says the view stopped early.
+ */
+function withInputChanges(
+  view: { semantics: SemanticRow[]; behaviour: Behaviour },
+  inputs: { rows: SemanticRow[]; sentences: string[] } | undefined,
+): { semantics: SemanticRow[]; behaviour: Behaviour } {
+  if (!inputs || (inputs.rows.length === 0 && inputs.sentences.length === 0)) return view;
+  const sentences = view.behaviour.sentences;
+  const lead = sentences.findIndex((s) => !s.startsWith("stopped: ") && !/call\(s\) were stopped by a sandbox limit/.test(s));
+  const at = lead < 0 ? sentences.length : lead;
+  return {
+    semantics: [...inputs.rows, ...view.semantics],
+    behaviour: { ...view.behaviour, sentences: [...sentences.slice(0, at), ...inputs.sentences, ...sentences.slice(at)] },
+  };
 }
 
 /** Version and platform from the module's provenance header (read as text: the module is never run here). */

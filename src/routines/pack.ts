@@ -34,12 +34,16 @@ export interface RoutinePack {
   exports: readonly string[];
   /** The declarations (.d.ts text) written beside every lifted module. */
   declarations(): string;
-  /** The verification corpus: `count` cases, the same for the same count. */
-  corpus(count: number): VerifyCase[];
+  /** The verification corpus: `count` cases, the same for the same count and fields; with `toolFields` (fields the
+   *  routine reads that the contract does not name), the same cases with values for them on some tools. */
+  corpus(count: number, toolFields?: readonly string[]): VerifyCase[];
   /** The report's feature table: what a lifted module's text says (weights, caps, features), read without running it. */
   semantics(moduleText: string): Semantics;
   /** Two such readings side by side, a row per feature, changed or not. */
   semanticDiff(before: Semantics, after: Semantics): SemanticRow[];
+  /** For diff: the inputs one module reads and the other does not (tool fields beyond the contract), from the
+   *  two modules' text, as rows and sentences. */
+  inputChanges?(before: string, after: string): { rows: SemanticRow[]; sentences: string[] };
   /** Diff's behaviour catalog: probes from the numbers in both modules' code, and their rows. */
   probes(numbers: readonly number[]): Probe[];
   probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[] };

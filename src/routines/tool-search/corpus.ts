@@ -15,6 +15,7 @@
  */
 
 import type { Tool } from "../../../signatures/tool-search/lifted-module.d.ts";
+import { fieldMode, queryWords, setField } from "./field-values.js";
 
 /** A tool as the scorer-module contract defines it: written once, in the declarations every lift writes
  *  beside its module (signatures/tool-search/lifted-module.d.ts, shipped in the package). */
@@ -944,4 +945,28 @@ export function defaultCorpus(seed = 1, count = 2000): CorpusCase[] {
   const gen = generateCorpus(seed);
   while (out.length < count) out.push(gen.next().value as CorpusCase);
   return out;
+}
+
+/**
+ * The corpus for a release that reads tool fields the contract does not name (provenance.toolFields): the same
+ * cases, with values for those fields on their tools (field-values.ts), drawn from a generator of their own
+ * seeded by `seed` and the field names, so the same fields always give the same cases. No fields: `cases`
+ * itself, unchanged.
+ */
+export function withToolFields(cases: readonly CorpusCase[], fields: readonly string[], seed = 1): CorpusCase[] {
+  if (fields.length === 0) return cases as CorpusCase[];
+  let h = seed >>> 0;
+  for (const f of fields) for (let i = 0; i < f.length; i++) h = Math.imul(h ^ f.charCodeAt(i), 0x01000193) >>> 0;
+  const rng = createRng(h);
+  return cases.map((c) => {
+    const words = queryWords(c.query);
+    let deferred = c.deferred;
+    let loaded = c.loaded;
+    for (const field of fields) {
+      const mode = fieldMode(rng);
+      deferred = setField(rng, deferred, field, mode, words);
+      loaded = setField(rng, loaded, field, mode, words);
+    }
+    return { ...c, deferred, loaded };
+  });
 }

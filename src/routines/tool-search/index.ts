@@ -4,9 +4,9 @@
  */
 import { readFileSync } from "node:fs";
 import type { RoutinePack } from "../pack.js";
-import { defaultCorpus } from "./corpus.js";
+import { defaultCorpus, withToolFields, type CorpusCase } from "./corpus.js";
 import { probeRows, toolSearchProbes } from "./probes.js";
-import { moduleSemantics, semanticDiff } from "./semantics.js";
+import { inputChanges, moduleSemantics, semanticDiff } from "./semantics.js";
 import { witnessCandidates } from "./witness-candidates.js";
 import { witnessFocus, witnessKind, witnessSummary } from "./witness-summary.js";
 
@@ -14,6 +14,13 @@ import { witnessFocus, witnessKind, witnessSummary } from "./witness-summary.js"
 const SIGNATURES = new URL("../../../signatures/tool-search/", import.meta.url);
 
 let declarations: string | undefined;
+/** The last corpus made without fields: a verifier makes it before it knows the fields, then adds their values. */
+let lastCorpus: { count: number; cases: CorpusCase[] } | undefined;
+
+function corpus(count: number, toolFields: readonly string[] = []): CorpusCase[] {
+  if (lastCorpus?.count !== count) lastCorpus = { count, cases: defaultCorpus(1, count) };
+  return withToolFields(lastCorpus.cases, toolFields);
+}
 
 export const toolSearchPack: RoutinePack = {
   id: "tool-search",
@@ -23,9 +30,10 @@ export const toolSearchPack: RoutinePack = {
   contractSummary: "searchTools / scoreTools / toolSearch(query, deferred, { loaded, maxResults }), defaults, provenance",
   exports: ["searchTools", "scoreTools", "toolSearch", "defaults", "provenance"],
   declarations: () => (declarations ??= readFileSync(new URL("lifted-module.d.ts", SIGNATURES), "utf8")),
-  corpus: (count) => defaultCorpus(1, count),
+  corpus,
   semantics: moduleSemantics,
   semanticDiff,
+  inputChanges,
   probes: toolSearchProbes,
   probeRows,
   witnessCandidates: (tokens) => witnessCandidates(tokens),

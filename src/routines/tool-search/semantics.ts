@@ -91,7 +91,64 @@ export function moduleSemantics(text: string): Semantics {
   for (const [key, label] of WEIGHTS) rows.push({ feature: label, value: scores.weights.has(key) ? value(scores.weights.get(key)!) : "—" });
   for (const [label, s] of [...scores.other].sort(([x], [y]) => x.localeCompare(y))) rows.push({ feature: label, value: value(s) });
   for (const f of FEATURES) rows.push({ feature: f, value: features.get(f) ?? "no" });
+  // Only where the module reads some: the table of every other module stays as it was.
+  const fields = passedToolFields(program);
+  if (fields.length > 0) rows.push({ feature: TOOL_FIELDS_FEATURE, value: fields.join(", ") });
   return rows;
+}
+
+/** The row of the tool fields a module reads beyond the contract's (provenance.toolFields). */
+export const TOOL_FIELDS_FEATURE = "tool fields read beyond the contract";
+
+/** The fields the contract's adapter passes, `if (tool.x !== undefined) seen.x = tool.x;` in releaseTool. */
+const ADAPTER_FIELDS = new Set(["searchHint", "mcpInfo", "aliases"]);
+
+/**
+ * The tool fields a lifted module passes to its release beyond the contract's: the adapter's lines
+ * `if (tool.x !== undefined) seen.x = tool.x;` in `releaseTool` (tool-search-code.ts), sorted.
+ */
+export function passedToolFields(program: Node): string[] {
+  const out = new Set<string>();
+  const adapter = (program as unknown as { body: Node[] }).body.find(
+    (s) => s.type === "FunctionDeclaration" && s.id?.name === "releaseTool",
+  );
+  if (!adapter) return [];
+  walk(adapter, (n) => {
+    if (n.type !== "IfStatement" || n.test.type !== "BinaryExpression" || n.test.operator !== "!==") return;
+    const read = n.test.left;
+    if (read.type !== "MemberExpression" || read.computed || read.object.type !== "Identifier" || read.object.name !== "tool") return;
+    const name = memberName(read);
+    const c = n.consequent.type === "ExpressionStatement" ? n.consequent.expression : null;
+    if (c?.type !== "AssignmentExpression" || c.left.type !== "MemberExpression" || memberName(c.left) !== name) return;
+    if (name && !ADAPTER_FIELDS.has(name)) out.add(name);
+  });
+  return [...out].sort();
+}
+
+/** The tool fields one module reads and the other does not, as a row and sentences for diff. */
+export function inputChanges(before: string, after: string): { rows: SemanticRow[]; sentences: string[] } {
+  const read = (text: string) => {
+    try {
+      return passedToolFields(parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node);
+    } catch {
+      return [];
+    }
+  };
+  const [a, b] = [read(before), read(after)];
+  if (a.length === 0 && b.length === 0) return { rows: [], sentences: [] };
+  const shown = (fs: string[]) => (fs.length === 0 ? "none" : fs.join(", "));
+  const row: SemanticRow = { feature: TOOL_FIELDS_FEATURE, before: shown(a), after: shown(b), changed: shown(a) !== shown(b) };
+  const quoted = (fs: string[]) => fs.map((f) => `\`${f}\``).join(", ");
+  const field = (fs: string[]) => (fs.length === 1 ? "field" : "fields");
+  const added = b.filter((f) => !a.includes(f));
+  const gone = a.filter((f) => !b.includes(f));
+  const sentences = [
+    ...(added.length > 0
+      ? [`now reads the tool ${field(added)} ${quoted(added)}, which the contract does not name (passed through as given)`]
+      : []),
+    ...(gone.length > 0 ? [`no longer reads the tool ${field(gone)} ${quoted(gone)}`] : []),
+  ];
+  return { rows: [row], sentences };
 }
 
 /** The score rules' weights by what they match (`weights`), those of rules not recognised (`other`, by
