@@ -6,6 +6,8 @@ export interface Tool {
   isMcp?: boolean;
   mcpInfo?: { serverName: string; toolName?: string };
   aliases?: string[];
+  /** Fields the contract does not name, passed to a release that reads them (provenance.toolFields) as given. */
+  [field: string]: unknown;
 }
 
 export interface SearchOptions {
@@ -28,5 +30,7 @@ export const provenance: {
   input: { file: string; sha256: string };
   modules: Array<{ name: string; start: number; end: number; sha256: string }>;
   generator: string;
+  /** Tool fields this release reads that the contract does not name, passed through as given (absent when none). */
+  toolFields?: string[];
   verified: { cases: number; agreed: number } | string;
 };

@@ -83,6 +83,8 @@ export function registerLift(program: Command): void {
               cut: r.dropped,
               portedKeys: r.portedKeys,
               ...(r.newShape ? { newShape: r.newShape } : {}),
+              ...(r.toolFields.length > 0 ? { toolFields: r.toolFields } : {}),
+              ...(r.toolFieldsRefused.length > 0 ? { toolFieldsRefused: r.toolFieldsRefused } : {}),
             });
             if (!opts.json) {
               const v = r.verified ? `verified: ${agreementText(r.verified)}` : "not verified (--no-verify)";
@@ -92,6 +94,14 @@ export function registerLift(program: Command): void {
               for (const shape of r.newShape ?? [])
                 process.stderr.write(
                   `note: ${shape.routine} has a shape no signature knows; lifted whole. It differs from variant ${shape.closest} in: ${shape.missing.join("; ")}\n`,
+                );
+              if (r.toolFields.length > 0)
+                process.stderr.write(
+                  `note: ${safe(input)}: the tool search reads tool fields the contract does not name, passed through as given (provenance.toolFields): ${r.toolFields.join(", ")}\n`,
+                );
+              for (const f of r.toolFieldsRefused)
+                process.stderr.write(
+                  `note: ${safe(input)}: the tool search reads the tool field ${safe(JSON.stringify(f.name))}, not passed: ${f.why}\n`,
                 );
             }
           } catch (e) {

@@ -70,6 +70,10 @@ export interface LiftResult extends ReleaseInfo {
   dropped: string[];
   /** Computed keys that pass through the key port (key-port.ts). */
   portedKeys: number;
+  /** Tool fields the routine reads that the contract does not name, passed through (provenance.toolFields). */
+  toolFields: string[];
+  /** Such fields read but not passed (a name that is not plain, or too many), with why. */
+  toolFieldsRefused: Array<{ name: string; why: string }>;
   /** Routines found by their anchors whose statements no signature variant knows, and how they differ. */
   newShape?: NewShape[];
 }
@@ -159,6 +163,8 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const original = originalAsRun(c, code.closure, () => code.original, notLiftable);
   const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
+  if (code.toolFields.passed.length > 0)
+    opts.onProgress?.({ stage: "lift", message: `reads tool fields the contract does not name: ${code.toolFields.passed.join(", ")}` });
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
   const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: moduleSha256(c, m) }));
   const provenanceBase = {
@@ -170,6 +176,8 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     input: { file: inputName(c), sha256: await inputSha256 },
     modules: sources,
     generator: `searchlift ${VERSION}`,
+    // Only when there are some: every other module stays as it was.
+    ...(code.toolFields.passed.length > 0 ? { toolFields: code.toolFields.passed } : {}),
   };
 
   const compose = (verified: unknown) =>
@@ -190,7 +198,12 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   }
 
   const verified = opts.verifier
-    ? await verifyDraft(opts.verifier, { original: original(), draft, lifted: code.readable }, opts, c.input)
+    ? await verifyDraft(
+        opts.verifier,
+        { original: original(), draft, lifted: code.readable, toolFields: code.toolFields.passed },
+        opts,
+        c.input,
+      )
     : null;
   const text = compose(verified ?? "skipped (--no-verify)");
 
@@ -212,6 +225,8 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     signature,
     dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`),
     portedKeys: code.portedKeys,
+    toolFields: code.toolFields.passed,
+    toolFieldsRefused: code.toolFields.refused,
     ...newShapes([scorer!.result, call!.result]),
   };
 }
@@ -273,6 +288,8 @@ interface Sides {
   original: string;
   draft: string;
   lifted: string;
+  /** Tool fields beyond the contract's that the corpus gives values (provenance.toolFields). */
+  toolFields: readonly string[];
 }
 
 /** Run the draft against the release's own code on the corpus; any doubt or disagreement is an error. */
@@ -287,7 +304,7 @@ async function verifyDraft(verifier: Verifier, sides: Sides, opts: LiftOptions, 
     return recorded;
   }
   const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
-  const { outcome, shared } = sharedVerification(key, () => verifier.run(sides.original, sides.draft, budgetS * 1000));
+  const { outcome, shared } = sharedVerification(key, () => verifier.run(sides.original, sides.draft, budgetS * 1000, sides.toolFields));
   if (shared) verifier.cancel();
   opts.onProgress?.({
     stage: "verify",
@@ -357,6 +374,7 @@ function header(
     signature: string;
     input: { file: string; sha256: string };
     modules: Array<{ name: string }>;
+    toolFields?: string[];
   },
   verified: unknown,
 ): string {
@@ -365,6 +383,7 @@ function header(
     `// ${p.client} ${p.version} (${p.platform}) — ${pack.title}, lifted by searchlift ${VERSION}.`,
     `// Matched ${p.signature} in ${lineCommentText(p.input.file)} (sha256 ${p.input.sha256}).`,
     `// From: ${lineCommentText(p.modules.map((m) => m.name).join(", "))}.`,
+    ...(p.toolFields ? [`// Reads tool fields the contract does not name, passed through as given: ${p.toolFields.join(", ")}.`] : []),
     `// Verified: ${v}.`,
     `// The release's own code with readable names, pure: no imports, no host objects. Contract:`,
     `// ${pack.contractSummary}.`,

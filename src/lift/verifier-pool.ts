@@ -44,10 +44,10 @@ export function verifierPool(start: (routine: string, cases: number) => Verifier
       }
       let claimed: Verifier | undefined;
       return {
-        run(original, emitted, budgetMs) {
+        run(original, emitted, budgetMs, toolFields) {
           claimed = claim(routine, cases) ?? start(routine, cases);
           running++;
-          return claimed.run(original, emitted, budgetMs).finally(() => running--);
+          return claimed.run(original, emitted, budgetMs, toolFields).finally(() => running--);
         },
         cancel() {
           if (own) stop(own);

@@ -26,6 +26,8 @@ interface CorpusRequest {
 interface SidesRequest {
   original: string;
   emitted: string;
+  /** Tool fields the routine reads beyond the contract's: the corpus gives them values (RoutinePack.corpus). */
+  toolFields?: string[];
 }
 
 /** The whole verification took longer than its budget; the verifier and its children were stopped. */
@@ -38,8 +40,9 @@ export class VerifyBudgetExceeded extends Error {
 
 /** A verifier process, started before the code to verify exists so that it makes its corpus meanwhile. */
 export interface Verifier {
-  /** Compare `original` and `emitted` on the corpus; stopped (with its sandboxes) after `budgetMs`. Once. */
-  run(original: string, emitted: string, budgetMs?: number): Promise<VerifyResult>;
+  /** Compare `original` and `emitted` on the corpus (with values for `toolFields`, when given); stopped (with its
+   *  sandboxes) after `budgetMs`. Once. */
+  run(original: string, emitted: string, budgetMs?: number, toolFields?: readonly string[]): Promise<VerifyResult>;
   /** Stop it unused (the lift failed first), or let it end once run has answered. */
   cancel(): void;
 }
@@ -65,7 +68,7 @@ export function startVerifier(routine: string, cases: number): Verifier {
   // One line each (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
   child.stdin.write(JSON.stringify({ routine, cases } satisfies CorpusRequest) + "\n");
   return {
-    run(original, emitted, budgetMs = Infinity) {
+    run(original, emitted, budgetMs = Infinity, toolFields = []) {
       running = true;
       return new Promise((resolve, reject) => {
         if (startError) return reject(startError);
@@ -92,7 +95,8 @@ export function startVerifier(routine: string, cases: number): Verifier {
           }
         };
         if (child.exitCode !== null || child.signalCode !== null) return exit(child.exitCode);
-        child.stdin.write(JSON.stringify({ original, emitted } satisfies SidesRequest) + "\n");
+        const sides: SidesRequest = { original, emitted, ...(toolFields.length > 0 ? { toolFields: [...toolFields] } : {}) };
+        child.stdin.write(JSON.stringify(sides) + "\n");
       });
     },
     // Unused, it holds no sandbox yet and may be busy making its corpus, deaf to stdin: killed at once.
@@ -127,12 +131,18 @@ async function main(): Promise<void> {
   exitWithParent(killSandboxChildren);
   const nextLine = stdinLines();
   const { routine, cases } = JSON.parse(await nextLine()) as CorpusRequest;
-  const corpus = routinePack(routine).corpus(cases);
+  const pack = routinePack(routine);
+  let corpus = pack.corpus(cases);
   const prepared = prepareVerification(corpus);
   // A sandbox that cannot be used is reported when the sides arrive, as verifyAgreement would.
   prepared.catch(() => {});
-  const { original, emitted } = JSON.parse(await nextLine()) as SidesRequest;
+  const { original, emitted, toolFields = [] } = JSON.parse(await nextLine()) as SidesRequest;
   await prepared;
+  // Fields beyond the contract's: the same cases with values for them, known only once the lift is done.
+  if (toolFields.length > 0) {
+    corpus = pack.corpus(cases, toolFields);
+    await prepareVerification(corpus);
+  }
   const v = await verifyAgreement(original, emitted, corpus);
   process.stdout.write(JSON.stringify(v), () => process.exit(0));
 }
