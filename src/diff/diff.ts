@@ -67,11 +67,13 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
     const view = await behaviourView({ text: ta, script: xa, label: pa }, { text: tb, script: xb, label: pb }, opts.budget, pack);
     const sideA = side(a, ta);
     const sideB = side(b, tb);
+    const { semantics, behaviour } = withInputChanges(view, pack.inputChanges?.(ta, tb));
     return {
       a: sideA,
       b: sideB,
       code: codeDiff({ label: label(sideA), text: ta }, { label: label(sideB), text: tb }),
-      ...withInputChanges(view, pack.inputChanges?.(ta, tb)),
+      semantics,
+      behaviour,
     };
   } finally {
     if (!opts.out) rmSync(base, { recursive: true, force: true });
@@ -82,15 +84,16 @@ export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): 
  * The behaviour view with the inputs one module reads and the other does not (a tool field beyond the
  * contract's): their row first among the semantics, their sentences after what says the view stopped early.
  */
-function withInputChanges(
-  view: { semantics: SemanticRow[]; behaviour: Behaviour },
+export function withInputChanges<V extends { semantics: SemanticRow[]; behaviour: Behaviour }>(
+  view: V,
   inputs: { rows: SemanticRow[]; sentences: string[] } | undefined,
-): { semantics: SemanticRow[]; behaviour: Behaviour } {
+): V {
   if (!inputs || (inputs.rows.length === 0 && inputs.sentences.length === 0)) return view;
   const sentences = view.behaviour.sentences;
   const lead = sentences.findIndex((s) => !s.startsWith("stopped: ") && !/call\(s\) were stopped by a sandbox limit/.test(s));
   const at = lead < 0 ? sentences.length : lead;
   return {
+    ...view,
     semantics: [...inputs.rows, ...view.semantics],
     behaviour: { ...view.behaviour, sentences: [...sentences.slice(0, at), ...inputs.sentences, ...sentences.slice(at)] },
   };

@@ -13,7 +13,9 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, sandboxScript, type BehaviourView, type ModuleSide } from "../diff/behaviour.js";
 import { DEFAULT_BUDGET, type Budget } from "../diff/witness-search.js";
 import { codeSummary, type CodeSummary } from "../diff/code-summary.js";
+import { withInputChanges } from "../diff/diff.js";
 import type { RoutinePack } from "../routines/pack.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
 
 export interface ChangeOptions {
@@ -61,7 +63,11 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     try {
       if (!view) {
         const [sa, sb] = [loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir)];
-        view = { ...(await behaviourView(sa, sb, budget, opts.pack)), code: codeSummary(sa.text, sb.text) };
+        const inputs = opts.pack?.inputChanges ?? toolSearchPack.inputChanges;
+        view = {
+          ...withInputChanges(await behaviourView(sa, sb, budget, opts.pack), inputs?.(sa.text, sb.text)),
+          code: codeSummary(sa.text, sb.text),
+        };
         if (file) writeCached(file, view);
       }
       return { ...base, behaviour: view.behaviour, semantics: view.semantics, code: view.code };
