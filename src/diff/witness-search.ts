@@ -69,8 +69,12 @@ const FIRST_BATCH = 800;
 const BATCH = 1100;
 /** Shrinking candidates tried per witness and round (after the tools round), and rounds at most: each round
  *  is a child per module, so a few wide rounds cost less than many narrow ones. */
-const SHRINK_PER_ROUND = 150;
+const SHRINK_PER_ROUND = 80;
 const SHRINK_ROUNDS = 4;
+/** Characters of a query or of a tool's text past which a witness is shrunk by cutting its long texts only (see
+ *  cutLongTexts): such a witness is mostly about that length (a cap), and verify.ts's cuts of every chunk of
+ *  such a text cost more than all the calls of a round. */
+const LONG_TEXT = 2000;
 
 export function answerOf(r: CallResult): Answer {
   return r.ok ? r.value : { error: r.error };
@@ -173,6 +177,9 @@ function callOf(w: ContractCall): ContractCall {
 }
 
 const size = (c: ContractCall) => c.deferred.length + c.loaded.length;
+const longText = (c: ContractCall) =>
+  c.query.length > LONG_TEXT ||
+  [...c.deferred, ...c.loaded].some((t) => (t.description?.length ?? 0) > LONG_TEXT || (t.searchHint?.length ?? 0) > LONG_TEXT);
 
 /** Smaller calls of the same function, as verify.ts shrinks a disagreement. */
 function smaller(w: Witness, seen: Set<string>): ContractCall[] {
@@ -195,6 +202,29 @@ function smaller(w: Witness, seen: Set<string>): ContractCall[] {
     if (out.length >= SHRINK_PER_ROUND) break;
   }
   return out;
+}
+
+/** A witness with a long text made smaller by keeping the first half, three quarters or seven eighths of each
+ *  such text (the query, a tool's description or searchHint), or by dropping that field. */
+function cutLongTexts(w: Witness, seen: Set<string>): ContractCall[] {
+  const heads = (s: string) => {
+    const cps = [...s];
+    return [2, 4 / 3, 8 / 7].map((d) => cps.slice(0, Math.floor(cps.length / d)).join(""));
+  };
+  const base = callOf(w);
+  const out: ContractCall[] = [];
+  if (w.query.length > LONG_TEXT) for (const q of heads(w.query)) out.push({ ...base, query: q });
+  for (const list of ["deferred", "loaded"] as const)
+    base[list].forEach((t, i) => {
+      for (const field of ["description", "searchHint"] as const) {
+        const text = t[field];
+        if (text === undefined || text.length <= LONG_TEXT) continue;
+        const { [field]: _drop, ...without } = t;
+        for (const tool of [without, ...heads(text).map((h) => ({ ...t, [field]: h }))])
+          out.push({ ...base, [list]: base[list].map((x, j) => (j === i ? tool : x)) });
+      }
+    });
+  return out.filter((c) => fresh(c, seen));
 }
 
 function fresh(c: ContractCall, seen: Set<string>): boolean {
@@ -240,7 +270,8 @@ interface ShrinkRules {
 
 /**
  * Shrinking every witness at once, one batch per round for all of them: a first round of few-tools calls,
- * then rounds of verify.ts's smaller calls (a shorter query, fewer tools and fields). Each round keeps, per
+ * then rounds of verify.ts's smaller calls (a shorter query, fewer tools and fields), for a witness without a
+ * long text (LONG_TEXT). Each round keeps, per
  * witness, the smallest call (fewest tools, then the shortest query) that is still a difference of its kind.
  */
 async function shrinkAll(run: Runner, start: Witness[], rules: ShrinkRules): Promise<Witness[]> {
@@ -252,7 +283,8 @@ async function shrinkAll(run: Runner, start: Witness[], rules: ShrinkRules): Pro
     const owners: number[] = [];
     const calls: ContractCall[] = [];
     for (const i of active) {
-      const cands = round === 0 ? fewTools(cur[i]!, rules.focus(cur[i]!), seen[i]!) : smaller(cur[i]!, seen[i]!);
+      const w = cur[i]!;
+      const cands = round === 0 ? fewTools(w, rules.focus(w), seen[i]!) : longText(w) ? cutLongTexts(w, seen[i]!) : smaller(w, seen[i]!);
       if (cands.length === 0 && round > 0) active.delete(i);
       for (const c of cands) {
         owners.push(i);
