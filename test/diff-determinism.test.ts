@@ -174,13 +174,14 @@ describe("the behaviour search is steered by the changed code: small edits of 0.
     expect(r.behaviour.searched).toBe(3000);
   }, 300_000);
 
-  // Needs the adapter (tool-search-code.ts) to pass a tool's `title` to the release: until it does, the lifted
+  // Needs the adapter (tool-search-code.ts) to pass a tool's `title` to the release: where it does not, the lifted
   // module drops the field and no call can reach the new clause. Skipped, saying so, while that is the case.
   it("a new clause on an unknown field (tool.title): a witness whose tool carries a title", async (ctx) => {
     const r = await diffOf("title");
-    // 0.3.0 itself never reads a title: one in its lifted module is the adapter's.
-    const unedited = readFileSync(join(dir, "out-title", "a", "searchlift-sample", "0.3.0", "npm", "tool-search.mjs"), "utf8");
-    if (!/\btitle\b/.test(unedited)) ctx.skip("the adapter does not pass a tool's title to the release yet");
+    const lifted = readFileSync(join(dir, "out-title", "b", "searchlift-sample", "0.3.0", "npm", "tool-search.mjs"), "utf8");
+    // The edited release's own reads of the field left out, a title in the module is the adapter's.
+    const adapterPasses = /\btitle\b/.test(lifted.replace(/^.*tool\.title &&.*$/gm, ""));
+    if (!adapterPasses) ctx.skip("the adapter does not pass a tool's title to the release yet");
     expect(r.behaviour.changed.some((w) => [...w.deferred, ...w.loaded].some((t) => "title" in t))).toBe(true);
   }, 300_000);
 });
