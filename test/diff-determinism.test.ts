@@ -15,7 +15,10 @@ import { promisify } from "node:util";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { behaviourView, sandboxScript, type ModuleSide, type WitnessReport } from "../src/diff/behaviour.js";
+import { codeTokens } from "../src/diff/code-tokens.js";
+import type { ContractCall } from "../src/diff/witness-run.js";
 import { liftInput } from "../src/lift/lift.js";
+import { witnessCandidates } from "../src/routines/tool-search/witness-candidates.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "searchlift.js");
@@ -88,6 +91,41 @@ const reordered = (w: WitnessReport) =>
   Array.isArray(w.after) &&
   JSON.stringify(w.before) !== JSON.stringify(w.after) &&
   JSON.stringify([...w.before].sort()) === JSON.stringify([...w.after].sort());
+
+function first(calls: Iterable<ContractCall>, n: number): ContractCall[] {
+  const out: ContractCall[] = [];
+  for (const c of calls) {
+    if (out.length >= n) break;
+    out.push(c);
+  }
+  return out;
+}
+
+describe("the changed lines' material", () => {
+  const before =
+    "function score(tool, terms) {\n  let n = 0;\n  for (const t of terms)\n    if (tool.name.includes(t)) n += 2;\n  return n;\n}\n";
+  const after = before
+    .replace("n += 2;", "n += 2;\n  if (tool.title && tool.title.toLowerCase().includes(terms[0])) n += 5;")
+    .replace("of terms)", "of terms.slice(0, 4))");
+
+  it("holds the edit's numbers and the fields it reads, not the built-ins' methods", () => {
+    const t = codeTokens(before, after);
+    expect(t.changedCode.numbers).toEqual(expect.arrayContaining([0, 4, 5]));
+    expect(t.changedCode.numbers).not.toContain(2);
+    expect(t.changedCode.members).toContain("title");
+    expect(t.changedCode.members).not.toContain("toLowerCase");
+    expect(t.changedCode.members).not.toContain("slice");
+    expect(t.changedCode.lines.some((l) => l.includes("terms.slice(0, 4)"))).toBe(true);
+  });
+
+  it("makes the first candidates (a tool with the field, as many words as the cap and one more), the same every time", () => {
+    const head = first(witnessCandidates(codeTokens(before, after)), 600);
+    expect(head.some((c) => c.deferred.some((tool) => "title" in tool))).toBe(true);
+    for (const n of [4, 5]) expect(head.some((c) => words(c.query).length === n && !c.query.startsWith("zq"))).toBe(true);
+    const [x, y] = [0, 1].map(() => JSON.stringify(first(witnessCandidates(codeTokens(before, after)), 3000)));
+    expect(x === y, "the same candidates").toBe(true);
+  });
+});
 
 describe("the behaviour search is the same on every run", () => {
   it("the same pair twice, the second time beside CPU-burning workers: deep-equal witnesses, probe rows and sentences", async () => {
