@@ -64,6 +64,24 @@ interface CheckJson {
   }>;
   unfound: Array<{ tool: string; releases: string[]; reasons: Record<string, string> }>;
   loaded: string[];
+  summary: {
+    tools: number;
+    loaded: number;
+    queries: number;
+    releases: number;
+    expectations: { total: number; met: number; missed: number; unjudged: number };
+  };
+  queries: Array<{ text: string; owners: string[] }>;
+  expectations: Array<{
+    query: string;
+    tool: string;
+    rank: number | null;
+    releases?: string[];
+    results: Record<string, { rank: number | null; met: boolean }>;
+    reasons: Record<string, string>;
+  }>;
+  renamed: Record<string, string>;
+  warnings: string[];
 }
 
 function checkJson(args: string[]): CheckJson {
@@ -320,7 +338,8 @@ describe("check: reasons for unfound tools, read from the release", () => {
     const unfound = lines.slice(lines.indexOf("unfound: returned by none of their own queries") + 1).filter(Boolean);
     expect(unfound).toHaveLength(4);
     expect(unfound[3]).toBe(
-      '  mcp__acme__geo_find on 0.9.0: "select:geo.find": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)',
+      // The name the server lists is shown beside the client's, which the renaming changed.
+      '  mcp__acme__geo_find (geo.find) on 0.9.0: "select:geo.find": this release has no bare-name select: (only select:mcp__acme__geo_find finds it) (and 4 other queries missed it)',
     );
     const md = run(["check", ...cappedCase(), "--markdown", "--fail-on-unfound"]);
     expect(md.code).toBe(ExitCode.unfound);
@@ -382,6 +401,220 @@ describe("check --explain", () => {
   });
 });
 
+describe("check expectations (--expect, --expectations, --max-rank, --fail-on-expect)", () => {
+  const acme = () => ["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", releases];
+  const expects = ["--expect", "report=>report@1", "--expect", "report => mcp__acme__fetch_data", "--expect", "spreadsheet=>report_export"];
+
+  it("judges each expectation on each release: met, or missed with the rank there and why", () => {
+    const j = checkJson([...acme().slice(1), ...expects]);
+    const none = "scores 0; none of its words is in the tool's name, hint or description";
+    // See acmeTools: for "report", report is 2nd on 0.5.0 (12 to report_export's 14) and 1st on 0.7.0.
+    expect(j.expectations).toEqual([
+      {
+        query: "report",
+        tool: "mcp__acme__report",
+        rank: 1,
+        results: { "0.5.0": { rank: 2, met: false }, "0.7.0": { rank: 1, met: true } },
+        reasons: { "0.5.0": "ranks 2, top 1 allowed; mcp__acme__report_export, at place 1, scores 14 to its 12" },
+      },
+      {
+        query: "report",
+        tool: "mcp__acme__fetch_data",
+        rank: null,
+        results: { "0.5.0": { rank: 3, met: true }, "0.7.0": { rank: 3, met: true } },
+        reasons: {},
+      },
+      {
+        query: "spreadsheet",
+        tool: "mcp__acme__report_export",
+        rank: null,
+        results: { "0.5.0": { rank: null, met: false }, "0.7.0": { rank: null, met: false } },
+        reasons: { "0.5.0": none, "0.7.0": none },
+      },
+    ]);
+    expect(j.summary).toEqual({ tools: 4, loaded: 1, queries: 2, releases: 2, expectations: { total: 3, met: 1, missed: 2, unjudged: 0 } });
+    // Each query is for the tools expected of it.
+    expect(j.queries).toEqual([
+      { text: "report", owners: ["mcp__acme__report", "mcp__acme__fetch_data"] },
+      { text: "spreadsheet", owners: ["mcp__acme__report_export"] },
+    ]);
+  });
+
+  it("shows them under the summary and the legend (text, Markdown); --fail-on-expect exits unfound, without it 0", () => {
+    const text = run([...acme(), ...expects]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toBe("");
+    const lines = text.stdout.split("\n");
+    expect(lines[0]).toBe("acme: 4 tools (1 always loaded), 2 queries, 2 releases, 1 of 3 expectations met on every release");
+    expect(lines[1]).toBe(
+      "—: not returned; each release returns at most 5 tools for a query (its max_results), so a tool placed lower reads —",
+    );
+    expect(text.stdout).toContain(
+      [
+        "expectations (met: placed no lower than allowed on that release; ·: not judged there)",
+        "  query          tool                      allowed   0.5.0     0.7.0",
+        '  "report"       mcp__acme__report         top 1     missed 2  met 1',
+        '  "report"       mcp__acme__fetch_data     returned  met 3     met 3',
+        '  "spreadsheet"  mcp__acme__report_export  returned  missed —  missed —',
+        "  missed:",
+        '    "report" => mcp__acme__report on 0.5.0: ranks 2, top 1 allowed; mcp__acme__report_export, at place 1, scores 14 to its 12',
+        `    "spreadsheet" => mcp__acme__report_export on 0.5.0, 0.7.0: scores 0; none of its words is in the tool's name, hint or description`,
+      ].join("\n"),
+    );
+    const md = run([...acme(), ...expects, "--markdown", "--fail-on-expect"]);
+    expect(md.code).toBe(ExitCode.unfound);
+    expect(md.stderr).toBe("searchlift: 2 expectations are missed on some release\n");
+    expect(md.stdout).toContain("**Expectations: 1 of 3 met on every release.**");
+    expect(md.stdout).toContain("| `report` | `mcp__acme__report` | top 1 | ❌ 2 | ✅ 1 |");
+    expect(md.stdout).toContain("| `spreadsheet` | `mcp__acme__report_export` | returned | ❌ — | ❌ — |");
+    // Met everywhere: --fail-on-expect exits 0.
+    expect(run([...acme(), "--expect", "report=>report_export@2", "--fail-on-expect"]).code).toBe(0);
+  });
+
+  it("an expectations file names releases by version or range; --max-rank is the default bar; one judged nowhere is said", () => {
+    const file = join(dir, "expectations.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        expectations: [
+          { query: "report", tool: "report", releases: ["0.5.0"] },
+          { query: "report", tool: "report_export", releases: [">=0.6.0"] },
+          { query: "report", tool: "report", rank: 1 },
+          { query: "report", tool: "fetch_data", releases: ["9.9.9"] },
+        ],
+      }),
+    );
+    const r = run([...acme(), "--expectations", file, "--max-rank", "2", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as CheckJson;
+    expect(j.expectations.map((e) => [e.tool, e.rank, e.results])).toEqual([
+      ["mcp__acme__report", 2, { "0.5.0": { rank: 2, met: true } }],
+      ["mcp__acme__report_export", 2, { "0.7.0": { rank: 2, met: true } }],
+      ["mcp__acme__report", 1, { "0.5.0": { rank: 2, met: false }, "0.7.0": { rank: 1, met: true } }],
+      ["mcp__acme__fetch_data", 2, {}],
+    ]);
+    expect(j.summary.expectations).toEqual({ total: 4, met: 2, missed: 1, unjudged: 1 });
+    const warning = 'expectation "report=>mcp__acme__fetch_data" names releases none of which was ranked (9.9.9): not judged';
+    expect(j.warnings).toEqual([warning]);
+    expect(r.stderr).toBe(`searchlift: warning: ${warning}\n`);
+    const text = run([...acme(), "--expectations", file, "--max-rank", "2"]);
+    expect(text.stdout).toContain('  "report"  mcp__acme__report         top 2    met 2     ·\n');
+  });
+
+  it("with expectations, --fail-on-unfound judges only the expected tool for its query, and the reason names that query", () => {
+    const args = [...acme(), "--expect", "spreadsheet=>report_export", "--query", "report", "--fail-on-unfound", "--json"];
+    const r = run(args);
+    expect(r.code).toBe(ExitCode.unfound);
+    const j = JSON.parse(r.stdout) as CheckJson;
+    // "report" is asked and shown, but is for no tool: report and fetch_data are not judged.
+    expect(j.queries).toEqual([
+      { text: "spreadsheet", owners: ["mcp__acme__report_export"] },
+      { text: "report", owners: [] },
+    ]);
+    expect(j.unfound.map((u) => u.tool)).toEqual(["mcp__acme__report_export"]);
+    expect(j.unfound[0]!.reasons["0.5.0"]).toBe(`"spreadsheet": scores 0; none of its words is in the tool's name, hint or description`);
+    expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 2 });
+    expect(run([...acme(), "--expect", "report=>report_export", "--query", "spreadsheet", "--fail-on-unfound"]).code).toBe(0);
+  });
+
+  it("refuses malformed expectations, an unknown tool, and --max-rank or --fail-on-expect without expectations (usage)", () => {
+    const bad = join(dir, "bad-expectations.json");
+    writeFileSync(bad, JSON.stringify([{ query: "report" }]));
+    const cases: Array<[string[], RegExp]> = [
+      [["--expect", "report"], /write it as "QUERY=>TOOL"/],
+      [["--expect", "report=>nope"], /the server has no tool "nope" \(it lists report, report_export, fetch_data, report_status\)/],
+      [["--expect", "report=>report", "--max-rank", "0"], /--max-rank must be a whole number/],
+      [["--max-rank", "2"], /--max-rank needs expectations/],
+      [["--fail-on-expect"], /--fail-on-expect needs expectations/],
+      [["--expectations", bad], /expectation 1: "tool" must be a non-empty string/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = run([...acme(), ...extra]);
+      expect(r.code, `${extra.join(" ")}: ${r.stderr}`).toBe(ExitCode.usage);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    const missing = run([...acme(), "--expectations", join(dir, "no-such.json")]);
+    expect(missing.code).toBe(ExitCode.unreadable);
+    expect(missing.stderr).toMatch(/cannot read the expectations file: ENOENT/);
+  });
+});
+
+describe("check: odd catalogs and failures", () => {
+  it("an empty catalog, from a tools file or a server, exits serverFailed with the same message", () => {
+    const messages = [JSON.stringify([]), JSON.stringify({ tools: [] })].map((content, i) => {
+      const file = join(dir, `empty-${i}.json`);
+      writeFileSync(file, content);
+      const r = run(["check", "--tools", file, "--releases", releases]);
+      expect(r.code, r.stderr).toBe(ExitCode.serverFailed);
+      return r.stderr.slice(`searchlift: ${file}: `.length);
+    });
+    const server = run(["check", "--server", `${SERVER} --no-tools`, "--releases", releases]);
+    expect(server.code).toBe(ExitCode.serverFailed);
+    expect(server.stderr.slice(`searchlift: ${SERVER} --no-tools: `.length)).toBe(messages[0]);
+    expect(messages).toEqual(["lists no tools: there is nothing to check\n", "lists no tools: there is nothing to check\n"]);
+  });
+
+  it("warns of tools the client's renaming makes one, naming both; shows the listed name beside a renamed one", () => {
+    const file = join(dir, "collide.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        serverName: "s",
+        tools: [{ name: "a.b", description: "first" }, { name: "a_b", description: "second" }, { name: "ü" }],
+      }),
+    );
+    const r = run(["check", "--tools", file, "--releases", releases, "--query", "first", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as CheckJson;
+    expect(j.warnings).toHaveLength(1);
+    expect(j.warnings[0]).toMatch(/^the server's tools "a\.b" and "a_b" are all named mcp__s__a_b by the client/);
+    expect(r.stderr).toBe(`searchlift: warning: ${j.warnings[0]}\n`);
+    // One row for the name, not two alike.
+    expect(j.results.filter((x) => x.query === "first").map((x) => x.tool)).toEqual(["mcp__s__a_b", "mcp__s___"]);
+    expect(j.renamed).toEqual({ mcp__s__a_b: "a.b", mcp__s___: "ü" });
+    const text = run(["check", "--tools", file, "--releases", releases, "--query", "first"]);
+    expect(text.stdout).toContain("warning: the server's tools");
+    expect(text.stdout).toMatch(/\n {2}mcp__s__a_b \(a\.b\) {2}1 {6}1\n/);
+  });
+
+  it("a server that crashes shows the tail of its stderr, terminal-safe, above the one-line error", () => {
+    const script = join(dir, "crash.mjs");
+    const noise = Array.from({ length: 30 }, (_, i) => `console.error("log line ${i}");`).join("\n");
+    writeFileSync(script, `${noise}\nconsole.error("\\x1b[31mred");\nfunction deep() { throw new Error("boom at startup"); }\ndeep();\n`);
+    const r = run(["check", "--server", `node ${script}`, "--releases", releases]);
+    expect(r.code).toBe(ExitCode.serverFailed);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines[0]).toBe("searchlift: the MCP server's stderr ended with:");
+    const tail = lines.slice(1, -1);
+    expect(tail.length).toBeGreaterThan(5);
+    expect(tail.length).toBeLessThanOrEqual(20);
+    expect(tail.every((l) => l.startsWith("  | "))).toBe(true);
+    expect(tail).toContain("  | Error: boom at startup");
+    expect(tail).toContain("  | \\u001b[31mred");
+    expect(tail.some((l) => l.includes("log line 0"))).toBe(false);
+    expect(tail.at(-1)).toMatch(/^ {2}\| Node\.js v/);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^searchlift: node ${script.replace(/[.]/g, "\\.")}: the MCP server did not start or could not be reached: .*\\(its stderr: Node\\.js v`,
+      ),
+    );
+    expect(r.stderr).not.toContain("\x1b");
+  });
+
+  it("the JSON has the same keys and a row per query and deferred tool whatever the queries' source", () => {
+    const shapes = [[], ["--query", "forecast"], ["--expect", "forecast=>get_forecast"]].map((extra) => {
+      const j = checkJson(["--server", SERVER, "--releases", releases, ...extra]);
+      const deferred = ["mcp__weather_demo__get_forecast", "mcp__weather_demo__list_alerts", "mcp__weather_demo__geocode_lookup"];
+      for (const q of j.queries) for (const t of deferred) expect(ranksOf(j, q.text, t), `${q.text} ${t}`).toBeDefined();
+      expect(j.results.length).toBeGreaterThanOrEqual(j.queries.length * deferred.length);
+      return Object.keys(j).sort();
+    });
+    expect(shapes[1]).toEqual(shapes[0]);
+    expect(shapes[2]).toEqual(shapes[0]);
+  });
+});
+
 describe("check --server (the sample MCP server, over stdio with the SDK)", () => {
   it("lists the server's tools, names them as the client does and ranks the default queries", () => {
     const j = checkJson(["--server", SERVER, "--releases", releases]);
@@ -390,10 +623,14 @@ describe("check --server (the sample MCP server, over stdio with the SDK)", () =
     expect(tools).toEqual(["mcp__weather_demo__geocode_lookup", "mcp__weather_demo__get_forecast", "mcp__weather_demo__list_alerts"]);
     expect(j.loaded).toEqual(["mcp__weather_demo__convert_units"]);
     for (const t of tools) expect(ranksOf(j, `select:${t}`, t)).toEqual({ "0.5.0": 1, "0.7.0": 1 });
-    // The hint is a query of its own, and only list_alerts has its words.
+    // The hint is a query of its own, and only list_alerts has its words; the other deferred tools have rows
+    // too (not returned), as with queries of the user's own: the JSON's shape does not depend on the source.
     expect(j.results.filter((r) => r.query === "storm warning")).toEqual([
       { tool: "mcp__weather_demo__list_alerts", query: "storm warning", ranks: { "0.5.0": 1, "0.7.0": 1 } },
+      { tool: "mcp__weather_demo__get_forecast", query: "storm warning", ranks: { "0.5.0": null, "0.7.0": null } },
+      { tool: "mcp__weather_demo__geocode_lookup", query: "storm warning", ranks: { "0.5.0": null, "0.7.0": null } },
     ]);
+    expect(j.queries.find((q) => q.text === "storm warning")?.owners).toEqual(["mcp__weather_demo__list_alerts"]);
     // The bare name keeps its dot: no release selects it.
     expect(ranksOf(j, "select:geocode.lookup", "mcp__weather_demo__geocode_lookup")).toEqual({ "0.5.0": null, "0.7.0": null });
     expect(ranksOf(j, "geocode lookup", "mcp__weather_demo__geocode_lookup")).toEqual({ "0.5.0": 1, "0.7.0": 1 });

@@ -7,6 +7,9 @@ import type { ProgressOptions } from "./progress.js";
 export type { CheckInput, CheckResult };
 export type { ClientTool, ListedTool } from "../check/naming.js";
 export type { Query } from "../check/queries.js";
+export type { Expectation, ExpectationSpec, ExpectationResult, ExpectationOutcome } from "../check/expectations.js";
+/** Expectations as the CLI reads them: `"QUERY=>TOOL@N"`, a JSON file, and resolved against the server's tools. */
+export { parseExpect, readExpectationsFile, resolveExpectations } from "../check/expectations.js";
 /** A server's tool (as `tools/list` gives it) named as the client names it; the queries check makes up for tools. */
 export { clientTool } from "../check/naming.js";
 export { defaultQueries } from "../check/queries.js";
@@ -22,7 +25,9 @@ export async function check(input: CheckInput, options: ProgressOptions = {}): P
   const r = await runCheck(input);
   options.onProgress?.({
     stage: "check",
-    message: `${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} unfound`,
+    message:
+      `${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} unfound` +
+      (r.expectations.length ? `, ${r.summary.expectations.met} of ${r.expectations.length} expectations met` : ""),
     done: n,
     total: n,
   });

@@ -4,17 +4,21 @@
  * none of its own queries returns on some release is unfound.
  */
 import { assertSandboxable } from "../verify/sandbox.js";
-import type { ClientTool } from "./naming.js";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { judgedOn, outcome, type Expectation, type ExpectationOutcome, type ExpectationResult } from "./expectations.js";
+import { normalizeNamePart, type ClientTool } from "./naming.js";
 import type { Query } from "./queries.js";
 import { explain, explainRequests, type Explained } from "./explain.js";
 import { checkedScript, rankWithModule, type ModuleRanking, type ProbeRequest, type ReleaseProbes } from "./rank.js";
-import { unfoundReason } from "./reasons.js";
+import { expectationReason, unfoundReason } from "./reasons.js";
 
 export interface CheckRelease {
   /** The key of this release in `ranks`: its version, with its platform when two releases share a version. */
   version: string;
   platform: string;
   module: string;
+  /** The most tools its tool search returned for one query when more matched (its max_results); null: no cut seen. */
+  maxResults: number | null;
 }
 
 export interface CheckRow {
@@ -34,13 +38,32 @@ export interface Unfound {
   reasons: Record<string, string>;
 }
 
+export interface CheckSummary {
+  /** The server's tools (distinct client names), of which `loaded` are always loaded. */
+  tools: number;
+  loaded: number;
+  queries: number;
+  releases: number;
+  /** met: on every release it is judged on; missed: on some; unjudged: judged on no release of this run. */
+  expectations: { total: number; met: number; missed: number; unjudged: number };
+}
+
 export interface CheckResult {
   server: string;
   releases: CheckRelease[];
+  summary: CheckSummary;
+  /** Every query asked, with the tools it is for (a tool none of its own queries returns is unfound). */
+  queries: Query[];
+  /** A row per query and tool of the server (deferred, or loaded and returned somewhere), returned or not. */
   results: CheckRow[];
+  expectations: ExpectationResult[];
   unfound: Unfound[];
   /** The server's always-loaded tools: never searched for, so never unfound. */
   loaded: string[];
+  /** Client names the client's renaming changed, with the name as the server lists it. */
+  renamed: Record<string, string>;
+  /** What the user should know beside the ranks: tools the renaming makes one, expectations judged nowhere. */
+  warnings: string[];
 }
 
 export interface CheckInput {
@@ -56,44 +79,142 @@ export interface CheckInput {
   log?: (line: string) => void;
   /** Add each returned tool's score per query word (explain.ts). */
   explain?: boolean;
+  /**
+   * What must hold, judged on each release; an expectation's query is asked (added when `queries` lacks it)
+   * and is for its tool; on releases the expectation does not name, the query is not for that tool.
+   */
+  expectations?: Expectation[];
 }
 
 export async function runCheck(input: CheckInput): Promise<CheckResult> {
   // The sandbox's one-time check runs while the modules are read and checked.
   assertSandboxable().catch(() => {});
+  const expectations = input.expectations ?? [];
+  for (const e of expectations)
+    if (!input.tools.some((t) => t.name === e.tool))
+      throw new SearchliftError(
+        `expectation ${JSON.stringify(`${e.query}=>${e.tool}`)}: no tool of the server is named so`,
+        ExitCode.usage,
+      );
+  const run: CheckInput = { ...input, queries: withExpectationQueries(input.queries, expectations) };
   const scripts = new Map(input.modules.map((m) => [m, checkedScript(m)]));
   const all = [...input.tools, ...input.competitors];
-  const texts = input.queries.map((q) => q.text);
+  const texts = run.queries.map((q) => q.text);
   // Scores and probes are asked in the same child as the ranks: a second child per release costs more than
   // scoring every query once more.
-  const req = probeRequest(input, texts);
+  const req = probeRequest(run, texts);
   const rankings = distinctReleases(
     await Promise.all(input.modules.map((m) => rankWithModule(m, scripts.get(m)!, all, texts, req))),
     input.log,
   );
   const releases = releaseKeys(rankings);
-  const missed = rankings.map((r) => missedQueries(input, r));
+  const missed = rankings.map((r, ri) => missedQueries(run, r, releases[ri]!.version));
   const probes = rankings.map((r) => r.probes);
   const deferred = all.filter((t) => !t.alwaysLoad);
-  const results = rows(input, rankings, releases);
+  const results = rows(run, rankings, releases);
   if (input.explain) addExplanations(results, releases, probes, deferred);
+  const judged = judge(run, rankings, releases, deferred);
+  const ours = distinctTools(input.tools);
   return {
     server: input.server,
     releases,
+    summary: summary(ours, run.queries, releases, judged),
+    queries: run.queries.map((q) => ({ text: q.text, owners: [...q.owners] })),
     results,
-    unfound: unfoundTools(input, missed, probes, releases, deferred),
-    loaded: input.tools.filter((t) => t.alwaysLoad).map((t) => t.name),
+    expectations: judged,
+    unfound: unfoundTools(run, missed, probes, releases, deferred),
+    loaded: ours.filter((t) => t.alwaysLoad).map((t) => t.name),
+    renamed: Object.fromEntries(
+      ours.filter((t) => normalizeNamePart(t.mcpInfo.toolName) !== t.mcpInfo.toolName).map((t) => [t.name, t.mcpInfo.toolName]),
+    ),
+    warnings: [...collisionWarnings(input.tools), ...judged.filter((e) => !Object.keys(e.results).length).map(unjudgedWarning)],
   };
+}
+
+/** The queries with every expectation's: a query already there becomes for the expected tool too. */
+function withExpectationQueries(queries: Query[], expectations: Expectation[]): Query[] {
+  const out = queries.map((q) => ({ text: q.text, owners: [...q.owners] }));
+  for (const e of expectations) {
+    const q = out.find((x) => x.text === e.query);
+    if (!q) out.push({ text: e.query, owners: [e.tool] });
+    else if (!q.owners.includes(e.tool)) q.owners.push(e.tool);
+  }
+  return out;
+}
+
+/** Whether a query is for a tool on a release: it is among its owners, and an expectation that made it so names the release. */
+function ownsOn(input: CheckInput, q: Query, tool: string, release: string): boolean {
+  if (!q.owners.includes(tool)) return false;
+  const expected = (input.expectations ?? []).filter((e) => e.query === q.text && e.tool === tool);
+  return !expected.length || expected.some((e) => judgedOn(e, release));
+}
+
+/** The server's tools, one per client name (two that the renaming makes one are one to the search's answers). */
+function distinctTools(tools: ClientTool[]): ClientTool[] {
+  const seen = new Set<string>();
+  return tools.filter((t) => !seen.has(t.name) && seen.add(t.name));
+}
+
+/** Tools the client's renaming gives one name: said once per name, with every name the server lists. */
+function collisionWarnings(tools: ClientTool[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const t of tools) byName.set(t.name, [...(byName.get(t.name) ?? []), t.mcpInfo.toolName]);
+  return [...byName]
+    .filter(([, names]) => names.length > 1)
+    .map(
+      ([name, names]) =>
+        `the server's tools ${names.map((n) => JSON.stringify(n)).join(" and ")} are all named ${name} by the client ` +
+        `(every character outside [A-Za-z0-9_-] becomes _): their ranks cannot be told apart, and one row stands for them`,
+    );
+}
+
+function unjudgedWarning(e: ExpectationResult): string {
+  return `expectation ${JSON.stringify(`${e.query}=>${e.tool}`)} names releases none of which was ranked (${(e.releases ?? []).join(", ")}): not judged`;
+}
+
+function summary(tools: ClientTool[], queries: Query[], releases: CheckRelease[], judged: ExpectationResult[]): CheckSummary {
+  const outcomes = judged.map((e) => Object.values(e.results));
+  return {
+    tools: tools.length,
+    loaded: tools.filter((t) => t.alwaysLoad).length,
+    queries: queries.length,
+    releases: releases.length,
+    expectations: {
+      total: judged.length,
+      met: outcomes.filter((o) => o.length && o.every((x) => x.met)).length,
+      missed: outcomes.filter((o) => o.some((x) => !x.met)).length,
+      unjudged: outcomes.filter((o) => !o.length).length,
+    },
+  };
+}
+
+/** Each expectation on each release it names: the tool's rank for its query there, met or not, and why not. */
+function judge(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[], deferred: ClientTool[]): ExpectationResult[] {
+  return (input.expectations ?? []).map((e) => {
+    const qi = input.queries.findIndex((q) => q.text === e.query);
+    const tool = input.tools.find((t) => t.name === e.tool)!;
+    const results: Record<string, ExpectationOutcome> = {};
+    const reasons: Record<string, string> = {};
+    releases.forEach((rel, ri) => {
+      if (!judgedOn(e, rel.version)) return;
+      const returned = rankings[ri]!.returned[qi]!;
+      const o = outcome(rankIn(returned, e.tool), e.rank);
+      results[rel.version] = o;
+      if (!o.met) reasons[rel.version] = expectationReason(tool, e.query, returned, e.rank, deferred, rankings[ri]!.probes);
+    });
+    return { ...e, results, reasons };
+  });
 }
 
 /** Per deferred tool of ours that none of its own queries returns on this release: those queries, as missed. */
 type Missed = Map<string, Array<{ query: string; returned: string[] }>>;
 
-function missedQueries(input: CheckInput, r: ModuleRanking): Missed {
+function missedQueries(input: CheckInput, r: ModuleRanking, release: string): Missed {
   const out: Missed = new Map();
-  for (const t of input.tools.filter((x) => !x.alwaysLoad)) {
-    const own = input.queries.map((q, qi) => ({ q, qi })).filter(({ q }) => q.owners.includes(t.name));
-    if (own.some(({ qi }) => r.returned[qi]!.includes(t.name))) continue;
+  for (const t of distinctTools(input.tools).filter((x) => !x.alwaysLoad)) {
+    const own = input.queries.map((q, qi) => ({ q, qi })).filter(({ q }) => ownsOn(input, q, t.name, release));
+    // A tool no query is for (on this release) is not judged: with expectations, only the tools they name are.
+    if (!own.length || own.some(({ qi }) => r.returned[qi]!.includes(t.name))) continue;
     out.set(
       t.name,
       own.map(({ q, qi }) => ({ query: q.text, returned: r.returned[qi]! })),
@@ -141,7 +262,7 @@ function releaseKeys(rankings: ModuleRanking[]): CheckRelease[] {
     let key = count(r.version) > 1 ? `${r.version} (${r.platform})` : r.version;
     for (let n = 2; used.has(key); n++) key = `${r.version} (${r.platform}) #${n}`;
     used.add(key);
-    return { version: key, platform: r.platform, module: r.module };
+    return { version: key, platform: r.platform, module: r.module, maxResults: r.probes.maxResults };
   });
 }
 
@@ -151,21 +272,29 @@ function rankIn(returned: string[], tool: string): number | null {
 }
 
 /**
- * Per query: its own tools and the server's other tools some release returned for it, best placed first (by
- * the best rank on any release, then release by release), then its own tools no release returned.
+ * Per query, a row for every tool of the server: those some release returned, best placed first (by the best
+ * rank on any release, then release by release), then the rest — the tools the query is for first, then the
+ * catalog's order. An always-loaded tool has a row only where some release returned it (select: finds it).
  */
 function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[]): CheckRow[] {
   const out: CheckRow[] = [];
+  const ours = distinctTools(input.tools);
+  const keys = releases.map((rel) => rel.version);
   input.queries.forEach((q, qi) => {
-    const returnedSomewhere = input.tools.filter(
-      (t) => !q.owners.includes(t.name) && rankings.some((r) => r.returned[qi]!.includes(t.name)),
-    );
-    const query: CheckRow[] = [...q.owners, ...returnedSomewhere.map((t) => t.name)].map((tool) => ({
+    const returned = new Set(rankings.flatMap((r) => r.returned[qi]!));
+    const names = [...new Set([...q.owners, ...ours.filter((t) => !t.alwaysLoad || returned.has(t.name)).map((t) => t.name)])];
+    const row = (tool: string): CheckRow => ({
       tool,
       query: q.text,
       ranks: Object.fromEntries(releases.map((rel, ri) => [rel.version, rankIn(rankings[ri]!.returned[qi]!, tool)])),
-    }));
-    out.push(...query.sort(byPlace(releases.map((rel) => rel.version))));
+    });
+    out.push(
+      ...names
+        .filter((n) => returned.has(n))
+        .map(row)
+        .sort(byPlace(keys)),
+      ...names.filter((n) => !returned.has(n)).map(row),
+    );
   });
   return out;
 }
@@ -192,7 +321,7 @@ function unfoundTools(
   deferred: ClientTool[],
 ): Unfound[] {
   const out: Unfound[] = [];
-  for (const t of input.tools.filter((x) => !x.alwaysLoad)) {
+  for (const t of distinctTools(input.tools).filter((x) => !x.alwaysLoad)) {
     const on = releases.map((rel, ri) => ({ rel, ri })).filter(({ ri }) => missed[ri]!.has(t.name));
     if (!on.length) continue;
     const reasons = Object.fromEntries(

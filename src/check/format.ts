@@ -4,6 +4,7 @@
  */
 import { terminalSafe as safe } from "../safe-text.js";
 import type { CheckResult, CheckRow, Unfound } from "./check.js";
+import { allowedText, type ExpectationOutcome, type ExpectationResult } from "./expectations.js";
 import { termText } from "./explain.js";
 
 const MISSING = "—";
@@ -21,13 +22,18 @@ const rankText = (r: number | null) => (r === null ? MISSING : String(r));
 const UNRETURNED_ROWS = 3;
 
 /**
- * A query's rows as shown: a query of the user's own belongs to every tool, so most rows of a large server
- * would be all dashes; those are counted in one line rather than listed.
+ * A query's rows as shown: those some release returned; of the rest, the tools the query is for — listed when
+ * there are few, else counted (a query of the user's own is for every tool, and most rows of a large server
+ * would be all dashes). Tools the query is not for and no release returned are in the JSON only.
  */
-function shownRows(rows: CheckRow[]): { shown: CheckRow[]; unreturned: number } {
-  const returned = rows.filter((row) => Object.values(row.ranks).some((x) => x !== null));
-  const unreturned = rows.length - returned.length;
-  return unreturned > UNRETURNED_ROWS ? { shown: returned, unreturned } : { shown: rows, unreturned: 0 };
+function shownRows(rows: CheckRow[], owners: string[]): { shown: CheckRow[]; unreturned: number } {
+  const isReturned = (row: CheckRow) => Object.values(row.ranks).some((x) => x !== null);
+  const returned = rows.filter(isReturned);
+  const mine = new Set(owners);
+  const unreturned = rows.filter((row) => !isReturned(row) && mine.has(row.tool));
+  return unreturned.length > UNRETURNED_ROWS
+    ? { shown: returned, unreturned: unreturned.length }
+    : { shown: [...returned, ...unreturned], unreturned: 0 };
 }
 
 const unreturnedText = (n: number) => `${n} more tools, returned by no release`;
@@ -62,15 +68,87 @@ function explainLines(row: CheckRow): string[] {
   return Object.entries(row.explain ?? {}).map(([v, e]) => `${v}: score ${e.score}; ${e.terms.map(termText).join("; ")}`);
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The summary line: the server, its tools, the queries and releases, and how many expectations are met. */
 function header(r: CheckResult): string {
-  return `${r.server}: ${r.results.length ? new Set(r.results.map((x) => x.query)).size : 0} queries on ${r.releases.length} release${r.releases.length === 1 ? "" : "s"}`;
+  const s = r.summary;
+  const e = s.expectations;
+  const expectations = e.total ? `, ${e.met} of ${plural(e.total, "expectation")} met on every release` : "";
+  const loaded = s.loaded ? ` (${s.loaded} always loaded)` : "";
+  return `${r.server}: ${plural(s.tools, "tool")}${loaded}, ${plural(s.queries, "query", "queries")}, ${plural(s.releases, "release")}${expectations}`;
+}
+
+/** The legend: what — means, and the cut each release makes at its max_results (measured by a probe). */
+function legend(r: CheckResult): string {
+  const cuts = [...new Set(r.releases.map((x) => x.maxResults))];
+  if (!r.releases.length || cuts.includes(null))
+    return `${MISSING}: not returned (a release returns only its best few tools for a query, its max_results)`;
+  const cut =
+    cuts.length === 1
+      ? `each release returns at most ${cuts[0]} tools for a query`
+      : `a release returns at most ${r.releases.map((x) => `${x.maxResults} (${x.version})`).join(", ")} tools for a query`;
+  return `${MISSING}: not returned; ${cut} (its max_results), so a tool placed lower reads ${MISSING}`;
+}
+
+/** A tool as shown: its client name, and the name the server lists when the client's renaming changed it. */
+function toolLabel(r: CheckResult, tool: string): string {
+  const original = r.renamed[tool];
+  return original === undefined ? tool : `${tool} (${original})`;
+}
+
+/** An expectation's cell on one release: met or missed with the rank there; blank where it is not judged. */
+function outcomeText(o: ExpectationOutcome | undefined, marks: { met: string; missed: string }): string {
+  if (!o) return "·";
+  return `${o.met ? marks.met : marks.missed} ${rankText(o.rank)}`;
+}
+
+/** Per release, a line; once for every release that says the same. */
+function perRelease(texts: Record<string, string>): string {
+  const groups = new Map<string, string[]>();
+  for (const [v, t] of Object.entries(texts)) groups.set(t, [...(groups.get(t) ?? []), v]);
+  return [...groups].map(([t, vs]) => `on ${vs.join(", ")}: ${t}`).join("; ");
+}
+
+const expectationName = (e: ExpectationResult) => `${JSON.stringify(e.query)} => ${e.tool}`;
+
+function expectationLines(r: CheckResult): string[] {
+  if (!r.expectations.length) return [];
+  const keys = r.releases.map((x) => x.version);
+  const marks = { met: "met", missed: "missed" };
+  const table = [
+    ["query", "tool", "allowed", ...keys],
+    ...r.expectations.map((e) => [
+      JSON.stringify(e.query),
+      toolLabel(r, e.tool),
+      allowedText(e.rank),
+      ...keys.map((k) => outcomeText(e.results[k], marks)),
+    ]),
+  ].map((cells) => cells.map(safe));
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const out = ["expectations (met: placed no lower than allowed on that release; ·: not judged there)"];
+  for (const row of table) out.push(`  ${row.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd());
+  const missed = r.expectations.filter((e) => Object.keys(e.reasons).length);
+  if (missed.length) {
+    out.push("  missed:");
+    for (const e of missed) out.push(`    ${safe(expectationName(e))} ${safe(perRelease(e.reasons))}`);
+  }
+  return [...out, ""];
 }
 
 export function formatText(r: CheckResult): string {
   const keys = r.releases.map((x) => x.version);
-  const out = [safe(header(r)), ...r.releases.map((x) => `  ${safe(x.version)} (${safe(x.platform)}): ${safe(x.module)}`), ""];
-  const tables = [...byQuery(r.results)].map(([query, rows]) => ({ query, ...shownRows(rows) }));
-  const toolWidth = Math.max(4, ...tables.flatMap((t) => t.shown.map((x) => safe(x.tool).length)));
+  const out = [
+    safe(header(r)),
+    legend(r),
+    ...r.releases.map((x) => `  ${safe(x.version)} (${safe(x.platform)}): ${safe(x.module)}`),
+    ...r.warnings.map((w) => `warning: ${safe(w)}`),
+    "",
+    ...expectationLines(r),
+  ];
+  const owners = new Map(r.queries.map((q) => [q.text, q.owners]));
+  const tables = [...byQuery(r.results)].map(([query, rows]) => ({ query, ...shownRows(rows, owners.get(query) ?? []) }));
+  const toolWidth = Math.max(4, ...tables.flatMap((t) => t.shown.map((x) => safe(toolLabel(r, x.tool)).length)));
   const widths = keys.map((k) => Math.max(safe(k).length, 2));
   const line = (tool: string, cells: string[]) =>
     `  ${tool.padEnd(toolWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd();
@@ -79,7 +157,7 @@ export function formatText(r: CheckResult): string {
     for (const row of shown) {
       out.push(
         line(
-          safe(row.tool),
+          safe(toolLabel(r, row.tool)),
           keys.map((k) => rankText(row.ranks[k] ?? null)),
         ),
       );
@@ -88,14 +166,14 @@ export function formatText(r: CheckResult): string {
     if (unreturned) out.push(`  ${unreturnedText(unreturned)}`);
     out.push("");
   }
-  if (r.loaded.length) out.push(`always loaded (not searched): ${r.loaded.map(safe).join(", ")}`);
+  if (r.loaded.length) out.push(`always loaded (not searched): ${r.loaded.map((t) => safe(toolLabel(r, t))).join(", ")}`);
   if (r.unfound.length) {
     out.push("unfound: returned by none of their own queries");
     for (const { reason, tools } of byReason(r.unfound)) {
-      if (tools.length === 1) out.push(`  ${safe(tools[0]!)} ${safe(reason)}`);
-      else out.push(`  ${tools.length} tools ${safe(reason)}:`, ...tools.map((t) => `    ${safe(t)}`));
+      if (tools.length === 1) out.push(`  ${safe(toolLabel(r, tools[0]!))} ${safe(reason)}`);
+      else out.push(`  ${tools.length} tools ${safe(reason)}:`, ...tools.map((t) => `    ${safe(toolLabel(r, t))}`));
     }
-  } else out.push("every tool is returned by one of its own queries on every release");
+  } else out.push(`every tool is returned by one of its own queries on every release${r.expectations.length ? " it is judged on" : ""}`);
   return out.join("\n") + "\n";
 }
 
@@ -107,18 +185,47 @@ function cell(s: string): string {
     .replace(/`/g, "'");
 }
 
+function expectationMarkdown(r: CheckResult): string[] {
+  if (!r.expectations.length) return [];
+  const keys = r.releases.map((x) => x.version);
+  const marks = { met: "✅", missed: "❌" };
+  const e = r.summary.expectations;
+  const out = [
+    `**Expectations: ${e.met} of ${e.total} met on every release.**`,
+    "",
+    `| query | tool | allowed | ${keys.map(cell).join(" | ")} |`,
+    `| --- | --- | --- | ${keys.map(() => "---:").join(" | ")} |`,
+    ...r.expectations.map(
+      (x) =>
+        `| \`${cell(x.query)}\` | ${mdTool(r, x.tool)} | ${allowedText(x.rank)} | ${keys.map((k) => outcomeText(x.results[k], marks)).join(" | ")} |`,
+    ),
+  ];
+  const missed = r.expectations.filter((x) => Object.keys(x.reasons).length);
+  if (missed.length) out.push("", ...missed.map((x) => `- \`${cell(x.query)}\` → ${mdTool(r, x.tool)} ${cell(perRelease(x.reasons))}`));
+  return [...out, ""];
+}
+
+/** A tool in Markdown: its client name as code, and the server's name for it where the renaming changed it. */
+function mdTool(r: CheckResult, tool: string): string {
+  const original = r.renamed[tool];
+  return `\`${cell(tool)}\`${original === undefined ? "" : ` (\`${cell(original)}\`)`}`;
+}
+
 export function formatMarkdown(r: CheckResult): string {
   const keys = r.releases.map((x) => x.version);
-  const out = [`### searchlift check: ${cell(header(r))}`, ""];
+  const out = [`### searchlift check: ${cell(header(r))}`, "", `_${cell(legend(r))}_`, ""];
+  for (const w of r.warnings) out.push(`> ⚠️ ${cell(w)}`, "");
+  out.push(...expectationMarkdown(r));
   if (r.unfound.length) {
     out.push(`**${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} not found by their own queries:**`, "");
-    for (const { reason, tools } of byReason(r.unfound)) out.push(`- ${tools.map((t) => `\`${cell(t)}\``).join(", ")} ${cell(reason)}`);
-  } else out.push("Every tool is returned by one of its own queries on every release.");
+    for (const { reason, tools } of byReason(r.unfound)) out.push(`- ${tools.map((t) => mdTool(r, t)).join(", ")} ${cell(reason)}`);
+  } else out.push(`Every tool is returned by one of its own queries on every release${r.expectations.length ? " it is judged on" : ""}.`);
   out.push("", "<details><summary>Ranks per query</summary>", "");
+  const owners = new Map(r.queries.map((q) => [q.text, q.owners]));
   for (const [query, rows] of byQuery(r.results)) {
     out.push(`\`${cell(query)}\``, "", `| tool | ${keys.map(cell).join(" | ")} |`, `| --- | ${keys.map(() => "---:").join(" | ")} |`);
-    const { shown, unreturned } = shownRows(rows);
-    for (const row of shown) out.push(`| \`${cell(row.tool)}\` | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
+    const { shown, unreturned } = shownRows(rows, owners.get(query) ?? []);
+    for (const row of shown) out.push(`| ${mdTool(r, row.tool)} | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
     if (unreturned) out.push("", `${unreturnedText(unreturned)}.`);
     const explained = shown.flatMap((row) => explainLines(row).map((e) => `- \`${cell(row.tool)}\` on ${cell(e)}`));
     if (explained.length) out.push("", ...explained);
@@ -128,7 +235,18 @@ export function formatMarkdown(r: CheckResult): string {
   return out.join("\n") + "\n";
 }
 
-/** The JSON form: releases, results, unfound (and the server and its always-loaded tools). */
+/** The JSON form: the same keys whatever the queries' source (every query has a row for every tool of the server). */
 export function jsonForm(r: CheckResult): object {
-  return { server: r.server, releases: r.releases, results: r.results, unfound: r.unfound, loaded: r.loaded };
+  return {
+    server: r.server,
+    summary: r.summary,
+    releases: r.releases,
+    queries: r.queries,
+    results: r.results,
+    expectations: r.expectations,
+    unfound: r.unfound,
+    loaded: r.loaded,
+    renamed: r.renamed,
+    warnings: r.warnings,
+  };
 }

@@ -36,7 +36,11 @@ export const HARNESS = {
   score: "__searchlift_check_score",
   bareSelect: "__searchlift_check_bare_select",
   readLimit: "__searchlift_check_read_limit",
+  maxResults: "__searchlift_check_max_results",
 } as const;
+
+/** Tools the max_results probe offers, all matching its query: a release returning them all shows no cut. */
+export const MAX_RESULTS_PROBE = 64;
 
 /** Which of a tool's fields a score is measured without (for --explain's parts). */
 export type ScoreVariant = "full" | "noHint" | "noDescription" | "nameOnly";
@@ -91,6 +95,14 @@ function harness(deferred: ClientTool[], loaded: ClientTool[]): string {
     var r = await api.toolSearch("select:" + probeName, [probe({ description: "probe" })], { loaded: [] });
     return r.indexOf(probe({}).name) >= 0;
   });
+  /* How many tools a release returns at most, when more match: MAX_RESULTS_PROBE made-up tools that all score. */
+  define(names.maxResults, async function (n) {
+    need("toolSearch");
+    var word = "qqzprobeword", many = [];
+    for (var i = 0; i < n; i++) many.push(Object.assign(probe({ description: word + " " + i }), { name: "mcp__" + probeServer + "__" + word + "_" + i, mcpInfo: { serverName: probeServer, toolName: word + "_" + i } }));
+    var r = await api.toolSearch(word, many, { loaded: [] });
+    return Array.isArray(r) ? r.length : -1;
+  });
   /* The end of the last probe word that still scores: -1 when none does, cap when the word at cap still does. */
   define(names.readLimit, async function (field) {
     need("scoreTools");
@@ -120,6 +132,8 @@ export interface ReleaseProbes {
   bareSelect: boolean | null;
   /** The end of the last word that still scores in that field; -1: none does; READ_PROBE_CAP: all probed. */
   readLimit: { description: number | null; searchHint: number | null };
+  /** The most tools it returned for one query when MAX_RESULTS_PROBE matched; null: unknown, or no cut seen. */
+  maxResults: number | null;
 }
 
 export const scoreKey = (query: string, variant: ScoreVariant) => `${variant}\0${query}`;
@@ -138,6 +152,7 @@ export async function rankWithModule(
     ...req.scores.map((s) => ({ fn: HARNESS.score, args: [s.query, s.variant] })),
     ...(req.bareSelect ? [{ fn: HARNESS.bareSelect, args: [] }] : []),
     ...(req.readLimits ? ["description", "searchHint"].map((f) => ({ fn: HARNESS.readLimit, args: [f] })) : []),
+    { fn: HARNESS.maxResults, args: [MAX_RESULTS_PROBE] },
   ];
   const calls = [{ fn: "provenance", args: [] }, ...queries.map((q) => ({ fn: ASK, args: [q] })), ...probeCalls];
   const run = await runInSandbox(script + harness(deferred, loaded), calls, CHECK_SANDBOX);
@@ -176,5 +191,8 @@ function probeAnswers(req: ProbeRequest, results: CallResult[]): ReleaseProbes {
   const readLimit = req.readLimits
     ? { description: answer(i, isNum), searchHint: answer(i + 1, isNum) }
     : { description: null, searchHint: null };
-  return { scores, bareSelect, readLimit };
+  if (req.readLimits) i += 2;
+  const cut = answer(i, isNum);
+  const maxResults = cut !== null && cut > 0 && cut < MAX_RESULTS_PROBE ? cut : null;
+  return { scores, bareSelect, readLimit, maxResults };
 }

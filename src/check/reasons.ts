@@ -48,6 +48,35 @@ export function unfoundReason(tool: ClientTool, missed: MissedQuery[], deferred:
     : best.text;
 }
 
+/**
+ * Why an expectation is missed on a release: placed lower than allowed (the tool at the last place allowed,
+ * and its score against the tool's), or not returned at all (as for an unfound tool, for that one query).
+ */
+export function expectationReason(
+  tool: ClientTool,
+  query: string,
+  returned: string[],
+  allowed: number | null,
+  deferred: ClientTool[],
+  probes: ReleaseProbes,
+): string {
+  const rank = returned.indexOf(tool.name) + 1;
+  // The expectation names its query: the clause need not say it again.
+  const prefix = `${q(query)}: `;
+  const clause = (text: string) => (text.startsWith(prefix) ? text.slice(prefix.length) : text);
+  if (!rank) return clause(clauseFor(tool, { query, returned }, deferred, probes).text);
+  const head = `ranks ${rank}, top ${allowed} allowed`;
+  if (SELECT.test(query.trim())) return `${head}; select: returns it at place ${rank}`;
+  const last = returned[allowed! - 1]!;
+  const scores = probes.scores.get(scoreKey(query, "full"));
+  const index = deferred.findIndex((t) => t.name === tool.name);
+  const lastIndex = deferred.findIndex((t) => t.name === last);
+  if (!scores || index < 0 || lastIndex < 0) return `${head}; ${last} holds place ${allowed}`;
+  const [theirs, own] = [scores[lastIndex]!, scores[index]!];
+  const tie = theirs === own ? " (a tie: the earlier tool in the list wins)" : "";
+  return `${head}; ${last}, at place ${allowed}, scores ${theirs} to its ${own}${tie}`;
+}
+
 function clauseFor(tool: ClientTool, m: MissedQuery, deferred: ClientTool[], probes: ReleaseProbes): Clause {
   const select = SELECT.exec(m.query.trim());
   if (select)

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine } from "../safe-text.js";
 import { printJson } from "./output.js";
+import { NO_TOOLS } from "../check/server-tools.js";
 
 interface CheckFlags {
   tools?: string;
@@ -26,6 +27,10 @@ interface CheckFlags {
   markdown?: boolean;
   explain?: boolean;
   failOnUnfound?: boolean;
+  expect: string[];
+  expectations?: string;
+  maxRank?: string;
+  failOnExpect?: boolean;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -66,7 +71,19 @@ export function registerCheck(program: Command): void {
       "--explain",
       "each returned tool's score per query word, and what its name, hint and description add (releases whose module reports scores)",
     )
+    .option(
+      "--expect <QUERY=>TOOL[@N]>",
+      "an expectation: QUERY must return TOOL (its name as the server lists it, or as the client names it), at rank N or better; repeatable",
+      collect,
+      [],
+    )
+    .option("--expectations <file>", 'expectations in a JSON file: [ { "query", "tool", "rank"?, "releases"? } ]')
+    .option(
+      "--max-rank <n>",
+      "the best rank an expectation without its own allows (default: returned at all, within the release's max_results)",
+    )
     .option("--fail-on-unfound", `exit ${ExitCode.unfound} when a tool is returned by none of its own queries on some release`)
+    .option("--fail-on-expect", `exit ${ExitCode.unfound} when an expectation is missed on some release it is judged on`)
     .action(async (opts: CheckFlags) => runCheckCommand(opts));
 }
 
@@ -78,18 +95,27 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0))
     throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModules, DEFAULT_RELEASES }, { check }, fmt] = await Promise.all([
+  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModules, DEFAULT_RELEASES }, { check }, fmt, ex] = await Promise.all([
     import("../check/naming.js"),
     import("../check/tools-file.js"),
     import("../check/queries.js"),
     import("../check/releases.js"),
     import("../api/check.js"),
     import("../check/format.js"),
+    import("../check/expectations.js"),
   ]);
-  const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
-  const listed = opts.tools
-    ? { ...readToolsFile(opts.tools), fallbackName: fileName(opts.tools) }
-    : { ...(await (await import("../check/server-tools.js")).listServerTools(source, timeoutS * 1000)), fallbackName: undefined };
+  // Expectations are read before the server is started: a mistake in them costs no server and no release.
+  const specs = [...opts.expect.map(ex.parseExpect), ...(opts.expectations ? ex.readExpectationsFile(opts.expectations) : [])];
+  const maxRank = opts.maxRank === undefined ? undefined : Number(opts.maxRank);
+  if (maxRank !== undefined && !(Number.isInteger(maxRank) && maxRank > 0))
+    throw new SearchliftError(`--max-rank must be a whole number, 1 or more, not ${opts.maxRank}`, ExitCode.usage);
+  if (!specs.length && (maxRank !== undefined || opts.failOnExpect))
+    throw new SearchliftError(
+      `${maxRank !== undefined ? "--max-rank" : "--fail-on-expect"} needs expectations: give --expect or --expectations`,
+      ExitCode.usage,
+    );
+  const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
+  const listed = opts.tools ? toolsFromFile(opts.tools, readToolsFile) : await toolsFromServer(opts, timeoutS);
   const server = opts.serverName ?? listed.serverName ?? listed.fallbackName;
   if (!server) throw new SearchliftError("the server gives no name of its own: name it with --server-name", ExitCode.usage);
   const otherServers = (files: string[]) =>
@@ -102,10 +128,15 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
     otherServers(opts.with),
     otherServers(opts.loaded),
   );
+  const expectations = ex.resolveExpectations(specs, tools, maxRank);
   const texts = [...opts.query, ...(opts.queries ? q.readQueriesFile(opts.queries) : [])];
-  const queries = texts.length ? q.givenQueries(texts, tools) : q.defaultQueries(tools);
+  // With expectations, a query is for the tools expected of it; the other given queries are shown, and judge no tool.
+  const queries = expectations.length
+    ? ex.expectationQueries(expectations, texts)
+    : texts.length
+      ? q.givenQueries(texts, tools)
+      : q.defaultQueries(tools);
   if (!queries.length) throw new SearchliftError("no queries: every given query is blank, or every tool is always loaded", ExitCode.usage);
-  const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
   const given =
     opts.releases === undefined
       ? DEFAULT_RELEASES
@@ -117,12 +148,45 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   // The sandbox's one-time check, for the ranking, runs while the releases are fetched and lifted.
   void import("../verify/sandbox.js").then(({ assertSandboxable }) => assertSandboxable().catch(() => {}));
   const modules = await releaseModules(given, { log, ...pick(opts, "platform", "cache", "liftCache") });
-  const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true });
+  const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true, expectations });
+  for (const w of r.warnings) log(`warning: ${w}`);
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
+  const missed = r.summary.expectations.missed;
+  if (opts.failOnExpect && missed) {
+    log(`${missed} expectation${missed === 1 ? " is" : "s are"} missed on some release`);
+    process.exitCode = ExitCode.unfound;
+  }
   if (opts.failOnUnfound && r.unfound.length) {
     log(`${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} returned by none of their own queries on some release`);
     process.exitCode = ExitCode.unfound;
+  }
+}
+
+interface Listed {
+  tools: import("../check/naming.js").ListedTool[];
+  serverName?: string;
+  fallbackName?: string;
+}
+
+/** A tools file's tools; an empty list fails as a server that lists none does (exit 18, the same message). */
+function toolsFromFile(path: string, read: (path: string) => Omit<Listed, "fallbackName">): Listed {
+  const file = read(path);
+  if (!file.tools.length) throw new SearchliftError(NO_TOOLS, ExitCode.serverFailed, path);
+  return { ...file, fallbackName: fileName(path) };
+}
+
+/** A live server's tools; when it fails, the last lines it wrote on stderr come first (the error's line last). */
+async function toolsFromServer(opts: CheckFlags, timeoutS: number): Promise<Listed> {
+  const { listServerTools, ServerFailed } = await import("../check/server-tools.js");
+  const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
+  try {
+    return await listServerTools(source, timeoutS * 1000);
+  } catch (e) {
+    // One line says it all when the server wrote one; more are its stack trace or its log, shown as its tail.
+    if (e instanceof ServerFailed && e.stderrTail.length > 1)
+      process.stderr.write(`searchlift: the MCP server's stderr ended with:\n${e.stderrTail.map((l) => `  | ${l}\n`).join("")}`);
+    throw e;
   }
 }
 

@@ -1,0 +1,192 @@
+/**
+ * Expectations: what an MCP author says must hold — "query Q finds tool T, at rank N or better, on these
+ * releases". Given on the command line (`--expect "Q=>T@N"`) or in a JSON file, resolved against the server's
+ * tools (as the client names them), and judged on each release from what its own tool search returned.
+ */
+import { readFileSync } from "node:fs";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { parseReleaseSpec, satisfies, type ReleaseSpec } from "../fetch/release-range.js";
+import { normalizeNamePart, type ClientTool } from "./naming.js";
+import type { Query } from "./queries.js";
+
+/** An expectation as written: the tool by its name as the server lists it, or as the client names it. */
+export interface ExpectationSpec {
+  query: string;
+  tool: string;
+  /** The best rank allowed (1: first); absent: the default (--max-rank), else returned at all. */
+  rank?: number;
+  /** The releases it is judged on: a release's key, a version or a semver range; absent: every release. */
+  releases?: string[];
+}
+
+/** An expectation resolved: the tool by its client name, the rank allowed decided (null: returned at all). */
+export interface Expectation {
+  query: string;
+  tool: string;
+  rank: number | null;
+  releases?: string[];
+}
+
+/** How an expectation fared on one release: the tool's rank there (null: not returned) and whether that is enough. */
+export interface ExpectationOutcome {
+  rank: number | null;
+  met: boolean;
+}
+
+export interface ExpectationResult extends Expectation {
+  /** Per release it is judged on (others are absent). */
+  results: Record<string, ExpectationOutcome>;
+  /** Per release where it is missed: one plain line on why, read from that release's behaviour. */
+  reasons: Record<string, string>;
+}
+
+const usage = (message: string, file?: string) => new SearchliftError(message, ExitCode.usage, file);
+
+/** A positive whole number, or why not. */
+function positive(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v > 0;
+}
+
+/**
+ * `--expect "QUERY=>TOOL[@N]"`: split at the last `=>`; a trailing `@N` (digits) is the best rank allowed.
+ * Spaces around the parts are dropped.
+ */
+export function parseExpect(text: string): ExpectationSpec {
+  const at = text.lastIndexOf("=>");
+  if (at < 0) throw usage(`--expect ${JSON.stringify(text)}: write it as "QUERY=>TOOL" or "QUERY=>TOOL@N"`);
+  const query = text.slice(0, at).trim();
+  let tool = text.slice(at + 2).trim();
+  const rank = /@(\d+)$/.exec(tool);
+  if (rank) tool = tool.slice(0, rank.index).trim();
+  if (!query) throw usage(`--expect ${JSON.stringify(text)}: no query before "=>"`);
+  if (!tool) throw usage(`--expect ${JSON.stringify(text)}: no tool after "=>"`);
+  const n = rank ? Number(rank[1]) : undefined;
+  if (n !== undefined && !positive(n)) throw usage(`--expect ${JSON.stringify(text)}: the rank after @ must be 1 or more`);
+  return { query, tool, ...(n !== undefined ? { rank: n } : {}) };
+}
+
+/**
+ * An expectations file: JSON, an array of `{ "query", "tool", "rank"?, "releases"? }` or an object with such an
+ * array as `"expectations"`. YAML is not read (it would need a parser this package does not depend on).
+ */
+export function readExpectationsFile(path: string): ExpectationSpec[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new SearchliftError(`cannot read the expectations file: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.unreadable, path);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const yaml = /\.ya?ml$/i.test(path) ? " (YAML is not read: write the expectations as JSON)" : "";
+    throw usage(`not JSON${yaml}: ${(e as Error).message}`, path);
+  }
+  const list = Array.isArray(value) ? value : (value as { expectations?: unknown } | null)?.expectations;
+  const shape = 'expected [ { "query", "tool", "rank"?, "releases"? } ] or { "expectations": [ … ] }';
+  if (!Array.isArray(list)) throw usage(`not an expectations list: ${shape}`, path);
+  return list.map((x, i) => expectationEntry(x, (why) => usage(`expectation ${i + 1}: ${why}; ${shape}`, path)));
+}
+
+function expectationEntry(x: unknown, bad: (why: string) => Error): ExpectationSpec {
+  const e = x as Record<string, unknown> | null;
+  if (!e || typeof e !== "object" || Array.isArray(e)) throw bad("not an object");
+  const known = new Set(["query", "tool", "rank", "releases"]);
+  const unknown = Object.keys(e).filter((k) => !known.has(k));
+  if (unknown.length) throw bad(`unknown field ${JSON.stringify(unknown[0])}`);
+  const query = typeof e["query"] === "string" ? e["query"].trim() : "";
+  const tool = typeof e["tool"] === "string" ? e["tool"].trim() : "";
+  if (!query) throw bad('"query" must be a non-empty string');
+  if (!tool) throw bad('"tool" must be a non-empty string');
+  if (e["rank"] !== undefined && !positive(e["rank"])) throw bad('"rank" must be a whole number, 1 or more');
+  const releases = typeof e["releases"] === "string" ? [e["releases"]] : e["releases"];
+  if (releases !== undefined && (!Array.isArray(releases) || !releases.every((r) => typeof r === "string" && r.trim())))
+    throw bad('"releases" must be a list of versions or ranges');
+  return {
+    query,
+    tool,
+    ...(e["rank"] !== undefined ? { rank: e["rank"] as number } : {}),
+    ...(releases !== undefined ? { releases: (releases as string[]).map((r) => r.trim()) } : {}),
+  };
+}
+
+/**
+ * The tool an expectation names, among the server's: its client name, its name as the server lists it, or
+ * that name as the client rewrites it. Anything else is a usage error that names a few tools there are.
+ */
+export function resolveExpectations(specs: ExpectationSpec[], tools: ClientTool[], maxRank?: number): Expectation[] {
+  return specs.map((s) => {
+    const tool =
+      tools.find((t) => t.name === s.tool) ??
+      tools.find((t) => t.mcpInfo.toolName === s.tool) ??
+      tools.find((t) => normalizeNamePart(t.mcpInfo.toolName) === s.tool);
+    if (!tool) {
+      const some = tools.slice(0, 5).map((t) => t.mcpInfo.toolName);
+      const more = tools.length > some.length ? `, … (${tools.length} in all)` : "";
+      throw usage(
+        `expectation ${JSON.stringify(`${s.query}=>${s.tool}`)}: the server has no tool ${JSON.stringify(s.tool)} (it lists ${some.join(", ")}${more})`,
+      );
+    }
+    for (const name of s.releases ?? []) checkReleaseName(s, name);
+    const rank = s.rank ?? maxRank ?? null;
+    return { query: s.query, tool: tool.name, rank, ...(s.releases ? { releases: s.releases } : {}) };
+  });
+}
+
+/** The version a release key stands for: `2.1.112`, or `2.1.112 (linux-x64)` when two releases share it. */
+const versionOf = (key: string) => key.replace(/ \(.*$/, "");
+
+/** A release as an expectation names it: a version or a range as fetch reads them (`2.1.100-2.1.112`, `>=2.1.300`); null otherwise. */
+function releaseSpec(text: string): Exclude<ReleaseSpec, { kind: "tag" }> | null {
+  try {
+    const spec = parseReleaseSpec(text);
+    return spec.kind === "tag" ? null : spec;
+  } catch {
+    return null;
+  }
+}
+
+/** A release name an expectation may use: a release's key (`2.1.112 (linux-x64)`), a version or a range. */
+function checkReleaseName(e: ExpectationSpec, name: string): void {
+  if (releaseSpec(name) || / \(.+\)$/.test(name)) return;
+  throw usage(
+    `expectation ${JSON.stringify(`${e.query}=>${e.tool}`)}: release ${JSON.stringify(name)} is not a version or a range (2.1.112, 2.1.100-2.1.112, >=2.1.300)`,
+  );
+}
+
+/** Whether an expectation is judged on a release: it names none, or names the release by key, version or range. */
+export function judgedOn(e: Pick<Expectation, "releases">, releaseKey: string): boolean {
+  if (!e.releases) return true;
+  const version = versionOf(releaseKey);
+  return e.releases.some((r) => {
+    if (r === releaseKey || r === version) return true;
+    const spec = releaseSpec(r);
+    if (!spec) return false;
+    return spec.kind === "exact" ? spec.version === version : satisfies(version, spec);
+  });
+}
+
+/** Met when the tool is returned, and placed no lower than the rank allowed. */
+export function outcome(rank: number | null, allowed: number | null): ExpectationOutcome {
+  return { rank, met: rank !== null && (allowed === null || rank <= allowed) };
+}
+
+/**
+ * The queries for a run with expectations: each expectation's query is for the tools expected of it (a query
+ * counts for the tools it is for), in the order first met; other given queries are asked and shown, and are
+ * for no tool.
+ */
+export function expectationQueries(expectations: Expectation[], given: string[]): Query[] {
+  const byText = new Map<string, Query>();
+  for (const e of expectations) {
+    const q = byText.get(e.query) ?? { text: e.query, owners: [] };
+    if (!q.owners.includes(e.tool)) q.owners.push(e.tool);
+    byText.set(e.query, q);
+  }
+  for (const text of given.map((t) => t.trim()).filter(Boolean)) if (!byText.has(text)) byText.set(text, { text, owners: [] });
+  return [...byText.values()];
+}
+
+/** "top 3" or "returned": the bar an expectation sets. */
+export const allowedText = (rank: number | null) => (rank === null ? "returned" : `top ${rank}`);
