@@ -9,7 +9,8 @@
  *   numberCalls tries;
  * - the properties they read: a tool carrying that field (an unknown one too: `tool.title`), its value made of
  *   words the query holds, as a string, a list and a flag, beside a tool without it;
- * - their strings and regexes: as queries, tool names, `select:` names, and joining a tool's name parts;
+ * - their strings and regexes: as queries, tool names, `select:` names, and joining a tool's name parts; a long
+ *   text (a paragraph the code strips from descriptions) inside a description, the query one of its words;
  * - ties: tools that score the same, listed in an order their names do not sort in (a tie-breaker on names).
  * Then, in turn so that any budget gets some of each (the changed code's calls still among them):
  * - the code: string literals, regexes, numbers and names of the two modules (those on changed lines first),
@@ -355,11 +356,13 @@ function regexCharacters(source: string): string[] {
 
 /** A long text of the changed code (a paragraph it adds to or strips from a description): in a description, after
  *  and before words of its own, the query a word of it. */
-function* longStringCalls(s: string): Generator<ContractCall> {
-  const inner = words(s).filter((w) => w.length > 3);
-  for (const w of new Set([inner[2], inner[inner.length - 1]].filter((x): x is string => x !== undefined))) {
-    yield* callsFor(w.toLowerCase(), [mcp("probe", "tool_x", `Does a thing. ${s}`), mcp("other", "tool_y", "Does a thing")], []);
-    yield* callsFor(w.toLowerCase(), [builtIn("ProbeTool", `${s}\n\nDoes a thing.`)], []);
+function* longStringCalls(strings: readonly string[]): Generator<ContractCall> {
+  for (const s of strings.filter((x) => x.length > 60 && x.length <= 4000).slice(0, 40)) {
+    const inner = words(s).filter((w) => w.length > 3);
+    for (const w of new Set([inner[2], inner[inner.length - 1]].filter((x): x is string => x !== undefined))) {
+      yield* callsFor(w.toLowerCase(), [mcp("probe", "tool_x", `Does a thing. ${s}`), mcp("other", "tool_y", "Does a thing")], []);
+      yield* callsFor(w.toLowerCase(), [builtIn("ProbeTool", `${s}\n\nDoes a thing.`)], []);
+    }
   }
 }
 
@@ -368,11 +371,7 @@ function* longStringCalls(s: string): Generator<ContractCall> {
 function* changedStringCalls(strings: readonly string[]): Generator<ContractCall> {
   const base = [...GRAMMAR_TOOLS];
   const usable = (s: string) => s.length > 0 && s.length <= 60 && !/[\u0000-\u001f]/.test(s);
-  for (const s of strings.filter((x) => x.length > 0 && x.length <= 4000).slice(0, 24)) {
-    if (!usable(s)) {
-      yield* longStringCalls(s);
-      continue;
-    }
+  for (const s of strings.filter(usable).slice(0, 48)) {
     const plain = s.replace(/[\\^$()[\]{}*+?|]/g, "");
     for (const q of new Set([s, plain, `select:${plain}`, `${plain} issue`, `${plain}slack`])) yield* callsFor(q, base, []);
     if (plain.length > 0) {
@@ -395,6 +394,7 @@ function* changedCalls(tokens: CodeTokens): Generator<ContractCall> {
     [wordCapCalls(c.numbers), 6],
     [fieldCalls(c.members), 6],
     [changedStringCalls(c.strings), 6],
+    [longStringCalls(c.strings), 3],
     [numberCalls(c.numbers), 6],
     [toolCountCalls(c.numbers), 3],
     [tieCalls(), 3],
