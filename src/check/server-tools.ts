@@ -3,10 +3,10 @@
  * over stdio, or a URL reached over streamable HTTP; initialised, asked for its tools (every page), then
  * closed, which ends a started process. Whatever goes wrong — it does not start or cannot be reached, exits,
  * does not answer within the time limit, lists no tools — is serverFailed, with the last line a started server
- * wrote on stderr when there is one.
+ * wrote on stderr when there is one, and the last lines it wrote (`stderrTail`) for the command line to show.
  */
 import { ExitCode, SearchliftError } from "../errors.js";
-import { messageLine } from "../safe-text.js";
+import { messageLine, terminalSafe } from "../safe-text.js";
 import { listedTool } from "./tools-file.js";
 import type { ListedTool } from "./naming.js";
 
@@ -17,6 +17,41 @@ export interface ServerTools {
 }
 
 export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
+/** Lines of a started server's stderr kept for its failure (enough for a stack trace's head), each cut to this many characters. */
+export const STDERR_TAIL_LINES = 20;
+const STDERR_LINE_CHARS = 300;
+
+/** A server that failed the check, with the last lines (terminal-safe, at most STDERR_TAIL_LINES) it wrote on stderr. */
+export class ServerFailed extends SearchliftError {
+  constructor(
+    message: string,
+    file: string,
+    readonly stderrTail: string[] = [],
+  ) {
+    super(message, ExitCode.serverFailed, file);
+  }
+}
+
+/** The one message for a catalog with no tools, from a server or a tools file alike. */
+export const NO_TOOLS = "lists no tools: there is nothing to check";
+
+/** Keeps the last lines of a stream written in chunks: complete lines, and the one still being written. */
+export class LineTail {
+  private lines: string[] = [];
+  private partial = "";
+  constructor(private readonly max = STDERR_TAIL_LINES) {}
+  push(chunk: string): void {
+    const parts = (this.partial + chunk).split(/\r?\n/);
+    this.partial = parts.pop()!.slice(-STDERR_LINE_CHARS * 4);
+    for (const p of parts) if (p.trim()) this.lines.push(p.slice(0, STDERR_LINE_CHARS));
+    if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
+  }
+  /** The last lines, the unfinished one included, made terminal-safe. */
+  tail(): string[] {
+    const all = this.partial.trim() ? [...this.lines, this.partial.slice(0, STDERR_LINE_CHARS)] : this.lines;
+    return all.slice(-this.max).map((l) => terminalSafe(l));
+  }
+}
 /** Pages of tools/list followed at most (a server whose cursor never ends must not hold the run). */
 const MAX_PAGES = 100;
 
@@ -51,18 +86,17 @@ export type ServerSource = { command: string } | { url: string };
 
 export async function listServerTools(source: ServerSource, timeoutMs = DEFAULT_SERVER_TIMEOUT_MS): Promise<ServerTools> {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const stderr = { last: "" };
+  const stderr = new LineTail();
   const { transport, label } = "url" in source ? await httpTransport(source.url) : await stdioTransport(source.command, stderr);
   const client = new Client({ name: "searchlift-check", version: "1" });
-  const failed = (why: string) =>
-    new SearchliftError(
-      `the MCP server ${why}${stderr.last ? ` (its stderr: ${messageLine(stderr.last)})` : ""}`,
-      ExitCode.serverFailed,
-      label,
-    );
+  const failed = (why: string) => {
+    const tail = stderr.tail();
+    const last = tail.at(-1);
+    return new ServerFailed(`${why}${last ? ` (its stderr: ${messageLine(last)})` : ""}`, label, tail);
+  };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(failed(`did not list its tools within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(() => reject(failed(`the MCP server did not list its tools within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
     return await Promise.race([listAll(client, transport, failed), timeout]);
@@ -74,15 +108,12 @@ export async function listServerTools(source: ServerSource, timeoutMs = DEFAULT_
 
 type Transport = import("@modelcontextprotocol/sdk/shared/transport.js").Transport;
 
-async function stdioTransport(commandLine: string, stderr: { last: string }): Promise<{ transport: Transport; label: string }> {
+async function stdioTransport(commandLine: string, stderr: LineTail): Promise<{ transport: Transport; label: string }> {
   const [command, ...args] = splitCommand(commandLine);
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === "string"));
   const transport = new StdioClientTransport({ command: command!, args, env, stderr: "pipe" });
-  transport.stderr?.on("data", (d: Buffer) => {
-    const lines = (stderr.last + d.toString("utf8")).split(/\r?\n/).filter((l) => l.trim());
-    stderr.last = lines.at(-1)?.slice(-300) ?? stderr.last;
-  });
+  transport.stderr?.on("data", (d: Buffer) => stderr.push(d.toString("utf8")));
   return { transport, label: commandLine };
 }
 
@@ -113,7 +144,7 @@ async function listAll(
   try {
     await client.connect(transport);
   } catch (e) {
-    throw failed(`did not start or could not be reached: ${connectError(e)}`);
+    throw failed(`the MCP server did not start or could not be reached: ${connectError(e)}`);
   }
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
@@ -122,13 +153,13 @@ async function listAll(
     try {
       r = await client.listTools(cursor ? { cursor } : {});
     } catch (e) {
-      throw failed(`failed to list its tools: ${(e as Error).message}`);
+      throw failed(`the MCP server failed to list its tools: ${(e as Error).message}`);
     }
-    for (const t of r.tools) tools.push(listedTool(t, () => failed(`listed a tool without a name`)));
+    for (const t of r.tools) tools.push(listedTool(t, () => failed(`the MCP server listed a tool without a name`)));
     cursor = r.nextCursor;
     if (!cursor) break;
   }
-  if (!tools.length) throw failed("lists no tools");
+  if (!tools.length) throw failed(NO_TOOLS);
   const serverName = client.getServerVersion()?.name;
   return { tools, ...(serverName ? { serverName } : {}) };
 }
