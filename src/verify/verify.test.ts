@@ -344,4 +344,9 @@ describe("shrinking and comparison helpers", () => {
     expect(cands).toContainEqual({ ...c, query: "select:a, b,c d" });
     expect(cands).toContainEqual({ ...c, query: "select:a,c d e" });
   });
+
+  it("a field the contract does not name is shrunk away too", () => {
+    const c: VerifyCase = { query: "zephyr", deferred: [{ name: "a", description: "d", title: "Zephyr" }] };
+    expect(shrinkCandidates(c)).toContainEqual({ query: "zephyr", deferred: [{ name: "a", description: "d" }] });
+  });
 });

@@ -476,6 +476,12 @@ export function shrinkCandidates(c: VerifyCase): VerifyCase[] {
           v.push(rest);
         }
       }
+      // Fields the contract does not name (provenance.toolFields), which the corpus gives some tools.
+      for (const k of Object.keys(t)) {
+        if (CONTRACT_KEYS.has(k)) continue;
+        const { [k]: _drop, ...rest } = t;
+        v.push(rest as Tool);
+      }
       for (const k of ["description", "searchHint"] as const) {
         const s = t[k];
         if (s !== undefined && s.length > 1) for (const shorter of shorterText(s)) v.push({ ...t, [k]: shorter });
@@ -493,6 +499,9 @@ export function shrinkCandidates(c: VerifyCase): VerifyCase[] {
   }
   return out;
 }
+
+/** The contract's Tool fields: any other key of a tool is one of a release's own (provenance.toolFields). */
+const CONTRACT_KEYS: ReadonlySet<string> = new Set(["name", "description", "searchHint", "aliases", "mcpInfo", "isMcp"]);
 
 function chunkSizes(n: number): number[] {
   const sizes: number[] = [];
