@@ -93,6 +93,22 @@ describe("tool fields read", () => {
   });
 });
 
+describe("bounded work", () => {
+  it("an expression that branches at every level is judged in bounded steps", () => {
+    // Leaves that are not tools: every branch is looked at, in every round, for every kind (2^17 each).
+    const tree = (depth: number): string => (depth === 0 ? "q" : `(q ? ${tree(depth - 1)} : ${tree(depth - 1)})`);
+    const code = `function s(q, deferred, all, max) {
+      return deferred.map((t) => { let u = ${tree(17)}; let v = ${tree(17)}; return helper(t, u, v).title + t.label; });
+    }
+    function helper(a, b, c) { return a ?? b ?? c; }`;
+    const started = Date.now();
+    const fields = reads(code);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    // What the first rounds found is kept when the bound stops the later ones.
+    expect(fields).toContain("label");
+  });
+});
+
 describe("tool fields passed through", () => {
   it("new fields only, sorted; known ones are not new", () => {
     expect(selectToolFields(["title", "name", "prompt", "description", "annotations", "title", "isMcp"])).toEqual({
