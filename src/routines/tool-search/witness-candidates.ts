@@ -315,28 +315,40 @@ function* tieCalls(): Generator<ContractCall> {
 
 /** Fields the contract's Tool holds inside `mcpInfo`. */
 const MCP_INFO_FIELDS = new Set(["serverName", "toolName"]);
-/** Not set as a field: every tool has it, and it is the tool's identity. */
-const NOT_A_FIELD = new Set(["name"]);
+/** The values the contract's own fields take (a malformed value finds throws, not the change); `name` and
+ *  `mcpInfo` are not set alone. A field the contract does not name gets a text, a list and a flag. */
+const KNOWN_FIELDS: Record<string, ReadonlyArray<"text" | "list" | "flag">> = {
+  name: [],
+  mcpInfo: [],
+  description: ["text"],
+  searchHint: ["text"],
+  serverName: ["text"],
+  toolName: ["text"],
+  aliases: ["list"],
+  isMcp: ["flag"],
+};
 
 /** A tool carrying each property the changed code reads, its value made of words the query holds. */
 function* fieldCalls(members: readonly string[]): Generator<ContractCall> {
   const base = [...GRAMMAR_TOOLS];
-  for (const field of members.filter((m) => !NOT_A_FIELD.has(m)).slice(0, 24)) {
+  for (const field of members.slice(0, 24)) {
+    const kinds = Object.hasOwn(KNOWN_FIELDS, field) ? KNOWN_FIELDS[field]! : (["text", "list", "flag"] as const);
     const plain = mcp("probe", "tool_x", "Does a thing");
     const other = mcp("other", "tool_y", "Does a thing");
     const with_ = (value: unknown): Tool =>
       MCP_INFO_FIELDS.has(field)
         ? { ...plain, mcpInfo: { serverName: "probe", toolName: "tool_x", [field]: value } }
         : ({ ...plain, [field]: value } as Tool);
-    const builtInWith = { ...builtIn("ProbeTool", "Does a thing"), [field]: "Zephyr widget" } as Tool;
-    for (const q of ["zephyr", "zephyr widget", "zeph", "Zephyr widget"]) {
-      yield* callsFor(q, [other, with_("Zephyr widget")], []);
-      yield* callsFor(q, [other, builtInWith], []);
+    if (kinds.includes("text")) {
+      const builtInWith = { ...builtIn("ProbeTool", "Does a thing"), [field]: "Zephyr widget" } as Tool;
+      for (const q of ["zephyr", "zephyr widget", "zeph", "Zephyr widget"]) {
+        yield* callsFor(q, [other, with_("Zephyr widget")], []);
+        if (!MCP_INFO_FIELDS.has(field)) yield* callsFor(q, [other, builtInWith], []);
+      }
+      yield* callsFor("zephyr", [with_("zephyr")], base);
     }
-    yield* callsFor("zephyr", [with_(["zephyr", "widget"]), other], []);
-    yield* callsFor("thing", [other, with_(true)], []);
-    yield* callsFor("thing", [other, with_(false)], []);
-    yield* callsFor("zephyr", [with_("zephyr")], base);
+    if (kinds.includes("list")) yield* callsFor("zephyr", [with_(["zephyr", "widget"]), other], []);
+    if (kinds.includes("flag")) for (const flag of [true, false]) yield* callsFor("thing", [other, with_(flag)], []);
   }
 }
 
