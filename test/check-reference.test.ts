@@ -1,13 +1,15 @@
 /**
  * `check` against the independent reference: random servers and queries go through the CLI (tools named as
  * the client names them, every release's module in the sandbox), and each rank it prints must be where the
- * clean-room reference (test/reference/) puts that tool for that release's generation. Skipped under
- * SEARCHLIFT_SKIP_REAL=1.
+ * clean-room reference (test/reference/) puts that tool for that release's generation; and each expectation
+ * (random queries, tools, bars and releases) is judged on exactly the releases it names, met there iff the
+ * reference's rank is at most its bar. Skipped under SEARCHLIFT_SKIP_REAL=1.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import semver from "semver";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientTool, type ListedTool } from "../src/check/naming.js";
 import { Rng } from "./helpers/random.js";
@@ -62,6 +64,41 @@ function randomQueries(rng: Rng, server: { name: string; tools: ListedTool[] }):
 interface CheckJson {
   releases: Array<{ version: string }>;
   results: Array<{ tool: string; query: string; ranks: Record<string, number | null> }>;
+  expectations: Array<{ query: string; tool: string; rank: number | null; results: Record<string, { rank: number | null; met: boolean }> }>;
+}
+
+interface ExpectationEntry {
+  query: string;
+  tool: string;
+  rank?: number;
+  releases?: string[];
+}
+
+/** Random expectations over the round's queries and a few of its own: a tool by either name, a bar or none, some releases. */
+function randomExpectations(rng: Rng, server: { name: string; tools: ListedTool[] }, queries: string[]): ExpectationEntry[] {
+  const out: ExpectationEntry[] = [];
+  for (let i = 0; i < 10; i++) {
+    const tool = rng.pick(server.tools);
+    const query = rng.chance(0.7) ? rng.pick(queries) : `${rng.pick(VERBS).toLowerCase()} ${rng.pick(NOUNS).toLowerCase()}`;
+    const releases = rng.chance(0.3)
+      ? [rng.pick(RELEASES).version]
+      : rng.chance(0.2)
+        ? [rng.pick([">=2.1.200", "2.1.100-2.1.280", "<2.1.300 || 2.1.332"])]
+        : undefined;
+    out.push({
+      query,
+      tool: rng.chance(0.5) ? tool.name : clientTool(server.name, tool).name,
+      ...(rng.chance(0.6) ? { rank: 1 + rng.int(5) } : {}),
+      ...(releases ? { releases } : {}),
+    });
+  }
+  return out;
+}
+
+/** Whether an expectation names a release: as check reads `releases` (a version, a hyphen range, a semver range). */
+function names(e: ExpectationEntry, version: string): boolean {
+  if (!e.releases) return true;
+  return e.releases.some((r) => r === version || semver.satisfies(version, r.replace(/^(\S+)-(\S+)$/, "$1 - $2")));
 }
 
 describe.skipIf(skip)("check against the independent reference", () => {
@@ -72,13 +109,18 @@ describe.skipIf(skip)("check against the independent reference", () => {
     const rng = new Rng(SEED);
     let compared = 0;
     let found = 0;
+    const judged = { met: 0, missed: 0 };
     for (let round = 0; round < 6; round++) {
       const server = randomServer(rng);
       const queries = randomQueries(rng, server);
+      const expectations = randomExpectations(rng, server, queries);
+      const maxRank = rng.chance(0.5) ? 1 + rng.int(4) : undefined;
       const tools = join(dir, `tools-${round}.json`);
       const queriesFile = join(dir, `queries-${round}.txt`);
+      const expectationsFile = join(dir, `expectations-${round}.json`);
       writeFileSync(tools, JSON.stringify({ tools: server.tools }));
       writeFileSync(queriesFile, queries.join("\n"));
+      writeFileSync(expectationsFile, JSON.stringify(expectations));
       const args = [
         "check",
         "--tools",
@@ -89,6 +131,9 @@ describe.skipIf(skip)("check against the independent reference", () => {
         queriesFile,
         "--releases",
         modules.join(","),
+        "--expectations",
+        expectationsFile,
+        ...(maxRank ? ["--max-rank", String(maxRank)] : []),
         "--json",
       ];
       const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
@@ -99,10 +144,32 @@ describe.skipIf(skip)("check against the independent reference", () => {
         const { alwaysLoad: _alwaysLoad, ...tool } = clientTool(server.name, t);
         return tool;
       });
+      const reference = (version: string, query: string, tool: string) =>
+        toolSearch(rulesFor(version), query, deferred, { loaded: [] }).indexOf(tool) + 1 || null;
+      expect(out.expectations).toHaveLength(expectations.length);
+      out.expectations.forEach((got, i) => {
+        const e = expectations[i]!;
+        const tool = clientTool(
+          server.name,
+          server.tools.find((t) => t.name === e.tool || clientTool(server.name, t).name === e.tool)!,
+        ).name;
+        const bar = e.rank ?? maxRank ?? null;
+        expect([got.query, got.tool, got.rank]).toEqual([e.query, tool, bar]);
+        for (const rel of RELEASES) {
+          const where = `${rel.version} ${JSON.stringify(e)} (seed ${SEED}, round ${round})`;
+          if (!names(e, rel.version)) {
+            expect(got.results[rel.version], where).toBeUndefined();
+            continue;
+          }
+          const rank = reference(rel.version, e.query, tool);
+          const met = rank !== null && (bar === null || rank <= bar);
+          expect(got.results[rel.version], where).toEqual({ rank, met });
+          judged[met ? "met" : "missed"]++;
+        }
+      });
       for (const row of out.results) {
         for (const rel of RELEASES) {
-          const expected = toolSearch(rulesFor(rel.version), row.query, deferred, { loaded: [] });
-          const rank = expected.indexOf(row.tool) + 1 || null;
+          const rank = reference(rel.version, row.query, row.tool);
           expect(row.ranks[rel.version], `${rel.version} ${JSON.stringify(row.query)} ${row.tool} (seed ${SEED}, round ${round})`).toBe(
             rank,
           );
@@ -114,5 +181,7 @@ describe.skipIf(skip)("check against the independent reference", () => {
     // Both outcomes must occur, or the comparison says little.
     expect(found).toBeGreaterThan(compared / 10);
     expect(compared - found).toBeGreaterThan(compared / 10);
+    expect(judged.met).toBeGreaterThan(10);
+    expect(judged.missed).toBeGreaterThan(10);
   }, 900_000);
 });
