@@ -10,6 +10,7 @@
  */
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { runInSandbox, type CallResult, type SandboxOptions } from "../verify/sandbox.js";
+import { COVERAGE_EXPORT } from "./coverage.js";
 import type { ContractFn } from "../verify/verify.js";
 
 /** One contract call's inputs: `fn(query, deferred, { loaded, maxResults? })`. */
@@ -33,8 +34,12 @@ export const WITNESS_SANDBOX: SandboxOptions = {
   maxTimeouts: 3,
 };
 
-/** Called in the sandbox as (fn, queryIndex, deferredIndex, loadedIndex, maxResults | null). */
+/** Called in the sandbox as (fn, queryIndex, deferredIndex, loadedIndex, maxResults | null[, callIndex]); the
+ *  call's index goes to an instrumented module's recorder (coverage.ts) first. */
 const CALL = "__searchlift_call";
+/** An instrumented module's recorder, and the call that reads it after the others. */
+const COVERAGE = COVERAGE_EXPORT;
+const REACHED = "__searchlift_reached";
 
 /**
  * The script's tail: the queries and tool lists, as literals (JSON is JavaScript, and a literal is escaped once
@@ -47,11 +52,14 @@ function harness(queries: string[], lists: Tool[][]): string {
   if (api === null || typeof api !== "object") return;
   var missing = ["searchTools", "scoreTools", "toolSearch"].filter(function (k) { return typeof api[k] !== "function"; });
   if (missing.length) throw new Error("not a lifted tool-search module: no " + missing.join(", ") + " export");
-  Object.defineProperty(api, ${JSON.stringify(CALL)}, { value: function (fn, q, d, l, max) {
+  Object.defineProperty(api, ${JSON.stringify(CALL)}, { value: function (fn, q, d, l, max, k) {
+    if (k !== undefined) api.${COVERAGE}(k);
     var options = { loaded: lists[l] };
     if (max !== null) options.maxResults = max;
     return api[fn](queries[q], lists[d], options);
   } });
+  if (typeof api.${COVERAGE} === "function")
+    Object.defineProperty(api, ${JSON.stringify(REACHED)}, { value: function () { return api.${COVERAGE}(); } });
 })(${JSON.stringify(queries)}, ${JSON.stringify(lists)});\n`;
 }
 
@@ -79,7 +87,7 @@ interface PreparedCalls {
 
 /** The tool lists of `calls`, each sent once: the same array is found by identity (cheap), an equal one by
  *  its text, so that the catalog of a thousand calls is neither stringified a thousand times nor sent twice. */
-function prepare(calls: readonly ContractCall[]): PreparedCalls {
+function prepare(calls: readonly ContractCall[], reach = false): PreparedCalls {
   const lists: Tool[][] = [];
   const byArray = new Map<Tool[], number>();
   const byText = new Map<string, number>();
@@ -107,9 +115,9 @@ function prepare(calls: readonly ContractCall[]): PreparedCalls {
     }
     return i;
   };
-  const sandboxCalls = calls.map((c) => ({
+  const sandboxCalls = calls.map((c, k) => ({
     fn: CALL,
-    args: [c.fn, indexOfQuery(c.query), listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null],
+    args: [c.fn, indexOfQuery(c.query), listIndex(c.deferred), listIndex(c.loaded), c.maxResults ?? null, ...(reach ? [k] : [])],
   }));
   return { tail: harness(queries, lists), sandboxCalls };
 }
@@ -147,4 +155,22 @@ export async function runCallsOnBoth(
 ): Promise<[CallResult[], CallResult[]]> {
   const p = prepare(calls);
   return Promise.all([runPrepared(a, p, options), runPrepared(b, p, options)]);
+}
+
+/** Each call's result on both instrumented modules (coverage.ts), and for each side the probes reached: probe
+ *  index → the index of the first call that reached it. */
+export async function runCallsReaching(
+  a: Side,
+  b: Side,
+  calls: readonly ContractCall[],
+  options: SandboxOptions = WITNESS_SANDBOX,
+): Promise<{ results: [CallResult[], CallResult[]]; reached: [Map<number, number>, Map<number, number>] }> {
+  const p = prepare(calls, true);
+  const withReadout = { ...p, sandboxCalls: [...p.sandboxCalls, { fn: REACHED, args: [] }] };
+  const [ra, rb] = await Promise.all([runPrepared(a, withReadout, options), runPrepared(b, withReadout, options)]);
+  const readout = (r: CallResult[]) => {
+    const last = r.length > calls.length ? r[calls.length] : undefined;
+    return new Map<number, number>(last?.ok && Array.isArray(last.value) ? (last.value as Array<[number, number]>) : []);
+  };
+  return { results: [ra.slice(0, calls.length), rb.slice(0, calls.length)], reached: [readout(ra), readout(rb)] };
 }
