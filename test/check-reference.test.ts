@@ -65,6 +65,20 @@ interface CheckJson {
   releases: Array<{ version: string }>;
   results: Array<{ tool: string; query: string; ranks: Record<string, number | null> }>;
   expectations: Array<{ query: string; tool: string; rank: number | null; results: Record<string, { rank: number | null; met: boolean }> }>;
+  baseline: { items: Array<{ query: string; tool: string; ranks: Record<string, { old: number | null; new: number | null }> }> };
+}
+
+/** An earlier catalog of the same server: hints gone, descriptions cut to their first words, a tool dropped. */
+function olderCatalog(rng: Rng, tools: ListedTool[]): ListedTool[] {
+  return tools
+    .filter(() => rng.chance(0.9))
+    .map((t) => ({
+      name: t.name,
+      description: (t.description ?? "")
+        .split(" ")
+        .slice(0, 1 + rng.int(4))
+        .join(" "),
+    }));
 }
 
 interface ExpectationEntry {
@@ -110,6 +124,7 @@ describe.skipIf(skip)("check against the independent reference", () => {
     let compared = 0;
     let found = 0;
     const judged = { met: 0, missed: 0 };
+    let moved = 0;
     for (let round = 0; round < 6; round++) {
       const server = randomServer(rng);
       const queries = randomQueries(rng, server);
@@ -121,6 +136,9 @@ describe.skipIf(skip)("check against the independent reference", () => {
       writeFileSync(tools, JSON.stringify({ tools: server.tools }));
       writeFileSync(queriesFile, queries.join("\n"));
       writeFileSync(expectationsFile, JSON.stringify(expectations));
+      const older = olderCatalog(rng, server.tools);
+      const baselineFile = join(dir, `baseline-${round}.json`);
+      writeFileSync(baselineFile, JSON.stringify({ tools: older }));
       const args = [
         "check",
         "--tools",
@@ -134,6 +152,8 @@ describe.skipIf(skip)("check against the independent reference", () => {
         "--expectations",
         expectationsFile,
         ...(maxRank ? ["--max-rank", String(maxRank)] : []),
+        "--baseline",
+        baselineFile,
         "--json",
       ];
       const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
@@ -167,6 +187,22 @@ describe.skipIf(skip)("check against the independent reference", () => {
           judged[met ? "met" : "missed"]++;
         }
       });
+      // The baseline: the older catalog's ranks, as the reference ranks it, beside this one's.
+      const olderDeferred = older.map((t) => {
+        const { alwaysLoad: _alwaysLoad, ...tool } = clientTool(server.name, t);
+        return tool;
+      });
+      const olderRank = (version: string, query: string, tool: string) =>
+        toolSearch(rulesFor(version), query, olderDeferred, { loaded: [] }).indexOf(tool) + 1 || null;
+      expect(out.baseline.items).toHaveLength(expectations.length);
+      for (const item of out.baseline.items)
+        for (const [version, cell] of Object.entries(item.ranks)) {
+          if (cell.old !== cell.new) moved++;
+          expect(cell, `baseline ${version} ${item.query} ${item.tool} (seed ${SEED}, round ${round})`).toEqual({
+            old: olderRank(version, item.query, item.tool),
+            new: reference(version, item.query, item.tool),
+          });
+        }
       for (const row of out.results) {
         for (const rel of RELEASES) {
           const rank = reference(rel.version, row.query, row.tool);
@@ -183,5 +219,6 @@ describe.skipIf(skip)("check against the independent reference", () => {
     expect(compared - found).toBeGreaterThan(compared / 10);
     expect(judged.met).toBeGreaterThan(10);
     expect(judged.missed).toBeGreaterThan(10);
+    expect(moved).toBeGreaterThan(10);
   }, 900_000);
 });

@@ -540,6 +540,105 @@ describe("check expectations (--expect, --expectations, --max-rank, --fail-on-ex
   });
 });
 
+describe("check --baseline", () => {
+  /** acme's tools edited: a description word for report, a hint for report_export, fetch_data's hint gone. */
+  function editedTools(): string {
+    const file = join(dir, "acme-edited.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tools: [
+          { name: "report", description: "Build a summary report" }, // 0.5.0: 14, ties report_export and comes first
+          { name: "report_export", description: "Export the monthly report as PDF", _meta: { "anthropic/searchHint": "spreadsheet" } },
+          { name: "fetch_data", description: "Fetch rows" },
+          { name: "report_status", description: "Status of a report", _meta: { "anthropic/alwaysLoad": true } },
+        ],
+      }),
+    );
+    return file;
+  }
+  const edited = () => ["check", "--tools", editedTools(), "--server-name", "acme", "--releases", releases];
+  const expects = ["--expect", "report=>report@1", "--expect", "spreadsheet=>report_export", "--expect", "report=>fetch_data"];
+
+  it("a tools file is ranked now beside this catalog: old → new per expectation and release, moves counted", () => {
+    const r = run([...edited(), ...expects, "--baseline", acmeTools(), "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const b = (JSON.parse(r.stdout) as CheckJson & { baseline: unknown }).baseline;
+    expect(b).toEqual({
+      source: acmeTools(),
+      kind: "tools",
+      improved: 3,
+      regressed: 2,
+      unchanged: 1,
+      items: [
+        { query: "report", tool: "mcp__acme__report", rank: 1, ranks: { "0.5.0": { old: 2, new: 1 }, "0.7.0": { old: 1, new: 1 } } },
+        {
+          query: "spreadsheet",
+          tool: "mcp__acme__report_export",
+          rank: null,
+          ranks: { "0.5.0": { old: null, new: 1 }, "0.7.0": { old: null, new: 1 } },
+        },
+        {
+          query: "report",
+          tool: "mcp__acme__fetch_data",
+          rank: null,
+          ranks: { "0.5.0": { old: 3, new: null }, "0.7.0": { old: 3, new: null } },
+        },
+      ],
+    });
+    const text = run([...edited(), ...expects, "--baseline", acmeTools()]);
+    expect(text.stdout).toContain(
+      [
+        `baseline ${acmeTools()} (its tools ranked now): 3 improved, 2 regressed, 1 unchanged of 6 ranks compared`,
+        "  query          tool                      allowed   0.5.0    0.7.0",
+        '  "report"       mcp__acme__report         top 1     2 → 1 ↑  1 → 1',
+        '  "spreadsheet"  mcp__acme__report_export  returned  — → 1 ↑  — → 1 ↑',
+        '  "report"       mcp__acme__fetch_data     returned  3 → — ↓  3 → — ↓',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a saved --json is read as it was; without expectations the moved pairs are listed, the rest counted (Markdown too)", () => {
+    const saved = join(dir, "acme-saved.json");
+    const queries = ["--query", "report", "--query", "spreadsheet"];
+    const old = run(["check", "--tools", acmeTools(), "--server-name", "acme", "--releases", releases, ...queries, "--json"]);
+    expect(old.code, old.stderr).toBe(0);
+    writeFileSync(saved, old.stdout);
+    const md = run([...edited(), ...queries, "--baseline", saved, "--markdown"]);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain(
+      [
+        `**Baseline ${saved} (a saved check): 3 improved, 5 regressed, 4 unchanged of 12 ranks compared.**`,
+        "",
+        "| query | tool | 0.5.0 | 0.7.0 |",
+        "| --- | --- | ---: | ---: |",
+        "| `report` | `mcp__acme__report` | 2 → 1 ↑ | 1 → 1 |",
+        "| `report` | `mcp__acme__report_export` | 1 → 2 ↓ | 2 → 2 |",
+        "| `report` | `mcp__acme__fetch_data` | 3 → — ↓ | 3 → — ↓ |",
+        "| `spreadsheet` | `mcp__acme__report_export` | — → 1 ↑ | — → 1 ↑ |",
+        "| `spreadsheet` | `mcp__acme__fetch_data` | 1 → — ↓ | 1 → — ↓ |",
+        "",
+        "1 more (query, tool) pair ranked as before.",
+      ].join("\n"),
+    );
+    // The same comparison from the old tools ranked now: the saved check agrees with today's ranking.
+    const fromTools = run([...edited(), ...queries, "--baseline", acmeTools(), "--json"]);
+    const fromSaved = run([...edited(), ...queries, "--baseline", saved, "--json"]);
+    const items = (r: ReturnType<typeof run>) => (JSON.parse(r.stdout) as { baseline: { items: unknown } }).baseline.items;
+    expect(items(fromSaved)).toEqual(items(fromTools));
+  });
+
+  it("refuses a baseline that is neither a tools list nor a saved check (usage), and a missing one (unreadable)", () => {
+    const neither = join(dir, "neither.json");
+    writeFileSync(neither, JSON.stringify({ something: 1 }));
+    const bad = run([...edited(), "--query", "report", "--baseline", neither]);
+    expect(bad.code).toBe(ExitCode.usage);
+    expect(bad.stderr).toMatch(/neither a saved check --json/);
+    expect(run([...edited(), "--query", "report", "--baseline", join(dir, "gone.json")]).code).toBe(ExitCode.unreadable);
+  });
+});
+
 describe("check: odd catalogs and failures", () => {
   it("an empty catalog, from a tools file or a server, exits serverFailed with the same message", () => {
     const messages = [JSON.stringify([]), JSON.stringify({ tools: [] })].map((content, i) => {

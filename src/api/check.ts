@@ -10,6 +10,9 @@ export type { Query } from "../check/queries.js";
 export type { Expectation, ExpectationSpec, ExpectationResult, ExpectationOutcome } from "../check/expectations.js";
 /** Expectations as the CLI reads them: `"QUERY=>TOOL@N"`, a JSON file, and resolved against the server's tools. */
 export { parseExpect, readExpectationsFile, resolveExpectations } from "../check/expectations.js";
+export type { Baseline, BaselineItem, BaselineCell, SavedCheck } from "../check/baseline.js";
+/** A --baseline file: a saved check's JSON, or a tools file. */
+export { readBaselineFile } from "../check/baseline.js";
 /** A server's tool (as `tools/list` gives it) named as the client names it; the queries check makes up for tools. */
 export { clientTool } from "../check/naming.js";
 export { defaultQueries } from "../check/queries.js";

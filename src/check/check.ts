@@ -5,6 +5,7 @@
  */
 import { assertSandboxable } from "../verify/sandbox.js";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { compareBaseline, oldRanks, oldRanksOfRun, type Baseline, type SavedCheck } from "./baseline.js";
 import { judgedOn, outcome, type Expectation, type ExpectationOutcome, type ExpectationResult } from "./expectations.js";
 import { normalizeNamePart, type ClientTool } from "./naming.js";
 import type { Query } from "./queries.js";
@@ -64,6 +65,8 @@ export interface CheckResult {
   renamed: Record<string, string>;
   /** What the user should know beside the ranks: tools the renaming makes one, expectations judged nowhere. */
   warnings: string[];
+  /** --baseline: the old catalog's ranks beside these. */
+  baseline?: Baseline;
 }
 
 export interface CheckInput {
@@ -84,6 +87,8 @@ export interface CheckInput {
    * and is for its tool; on releases the expectation does not name, the query is not for that tool.
    */
   expectations?: Expectation[];
+  /** An earlier catalog to compare with: its tools, ranked now with the same queries and releases, or a saved check. */
+  baseline?: { source: string; tools: ClientTool[] } | { source: string; saved: SavedCheck };
 }
 
 export async function runCheck(input: CheckInput): Promise<CheckResult> {
@@ -115,7 +120,7 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
   if (input.explain) addExplanations(results, releases, probes, deferred);
   const judged = judge(run, rankings, releases, deferred);
   const ours = distinctTools(input.tools);
-  return {
+  const result: CheckResult = {
     server: input.server,
     releases,
     summary: summary(ours, run.queries, releases, judged),
@@ -129,6 +134,21 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
     ),
     warnings: [...collisionWarnings(input.tools), ...judged.filter((e) => !Object.keys(e.results).length).map(unjudgedWarning)],
   };
+  if (input.baseline) result.baseline = await baselineOf(input.baseline, run, result);
+  return result;
+}
+
+/** The baseline's ranks beside the run's: a saved check as it was, or the old tools ranked now on the same queries. */
+async function baselineOf(b: NonNullable<CheckInput["baseline"]>, run: CheckInput, now: CheckResult): Promise<Baseline> {
+  if ("saved" in b) return compareBaseline(b.source, "saved", now, oldRanks(b.saved));
+  const old = await runCheck({
+    server: run.server,
+    tools: b.tools,
+    competitors: run.competitors,
+    queries: run.queries,
+    modules: run.modules,
+  });
+  return compareBaseline(b.source, "tools", now, oldRanksOfRun(old));
 }
 
 /** The queries with every expectation's: a query already there becomes for the expected tool too. */

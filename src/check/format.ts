@@ -5,6 +5,7 @@
 import { terminalSafe as safe } from "../safe-text.js";
 import type { CheckResult, CheckRow, Unfound } from "./check.js";
 import { allowedText, type ExpectationOutcome, type ExpectationResult } from "./expectations.js";
+import { changed, type Baseline, type BaselineCell, type BaselineItem } from "./baseline.js";
 import { termText } from "./explain.js";
 
 const MISSING = "—";
@@ -136,6 +137,47 @@ function expectationLines(r: CheckResult): string[] {
   return [...out, ""];
 }
 
+/** `2 → 1 ↑`: the old rank, the new, and which way it moved; `·` where the old rank is not known. */
+function cellText(c: BaselineCell | undefined): string {
+  if (!c) return "·";
+  const moved = (c.new ?? Infinity) < (c.old ?? Infinity) ? " ↑" : (c.new ?? Infinity) > (c.old ?? Infinity) ? " ↓" : "";
+  return `${rankText(c.old)} → ${rankText(c.new)}${moved}`;
+}
+
+function baselineHead(b: Baseline): string {
+  const what = b.kind === "tools" ? "its tools ranked now" : "a saved check";
+  const cells = b.improved + b.regressed + b.unchanged;
+  return `baseline ${b.source} (${what}): ${b.improved} improved, ${b.regressed} regressed, ${b.unchanged} unchanged of ${plural(cells, "rank")} compared`;
+}
+
+/** Expectations are all shown; without them, only the (query, tool) pairs whose rank moved, the others counted. */
+function baselineShown(r: CheckResult, b: Baseline): { shown: BaselineItem[]; hidden: number } {
+  const shown = r.expectations.length ? b.items : b.items.filter(changed);
+  return { shown, hidden: b.items.length - shown.length };
+}
+
+function baselineLines(r: CheckResult): string[] {
+  const b = r.baseline;
+  if (!b) return [];
+  const keys = r.releases.map((x) => x.version);
+  const { shown, hidden } = baselineShown(r, b);
+  const withBar = r.expectations.length > 0;
+  const table = [
+    ["query", "tool", ...(withBar ? ["allowed"] : []), ...keys],
+    ...shown.map((i) => [
+      JSON.stringify(i.query),
+      toolLabel(r, i.tool),
+      ...(withBar ? [allowedText(i.rank ?? null)] : []),
+      ...keys.map((k) => cellText(i.ranks[k])),
+    ]),
+  ].map((cells) => cells.map(safe));
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const out = [safe(baselineHead(b))];
+  if (shown.length) for (const row of table) out.push(`  ${row.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd());
+  if (hidden) out.push(`  ${plural(hidden, "more (query, tool) pair", "more (query, tool) pairs")} ranked as before`);
+  return [...out, ""];
+}
+
 export function formatText(r: CheckResult): string {
   const keys = r.releases.map((x) => x.version);
   const out = [
@@ -145,6 +187,7 @@ export function formatText(r: CheckResult): string {
     ...r.warnings.map((w) => `warning: ${safe(w)}`),
     "",
     ...expectationLines(r),
+    ...baselineLines(r),
   ];
   const owners = new Map(r.queries.map((q) => [q.text, q.owners]));
   const tables = [...byQuery(r.results)].map(([query, rows]) => ({ query, ...shownRows(rows, owners.get(query) ?? []) }));
@@ -211,11 +254,31 @@ function mdTool(r: CheckResult, tool: string): string {
   return `\`${cell(tool)}\`${original === undefined ? "" : ` (\`${cell(original)}\`)`}`;
 }
 
+function baselineMarkdown(r: CheckResult): string[] {
+  const b = r.baseline;
+  if (!b) return [];
+  const keys = r.releases.map((x) => x.version);
+  const { shown, hidden } = baselineShown(r, b);
+  const withBar = r.expectations.length > 0;
+  const out = [`**${cell(baselineHead(b)).replace(/^baseline/, "Baseline")}.**`, ""];
+  if (shown.length)
+    out.push(
+      `| query | tool | ${withBar ? "allowed | " : ""}${keys.map(cell).join(" | ")} |`,
+      `| --- | --- | ${withBar ? "--- | " : ""}${keys.map(() => "---:").join(" | ")} |`,
+      ...shown.map(
+        (i) =>
+          `| \`${cell(i.query)}\` | ${mdTool(r, i.tool)} | ${withBar ? `${allowedText(i.rank ?? null)} | ` : ""}${keys.map((k) => cellText(i.ranks[k])).join(" | ")} |`,
+      ),
+    );
+  if (hidden) out.push("", `${plural(hidden, "more (query, tool) pair", "more (query, tool) pairs")} ranked as before.`);
+  return [...out, ""];
+}
+
 export function formatMarkdown(r: CheckResult): string {
   const keys = r.releases.map((x) => x.version);
   const out = [`### searchlift check: ${cell(header(r))}`, "", `_${cell(legend(r))}_`, ""];
   for (const w of r.warnings) out.push(`> ⚠️ ${cell(w)}`, "");
-  out.push(...expectationMarkdown(r));
+  out.push(...expectationMarkdown(r), ...baselineMarkdown(r));
   if (r.unfound.length) {
     out.push(`**${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} not found by their own queries:**`, "");
     for (const { reason, tools } of byReason(r.unfound)) out.push(`- ${tools.map((t) => mdTool(r, t)).join(", ")} ${cell(reason)}`);
@@ -248,5 +311,6 @@ export function jsonForm(r: CheckResult): object {
     loaded: r.loaded,
     renamed: r.renamed,
     warnings: r.warnings,
+    ...(r.baseline ? { baseline: r.baseline } : {}),
   };
 }

@@ -31,6 +31,7 @@ interface CheckFlags {
   expectations?: string;
   maxRank?: string;
   failOnExpect?: boolean;
+  baseline?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -82,6 +83,10 @@ export function registerCheck(program: Command): void {
       "--max-rank <n>",
       "the best rank an expectation without its own allows (default: returned at all, within the release's max_results)",
     )
+    .option(
+      "--baseline <file>",
+      "an earlier catalog to compare with: a tools file (ranked now, as this one) or a saved --json of check; old → new rank per expectation and release",
+    )
     .option("--fail-on-unfound", `exit ${ExitCode.unfound} when a tool is returned by none of its own queries on some release`)
     .option("--fail-on-expect", `exit ${ExitCode.unfound} when an expectation is missed on some release it is judged on`)
     .action(async (opts: CheckFlags) => runCheckCommand(opts));
@@ -129,6 +134,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
     otherServers(opts.loaded),
   );
   const expectations = ex.resolveExpectations(specs, tools, maxRank);
+  const baseline = opts.baseline ? await baselineInput(opts.baseline, server, otherServers(opts.loaded)) : undefined;
   const texts = [...opts.query, ...(opts.queries ? q.readQueriesFile(opts.queries) : [])];
   // With expectations, a query is for the tools expected of it; the other given queries are shown, and judge no tool.
   const queries = expectations.length
@@ -148,7 +154,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   // The sandbox's one-time check, for the ranking, runs while the releases are fetched and lifted.
   void import("../verify/sandbox.js").then(({ assertSandboxable }) => assertSandboxable().catch(() => {}));
   const modules = await releaseModules(given, { log, ...pick(opts, "platform", "cache", "liftCache") });
-  const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true, expectations });
+  const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true, expectations, baseline });
   for (const w of r.warnings) log(`warning: ${w}`);
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
@@ -161,6 +167,24 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
     log(`${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} returned by none of their own queries on some release`);
     process.exitCode = ExitCode.unfound;
   }
+}
+
+/** --baseline: a saved check as it is, or a tools file's tools named as this server's (the same --loaded applies). */
+async function baselineInput(path: string, server: string, loaded: import("../check/naming.js").ClientTool[]) {
+  const [{ readBaselineFile }, { clientTool, markLoaded }] = await Promise.all([
+    import("../check/baseline.js"),
+    import("../check/naming.js"),
+  ]);
+  const b = readBaselineFile(path);
+  if (b.kind === "saved") return { source: path, saved: b.saved };
+  return {
+    source: path,
+    tools: markLoaded(
+      b.file.tools.map((t) => clientTool(server, t)),
+      [],
+      loaded,
+    ).tools,
+  };
 }
 
 interface Listed {
