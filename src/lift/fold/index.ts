@@ -2,7 +2,8 @@
  * Dead code the ports' cuts leave in a lifted module, folded away (one fold per file, in the manner
  * of webcrack's transforms). Each fold makes work for the others — a constant test empties a branch,
  * which leaves a binding unread, whose initialiser was the only call of a function — so they run in
- * turn until none changes anything.
+ * turn until none changes anything. The last few write what the minifier left as a person would
+ * (one binding per declaration, `undefined`, if statements for `a && b()`, no else after a return).
  */
 import type { BlockStatement } from "acorn";
 import type { Node } from "../../ast/pattern.js";
@@ -24,6 +25,13 @@ import { unusedBindings } from "./unused-bindings.js";
 import { unusedFunctions } from "./unused-functions.js";
 import { unusedParameters } from "./unused-parameters.js";
 import { duplicateFunctions } from "./duplicate-functions.js";
+import { singleDeclarations } from "./single-declarations.js";
+import { undefinedValues } from "./undefined-values.js";
+import { controlExpressions } from "./control-expressions.js";
+import { sequenceHeads } from "./sequence-heads.js";
+import { elseAfterExit } from "./else-after-exit.js";
+import { compoundBodies } from "./compound-bodies.js";
+import { freshObjectReads } from "./fresh-object-reads.js";
 
 export const FOLDS: Record<string, Fold> = {
   minifiedBooleans,
@@ -43,6 +51,14 @@ export const FOLDS: Record<string, Fold> = {
   unusedFunctions,
   unusedParameters,
   duplicateFunctions,
+  freshObjectReads,
+  // The minifier's idioms, written as a person would (issue 44): they remove nothing, so they come last.
+  singleDeclarations,
+  undefinedValues,
+  controlExpressions,
+  sequenceHeads,
+  elseAfterExit,
+  compoundBodies,
 };
 
 /** Rounds before giving up on a fixpoint: each round removes code, so real modules settle in a few. */

@@ -1,0 +1,24 @@
+/**
+ * `void 0`, the minifier's spelling of undefined, written as `undefined` wherever no binding of the
+ * module shadows that name (the global undefined cannot be written).
+ *
+ *   if (x === void 0) return void 0;   →   if (x === undefined) return undefined;
+ */
+import type { Identifier } from "acorn";
+import type { Node } from "../../ast/pattern.js";
+import { inside, rewriteUp, variablesOf, type Fold } from "./tree.js";
+
+export const undefinedValues: Fold = (root) => {
+  // The blocks where `undefined` names a binding of the module's own.
+  const shadowed = variablesOf(root)
+    .filter((v) => v.name === "undefined")
+    .map((v) => v.scope.block as unknown as Node);
+  let count = 0;
+  rewriteUp(root, (n) => {
+    if (n.type !== "UnaryExpression" || n.operator !== "void" || n.argument.type !== "Literal") return n;
+    if (shadowed.length > 0 && (!n.range || shadowed.some((block) => block === root || inside(n, block)))) return n;
+    count++;
+    return { type: "Identifier", name: "undefined", start: n.start, end: n.end } as Identifier;
+  });
+  return count;
+};
