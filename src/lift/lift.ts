@@ -200,7 +200,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const verified = opts.verifier
     ? await verifyDraft(
         opts.verifier,
-        { original: original(), draft, lifted: code.readable, toolFields: code.toolFields.passed },
+        { original: original(), draft, lifted: code.readable, toolFields: [...code.toolFields.passed, ...code.toolFields.inner] },
         opts,
         c.input,
       )
@@ -288,7 +288,8 @@ interface Sides {
   original: string;
   draft: string;
   lifted: string;
-  /** Tool fields beyond the contract's that the corpus gives values (provenance.toolFields). */
+  /** Tool fields beyond the contract's that the corpus gives values (provenance.toolFields), and the properties read
+   *  inside them (`annotations.category`). */
   toolFields: readonly string[];
 }
 

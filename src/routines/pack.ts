@@ -35,7 +35,8 @@ export interface RoutinePack {
   /** The declarations (.d.ts text) written beside every lifted module. */
   declarations(): string;
   /** The verification corpus: `count` cases, the same for the same count and fields; with `toolFields` (fields the
-   *  routine reads that the contract does not name), the same cases with values for them on some tools. */
+   *  routine reads that the contract does not name, and `field.property` for a property read inside one), the same
+   *  cases with values for them on some tools. */
   corpus(count: number, toolFields?: readonly string[]): VerifyCase[];
   /** The report's feature table: what a lifted module's text says (weights, caps, features), read without running it. */
   semantics(moduleText: string): Semantics;

@@ -950,13 +950,22 @@ export function defaultCorpus(seed = 1, count = 2000): CorpusCase[] {
 /**
  * The corpus for a release that reads tool fields the contract does not name (provenance.toolFields): the same
  * cases, with values for those fields on their tools (field-values.ts), drawn from a generator of their own
- * seeded by `seed` and the field names, so the same fields always give the same cases. No fields: `cases`
- * itself, unchanged.
+ * seeded by `seed` and the field names, so the same fields always give the same cases. An entry `field.property`
+ * names a property the release reads inside a field: such a field's values are often objects holding it. No
+ * fields: `cases` itself, unchanged.
  */
-export function withToolFields(cases: readonly CorpusCase[], fields: readonly string[], seed = 1): CorpusCase[] {
-  if (fields.length === 0) return cases as CorpusCase[];
+export function withToolFields(cases: readonly CorpusCase[], entries: readonly string[], seed = 1): CorpusCase[] {
+  if (entries.length === 0) return cases as CorpusCase[];
+  const inner = new Map<string, string[]>();
+  for (const e of entries) {
+    const dot = e.indexOf(".");
+    const field = dot < 0 ? e : e.slice(0, dot);
+    if (!inner.has(field)) inner.set(field, []);
+    if (dot >= 0) inner.get(field)!.push(e.slice(dot + 1));
+  }
+  const fields = [...inner.keys()];
   let h = seed >>> 0;
-  for (const f of fields) for (let i = 0; i < f.length; i++) h = Math.imul(h ^ f.charCodeAt(i), 0x01000193) >>> 0;
+  for (const f of entries) for (let i = 0; i < f.length; i++) h = Math.imul(h ^ f.charCodeAt(i), 0x01000193) >>> 0;
   const rng = createRng(h);
   return cases.map((c) => {
     const words = queryWords(c.query);
@@ -964,8 +973,8 @@ export function withToolFields(cases: readonly CorpusCase[], fields: readonly st
     let loaded = c.loaded;
     for (const field of fields) {
       const mode = fieldMode(rng);
-      deferred = setField(rng, deferred, field, mode, words);
-      loaded = setField(rng, loaded, field, mode, words);
+      deferred = setField(rng, deferred, field, mode, words, inner.get(field));
+      loaded = setField(rng, loaded, field, mode, words, inner.get(field));
     }
     return { ...c, deferred, loaded };
   });

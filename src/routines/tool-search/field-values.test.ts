@@ -27,6 +27,14 @@ describe("tool field values", () => {
     expect(values.some((v) => Array.isArray(v))).toBe(true);
   });
 
+  it("a field read inside (annotations.category) is often an object holding that property", () => {
+    const cases = withToolFields(defaultCorpus(3, 200), ["annotations", "annotations.category"]);
+    const values = cases.flatMap((c) => c.deferred.map((t) => t.annotations));
+    const objects = values.filter((v): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v));
+    expect(objects.filter((o) => typeof o.category === "string").length).toBeGreaterThan(100);
+    expect(values.some((v) => typeof v === "string")).toBe(true);
+  });
+
   it("text made of the query's words", () => {
     expect(queryWords("select: +alpha, beta  gamma")).toEqual(["alpha", "beta", "gamma"]);
     const rng = createRng(5);

@@ -52,8 +52,19 @@ export function fieldMode(rng: Rng): FieldMode {
   return r < 0.1 ? "absent" : r < 0.85 ? "text" : r < 0.9 ? "some" : r < 0.95 ? "list" : "odd";
 }
 
-/** The tools with `field` set as `mode` says (new tool objects where one changes; the others as they were). */
-export function setField(rng: Rng, tools: readonly Tool[], field: string, mode: FieldMode, words: readonly string[]): Tool[] {
+/**
+ * The tools with `field` set as `mode` says (new tool objects where one changes; the others as they were). With
+ * `inner` (properties the release reads inside the field: `tool.annotations.category`), a text value is often an
+ * object holding them instead, each one text or absent.
+ */
+export function setField(
+  rng: Rng,
+  tools: readonly Tool[],
+  field: string,
+  mode: FieldMode,
+  words: readonly string[],
+  inner: readonly string[] = [],
+): Tool[] {
   if (mode === "absent" || tools.length === 0) return [...tools];
   const odd = mode === "odd" ? rng.int(tools.length) : -1;
   return tools.map((t, i) => {
@@ -62,9 +73,17 @@ export function setField(rng: Rng, tools: readonly Tool[], field: string, mode: 
     let value: unknown;
     if (i === odd) value = oddFieldValue(rng);
     else if (mode === "list") value = Array.from({ length: rng.range(0, 3) }, () => fieldText(rng, words, others));
+    else if (inner.length > 0 && rng.chance(0.6)) value = innerObject(rng, inner, words, others);
     else value = rng.chance(0.04) ? "" : fieldText(rng, words, others);
     return { ...t, [field]: value };
   });
+}
+
+/** An object with each of `inner` as text (sometimes absent), its keys in a seeded order. */
+function innerObject(rng: Rng, inner: readonly string[], words: readonly string[], others: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of rng.shuffle(inner)) if (inner.length === 1 || rng.chance(0.8)) out[key] = fieldText(rng, words, others);
+  return out;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../ast/pattern.js";
-import { MAX_TOOL_FIELDS, fieldNameProblem, selectToolFields, toolFieldReads } from "./tool-fields.js";
+import { MAX_TOOL_FIELDS, fieldNameProblem, selectToolFields, toolFieldReads, toolFieldUses } from "./tool-fields.js";
 
 /** The fields read in `code`, whose first statement is the scorer (tool lists at `lists`) and whose function named `call`, if any, is call(). */
 function reads(code: string, lists: number[] = [1, 2]): string[] {
@@ -113,8 +113,24 @@ describe("tool fields passed through", () => {
   it("new fields only, sorted; known ones are not new", () => {
     expect(selectToolFields(["title", "name", "prompt", "description", "annotations", "title", "isMcp"])).toEqual({
       passed: ["annotations", "title"],
+      inner: [],
       refused: [],
     });
+  });
+
+  it("properties read inside a passed field, for the corpus to give it objects", () => {
+    const program = parse(
+      `function s(q, deferred, all, max) {
+        return deferred.map((t) => ({ name: t.name, score: (t.annotations?.category === q ? 2 : 0) + (t.mcpInfo.toolName ? 1 : 0) + t.meta["x-y"] + t.meta.tier }));
+      }`,
+      { ecmaVersion: "latest", sourceType: "module", ranges: true },
+    ) as unknown as { body: Node[] };
+    const uses = toolFieldUses(program.body, { listParams: [{ fn: program.body[0]!, index: 1 }], contextFns: [] });
+    expect(uses.names).toEqual(["annotations", "mcpInfo", "meta", "name"]);
+    const fields = selectToolFields(uses.names, uses.inner);
+    expect(fields.passed).toEqual(["annotations", "meta"]);
+    // mcpInfo is the contract's; "x-y" is not a plain name.
+    expect(fields.inner).toEqual(["annotations.category", "meta.tier"]);
   });
 
   it("hostile names are refused, with why, and shown cut", () => {

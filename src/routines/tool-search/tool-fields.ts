@@ -51,13 +51,17 @@ export function shownFieldName(name: string): string {
 export interface ToolFields {
   /** New fields passed through to the release, sorted. */
   passed: string[];
+  /** Properties the release reads inside a passed field (`tool.annotations.category`): `annotations.category`, for
+   *  the corpus to give such fields objects holding them. Sorted. */
+  inner: string[];
   /** New fields read but not passed, with the reason (names cut for reports: shownFieldName). */
   refused: Array<{ name: string; why: string }>;
 }
 
-/** The new fields among those read: passed (acceptable names, at most MAX_TOOL_FIELDS) or refused, with why. */
-export function selectToolFields(read: Iterable<string>): ToolFields {
-  const out: ToolFields = { passed: [], refused: [] };
+/** The new fields among those read: passed (acceptable names, at most MAX_TOOL_FIELDS) or refused, with why; and
+ *  the properties read inside those passed (`inner`: [field, property] pairs; acceptable names, at most 8 each). */
+export function selectToolFields(read: Iterable<string>, inner: Iterable<readonly [string, string]> = []): ToolFields {
+  const out: ToolFields = { passed: [], inner: [], refused: [] };
   const names = [...new Set(read)].filter((n) => !KNOWN.has(n)).sort();
   for (const name of names) {
     const problem = fieldNameProblem(name);
@@ -65,6 +69,16 @@ export function selectToolFields(read: Iterable<string>): ToolFields {
     else if (out.passed.length >= MAX_TOOL_FIELDS) out.refused.push({ name, why: `more than ${MAX_TOOL_FIELDS} new fields` });
     else out.passed.push(name);
   }
+  const counts = new Map<string, number>();
+  const paths = new Set<string>();
+  for (const [field, property] of inner) {
+    if (!out.passed.includes(field) || fieldNameProblem(property) !== null) continue;
+    const path = `${field}.${property}`;
+    if (paths.has(path) || (counts.get(field) ?? 0) >= 8) continue;
+    paths.add(path);
+    counts.set(field, (counts.get(field) ?? 0) + 1);
+  }
+  out.inner = [...paths].sort();
   return out;
 }
 
@@ -109,6 +123,11 @@ const MAX_STEPS = 1_000_000;
 
 /** Every property name read from a tool in `statements` (a lifted closure), sorted, known fields included. */
 export function toolFieldReads(statements: readonly Node[], inputs: ToolInputs): string[] {
+  return new ToolFlow(statements, inputs).fields().names;
+}
+
+/** The same, with the properties read right inside a field (`tool.annotations.category`: [annotations, category]). */
+export function toolFieldUses(statements: readonly Node[], inputs: ToolInputs): { names: string[]; inner: Array<[string, string]> } {
   return new ToolFlow(statements, inputs).fields();
 }
 
@@ -162,7 +181,7 @@ class ToolFlow {
     if (v) this.contextParams.add(v);
   }
 
-  fields(): string[] {
+  fields(): { names: string[]; inner: Array<[string, string]> } {
     for (const { fn, index } of this.inputs.listParams) {
       const f = functionOf(fn);
       const p = f?.params[index];
@@ -177,10 +196,14 @@ class ToolFlow {
     // The reads are collected with an allowance of their own: a bound reached above leaves fewer marks, not none.
     this.steps = 0;
     const out = new Set<string>();
+    const inner = new Map<string, [string, string]>();
     this.walkAll((n) => {
       if (n.type === "MemberExpression" && this.is(n.object, "tool") && !this.writtenOnly(n)) {
         const name = propertyKey(n);
         if (name !== null) out.add(name);
+        const p = this.parents.get(n);
+        const property = p?.type === "MemberExpression" && p.object === n ? propertyKey(p) : null;
+        if (name !== null && property !== null) inner.set(JSON.stringify([name, property]), [name, property]);
       }
       if (n.type === "BinaryExpression" && n.operator === "in" && n.left.type === "Literal" && typeof n.left.value === "string")
         if (this.is(n.right, "tool")) out.add(n.left.value);
@@ -200,7 +223,7 @@ class ToolFlow {
         }
       }
     });
-    return [...out].sort();
+    return { names: [...out].sort(), inner: [...inner.values()] };
   }
 
   private walkAll(visit: (n: Node) => void): void {

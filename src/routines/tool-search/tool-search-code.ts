@@ -31,7 +31,7 @@ import { nameProgram } from "../../lift/names/namer.js";
 import { curatedNames } from "../../lift/names/curated.js";
 import { codeTag } from "../../lift/stable-name.js";
 import { foldDeadCode } from "../../lift/fold/index.js";
-import { selectToolFields, toolFieldReads, type ToolFields } from "./tool-fields.js";
+import { selectToolFields, toolFieldUses, type ToolFields } from "./tool-fields.js";
 
 export { LiftError };
 
@@ -157,7 +157,8 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
     arguments: argumentsKey ? a.names.get(argumentsKey)! : null,
   });
   // Fields the routine reads beyond the contract's: the adapter passes them through, on both copies alike.
-  const toolFields = selectToolFields(toolFieldReads(read.statements, toolInputs(read, fn, names(read), invocation)));
+  const uses = toolFieldUses(read.statements, toolInputs(read, fn, names(read), invocation));
+  const toolFields = selectToolFields(uses.names, uses.inner);
   const adapter = adapterText(toolFields.passed) + (call ? toolSearchAdapter(call.context) : "");
   const exported = call ? "searchTools, scoreTools, toolSearch" : "searchTools, scoreTools";
   // Keys the safety check cannot prove harmless are checked where they are used, and conversions are not handed
