@@ -50,7 +50,8 @@ await build({
   platform: "node",
   target: "node20",
   // typescript is loaded only to compile the sandbox's runner from source in a checkout without dist/.
-  external: ["typescript"],
+  // prettier lays out a lifted module (src/lift/layout.ts): loaded from node_modules when a lift runs.
+  external: ["typescript", "prettier"],
   plugins: [ownUrls],
   logLevel: "warning",
 });

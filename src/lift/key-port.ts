@@ -24,6 +24,27 @@ import { FORBIDDEN_PROPERTIES, FORBIDDEN_PROPERTY_SET } from "./property-names.j
 export const KEY_PORT = "propertyKey";
 export const READ_PORT = "readProperty";
 
+/** `items` joined by commas on lines of at most 100 columns, each starting with `indent` (a lifted module's line width). */
+function wrapped(items: string[], indent: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const item of items) {
+    if (line && indent.length + line.length + item.length + 2 > 100) {
+      lines.push(indent + line.trimEnd());
+      line = "";
+    }
+    line += `${item}, `;
+  }
+  lines.push(indent + line.trimEnd());
+  return lines.join("\n");
+}
+
+/** The refused keys, as the port lists them. */
+const REFUSED_KEYS = wrapped(
+  FORBIDDEN_PROPERTIES.map((n) => JSON.stringify(n)),
+  "    ",
+);
+
 /**
  * The port's text, as the check expects it character for character. The key is converted once,
  * here, and the converted key is what the access uses: an object key cannot answer differently on a
@@ -32,7 +53,10 @@ export const READ_PORT = "readProperty";
 export const KEY_PORT_FUNCTION = `function ${KEY_PORT}(key) {
   if (typeof key === "symbol") throw new TypeError("searchlift: a symbol as a computed key is refused");
   const name = String(key);
-  if ([${FORBIDDEN_PROPERTIES.map((n) => JSON.stringify(n)).join(", ")}].includes(name)) throw new TypeError(\`searchlift: the property key \${name} is refused\`);
+  const refused = [
+${REFUSED_KEYS}
+  ];
+  if (refused.includes(name)) throw new TypeError(\`searchlift: the property key \${name} is refused\`);
   return name;
 }`;
 
@@ -46,7 +70,10 @@ export const READ_PORT_FUNCTION = `function ${READ_PORT}(object, key) {
 }`;
 
 const KEY_PORT_BLOCK = `
-/** Computed keys pass through here: a key naming a constructor, a prototype or an engine hook (or a symbol) is refused. */
+/**
+ * Computed keys pass through here: a key naming a constructor, a prototype or an engine hook (or a symbol)
+ * is refused.
+ */
 ${KEY_PORT_FUNCTION}
 `;
 

@@ -26,6 +26,7 @@ import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
 import { verifierPool } from "./verifier-pool.js";
+import { layoutModule } from "./layout.js";
 import {
   agreementText,
   outcomeCounts,
@@ -161,6 +162,8 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     throw e;
   }
   const original = originalAsRun(c, code.closure, () => code.original, notLiftable);
+  // The readable copy as a person reads it: lines of at most 100 columns (layout.ts).
+  const readable = await layoutModule(code.readable);
   const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
   if (code.toolFields.passed.length > 0)
@@ -182,7 +185,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
 
   const compose = (verified: unknown) =>
     header(pack, provenanceBase, verified) +
-    code.readable +
+    readable +
     PROVENANCE_MARK +
     `${jsLiteral({ ...provenanceBase, verified }, 2)};\n\nexport { ${pack.exports.join(", ")} };\n`;
 
@@ -200,7 +203,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const verified = opts.verifier
     ? await verifyDraft(
         opts.verifier,
-        { original: original(), draft, lifted: code.readable, toolFields: [...code.toolFields.passed, ...code.toolFields.inner] },
+        { original: original(), draft, lifted: readable, toolFields: [...code.toolFields.passed, ...code.toolFields.inner] },
         opts,
         c.input,
       )
