@@ -1,0 +1,241 @@
+#!/usr/bin/env node
+/**
+ * What of the minifier's hand is left in lifted modules (issue 44): per module, in its code (without
+ * header and provenance),
+ *
+ * - `decls`: declarations that chain several bindings (`let a = 1, b = 2;`; for-loop heads aside);
+ * - `>120`: lines over 120 characters, and `>120 code`: those still over 120 with their string and template
+ *   literals emptied (a string cannot be broken; the rest of a line can);
+ * - `void0`: `void 0` (and `void` of any literal); `!0/!1`: `!` of a number literal;
+ * - `ctl`: `a && b();`, `a || b();`, `a ?? b();` and `c ? d() : e();` as statements;
+ * - `seq`: comma sequences outside for-loop heads;
+ * - `else`: an `else` after a branch that always returns, throws, breaks or continues;
+ * - `1line`: a loop or if body that is itself an if or a loop without braces, or an `else` on the line of
+ *   the statement before it (`if (…) a(); else b();`);
+ * - `noop`: statements without an effect: an expression with no call, construction, assignment, update,
+ *   await, yield or delete (`searchResult.data.matches;`), or a call of a function of the module whose
+ *   body is empty (`contextRoom();`).
+ *
+ *   node scripts/idioms.mjs <lifted .mjs | folder of lifted modules | release input>… [--json] [--show]
+ *
+ * A release input (a tarball, binary, cli.js) is lifted first, without verification, to a temporary folder.
+ * `--show` prints each finding's line.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "acorn";
+import { codeOf } from "./placeholders.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const KINDS = ["decls", "long", "longCode", "void0", "bool", "ctl", "seq", "else", "oneLine", "noop"];
+const HEADINGS = {
+  decls: "decls",
+  long: ">120",
+  longCode: ">120 code",
+  void0: "void0",
+  bool: "!0/!1",
+  ctl: "ctl",
+  seq: "seq",
+  else: "else",
+  oneLine: "1line",
+  noop: "noop",
+};
+
+const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
+const COMPOUND = new Set([...LOOPS, "IfStatement", "SwitchStatement", "TryStatement", "LabeledStatement"]);
+const EFFECTS = new Set([
+  "CallExpression",
+  "NewExpression",
+  "AssignmentExpression",
+  "UpdateExpression",
+  "AwaitExpression",
+  "YieldExpression",
+  "TaggedTemplateExpression",
+  "ImportExpression",
+]);
+
+function children(n) {
+  const out = [];
+  for (const k of Object.keys(n)) {
+    if (k === "loc") continue;
+    const v = n[k];
+    if (Array.isArray(v)) out.push(...v.filter((c) => c && typeof c.type === "string"));
+    else if (v && typeof v.type === "string") out.push(v);
+  }
+  return out;
+}
+
+/** Whether evaluating `n` shows any effect a reader would look for (a function's body is not evaluated). */
+function hasVisibleEffect(n) {
+  if (!n || typeof n.type !== "string") return false;
+  if (EFFECTS.has(n.type) || (n.type === "UnaryExpression" && n.operator === "delete")) return true;
+  if (n.type === "ArrowFunctionExpression" || n.type === "FunctionExpression" || n.type === "ClassExpression") return false;
+  return children(n).some(hasVisibleEffect);
+}
+
+/** Whether a statement always leaves the code after it: return, throw, break, continue, or a block or if that always does. */
+function exits(s) {
+  if (!s) return false;
+  if (["ReturnStatement", "ThrowStatement", "BreakStatement", "ContinueStatement"].includes(s.type)) return true;
+  if (s.type === "BlockStatement") return exits(s.body.at(-1));
+  if (s.type === "IfStatement") return !!s.alternate && exits(s.consequent) && exits(s.alternate);
+  return false;
+}
+
+/** Names of the module's functions whose body is empty (`function f() {}`, `const f = () => {}`). */
+function emptyFunctions(ast) {
+  const names = new Set();
+  const empty = (f) => f && /Function/.test(f.type) && f.body.type === "BlockStatement" && f.body.body.length === 0;
+  const visit = (n) => {
+    if (n.type === "FunctionDeclaration" && n.id && empty(n)) names.add(n.id.name);
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && empty(n.init)) names.add(n.id.name);
+    children(n).forEach(visit);
+  };
+  visit(ast);
+  return names;
+}
+
+/** { counts, findings } for one module's text. */
+export function measure(text) {
+  const code = codeOf(text);
+  const ast = parse(code, { ecmaVersion: "latest", sourceType: "module", locations: true });
+  const counts = Object.fromEntries(KINDS.map((k) => [k, 0]));
+  const findings = [];
+  const found = (kind, n) => {
+    counts[kind]++;
+    findings.push({ kind, line: n.loc.start.line });
+  };
+  const empties = emptyFunctions(ast);
+  const heads = new Set();
+  const visit = (n) => {
+    if (n.type === "ForStatement") {
+      if (n.init) heads.add(n.init);
+      if (n.update) heads.add(n.update);
+    }
+    if (n.type === "VariableDeclaration" && n.declarations.length > 1 && !heads.has(n)) found("decls", n);
+    if (n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal") found("void0", n);
+    if (n.type === "UnaryExpression" && n.operator === "!" && n.argument.type === "Literal" && typeof n.argument.value === "number")
+      found("bool", n);
+    if (n.type === "SequenceExpression" && !heads.has(n)) found("seq", n);
+    if (n.type === "ExpressionStatement" && !n.directive) {
+      const e = n.expression;
+      if (e.type === "LogicalExpression" || e.type === "ConditionalExpression") found("ctl", n);
+      const emptyCall =
+        e.type === "CallExpression" && e.callee.type === "Identifier" && empties.has(e.callee.name) && !e.arguments.some(hasVisibleEffect);
+      if (!hasVisibleEffect(e) || emptyCall) found("noop", n);
+    }
+    if (n.type === "IfStatement" && n.alternate && exits(n.consequent)) found("else", n);
+    const bodies = LOOPS.has(n.type) ? [n.body] : n.type === "IfStatement" ? [n.consequent, n.alternate] : [];
+    for (const b of bodies) {
+      // else-if chains are the one compound alternate a person writes without braces.
+      if (b && COMPOUND.has(b.type) && !(n.type === "IfStatement" && b === n.alternate && b.type === "IfStatement")) found("oneLine", b);
+    }
+    if (
+      n.type === "IfStatement" &&
+      n.alternate &&
+      n.consequent.type !== "BlockStatement" &&
+      n.consequent.loc.end.line === n.alternate.loc.start.line
+    )
+      found("oneLine", n.alternate);
+    for (const c of children(n)) visit(c);
+  };
+  visit(ast);
+  // Lines, with each string literal (and template literal, expressions and all) emptied for the second count.
+  const lines = code.split("\n");
+  const blanked = lines.map((l) => l.length);
+  const strings = (n) => {
+    if ((n.type === "Literal" && typeof n.value === "string") || n.type === "TemplateLiteral") {
+      if (n.loc.start.line === n.loc.end.line) blanked[n.loc.start.line - 1] -= Math.max(0, n.end - n.start - 2);
+      return;
+    }
+    children(n).forEach(strings);
+  };
+  strings(ast);
+  lines.forEach((l, i) => {
+    if (l.length > 120) {
+      counts.long++;
+      findings.push({ kind: "long", line: i + 1 });
+      if (blanked[i] > 120) found("longCode", { loc: { start: { line: i + 1 } } });
+    }
+  });
+  return { lines: lines.length - 1, counts, findings: findings.sort((a, b) => a.line - b.line), code };
+}
+
+function liftedModules(path) {
+  if (statSync(path).isDirectory()) {
+    const found = readdirSync(path, { recursive: true })
+      .filter((f) => String(f).endsWith("tool-search.mjs"))
+      .map((f) => join(path, String(f)));
+    if (found.length) return found.sort();
+  } else if (path.endsWith(".mjs")) return [path];
+  // A release input: lift it first.
+  const out = mkdtempSync(join(tmpdir(), "idioms-"));
+  try {
+    execFileSync(process.execPath, [join(root, "bin", "searchlift.js"), "lift", path, "--out", out, "--no-verify"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    return liftedModules(out).map((f) => ({ file: f, cleanup: out }));
+  } catch {
+    rmSync(out, { recursive: true, force: true });
+    throw new Error(`cannot lift ${path}`);
+  }
+}
+
+/** Label of a lifted module: client/version/platform from its folder, else its path. */
+function labelOf(file) {
+  const parts = file.split(/[\\/]/);
+  return parts.length >= 4 ? parts.slice(-4, -1).join("/") : relative(process.cwd(), file);
+}
+
+function main(argv) {
+  const json = argv.includes("--json");
+  const show = argv.includes("--show");
+  const inputs = argv.filter((a) => !a.startsWith("--"));
+  if (!inputs.length) {
+    console.error("usage: node scripts/idioms.mjs <lifted .mjs | folder | release input>… [--json] [--show]");
+    process.exit(2);
+  }
+  const rows = [];
+  for (const input of inputs) {
+    let entries;
+    try {
+      entries = liftedModules(input).map((e) => (typeof e === "string" ? { file: e } : e));
+    } catch (e) {
+      console.error(`idioms: ${e.code === "ENOENT" ? `no such file: ${input}` : e.message}`);
+      process.exit(1);
+    }
+    for (const e of entries) {
+      const { lines, counts, findings, code } = measure(readFileSync(e.file, "utf8"));
+      rows.push({ module: labelOf(e.file), lines, ...counts, findings: show ? findings : undefined, code: show ? code : undefined });
+      if (e.cleanup) rmSync(e.cleanup, { recursive: true, force: true });
+    }
+  }
+  if (json)
+    return console.log(
+      JSON.stringify(
+        rows.map((r) => ({ ...r, code: undefined })),
+        null,
+        2,
+      ),
+    );
+  const w = Math.max(6, ...rows.map((r) => r.module.length));
+  const cols = ["lines", ...KINDS];
+  const head = (k) => HEADINGS[k] ?? k;
+  console.log(`${"module".padEnd(w)}  ${cols.map((k) => head(k).padStart(Math.max(5, head(k).length))).join("  ")}`);
+  const total = Object.fromEntries(cols.map((k) => [k, 0]));
+  for (const r of rows) {
+    cols.forEach((k) => (total[k] += r[k]));
+    console.log(`${r.module.padEnd(w)}  ${cols.map((k) => String(r[k]).padStart(Math.max(5, head(k).length))).join("  ")}`);
+    if (show) {
+      const lines = r.code.split("\n");
+      for (const f of r.findings) console.log(`  ${HEADINGS[f.kind]} ${f.line}: ${lines[f.line - 1].trim().slice(0, 160)}`);
+    }
+  }
+  if (rows.length > 1)
+    console.log(`${"total".padEnd(w)}  ${cols.map((k) => String(total[k]).padStart(Math.max(5, head(k).length))).join("  ")}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));
