@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function result(partial: Pick<CheckResult, "releases" | "results" | "queries" | "expectations">): CheckResult {
   return {
     server: "s",
-    summary: { tools: 0, loaded: 0, queries: 0, releases: 0, expectations: { total: 0, met: 0, missed: 0, unjudged: 0 } },
+    summary: { tools: 0, loaded: 0, queries: 0, releases: 0, expectations: { total: 0, met: 0, missed: 0, unjudged: 0 }, omittedRows: 0 },
     unfound: [],
     loaded: [],
     renamed: {},

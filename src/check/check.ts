@@ -47,6 +47,8 @@ export interface CheckSummary {
   releases: number;
   /** met: on every release it is judged on; missed: on some; unjudged: judged on no release of this run. */
   expectations: { total: number; met: number; missed: number; unjudged: number };
+  /** Rows left out (past MAX_FULL_ROWS query × tool pairs): tools a query is not for that no release returned. */
+  omittedRows: number;
 }
 
 export interface CheckResult {
@@ -116,14 +118,14 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
   const missed = rankings.map((r, ri) => missedQueries(run, r, releases[ri]!.version));
   const probes = rankings.map((r) => r.probes);
   const deferred = all.filter((t) => !t.alwaysLoad);
-  const results = rows(run, rankings, releases);
+  const { rows: results, omitted } = rows(run, rankings, releases);
   if (input.explain) addExplanations(results, releases, probes, deferred);
   const judged = judge(run, rankings, releases, deferred);
   const ours = distinctTools(input.tools);
   const result: CheckResult = {
     server: input.server,
     releases,
-    summary: summary(ours, run.queries, releases, judged),
+    summary: { ...summary(ours, run.queries, releases, judged), omittedRows: omitted },
     queries: run.queries.map((q) => ({ text: q.text, owners: [...q.owners] })),
     results,
     expectations: judged,
@@ -192,7 +194,12 @@ function unjudgedWarning(e: ExpectationResult): string {
   return `expectation ${JSON.stringify(`${e.query}=>${e.tool}`)} names releases none of which was ranked (${(e.releases ?? []).join(", ")}): not judged`;
 }
 
-function summary(tools: ClientTool[], queries: Query[], releases: CheckRelease[], judged: ExpectationResult[]): CheckSummary {
+function summary(
+  tools: ClientTool[],
+  queries: Query[],
+  releases: CheckRelease[],
+  judged: ExpectationResult[],
+): Omit<CheckSummary, "omittedRows"> {
   const outcomes = judged.map((e) => Object.values(e.results));
   return {
     tools: tools.length,
@@ -292,17 +299,30 @@ function rankIn(returned: string[], tool: string): number | null {
 }
 
 /**
+ * Query × tool pairs past which the rows of tools a query is not for and no release returned are left out: a
+ * row is some 170 bytes of JSON, and 500 tools with their default queries make a million pairs (170 MB).
+ */
+export const MAX_FULL_ROWS = 250_000;
+
+/**
  * Per query, a row for every tool of the server: those some release returned, best placed first (by the best
  * rank on any release, then release by release), then the rest — the tools the query is for first, then the
  * catalog's order. An always-loaded tool has a row only where some release returned it (select: finds it).
+ * Past MAX_FULL_ROWS pairs, a tool the query is not for and no release returned has no row (counted in `omitted`).
  */
-function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[]): CheckRow[] {
+function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[]): { rows: CheckRow[]; omitted: number } {
   const out: CheckRow[] = [];
   const ours = distinctTools(input.tools);
   const keys = releases.map((rel) => rel.version);
+  const full = input.queries.length * ours.length <= MAX_FULL_ROWS;
+  let omitted = 0;
   input.queries.forEach((q, qi) => {
     const returned = new Set(rankings.flatMap((r) => r.returned[qi]!));
     const names = [...new Set([...q.owners, ...ours.filter((t) => !t.alwaysLoad || returned.has(t.name)).map((t) => t.name)])];
+    const mine = new Set(q.owners);
+    const unreturned = names.filter((n) => !returned.has(n));
+    const kept = full ? unreturned : unreturned.filter((n) => mine.has(n));
+    omitted += unreturned.length - kept.length;
     const row = (tool: string): CheckRow => ({
       tool,
       query: q.text,
@@ -313,10 +333,10 @@ function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelea
         .filter((n) => returned.has(n))
         .map(row)
         .sort(byPlace(keys)),
-      ...names.filter((n) => !returned.has(n)).map(row),
+      ...kept.map(row),
     );
   });
-  return out;
+  return { rows: out, omitted };
 }
 
 /** Rows by their best rank, then by their rank on each release in turn; a release that did not return a tool places it last. */

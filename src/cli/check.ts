@@ -7,7 +7,6 @@ import type { Command } from "commander";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine } from "../safe-text.js";
 import { printJson } from "./output.js";
-import { NO_TOOLS } from "../check/server-tools.js";
 
 interface CheckFlags {
   tools?: string;
@@ -100,15 +99,17 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0))
     throw new SearchliftError(`--server-timeout must be a positive number of seconds, not ${opts.serverTimeout}`, ExitCode.usage);
-  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModules, DEFAULT_RELEASES }, { check }, fmt, ex] = await Promise.all([
-    import("../check/naming.js"),
-    import("../check/tools-file.js"),
-    import("../check/queries.js"),
-    import("../check/releases.js"),
-    import("../api/check.js"),
-    import("../check/format.js"),
-    import("../check/expectations.js"),
-  ]);
+  const [{ clientTool, markLoaded }, { readToolsFile }, q, { releaseModules, DEFAULT_RELEASES }, { check }, fmt, ex, { MAX_FULL_ROWS }] =
+    await Promise.all([
+      import("../check/naming.js"),
+      import("../check/tools-file.js"),
+      import("../check/queries.js"),
+      import("../check/releases.js"),
+      import("../api/check.js"),
+      import("../check/format.js"),
+      import("../check/expectations.js"),
+      import("../check/check.js"),
+    ]);
   // Expectations are read before the server is started: a mistake in them costs no server and no release.
   const specs = [...opts.expect.map(ex.parseExpect), ...(opts.expectations ? ex.readExpectationsFile(opts.expectations) : [])];
   const maxRank = opts.maxRank === undefined ? undefined : Number(opts.maxRank);
@@ -120,7 +121,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
       ExitCode.usage,
     );
   const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
-  const listed = opts.tools ? toolsFromFile(opts.tools, readToolsFile) : await toolsFromServer(opts, timeoutS);
+  const listed = opts.tools ? await toolsFromFile(opts.tools, readToolsFile) : await toolsFromServer(opts, timeoutS);
   const server = opts.serverName ?? listed.serverName ?? listed.fallbackName;
   if (!server) throw new SearchliftError("the server gives no name of its own: name it with --server-name", ExitCode.usage);
   const otherServers = (files: string[]) =>
@@ -156,6 +157,11 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const modules = await releaseModules(given, { log, ...pick(opts, "platform", "cache", "liftCache") });
   const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true, expectations, baseline });
   for (const w of r.warnings) log(`warning: ${w}`);
+  if (opts.json && r.summary.omittedRows)
+    log(
+      `${r.summary.omittedRows} rows are left out of the JSON's results (more than ${MAX_FULL_ROWS} query × tool pairs): ` +
+        `tools a query is not for that no release returned (summary.omittedRows)`,
+    );
   if (opts.json) printJson(fmt.jsonForm(r));
   else process.stdout.write(opts.markdown ? fmt.formatMarkdown(r) : fmt.formatText(r));
   const missed = r.summary.expectations.missed;
@@ -194,8 +200,9 @@ interface Listed {
 }
 
 /** A tools file's tools; an empty list fails as a server that lists none does (exit 18, the same message). */
-function toolsFromFile(path: string, read: (path: string) => Omit<Listed, "fallbackName">): Listed {
+async function toolsFromFile(path: string, read: (path: string) => Omit<Listed, "fallbackName">): Promise<Listed> {
   const file = read(path);
+  const { NO_TOOLS } = await import("../check/server-tools.js");
   if (!file.tools.length) throw new SearchliftError(NO_TOOLS, ExitCode.serverFailed, path);
   return { ...file, fallbackName: fileName(path) };
 }
