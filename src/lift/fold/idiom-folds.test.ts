@@ -78,8 +78,9 @@ describe("sequenceHeads", () => {
       "for (let x of a) { b(x); b(1); } if (a) { b(); b(2); }",
     );
   });
-  it("an assignment to a member keeps its order; a declaration in a loop head stays", () => {
+  it("an assignment to a member, or one that reads its target first, keeps its order; a declaration in a loop head stays", () => {
     expect(folded("a.x = (b(), 1); for (let i = (b(), 0); ; ) break;", only)).toBe("a.x = (b(), 1); for (let i = (b(), 0); ; ) break;");
+    expect(folded("a += (b(), 1);", only)).toBe("a += (b(), 1);");
   });
 });
 

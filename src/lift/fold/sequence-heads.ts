@@ -39,7 +39,8 @@ function headOf(s: Node, inList: boolean): { sequence: SequenceExpression; rest:
       const e = s.expression;
       // A sequence as a loop's or an if's whole body (in a list, sequenceStatements splits it).
       if (isSequence(e) && !inList) return { sequence: e, rest: (last) => ({ ...s, expression: last }) };
-      if (e.type !== "AssignmentExpression" || e.left.type !== "Identifier" || !isSequence(e.right)) return null;
+      // Only `=`: `x += (a(), b)` reads x before a() runs.
+      if (e.type !== "AssignmentExpression" || e.operator !== "=" || e.left.type !== "Identifier" || !isSequence(e.right)) return null;
       return { sequence: e.right, rest: (last) => ({ ...s, expression: { ...e, right: last } }) };
     }
     default:
