@@ -14,7 +14,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { behaviourView, sandboxScript, type ModuleSide, type WitnessReport } from "../src/diff/behaviour.js";
+import {
+  behaviourVerdict,
+  behaviourView,
+  sandboxScript,
+  type Behaviour,
+  type ModuleSide,
+  type WitnessReport,
+} from "../src/diff/behaviour.js";
 import { codeTokens } from "../src/diff/code-tokens.js";
 import type { ContractCall } from "../src/diff/witness-run.js";
 import { liftInput } from "../src/lift/lift.js";
@@ -57,7 +64,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface DiffJson {
   code: { changed: boolean; diff: string };
-  behaviour: { searched: number; changed: WitnessReport[]; sentences: string[]; stopped?: string };
+  behaviour: { searched: number; changed: WitnessReport[]; sentences: string[]; stopped?: string; coverage?: Behaviour["coverage"] };
 }
 
 async function diffJson(a: string, b: string, out?: string): Promise<DiffJson> {
@@ -209,7 +216,13 @@ describe("the behaviour search is steered by the changed code: small edits of 0.
     const r = await diffOf("refactor");
     expect(r.code.changed).toBe(true);
     expect(r.behaviour.changed).toEqual([]);
-    expect(r.behaviour.searched).toBe(3000);
+    // The budget's 3000 candidates, then the guided edits of the calls that reached the changed code.
+    expect(r.behaviour.searched).toBe(3600);
+    // The evidence that it is a refactor: every changed statement and branch ran, on both sides.
+    expect(r.behaviour.coverage!.before.unreached).toEqual([]);
+    expect(r.behaviour.coverage!.after.unreached).toEqual([]);
+    expect(r.behaviour.coverage!.after.of).toBeGreaterThan(0);
+    expect(behaviourVerdict(r.behaviour as Behaviour)).toBe("refactor");
   }, 300_000);
 
   // Needs the adapter (tool-search-code.ts) to pass a tool's `title` to the release: where it does not, the lifted

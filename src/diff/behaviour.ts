@@ -21,9 +21,11 @@ import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { SemanticRow } from "../routines/pack.js";
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { moduleToScript } from "../verify/verify.js";
-import { codeTokens } from "./code-tokens.js";
+import { codeTokens, type CodeTokens } from "./code-tokens.js";
 import { ModuleRunError, type Side } from "./witness-run.js";
-import { answerOf, DEFAULT_BUDGET, searchWitnesses, type Budget } from "./witness-search.js";
+import { answerOf, DEFAULT_BUDGET, searchWitnesses, type Budget, type CoverageSides } from "./witness-search.js";
+import { changedLines, instrument, type ChangedPoint } from "./coverage.js";
+import { liftedCode } from "../lift/lift.js";
 
 /** A self-contained difference: replay it by calling `function(query, deferred, { loaded, maxResults })` on both modules. */
 export interface WitnessReport {
@@ -46,6 +48,8 @@ export interface Behaviour {
   stopped?: string;
   /** Calls stopped by a sandbox limit (time, stack, memory) on either side: not compared, never witnesses. */
   limitHits?: number;
+  /** The changed code the search ran, on each side: the evidence behind "no difference found". */
+  coverage?: { before: ChangedCodeRun; after: ChangedCodeRun };
   /** Distinct witnesses, at most ten. */
   changed: WitnessReport[];
   /** One plain-language line per difference: changed probe rows first, then the witnesses. */
@@ -108,6 +112,7 @@ export async function behaviourView(
   const tokens = codeTokens(a.text, b.text);
   const probes = pack.probes(tokens.numbers);
   const side = (m: ModuleSide): Side => ({ script: m.script, label: m.label });
+  const probed = instrumented(a, b, tokens);
   const bound = new AbortController();
   const timer = setTimeout(() => bound.abort(), boundSeconds * 1000);
   let found;
@@ -118,6 +123,7 @@ export async function behaviourView(
       kindOf: pack.witnessKind,
       focus: pack.witnessFocus,
       bound: { signal: bound.signal, seconds: boundSeconds },
+      ...(probed ? { coverage: probed.sides } : {}),
     });
   } catch (e) {
     if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
@@ -140,6 +146,7 @@ export async function behaviourView(
     };
   });
   const kept = withinBytes(changed, MAX_WITNESS_BYTES);
+  const coverage = probed && found.reach ? changedCodeRun(probed.points, found.reach.reached) : undefined;
   const limits = found.limitHits > 0 ? [`${found.limitHits} call(s) were stopped by a sandbox limit (time or stack) and not compared`] : [];
   return {
     semantics: rows,
@@ -148,6 +155,7 @@ export async function behaviourView(
       seconds: Math.round(found.seconds * 10) / 10,
       ...(found.stopped !== undefined ? { stopped: found.stopped } : {}),
       ...(found.limitHits > 0 ? { limitHits: found.limitHits } : {}),
+      ...(coverage ? { coverage } : {}),
       changed: kept,
       // Where the view stopped early, it says so first: what follows is what was found by then.
       sentences: [
@@ -158,6 +166,63 @@ export async function behaviourView(
       ],
     },
   };
+}
+
+/** Of one module's changed statements and branches (coverage.ts), how many the search ran, and those it never did. */
+export interface ChangedCodeRun {
+  reached: number;
+  of: number;
+  unreached: ChangedPoint[];
+}
+
+/** Both modules with probes at their changed lines, as sandbox scripts; null when the code is the same or a copy cannot be instrumented. */
+function instrumented(
+  a: ModuleSide,
+  b: ModuleSide,
+  tokens: CodeTokens,
+): { sides: CoverageSides; points: [ChangedPoint[], ChangedPoint[]] } | null {
+  const [la, lb] = changedLines(liftedCode(a.text), liftedCode(b.text));
+  if (la.size + lb.size === 0) return null;
+  try {
+    const [ia, ib] = [instrument(a.text, moduleLines(a.text, la)), instrument(b.text, moduleLines(b.text, lb))];
+    return {
+      sides: {
+        a: { script: moduleToScript(ia.text), label: a.label },
+        b: { script: moduleToScript(ib.text), label: b.label },
+        points: [ia.points.length, ib.points.length],
+        words: changedWords(tokens),
+      },
+      points: [ia.points, ib.points],
+    };
+  } catch {
+    // A copy the probes cannot be put into is searched as it is, without coverage.
+    return null;
+  }
+}
+
+/** Words for the guided edits: those of the changed code's strings and fields first, then of the other strings. */
+function changedWords(tokens: CodeTokens): string[] {
+  const texts = [...tokens.changedCode.strings, ...tokens.changedCode.members, ...tokens.strings.slice(0, 24)];
+  const words = texts.flatMap((t) => t.split(/[^\p{L}\p{N}_]+/u)).filter((w) => w.length > 1 && w.length < 40);
+  return [...new Set(words)].slice(0, 64);
+}
+
+/** Lines of liftedCode (the module without its header comment) as lines of the module. */
+function moduleLines(text: string, lines: Set<number>): Set<number> {
+  const header = text.slice(0, Math.max(0, text.search(/^(?!\/\/)(?=\S)/m))).split("\n").length - 1;
+  return new Set([...lines].map((l) => l + header));
+}
+
+function changedCodeRun(
+  points: [ChangedPoint[], ChangedPoint[]],
+  reached: [Set<number>, Set<number>],
+): { before: ChangedCodeRun; after: ChangedCodeRun } {
+  const one = (ps: ChangedPoint[], r: Set<number>): ChangedCodeRun => ({
+    reached: ps.filter((_, i) => r.has(i)).length,
+    of: ps.length,
+    unreached: ps.filter((_, i) => !r.has(i)),
+  });
+  return { before: one(points[0], reached[0]), after: one(points[1], reached[1]) };
 }
 
 /** The witnesses' JSON at most (a witness carries its tools and answers whole, so that it replays): a track of
@@ -179,5 +244,23 @@ function withinBytes(ws: WitnessReport[], max: number): WitnessReport[] {
 
 /** What the text views say when no witness was found: how far the search went, never just "no change". */
 export function noDifferenceFound(b: Behaviour): string {
-  return `no behaviour difference found in ${b.searched} cases (${b.seconds} s)${b.stopped ? `; stopped: ${b.stopped}` : ""}`;
+  return `no behaviour difference found in ${b.searched} cases (${b.seconds} s)${coverageClause(b)}${b.stopped ? `; stopped: ${b.stopped}` : ""}`;
+}
+
+/** "; every changed statement and branch ran (12 before, 14 after)", or what never ran, by line. */
+function coverageClause(b: Behaviour): string {
+  const c = b.coverage;
+  if (!c) return "";
+  const missed = [...c.before.unreached.map((p) => ({ ...p, side: "before" })), ...c.after.unreached.map((p) => ({ ...p, side: "after" }))];
+  if (missed.length === 0) return `; every changed statement and branch ran (${c.before.of} before, ${c.after.of} after)`;
+  const named = missed.slice(0, 3).map((p) => `line ${p.line} ${p.side}: \`${p.code}\``);
+  const more = missed.length > 3 ? `, and ${missed.length - 3} more` : "";
+  return `; ${missed.length} of ${c.before.of + c.after.of} changed statements and branches never ran (${named.join("; ")}${more})`;
+}
+
+/** What a change point's behaviour view shows: a difference, a refactor whose changed code all ran, or unknown. */
+export function behaviourVerdict(b: Behaviour): "changed" | "refactor" | "unknown" {
+  if (b.changed.length > 0) return "changed";
+  if (b.stopped || !b.coverage) return "unknown";
+  return b.coverage.before.unreached.length + b.coverage.after.unreached.length === 0 ? "refactor" : "unknown";
 }

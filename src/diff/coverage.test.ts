@@ -93,3 +93,12 @@ describe("coverage of two lifted releases in the sandbox", () => {
     expect(run.reached[1].has(terms(ib.points)[1]!)).toBe(false);
   }, 60_000);
 });
+
+describe("instrument, in a loop's head", () => {
+  it("leaves the declaration of a for-of head in place", () => {
+    const module = "async function f(xs) {\n  let out = [];\n  for (let x of xs) out.push(await x);\n  return out;\n}\nexport { f };\n";
+    const { text, points } = instrument(module, new Set([3]));
+    expect(() => parse(text, { ecmaVersion: "latest", sourceType: "module" })).not.toThrow();
+    expect(points.map((p) => p.code)).toEqual(["for (let x of xs) out.push(await x);", "out.push(await x);"]);
+  });
+});

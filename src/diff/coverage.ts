@@ -66,54 +66,101 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
   const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", locations: true }) as unknown as Node;
   const points: ChangedPoint[] = [];
   const inserts: Insertion[] = [];
-  const lineOf = (n: Node) => n.loc!.start.line;
-  const touches = (n: Node) => {
-    for (let l = n.loc!.start.line; l <= n.loc!.end.line; l++) if (lines.has(l)) return true;
-    return false;
-  };
   const probe = (n: Node, kind: ChangedPoint["kind"]) => {
-    points.push({ line: lineOf(n), kind, code: excerpt(text, n) });
+    points.push({ line: n.loc!.start.line, kind, code: excerpt(text, n) });
     return `${REACH}(${points.length - 1})`;
   };
-  const wrapStatement = (n: Node, call: string) => {
+  const wrap = (n: Node, open: string, close: string) => {
     const span = n.end - n.start;
-    inserts.push({ at: n.start, text: `{ ${call}; `, order: -span }, { at: n.end, text: " }", order: span });
+    inserts.push({ at: n.start, text: open, order: -span }, { at: n.end, text: close, order: span });
   };
-  const wrapExpression = (n: Node, call: string) => {
-    const span = n.end - n.start;
-    inserts.push({ at: n.start, text: `(${call}, `, order: -span }, { at: n.end, text: ")", order: span });
-  };
-  let depth = 0;
+  const chosen = changedStatements(ast, text, lines);
   walk(ast as unknown as EstreeNode, {
     enter(raw, parent, key) {
       const n = raw as unknown as Node;
-      const p = parent as unknown as Node | null;
-      if (isFunctionNode(n)) depth++;
-      if (depth === 0 || !touches(n)) return;
-      if (isStatement(n) && innermostOnChangedLine(n, lines)) {
+      if (chosen.has(n)) {
         const call = probe(n, "statement");
         // In a list a probe goes before the statement (a declaration keeps its scope); elsewhere, a block around it.
-        if (p && Array.isArray((p as unknown as Record<string, unknown>)[key as string]))
+        if (parent && Array.isArray((parent as unknown as Record<string, unknown>)[key as string]))
           inserts.push({ at: n.start, text: `${call}; `, order: -(n.end - n.start) - 1 });
-        else wrapStatement(n, call);
+        else wrap(n, `{ ${call}; `, " }");
       }
+      if (!inFunction(n, ast) || !lines.has(n.loc!.start.line)) return;
       if (n.type === "IfStatement") {
-        if (lines.has(lineOf(n))) {
-          wrapStatement(n.consequent as Node, probe(n.consequent as Node, "branch"));
-          if (n.alternate) wrapStatement(n.alternate as Node, probe(n.alternate as Node, "branch"));
-        }
-      } else if (n.type === "ConditionalExpression" && lines.has(lineOf(n))) {
-        wrapExpression(n.consequent as Node, probe(n.consequent as Node, "branch"));
-        wrapExpression(n.alternate as Node, probe(n.alternate as Node, "branch"));
-      } else if (n.type === "LogicalExpression" && lines.has(lineOf(n.right as Node))) {
-        wrapExpression(n.right as Node, probe(n.right as Node, "branch"));
+        wrap(n.consequent as Node, `{ ${probe(n.consequent as Node, "branch")}; `, " }");
+        if (n.alternate) wrap(n.alternate as Node, `{ ${probe(n.alternate as Node, "branch")}; `, " }");
+      } else if (n.type === "ConditionalExpression") {
+        wrap(n.consequent as Node, `(${probe(n.consequent as Node, "branch")}, `, ")");
+        wrap(n.alternate as Node, `(${probe(n.alternate as Node, "branch")}, `, ")");
+      } else if (n.type === "LogicalExpression") {
+        wrap(n.right as Node, `(${probe(n.right as Node, "branch")}, `, ")");
       }
+    },
+  });
+  return { text: applyInsertions(text, inserts) + recorder(), points };
+}
+
+/**
+ * The statements inside functions that a changed line belongs to: the innermost one holding the line's first
+ * character (a line that continues a statement belongs to it), and every one that starts on the line.
+ */
+function changedStatements(ast: Node, text: string, lines: ReadonlySet<number>): Set<Node> {
+  const starts = lineStarts(text);
+  const firstChars = [...lines].flatMap((l) => {
+    const from = starts[l - 1];
+    if (from === undefined) return [];
+    const at = text.slice(from, starts[l] ?? text.length).search(/\S/);
+    return at < 0 ? [] : [from + at];
+  });
+  const statements: Node[] = [];
+  let depth = 0;
+  walk(ast as unknown as EstreeNode, {
+    enter(raw, _parent, key) {
+      const n = raw as unknown as Node;
+      if (isFunctionNode(n)) depth++;
+      // A declaration in a loop's head (`for (let x of xs)`) is part of the loop, not a statement of its own.
+      if (depth > 0 && isStatement(n) && key !== "left" && key !== "init") statements.push(n);
     },
     leave(raw) {
       if (isFunctionNode(raw as unknown as Node)) depth--;
     },
   });
-  return { text: applyInsertions(text, inserts) + recorder(), points };
+  const chosen = new Set<Node>();
+  for (const at of firstChars) {
+    let best: Node | undefined;
+    for (const s of statements) if (s.start <= at && at < s.end && (!best || s.end - s.start < best.end - best.start)) best = s;
+    if (best) chosen.add(best);
+  }
+  for (const s of statements) if (lines.has(s.loc!.start.line)) chosen.add(s);
+  return chosen;
+}
+
+function lineStarts(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) out.push(i + 1);
+  return out;
+}
+
+/** Whether `n` lies inside a function of `ast` (the routine's code, not the module's top level). */
+function inFunction(n: Node, ast: Node): boolean {
+  const top = (ast as unknown as { body: Node[] }).body;
+  for (const s of top) {
+    if (n.start < s.start || n.end > s.end) continue;
+    return s.type === "FunctionDeclaration" || (n !== s && s.type !== "ExportNamedDeclaration" && hasFunctionAround(s, n));
+  }
+  return false;
+}
+
+function hasFunctionAround(root: Node, n: Node): boolean {
+  let found = false;
+  walk(root as unknown as EstreeNode, {
+    enter(raw) {
+      const c = raw as unknown as Node;
+      if (found || c.end < n.start || c.start > n.end) return this.skip();
+      if (isFunctionNode(c) && c.start <= n.start && n.end <= c.end && c !== n) found = true;
+    },
+  });
+  return found;
 }
 
 /** The recorder, at the end of the module (a hoisted declaration): which probes ran, and the first call to reach each. */
@@ -145,24 +192,6 @@ function isFunctionNode(n: Node): boolean {
 function isStatement(n: Node): boolean {
   if (n.type === "BlockStatement" || n.type === "FunctionDeclaration" || n.type === "ClassDeclaration") return false;
   return n.type.endsWith("Statement") || n.type === "VariableDeclaration";
-}
-
-/** A statement with a changed line that none of its nested statements holds. */
-function innermostOnChangedLine(n: Node, lines: ReadonlySet<number>): boolean {
-  const own = new Set<number>();
-  for (let l = n.loc!.start.line; l <= n.loc!.end.line; l++) if (lines.has(l)) own.add(l);
-  walk(n as unknown as EstreeNode, {
-    enter(raw) {
-      const c = raw as unknown as Node;
-      if (c === n) return;
-      if (isFunctionNode(c) || isStatement(c) || c.type === "BlockStatement") {
-        for (let l = c.loc!.start.line; l <= c.loc!.end.line; l++) own.delete(l);
-        this.skip();
-      }
-    },
-  });
-  // The statement's own first line stays its own even when a nested statement starts there (`if (x) y();`).
-  return own.size > 0 || lines.has(n.loc!.start.line);
 }
 
 function excerpt(text: string, n: Node): string {

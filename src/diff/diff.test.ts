@@ -226,7 +226,7 @@ describe("searchlift diff (command line)", () => {
     expect(r.a).toEqual({ input: a, version: "unknown", platform: "npm" });
     expect(r.code.changed).toBe(true);
     expect(r.semantics[0]).toHaveProperty("changed");
-    expect(Object.keys(r.behaviour)).toEqual(["searched", "seconds", "changed", "sentences"]);
+    expect(Object.keys(r.behaviour)).toEqual(["searched", "seconds", "coverage", "changed", "sentences"]);
     expect(r.semantics[0]).toEqual({
       feature: expect.any(String),
       before: expect.any(String),

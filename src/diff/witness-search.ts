@@ -19,7 +19,8 @@
  */
 import type { CallResult } from "../verify/sandbox.js";
 import { hitLimit, resultsAgree, shrinkCandidates } from "../verify/verify.js";
-import { runCallsOnBoth, WITNESS_SANDBOX, type ContractCall, type Side } from "./witness-run.js";
+import { runCallsOnBoth, runCallsReaching, WITNESS_SANDBOX, type ContractCall, type Side } from "./witness-run.js";
+import { guidedCalls } from "./guided.js";
 
 /** What a call returned, or `{ error }` when it threw. */
 export type Answer = unknown;
@@ -49,6 +50,24 @@ export interface SearchOptions {
   focus?: (w: Witness) => string[];
   /** The overall wall-clock bound: aborted when `seconds` have passed (see behaviour.ts). */
   bound?: { signal: AbortSignal; seconds: number };
+  /** Both modules instrumented at their changed code (coverage.ts): the search runs these copies, says which
+   *  probes it reached, and spends GUIDED_CALLS more on edits of the calls that reached them (guided.ts). */
+  coverage?: CoverageSides;
+}
+
+export interface CoverageSides {
+  a: Side;
+  b: Side;
+  /** Probes in each copy. */
+  points: [number, number];
+  /** Words of the changed code, for the guided edits. */
+  words: readonly string[];
+}
+
+/** Which probes of each side the search reached. */
+export interface Reach {
+  reached: [Set<number>, Set<number>];
+  points: [number, number];
 }
 
 export interface SearchOutcome {
@@ -60,6 +79,8 @@ export interface SearchOutcome {
   limitHits: number;
   /** Why the search ended before its work was done: its overall time bound was reached. */
   stopped?: string;
+  /** With SearchOptions.coverage: the changed code the search ran. */
+  reach?: Reach;
 }
 
 /** Calls in the first batch (after the prelude), and in each later one: fixed, so that where the search stops
@@ -80,19 +101,34 @@ export function answerOf(r: CallResult): Answer {
   return r.ok ? r.value : { error: r.error };
 }
 
+/** Guided calls after the candidates, in rounds: each round edits the calls that reached probes the rounds
+ *  before had not. A fixed number, as the budget is. */
+const GUIDED_CALLS = 600;
+const GUIDED_ROUNDS = 2;
+/** The guided edits' seed: fixed, so the same modules give the same calls. */
+const GUIDED_SEED = 0x5ea1;
+
 /** A pair of runs for the search: in the caller's bound, counting the calls a limit stopped. */
 interface Runner {
   run(calls: readonly ContractCall[]): Promise<[CallResult[], CallResult[]]>;
+  /** As run, on the instrumented copies where there are some: also the probes each call reached first. */
+  reaching(
+    calls: readonly ContractCall[],
+  ): Promise<{ results: [CallResult[], CallResult[]]; reached: [Map<number, number>, Map<number, number>] }>;
   /** Whether two results say something: both ran to an answer (or a throw) of the code's own. */
   compared(x: CallResult, y: CallResult): boolean;
   readonly over: boolean;
   limitHits: number;
 }
 
-function runner(a: Side, b: Side, bound: SearchOptions["bound"]): Runner {
+function runner(a: Side, b: Side, bound: SearchOptions["bound"], coverage: CoverageSides | undefined): Runner {
   const options = bound ? { ...WITNESS_SANDBOX, signal: bound.signal } : WITNESS_SANDBOX;
   const r: Runner = {
     run: (calls) => runCallsOnBoth(a, b, calls, options),
+    reaching: async (calls) =>
+      coverage
+        ? runCallsReaching(coverage.a, coverage.b, calls, options)
+        : { results: await runCallsOnBoth(a, b, calls, options), reached: [new Map(), new Map()] },
     compared(x, y) {
       if (!hitLimit(x) && !hitLimit(y)) return true;
       r.limitHits++;
@@ -109,10 +145,17 @@ function runner(a: Side, b: Side, bound: SearchOptions["bound"]): Runner {
 export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<ContractCall>, opts: SearchOptions): Promise<SearchOutcome> {
   // Read for the outcome's `seconds` only: no decision below depends on it.
   const t0 = performance.now();
-  const run = runner(a, b, opts.bound);
+  const run = runner(a, b, opts.bound, opts.coverage);
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const max = opts.max ?? 10;
   const found = new Map<string, Witness>();
+  const compare = (c: ContractCall, x: CallResult, y: CallResult) => {
+    if (!run.compared(x, y) || resultsAgree(x, y)) return;
+    const w: Witness = { ...c, before: answerOf(x), after: answerOf(y) };
+    const kind = opts.kindOf(w);
+    if (!found.has(kind)) found.set(kind, w);
+  };
+  const reach = new ReachLog();
   const it = candidates[Symbol.iterator]();
   let searched = 0;
   let prelude: readonly ContractCall[] = opts.prelude ?? [];
@@ -121,19 +164,27 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
   while (searched < budget.cases && found.size < max + 4 && !run.over) {
     const batch = take(it, Math.min(preludeResults ? BATCH : FIRST_BATCH, budget.cases - searched));
     if (batch.length === 0 && preludeResults) break;
-    const [ra, rb] = await run.run([...prelude, ...batch]);
+    const all = [...prelude, ...batch];
+    const { results, reached } = await run.reaching(all);
+    const [ra, rb] = results;
     const skip = prelude.length;
     preludeResults ??= [ra.slice(0, skip), rb.slice(0, skip)];
     prelude = [];
-    batch.forEach((c, i) => {
-      const [x, y] = [ra[skip + i]!, rb[skip + i]!];
-      if (!run.compared(x, y) || resultsAgree(x, y)) return;
-      const w: Witness = { ...c, before: answerOf(x), after: answerOf(y) };
-      const kind = opts.kindOf(w);
-      if (!found.has(kind)) found.set(kind, w);
-    });
+    reach.record(all, reached);
+    batch.forEach((c, i) => compare(c, ra[skip + i]!, rb[skip + i]!));
     searched += batch.length;
     if (batch.length === 0) break;
+  }
+  // Guided rounds: edits of the calls that got to changed code, for the differences there that the candidates missed.
+  let seeds = reach.firstReachers();
+  for (let round = 0; opts.coverage && round < GUIDED_ROUNDS && seeds.length > 0 && found.size < max + 4 && !run.over; round++) {
+    const calls = guidedCalls(seeds, opts.coverage.words, GUIDED_CALLS / GUIDED_ROUNDS, GUIDED_SEED + round);
+    const { results, reached } = await run.reaching(calls);
+    const before = reach.size();
+    const fresh = reach.record(calls, reached);
+    calls.forEach((c, i) => compare(c, results[0][i]!, results[1][i]!));
+    searched += calls.length;
+    seeds = reach.size() > before ? fresh : seeds;
   }
   const focus = opts.focus ?? (() => []);
   const shrunk = await shrinkAll(run, [...found.values()].slice(0, max + 4), { kindOf: opts.kindOf, focus });
@@ -153,7 +204,37 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
     prelude: preludeResults ?? [[], []],
     limitHits: run.limitHits,
     ...(stopped !== undefined ? { stopped } : {}),
+    ...(opts.coverage ? { reach: { reached: reach.reached, points: opts.coverage.points } } : {}),
   };
+}
+
+/** The probes reached on each side, and the call that reached each first. */
+class ReachLog {
+  readonly reached: [Set<number>, Set<number>] = [new Set(), new Set()];
+  private by: ContractCall[] = [];
+
+  /** Adds a batch's probes; returns the calls that reached a probe no earlier batch had. */
+  record(calls: readonly ContractCall[], maps: [Map<number, number>, Map<number, number>]): ContractCall[] {
+    const fresh = new Set<ContractCall>();
+    maps.forEach((m, side) => {
+      for (const [point, k] of m) {
+        if (this.reached[side]!.has(point)) continue;
+        this.reached[side]!.add(point);
+        const call = calls[k];
+        if (call) fresh.add(call);
+      }
+    });
+    this.by.push(...fresh);
+    return [...fresh];
+  }
+
+  firstReachers(): ContractCall[] {
+    return [...this.by];
+  }
+
+  size(): number {
+    return this.reached[0].size + this.reached[1].size;
+  }
 }
 
 function take<T>(it: Iterator<T>, n: number): T[] {
