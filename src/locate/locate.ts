@@ -5,7 +5,7 @@ import { sharedModuleText, type StatementParser } from "./partial-parse.js";
 import type { Node } from "../ast/pattern.js";
 import { MarkerIndex } from "./prefilter.js";
 import { markerBytes, markerLabel, type Signature, type Variant } from "./signature.js";
-import { changedParts, nearest, type ChangedParts, type Closest } from "./nearest.js";
+import { borrowedBindings, changedParts, nearest, type ChangedParts, type Closest } from "./nearest.js";
 
 export interface Candidate {
   module: string;
@@ -106,7 +106,11 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
     const located = resultOf(sig, found, searched, markers);
     if (located.match && sig.variants.find((v) => v.name === located.result.variant)?.linked) {
       const changed = changedParts(sig, located.match.text, located.match.node);
-      if (changed) located.result.changed = changed;
+      if (changed) {
+        located.result.changed = changed;
+        located.match.bindings = borrowedBindings(sig, changed.variant, located.match.node, located.match.bindings);
+        located.result.roles = roleNames(sig, located.match.bindings);
+      }
     } else if (located.result.status === "absent") {
       const near = nearest(
         sig,

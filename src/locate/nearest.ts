@@ -6,7 +6,7 @@
  */
 import type { ModuleEntry } from "../extract/types.js";
 import { lineColumn } from "../ast/parse-module.js";
-import { findAll, type Node } from "../ast/pattern.js";
+import { findAll, type Bindings, type Node } from "../ast/pattern.js";
 import { markerBytes, type Signature, type Variant } from "./signature.js";
 
 export interface ChangedParts {
@@ -32,6 +32,28 @@ const MAX_COMPARED = 400;
 export function changedParts(sig: Signature, text: string, node: Node): ChangedParts | undefined {
   const best = closestVariant(sig, text, node);
   return best && { variant: best.variant.name, missing: best.missing };
+}
+
+/**
+ * A linked match's bindings, completed from the closest known variant: its parts that still match (together
+ * where they can, else alone) bind the same metavariables, so that roles keep the names the known variant
+ * gives them (`terms`, `term`, `score`) and a new shape does not rename the whole routine.
+ */
+export function borrowedBindings(sig: Signature, variant: string, node: Node, own: Bindings): Bindings {
+  const v = sig.variants.find((x) => x.name === variant);
+  if (!v) return own;
+  let env: Bindings = new Map(own);
+  for (const p of v.has) {
+    const together = findAll(node, p, env)[0];
+    if (together) {
+      env = together.bindings;
+      continue;
+    }
+    const alone = findAll(node, p, new Map(own))[0];
+    if (!alone) continue;
+    for (const [k, b] of alone.bindings) if (!env.has(k)) env.set(k, b);
+  }
+  return env;
 }
 
 /** Of the functions a linked variant's anchor accepted, the one closest to a known variant. */
