@@ -70,6 +70,7 @@ interface CheckJson {
     queries: number;
     releases: number;
     expectations: { total: number; met: number; missed: number; unjudged: number };
+    omittedRows: number;
   };
   queries: Array<{ text: string; owners: string[] }>;
   expectations: Array<{
@@ -432,7 +433,14 @@ describe("check expectations (--expect, --expectations, --max-rank, --fail-on-ex
         reasons: { "0.5.0": none, "0.7.0": none },
       },
     ]);
-    expect(j.summary).toEqual({ tools: 4, loaded: 1, queries: 2, releases: 2, expectations: { total: 3, met: 1, missed: 2, unjudged: 0 } });
+    expect(j.summary).toEqual({
+      tools: 4,
+      loaded: 1,
+      queries: 2,
+      releases: 2,
+      expectations: { total: 3, met: 1, missed: 2, unjudged: 0 },
+      omittedRows: 0,
+    });
     // Each query is for the tools expected of it.
     expect(j.queries).toEqual([
       { text: "report", owners: ["mcp__acme__report", "mcp__acme__fetch_data"] },
