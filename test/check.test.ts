@@ -525,6 +525,30 @@ describe("check expectations (--expect, --expectations, --max-rank, --fail-on-ex
     expect(run([...acme(), "--expect", "report=>report_export", "--query", "spreadsheet", "--fail-on-unfound"]).code).toBe(0);
   });
 
+  it("an expectation on an always-loaded tool says why it is missed; one limited to a release is for its tool there only", () => {
+    const file = join(dir, "expectations-loaded.json");
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { query: "report", tool: "report_status" },
+        { query: "select:mcp__acme__report_status", tool: "report_status", rank: 1 },
+        { query: "spreadsheet", tool: "report_export", releases: ["0.7.0"] },
+      ]),
+    );
+    const r = run([...acme(), "--expectations", file, "--fail-on-unfound", "--json"]);
+    expect(r.code).toBe(ExitCode.unfound);
+    const j = JSON.parse(r.stdout) as CheckJson;
+    expect(j.expectations[0]!.reasons).toEqual({
+      "0.5.0": "it is always loaded: the tool search never ranks it (only select: by its name returns it)",
+      "0.7.0": "it is always loaded: the tool search never ranks it (only select: by its name returns it)",
+    });
+    expect(j.expectations[1]!.results).toEqual({ "0.5.0": { rank: 1, met: true }, "0.7.0": { rank: 1, met: true } });
+    // "spreadsheet" is for report_export on 0.7.0 only: unfound there, not on 0.5.0; the loaded tool never is.
+    expect(j.unfound).toEqual([
+      { tool: "mcp__acme__report_export", releases: ["0.7.0"], reasons: { "0.7.0": expect.stringMatching(/^"spreadsheet": scores 0/) } },
+    ]);
+  });
+
   it("refuses malformed expectations, an unknown tool, and --max-rank or --fail-on-expect without expectations (usage)", () => {
     const bad = join(dir, "bad-expectations.json");
     writeFileSync(bad, JSON.stringify([{ query: "report" }]));

@@ -61,6 +61,7 @@ export function expectationReason(
   probes: ReleaseProbes,
 ): string {
   const rank = returned.indexOf(tool.name) + 1;
+  if (tool.alwaysLoad && !rank) return "it is always loaded: the tool search never ranks it (only select: by its name returns it)";
   // The expectation names its query: the clause need not say it again.
   const prefix = `${q(query)}: `;
   const clause = (text: string) => (text.startsWith(prefix) ? text.slice(prefix.length) : text);
