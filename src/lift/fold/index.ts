@@ -2,8 +2,9 @@
  * Dead code the ports' cuts leave in a lifted module, folded away (one fold per file, in the manner
  * of webcrack's transforms). Each fold makes work for the others — a constant test empties a branch,
  * which leaves a binding unread, whose initialiser was the only call of a function — so they run in
- * turn until none changes anything. The last few write what the minifier left as a person would
- * (one binding per declaration, `undefined`, if statements for `a && b()`, no else after a return).
+ * turn until none changes anything. IDIOM_FOLDS write what the minifier left as a person would (one
+ * binding per declaration, `undefined`, if statements for `a && b()`, no else after a return), once names
+ * are chosen.
  */
 import type { BlockStatement } from "acorn";
 import type { Node } from "../../ast/pattern.js";
@@ -33,7 +34,8 @@ import { elseAfterExit } from "./else-after-exit.js";
 import { compoundBodies } from "./compound-bodies.js";
 import { freshObjectReads } from "./fresh-object-reads.js";
 
-export const FOLDS: Record<string, Fold> = {
+/** The folds that remove what the ports' cuts left dead; the namer reads the code as they leave it. */
+export const DEAD_CODE_FOLDS: Record<string, Fold> = {
   minifiedBooleans,
   stackTraceHooks,
   constantBindings,
@@ -51,8 +53,15 @@ export const FOLDS: Record<string, Fold> = {
   unusedFunctions,
   unusedParameters,
   duplicateFunctions,
+};
+
+/**
+ * The folds that write the minifier's idioms as a person would (issue 44). They run once names are chosen
+ * (foldIdioms): curated names are keyed by the shape of the code the dead-code folds leave, which these
+ * would change.
+ */
+export const IDIOM_FOLDS: Record<string, Fold> = {
   freshObjectReads,
-  // The minifier's idioms, written as a person would (issue 44): they remove nothing, so they come last.
   singleDeclarations,
   undefinedValues,
   controlExpressions,
@@ -60,6 +69,8 @@ export const FOLDS: Record<string, Fold> = {
   elseAfterExit,
   compoundBodies,
 };
+
+export const FOLDS: Record<string, Fold> = { ...DEAD_CODE_FOLDS, ...IDIOM_FOLDS };
 
 /** Rounds before giving up on a fixpoint: each round removes code, so real modules settle in a few. */
 const MAX_ROUNDS = 50;
@@ -95,7 +106,12 @@ export function foldFunction(fn: Node, folds: Record<string, Fold> = FOLDS): Rec
  * are read from outside (the roots the adapter calls) and so are never unused. `params` are the
  * names the scope receives. The list is changed in place.
  */
-export function foldDeadCode(statements: Node[], used: string[], params: string[] = []): Record<string, number> {
+export function foldDeadCode(
+  statements: Node[],
+  used: string[],
+  params: string[] = [],
+  folds: Record<string, Fold> = DEAD_CODE_FOLDS,
+): Record<string, number> {
   const id = (name: string): Node => ({ type: "Identifier", name, start: -1, end: -1 }) as Node;
   const uses = {
     type: "ReturnStatement",
@@ -115,9 +131,17 @@ export function foldDeadCode(statements: Node[], used: string[], params: string[
     start: -1,
     end: -1,
   } as Node;
-  const fired = foldFunction(fn);
+  const fired = foldFunction(fn, folds);
   const folded: Node[] = body.body;
   if (folded.at(-1) !== uses) throw new Error("dead-code folding lost the module's uses");
   statements.splice(0, statements.length, ...folded.slice(0, -1));
   return fired;
+}
+
+/**
+ * The minifier's idioms in a module body written as a person would, with the dead-code folds again for what
+ * that uncovers (`let t = (g(), a); return t;` is `g(); return a;`): as foldDeadCode, with every fold.
+ */
+export function foldIdioms(statements: Node[], used: string[], params: string[] = []): Record<string, number> {
+  return foldDeadCode(statements, used, params, FOLDS);
 }

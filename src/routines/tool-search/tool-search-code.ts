@@ -30,7 +30,7 @@ import { lineColumn } from "../../ast/parse-module.js";
 import { nameProgram } from "../../lift/names/namer.js";
 import { curatedNames } from "../../lift/names/curated.js";
 import { codeTag } from "../../lift/stable-name.js";
-import { foldDeadCode } from "../../lift/fold/index.js";
+import { foldDeadCode, foldIdioms } from "../../lift/fold/index.js";
 import { selectToolFields, toolFieldUses, type ToolFields } from "./tool-fields.js";
 
 export { LiftError };
@@ -148,6 +148,9 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   const used = [rootKey, callKey, argumentsKey, cacheKey].flatMap((k) => (k ? [read.names.get(k)!] : []));
   const folded = foldDeadCode(read.statements, used, [DEFERRED_BY_CALLER]);
   nameReadable(read, r, fn, invocation, reserved);
+  // Then the minifier's idioms, as a person would write them (the namer reads the code as the folds above leave it).
+  const named = [rootKey, callKey, argumentsKey, cacheKey].flatMap((k) => (k ? [read.names.get(k)!] : []));
+  for (const [fold, n] of Object.entries(foldIdioms(read.statements, named, [DEFERRED_BY_CALLER]))) folded[fold] = (folded[fold] ?? 0) + n;
   const readScores = scoresVariant(read.statements[0]! as ScorerFunction, "scoreToolsByKeywords");
 
   const names = (a: typeof read) => ({
