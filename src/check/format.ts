@@ -182,7 +182,7 @@ export function formatText(r: CheckResult): string {
   const keys = r.releases.map((x) => x.version);
   const out = [
     safe(header(r)),
-    legend(r),
+    safe(legend(r)),
     ...r.releases.map((x) => `  ${safe(x.version)} (${safe(x.platform)}): ${safe(x.module)}`),
     ...r.warnings.map((w) => `warning: ${safe(w)}`),
     "",
