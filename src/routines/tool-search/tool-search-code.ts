@@ -328,16 +328,26 @@ function carryScoredTool(scorer: Node): boolean {
   return found;
 }
 
-/** X in `return X.filter(…).sort(…).slice(…).map(…)`. */
+/**
+ * X in `return X.filter(…).sort(…).slice(…).map(…)`: the scored list under the steps that choose, order and
+ * name its entries without changing a score. The last step maps entries to names; before it, any of the
+ * others, in any order (`.sort(…).reverse()`, `.toSorted(…)`, a second filter), and at least a sort.
+ */
 function tailReceiver(e: Node | null | undefined): Node | null {
-  const steps = ["map", "slice", "sort", "filter"];
-  let cur = e;
-  for (const step of steps) {
-    if (cur?.type !== "CallExpression" || cur.callee.type !== "MemberExpression" || memberName(cur.callee) !== step) return null;
-    cur = cur.callee.object;
+  const step = (n: Node | null | undefined) =>
+    n?.type === "CallExpression" && n.callee.type === "MemberExpression" ? memberName(n.callee) : undefined;
+  if (step(e) !== "map") return null;
+  let cur = (e as CallExpression).callee as Node;
+  cur = (cur as NodeOf<"MemberExpression">).object;
+  let sorted = false;
+  while (ORDERING_STEPS.has(step(cur) ?? "")) {
+    if (/sort/i.test(step(cur)!)) sorted = true;
+    cur = ((cur as CallExpression).callee as NodeOf<"MemberExpression">).object;
   }
-  return cur ?? null;
+  return sorted ? cur : null;
 }
+
+const ORDERING_STEPS = new Set(["filter", "sort", "toSorted", "reverse", "toReversed", "slice"]);
 
 /** An if statement holding a `return` of the function itself (not of a nested function). */
 function returnsEarly(s: Node): boolean {
