@@ -244,7 +244,9 @@ function withinBytes(ws: WitnessReport[], max: number): WitnessReport[] {
 
 /** What the text views say when no witness was found: how far the search went, never just "no change". */
 export function noDifferenceFound(b: Behaviour): string {
-  return `no behaviour difference found in ${b.searched} cases (${b.seconds} s)${coverageClause(b)}${b.stopped ? `; stopped: ${b.stopped}` : ""}`;
+  const found = `no behaviour difference found in ${b.searched} cases (${b.seconds} s)${coverageClause(b)}${b.stopped ? `; stopped: ${b.stopped}` : ""}`;
+  if (!b.coverage) return found;
+  return `${behaviourVerdict(b) === "refactor" ? "A refactor" : "Unknown"}: ${found}`;
 }
 
 /** "; every changed statement and branch ran (12 before, 14 after)", or what never ran, by line. */

@@ -13,7 +13,7 @@ import { summarySentence } from "../diff/code-summary.js";
 import { esc, escProse } from "./html.js";
 import type { RoutinePack, Semantics } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
-import { noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
+import { behaviourVerdict, noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
 import { groupMembers, verifiedCell, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
 export interface HtmlOptions {
@@ -212,7 +212,8 @@ function behaviour(c: Change | undefined, va: string, vb: string): string {
   if (!c) return "";
   const b = c.behaviour;
   if (!b) return `<p class="note behaviour-none">Behaviour not compared: ${esc(c.note ?? "no lifted module")}</p>`;
-  if (b.sentences.length === 0) return `<p class="note behaviour-none" data-searched="${b.searched}">${esc(noDifferenceFound(b))}.</p>`;
+  if (b.sentences.length === 0)
+    return `<p class="note behaviour-none" data-searched="${b.searched}" data-verdict="${behaviourVerdict(b)}">${esc(noDifferenceFound(b))}.</p>`;
   const sentences = `<ul class="sentences">${b.sentences.map((x) => `<li>${escProse(x)}</li>`).join("")}</ul>`;
   const rows = b.changed.map(
     (w) =>
