@@ -897,6 +897,15 @@ describe("check --releases given as inputs", () => {
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain("lifting");
     expect(JSON.parse(third.stdout)).toEqual(JSON.parse(first.stdout));
+    // A kept lift the static check now refuses (a later searchlift trusts another text of a port, or checks a
+    // new rule) is lifted again, not reported broken.
+    const keptModule = (JSON.parse(third.stdout) as CheckJson).releases[0]!.module;
+    writeFileSync(keptModule, readFileSync(keptModule, "utf8") + "\nnew Proxy({}, {});\n");
+    const fourth = run(args);
+    expect(fourth.code, fourth.stderr).toBe(0);
+    expect(fourth.stderr).toContain("is refused by this searchlift's static check (an earlier one made it): lifting again");
+    expect(JSON.parse(fourth.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(readFileSync(keptModule, "utf8")).not.toContain("new Proxy({}, {});");
   });
 
   /** Sample release `version` as the client package's tarball in the fake npm's registry, once. */

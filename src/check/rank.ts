@@ -25,9 +25,17 @@ export interface ModuleRanking {
 const CHECK_SANDBOX: SandboxOptions = { timeoutMs: 120_000, memoryMb: 512, callTimeoutMs: 5_000, scriptTimeoutMs: 10_000, turbofan: false };
 const ASK = "__searchlift_check";
 
+/** Scripts checked in this process, by path and text: a cached lift is checked when it is found and when it is ranked. */
+const checked = new Map<string, { text: string; script: string }>();
+
 /** A lifted module's text made into a sandbox script, refused (brokenModule) when the static check finds a way out. */
 export function checkedScript(path: string): string {
-  return sandboxScript(readFileSync(path, "utf8"), path);
+  const text = readFileSync(path, "utf8");
+  const known = checked.get(path);
+  if (known?.text === text) return known.script;
+  const script = sandboxScript(text, path);
+  checked.set(path, { text, script });
+  return script;
 }
 
 /** Names of the harness's functions on `globalThis.__searchlift` (non-enumerable, beside the module's exports). */

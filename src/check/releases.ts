@@ -141,7 +141,7 @@ async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions
   // A release lifted before is read back without the registry or its tarball: the lift cache holds what check uses.
   const release = onDisk ? null : await namedRelease(arg, flags, tags);
   const before = release && rememberedRelease(liftCache, release.version, release.platform);
-  const remembered = before ? cachedModule(join(liftCache, before)) : null;
+  const remembered = before ? await cachedModule(join(liftCache, before), arg, flags.log) : null;
   if (remembered) return remembered;
   // A tag is fetched as the version it named above: it may name another by now.
   const { file: input, sha256: fetchedSha256 } = onDisk
@@ -193,7 +193,7 @@ async function resolveInput(arg: string, flags: ReleaseFlags): Promise<ResolvedI
 
 /** The module lifted from `input` into `dir`, or already there. */
 async function liftInto(dir: string, arg: string, input: string, inputSha256: string | undefined, flags: ReleaseFlags): Promise<string> {
-  const cached = cachedModule(dir);
+  const cached = await cachedModule(dir, arg, flags.log);
   if (cached) return cached;
   rmSync(dir, { recursive: true, force: true });
   flags.log(`lifting ${arg} (once; kept in ${dir})`);
@@ -205,12 +205,27 @@ async function liftInto(dir: string, arg: string, input: string, inputSha256: st
   return r.module;
 }
 
-function cachedModule(dir: string): string | null {
+/**
+ * The module kept in `dir`, if it was made in the form this searchlift lifts and its static check still accepts
+ * it: a change to the safety check (the text of a port it trusts, a rule) would otherwise refuse, with exit 14,
+ * every lift an earlier searchlift kept — in CI, the whole restored cache. Such a lift is made again instead.
+ */
+async function cachedModule(dir: string, arg: string, log: (line: string) => void): Promise<string | null> {
+  let path: string;
   try {
     const { module, form } = JSON.parse(readFileSync(join(dir, MARK), "utf8")) as { module?: unknown; form?: unknown };
-    const path = typeof module === "string" && form === LIFT_FORM ? join(dir, module) : "";
-    return path && existsSync(path) ? path : null;
+    path = typeof module === "string" && form === LIFT_FORM ? join(dir, module) : "";
   } catch {
     return null;
   }
+  if (!path || !existsSync(path)) return null;
+  const { checkedScript } = await import("./rank.js");
+  try {
+    checkedScript(path);
+  } catch (e) {
+    if (!(e instanceof SearchliftError) || e.exitCode !== ExitCode.brokenModule) throw e;
+    log(`the lift of ${arg} kept in ${dir} is refused by this searchlift's static check (an earlier one made it): lifting again`);
+    return null;
+  }
+  return path;
 }
