@@ -30,7 +30,7 @@ import { parse } from "acorn";
 import { codeOf } from "./placeholders.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const KINDS = ["decls", "long", "longCode", "void0", "bool", "ctl", "seq", "else", "oneLine", "noop"];
+const KINDS = ["decls", "long", "longCode", "void0", "bool", "ctl", "seq", "else", "oneLine", "wrapped", "noop"];
 const HEADINGS = {
   decls: "decls",
   long: ">120",
@@ -41,6 +41,7 @@ const HEADINGS = {
   seq: "seq",
   else: "else",
   oneLine: "1line",
+  wrapped: "wrap",
   noop: "noop",
 };
 
@@ -132,6 +133,12 @@ export function measure(text) {
     for (const b of bodies) {
       // else-if chains are the one compound alternate a person writes without braces.
       if (b && COMPOUND.has(b.type) && !(n.type === "IfStatement" && b === n.alternate && b.type === "IfStatement")) found("oneLine", b);
+    }
+    for (const b of bodies) {
+      // An else's head is the line of its `else`.
+      const head = b && b === n.alternate ? code.slice(0, code.lastIndexOf("else", b.start)).split("\n").length : n.loc.start.line;
+      if (b && b.type !== "BlockStatement" && b.type !== "IfStatement" && (b.loc.start.line > head || b.loc.end.line > b.loc.start.line))
+        found("wrapped", b);
     }
     if (
       n.type === "IfStatement" &&

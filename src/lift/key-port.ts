@@ -64,8 +64,10 @@ ${REFUSED_KEYS}
 export const READ_PORT_FUNCTION = `function ${READ_PORT}(object, key) {
   const name = ${KEY_PORT}(key);
   const value = object[name];
-  if (((typeof value === "object" && value !== null) || typeof value === "function") && !Object.hasOwn(object, name))
+  const shared = (typeof value === "object" && value !== null) || typeof value === "function";
+  if (shared && !Object.hasOwn(object, name)) {
     throw new TypeError(\`searchlift: \${name} is inherited, not the object's own: refused\`);
+  }
   return value;
 }`;
 

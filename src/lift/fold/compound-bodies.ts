@@ -1,6 +1,8 @@
 /**
  * Braces where a person would write them: a loop or if whose body is itself an if, a loop, a switch
- * or a try, and both branches of an if/else once either has a block.
+ * or a try, or would not fit on the line of its head (a body printed on lines of its own, below an if
+ * that reads as if it ended there), and every branch of an if/else (and of an else-if chain) once one
+ * has a block.
  *
  *   for (let w of words) if (w[0] === "+") req.push(w); else opt.push(w);
  *     →   for (let w of words) {
@@ -8,12 +10,18 @@
  *           else opt.push(w);
  *         }
  *   if (a) { b(); c(); } else d();   →   if (a) { b(); c(); } else { d(); }
+ *   if (words.length > 0) candidates = await mapWithYield(tools, async (tool) => { … });
+ *     →   if (words.length > 0) {
+ *           candidates = await mapWithYield(tools, async (tool) => { … });
+ *         }
  *
  * An else-if chain stays a chain. This also keeps every else with its own if when printed (a
  * printer does not brace `if (x) for (…) if (y) a(); else b();` by itself).
  */
+import { generate } from "astring";
 import type { Node } from "../../ast/pattern.js";
-import { fieldsOf } from "../../ast/pattern.js";
+import { fieldsOf, isNode } from "../../ast/pattern.js";
+import { LINE_WIDTH } from "../layout.js";
 import { blockOf } from "./statement-lists.js";
 import { rewriteUp, type Fold } from "./tree.js";
 
@@ -22,6 +30,28 @@ const COMPOUND = new Set([...LOOPS, "IfStatement", "SwitchStatement", "TryStatem
 
 const isBlock = (s: Node | null | undefined): boolean => s?.type === "BlockStatement";
 
+/** Each statement's indentation as printed: two columns per enclosing block (the module body is one: its factory's). */
+function indentations(root: Node): Map<Node, number> {
+  const out = new Map<Node, number>();
+  const walk = (n: Node, depth: number) => {
+    out.set(n, 2 * depth);
+    const inner = n.type === "BlockStatement" || n.type === "ClassBody" || n.type === "SwitchCase" ? depth + 1 : depth;
+    for (const v of Object.values(fieldsOf(n))) {
+      if (Array.isArray(v)) {
+        for (const c of v) if (isNode(c)) walk(c, inner);
+      } else if (isNode(v)) walk(v, inner);
+    }
+  };
+  walk(root, 0);
+  return out;
+}
+
+/** Code as printed on one line. */
+const flat = (n: Node): string => generate(n as never).replace(/\s*\n\s*/g, " ");
+
+/** The width of `head` followed by `body` printed on one line at `indent`. */
+const flatWidth = (indent: number, head: string, body: Node): number => indent + head.length + flat(body).length;
+
 export const compoundBodies: Fold = (root) => {
   let count = 0;
   const brace = (n: Node, key: string) => {
@@ -29,14 +59,37 @@ export const compoundBodies: Fold = (root) => {
     fieldsOf(n)[key] = blockOf([s], s);
     count++;
   };
-  rewriteUp(root, (n) => {
-    if (LOOPS.has(n.type) && COMPOUND.has((fieldsOf(n).body as Node).type)) brace(n, "body");
+  const indents = indentations(root);
+  /** Whether `body`, printed after `head` at the indentation of `n`, runs past the line width. */
+  const long = (n: Node, head: () => string, body: Node): boolean =>
+    !isBlock(body) && indents.has(n) && flatWidth(indents.get(n)!, head(), body) > LINE_WIDTH;
+  rewriteUp(root, (n, parent, key) => {
+    if (LOOPS.has(n.type)) {
+      const body = fieldsOf(n).body as Node;
+      const head = () => flat({ ...n, body: { type: "EmptyStatement" } } as Node).replace(/;\s*$/, " ");
+      if (COMPOUND.has(body.type) || long(n, head, body)) brace(n, "body");
+    }
     if (n.type !== "IfStatement") return n;
-    if (COMPOUND.has(n.consequent.type)) brace(n, "consequent");
+    // An else-if's head follows the else.
+    const elseIf = parent.type === "IfStatement" && key === "alternate";
+    const test = () =>
+      `${elseIf ? "else " : ""}if (${flat({ type: "ExpressionStatement", expression: n.test } as Node).replace(/;\s*$/, "")}) `;
+    if (COMPOUND.has(n.consequent.type) || long(n, test, n.consequent)) brace(n, "consequent");
     const alt = n.alternate;
     if (!alt) return n;
-    if (alt.type !== "IfStatement" && (COMPOUND.has(alt.type) || (!isBlock(alt) && isBlock(n.consequent)))) brace(n, "alternate");
+    if (alt.type !== "IfStatement" && (COMPOUND.has(alt.type) || long(n, () => "else ", alt) || (!isBlock(alt) && isBlock(n.consequent))))
+      brace(n, "alternate");
     if (!isBlock(n.consequent) && isBlock(n.alternate)) brace(n, "consequent");
+    // Along an else-if chain (from its first if, whose branches are all done by now): all braced, or none.
+    if (!elseIf) {
+      const branches: Array<[Node, string]> = [];
+      for (let at: Node | null | undefined = n; at?.type === "IfStatement"; at = at.alternate) {
+        branches.push([at, "consequent"]);
+        if (at.alternate && at.alternate.type !== "IfStatement") branches.push([at, "alternate"]);
+      }
+      if (branches.some(([at, k]) => isBlock(fieldsOf(at)[k] as Node)))
+        for (const [at, k] of branches) if (!isBlock(fieldsOf(at)[k] as Node)) brace(at, k);
+    }
     return n;
   });
   return count;

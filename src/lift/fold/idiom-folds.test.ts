@@ -113,9 +113,19 @@ describe("compoundBodies", () => {
     expect(folded("for (let w of a) if (w) b(w); else b();", only)).toBe("for (let w of a) { if (w) b(w); else b(); }");
     expect(folded("if (a) for (;;) if (b) a(); else b();", only)).toBe("if (a) { for (; ; ) { if (b) a(); else b(); } }");
   });
+  it("a body that would not fit on the line of its head gets braces", () => {
+    const call = `b(${"a, ".repeat(30)}a)`;
+    expect(folded(`if (a) ${call}; for (;;) ${call}; if (a) b(); else ${call};`, only)).toBe(
+      `if (a) { ${call}; } for (; ; ) { ${call}; } if (a) { b(); } else { ${call}; }`,
+    );
+    expect(folded("if (a) b(a, a); for (;;) b(a);", only)).toBe("if (a) b(a, a); for (; ; ) b(a);");
+  });
   it("both branches get braces once one has them; an else-if chain stays", () => {
     expect(folded("if (a) { a(); b(); } else b();", only)).toBe("if (a) { a(); b(); } else { b(); }");
     expect(folded("if (a) a(); else if (b) b();", only)).toBe("if (a) a(); else if (b) b();");
+    expect(folded("if (a) a(); else if (b) { b(); a(); } else b(1);", only)).toBe(
+      "if (a) { a(); } else if (b) { b(); a(); } else { b(1); }",
+    );
   });
 });
 
