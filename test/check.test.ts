@@ -83,6 +83,7 @@ interface CheckJson {
   }>;
   renamed: Record<string, string>;
   warnings: string[];
+  competitors: Array<{ tool: string; query: string; ranks: Record<string, number | null> }>;
 }
 
 function checkJson(args: string[]): CheckJson {
@@ -173,6 +174,32 @@ describe("check --tools", () => {
     expect(ranksOf(j, "report", "mcp__acme__report")).toEqual({ "0.5.0": 3, "0.7.0": 2 });
     expect(ranksOf(j, "report", "mcp__acme__report_export")).toEqual({ "0.5.0": 1, "0.7.0": 3 });
     expect(j.results.some((r) => r.tool.startsWith("mcp__rival__"))).toBe(false);
+    // The places they take are said: in the JSON apart, in the tables among the server's tools, marked.
+    expect(j.competitors).toEqual([{ tool: "mcp__rival__report", query: "report", ranks: { "0.5.0": 2, "0.7.0": 1 } }]);
+    const text = run([
+      "check",
+      "--tools",
+      acmeTools(),
+      "--server-name",
+      "acme",
+      "--with",
+      rival,
+      "--releases",
+      releases,
+      "--query",
+      "report",
+    ]);
+    expect(text.stdout).toContain(
+      [
+        '"report"',
+        "  tool                         0.5.0  0.7.0",
+        "  mcp__acme__report_export     1      3",
+        "  mcp__rival__report (--with)  2      1",
+        "  mcp__acme__report            3      2",
+        "  mcp__acme__fetch_data        4      4",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("--loaded makes a tool of ours loaded (not searched, still selectable) and adds loaded tools that take no places", () => {

@@ -15,6 +15,7 @@ function result(partial: Pick<CheckResult, "releases" | "results" | "queries" | 
     server: "s",
     summary: { tools: 0, loaded: 0, queries: 0, releases: 0, expectations: { total: 0, met: 0, missed: 0, unjudged: 0 }, omittedRows: 0 },
     unfound: [],
+    competitors: [],
     loaded: [],
     renamed: {},
     warnings: [],

@@ -59,6 +59,8 @@ export interface CheckResult {
   queries: Query[];
   /** A row per query and tool of the server (deferred, or loaded and returned somewhere), returned or not. */
   results: CheckRow[];
+  /** Other servers' tools (--with) some release returned for a query: the places they take from the server's tools. */
+  competitors: CheckRow[];
   expectations: ExpectationResult[];
   unfound: Unfound[];
   /** The server's always-loaded tools: never searched for, so never unfound. */
@@ -128,6 +130,7 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
     summary: { ...summary(ours, run.queries, releases, judged), omittedRows: omitted },
     queries: run.queries.map((q) => ({ text: q.text, owners: [...q.owners] })),
     results,
+    competitors: competitorRows(run, rankings, releases),
     expectations: judged,
     unfound: unfoundTools(run, missed, probes, releases, deferred),
     loaded: ours.filter((t) => t.alwaysLoad).map((t) => t.name),
@@ -339,8 +342,25 @@ function rows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelea
   return { rows: out, omitted };
 }
 
+/** Per query, the other servers' tools some release returned for it, best placed first. */
+function competitorRows(input: CheckInput, rankings: ModuleRanking[], releases: CheckRelease[]): CheckRow[] {
+  const others = distinctTools(input.competitors).filter((t) => !input.tools.some((x) => x.name === t.name));
+  const keys = releases.map((rel) => rel.version);
+  return input.queries.flatMap((q, qi) => {
+    const returned = new Set(rankings.flatMap((r) => r.returned[qi]!));
+    return others
+      .filter((t) => returned.has(t.name))
+      .map((t) => ({
+        tool: t.name,
+        query: q.text,
+        ranks: Object.fromEntries(releases.map((rel, ri) => [rel.version, rankIn(rankings[ri]!.returned[qi]!, t.name)])),
+      }))
+      .sort(byPlace(keys));
+  });
+}
+
 /** Rows by their best rank, then by their rank on each release in turn; a release that did not return a tool places it last. */
-function byPlace(keys: string[]): (a: CheckRow, b: CheckRow) => number {
+export function byPlace(keys: string[]): (a: CheckRow, b: CheckRow) => number {
   const places = (r: CheckRow) => {
     const ranks = keys.map((k) => r.ranks[k] ?? Infinity);
     return [Math.min(...ranks), ...ranks];

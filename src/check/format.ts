@@ -3,7 +3,7 @@
  * no query of their own found; as text for a terminal, as Markdown for a PR comment, or as JSON.
  */
 import { terminalSafe as safe } from "../safe-text.js";
-import type { CheckResult, CheckRow, Unfound } from "./check.js";
+import { byPlace, type CheckResult, type CheckRow, type Unfound } from "./check.js";
 import { allowedText, type ExpectationOutcome, type ExpectationResult } from "./expectations.js";
 import { changed, type Baseline, type BaselineCell, type BaselineItem } from "./baseline.js";
 import { termText } from "./explain.js";
@@ -90,6 +90,28 @@ function legend(r: CheckResult): string {
       ? `each release returns at most ${cuts[0]} tools for a query`
       : `a release returns at most ${r.releases.map((x) => `${x.maxResults} (${x.version})`).join(", ")} tools for a query`;
   return `${MISSING}: not returned; ${cut} (its max_results), so a tool placed lower reads ${MISSING}`;
+}
+
+/** Whether a row is another server's tool (--with), shown where it takes a place. */
+const competitor = (r: CheckResult, row: CheckRow) => r.competitors.includes(row);
+
+/** A row's tool as shown: as toolLabel, and marked when it is another server's. */
+const rowLabel = (r: CheckResult, row: CheckRow) => `${toolLabel(r, row.tool)}${competitor(r, row) ? " (--with)" : ""}`;
+
+/**
+ * Each query's table: the server's returned tools and the other servers' (--with) that some release returned,
+ * best placed first, then the server's tools the query is for that none returned (listed when few, else counted).
+ */
+function queryTables(r: CheckResult): Array<{ query: string; shown: CheckRow[]; unreturned: number }> {
+  const owners = new Map(r.queries.map((q) => [q.text, q.owners]));
+  const others = byQuery(r.competitors);
+  const keys = r.releases.map((x) => x.version);
+  return [...byQuery(r.results)].map(([query, rows]) => {
+    const { shown, unreturned } = shownRows(rows, owners.get(query) ?? []);
+    const isReturned = (row: CheckRow) => Object.values(row.ranks).some((x) => x !== null);
+    const placed = [...shown.filter(isReturned), ...(others.get(query) ?? [])].sort(byPlace(keys));
+    return { query, shown: [...placed, ...shown.filter((row) => !isReturned(row))], unreturned };
+  });
 }
 
 /** A tool as shown: its client name, and the name the server lists when the client's renaming changed it. */
@@ -189,9 +211,8 @@ export function formatText(r: CheckResult): string {
     ...expectationLines(r),
     ...baselineLines(r),
   ];
-  const owners = new Map(r.queries.map((q) => [q.text, q.owners]));
-  const tables = [...byQuery(r.results)].map(([query, rows]) => ({ query, ...shownRows(rows, owners.get(query) ?? []) }));
-  const toolWidth = Math.max(4, ...tables.flatMap((t) => t.shown.map((x) => safe(toolLabel(r, x.tool)).length)));
+  const tables = queryTables(r);
+  const toolWidth = Math.max(4, ...tables.flatMap((t) => t.shown.map((x) => safe(rowLabel(r, x)).length)));
   const widths = keys.map((k) => Math.max(safe(k).length, 2));
   const line = (tool: string, cells: string[]) =>
     `  ${tool.padEnd(toolWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`.trimEnd();
@@ -200,7 +221,7 @@ export function formatText(r: CheckResult): string {
     for (const row of shown) {
       out.push(
         line(
-          safe(toolLabel(r, row.tool)),
+          safe(rowLabel(r, row)),
           keys.map((k) => rankText(row.ranks[k] ?? null)),
         ),
       );
@@ -284,11 +305,11 @@ export function formatMarkdown(r: CheckResult): string {
     for (const { reason, tools } of byReason(r.unfound)) out.push(`- ${tools.map((t) => mdTool(r, t)).join(", ")} ${cell(reason)}`);
   } else out.push(`Every tool is returned by one of its own queries on every release${r.expectations.length ? " it is judged on" : ""}.`);
   out.push("", "<details><summary>Ranks per query</summary>", "");
-  const owners = new Map(r.queries.map((q) => [q.text, q.owners]));
-  for (const [query, rows] of byQuery(r.results)) {
+  for (const { query, shown, unreturned } of queryTables(r)) {
     out.push(`\`${cell(query)}\``, "", `| tool | ${keys.map(cell).join(" | ")} |`, `| --- | ${keys.map(() => "---:").join(" | ")} |`);
-    const { shown, unreturned } = shownRows(rows, owners.get(query) ?? []);
-    for (const row of shown) out.push(`| ${mdTool(r, row.tool)} | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
+    const other = (row: CheckRow) => (competitor(r, row) ? " _(--with)_" : "");
+    for (const row of shown)
+      out.push(`| ${mdTool(r, row.tool)}${other(row)} | ${keys.map((k) => rankText(row.ranks[k] ?? null)).join(" | ")} |`);
     if (unreturned) out.push("", `${unreturnedText(unreturned)}.`);
     const explained = shown.flatMap((row) => explainLines(row).map((e) => `- \`${cell(row.tool)}\` on ${cell(e)}`));
     if (explained.length) out.push("", ...explained);
@@ -306,6 +327,7 @@ export function jsonForm(r: CheckResult): object {
     releases: r.releases,
     queries: r.queries,
     results: r.results,
+    competitors: r.competitors,
     expectations: r.expectations,
     unfound: r.unfound,
     loaded: r.loaded,
