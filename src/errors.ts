@@ -46,9 +46,11 @@ export const ExitCode = {
   inconclusive: 16,
   /** track: some inputs were not lifted (the timeline is still written; stderr says how many and which). */
   trackIncomplete: 17,
-  /** check: the MCP server given with --server or --url failed to start or could not be reached, did not answer in time, or listed no tools. */
+  /** check: the MCP server given with --server or --url failed to start or could not be reached, did not answer in time, or
+   *  listed no tools; or a --tools catalog is empty. */
   serverFailed: 18,
-  /** check --fail-on-unfound: some tool is returned by none of its own queries on some release (a result). */
+  /** check --fail-on-unfound: some tool is returned by none of its own queries on some release; --fail-on-expect: some
+   *  expectation is missed on some release (results). */
   unfound: 19,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -20,6 +20,18 @@ export {
   type ClientTool,
   type ListedTool,
   type Query,
+  parseExpect,
+  readExpectationsFile,
+  resolveExpectations,
+  readBaselineFile,
+  type Expectation,
+  type ExpectationSpec,
+  type ExpectationResult,
+  type ExpectationOutcome,
+  type Baseline,
+  type BaselineItem,
+  type BaselineCell,
+  type SavedCheck,
 } from "./api/check.js";
 export { listReleases } from "./inputs/release-folder.js";
 export type { Release, Timeline, Group, Change } from "./track/timeline.js";
