@@ -51,7 +51,7 @@ describe("searchlift extract", () => {
     expect(r.stdout).toMatch(/app\.mjs/);
   });
 
-  it("--out writes decoded modules and manifest.json, refuses an existing folder, replaces it with --force", () => {
+  it("--out writes decoded modules and manifest.json, refuses an earlier extract, replaces it with --force", () => {
     const dir = tmp();
     const file = join(dir, "app.mjs");
     writeFileSync(file, SCRIPT);
@@ -66,9 +66,11 @@ describe("searchlift extract", () => {
     expect(again.stderr.trim().split("\n")).toHaveLength(1);
     expect(again.stderr).toMatch(/exists.*--force/);
 
-    writeFileSync(join(out, "stale.txt"), "old");
     expect(run("extract", file, "--out", out, "--force").code).toBe(0);
-    expect(existsSync(join(out, "stale.txt"))).toBe(false);
+    // --force replaces only what extract wrote: a file of the user's in the folder stops it (test/out-safety.test.ts).
+    writeFileSync(join(out, "stale.txt"), "old");
+    expect(run("extract", file, "--out", out, "--force").code).toBe(ExitCode.output);
+    expect(existsSync(join(out, "stale.txt"))).toBe(true);
     // No temporary folders left beside the output.
     expect(readdirSync(dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
   });

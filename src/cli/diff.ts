@@ -15,7 +15,13 @@ export function registerDiff(program: Command): void {
     .option("-o, --out <dir>", "keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed)")
     .option("--json", "print one JSON object")
     .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean }) => {
-      const [{ diff }, { formatDiff }] = await Promise.all([import("../api/diff.js"), import("../diff/diff.js")]);
+      const [{ diff }, { formatDiff }, { checkOutput }] = await Promise.all([
+        import("../api/diff.js"),
+        import("../diff/diff.js"),
+        import("../output-folder.js"),
+      ]);
+      // --out first: nothing is fetched or lifted for an output that would be refused.
+      if (opts.out) checkOutput(opts.out, "diff");
       const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
       const tty = process.stderr.isTTY && !opts.json;
       const r = await diff(a, b, {

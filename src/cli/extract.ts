@@ -2,6 +2,7 @@
  * `searchlift extract`: list a packaged client's JavaScript modules, or write them under a folder.
  */
 import type { Command } from "commander";
+import { resolve } from "node:path";
 import { terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
 
@@ -13,10 +14,19 @@ export function registerExtract(program: Command): void {
     .option("--list", "list the modules (the default when --out is not given)")
     .option("--json", "print the listing as one JSON object")
     .option("-o, --out <dir>", "write every module under DIR by virtual path, plus manifest.json")
-    .option("--force", "replace DIR if it exists")
+    .option("--force", "replace DIR if it holds an earlier extract (never a file, nor a folder searchlift did not write)")
     .action(async (arg: string, opts: InputFlags & { list?: boolean; json?: boolean; out?: string; force?: boolean }) => {
       // The stage is loaded when the command runs (start-up is part of every command's time); an executable
       // is listed without loading the JavaScript parser (see open-executable.ts).
+      // --out is checked before any work (a version is not fetched for an output that would be refused).
+      if (opts.out) {
+        const [{ refuseUnsafeTarget }, { checkOutput }] = await Promise.all([
+          import("../extract/write-modules.js"),
+          import("../output-folder.js"),
+        ]);
+        refuseUnsafeTarget(resolve(opts.out), arg, opts.out);
+        checkOutput(opts.out, "extract", !!opts.force);
+      }
       const input = await resolveCliInput(arg, "extract", opts);
       const [{ openContainerLazily }, { containerListingText, listingJson }] = await Promise.all([
         import("../extract/open-executable.js"),

@@ -46,6 +46,8 @@ export function registerLift(program: Command): void {
           verifications?: string;
         },
       ) => {
+        // --out first: nothing is fetched or lifted for an output that would be refused.
+        (await import("../output-folder.js")).checkOutput(opts.out, "lift");
         if (opts.verifications && existsSync(opts.verifications) && !statSync(opts.verifications).isDirectory())
           throw new SearchliftError(`--verifications: ${opts.verifications} is not a folder`, ExitCode.usage);
         const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];

@@ -25,7 +25,9 @@ export function registerTrack(program: Command): void {
         args: string[],
         opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean; verifyTimeout?: number },
       ) => {
-        const { defaultInputs, track } = await import("../api/track.js");
+        const [{ defaultInputs, track }, { checkOutput }] = await Promise.all([import("../api/track.js"), import("../output-folder.js")]);
+        // --out first: nothing is fetched or lifted for an output that would be refused.
+        checkOutput(opts.out, "track");
         let inputs: string[];
         let note: string | undefined;
         if (args.length === 0) ({ inputs, note } = await defaultInputs());
@@ -44,15 +46,24 @@ export function registerTrack(program: Command): void {
         if (tty) process.stderr.write("\n");
         if (opts.json) printJson(r.timeline);
         else {
-          process.stdout.write(
-            `${r.timeline.releases.length} releases (${r.lifted} lifted now, the rest cached), ${r.timeline.groups.length} groups:\n`,
-          );
+          const n = r.timeline.releases.length;
+          const counts = [
+            `${r.lifted} lifted now`,
+            `${r.fromCache} from the cache`,
+            ...(r.failed.length ? [`${r.failed.length} not lifted`] : []),
+          ];
+          const g = r.timeline.groups.length;
+          process.stdout.write(`${n} release${n === 1 ? "" : "s"} (${counts.join(", ")}), ${g} group${g === 1 ? "" : "s"}:\n`);
           for (const g of r.timeline.groups)
             process.stdout.write(
               `  ${safe(g.first === g.last ? g.first : `${g.first} – ${g.last}`)}: ${g.routineHash ? g.routineHash.slice(0, 12) : `not lifted (${messageLine(g.error ?? "?")})`}\n`,
             );
           process.stdout.write(`wrote ${safe(r.files.json)}, ${safe(r.files.markdown)} and ${safe(r.files.html)}\n`);
         }
+        if (r.kept)
+          process.stderr.write(
+            `searchlift: ${safe(r.kept.out)} holds a timeline with ${r.kept.lifted} releases lifted, more than this run's ${liftedCount(r)}: it is left as it was, and this run's timeline is in ${safe(r.kept.dir)}\n`,
+          );
         if (r.failed.length) {
           const which = r.failed.map((f) => `${safe(f.version)} (${safe(f.input)})`).join(", ");
           process.stderr.write(`searchlift: ${r.failed.length} of ${r.timeline.releases.length} releases not lifted: ${which}\n`);
@@ -60,4 +71,9 @@ export function registerTrack(program: Command): void {
         }
       },
     );
+}
+
+/** How many releases a track run lifted (now or from the cache). */
+function liftedCount(r: { timeline: { releases: unknown[] }; failed: unknown[] }): number {
+  return r.timeline.releases.length - r.failed.length;
 }

@@ -9,6 +9,7 @@
 import { terminalSafe as safe } from "../safe-text.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { checkOutput } from "../output-folder.js";
 import { join, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, noDifferenceFound, sandboxScript, type Behaviour } from "./behaviour.js";
@@ -48,6 +49,7 @@ export interface DiffResult {
 }
 
 export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): Promise<DiffResult> {
+  if (opts.out) checkOutput(opts.out, "diff");
   const base = opts.out ? resolve(opts.out) : mkdtempSync(join(tmpdir(), "searchlift-diff-"));
   // The sandbox's one-time check of the permission model runs while this process lifts, reads and checks the
   // modules; the runs below await the same check, and report its failure.

@@ -5,6 +5,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { listing } from "./listing.js";
 import type { Container, ModuleEntry } from "./types.js";
 import { jsLiteral } from "../safe-text.js";
+import { checkOutput } from "../output-folder.js";
 
 /** Virtual roots that say nothing about the module itself. */
 const ROOTS = [/^compiled:\/\/root\//, /^\/\$bunfs\/root\//, /^[A-Za-z]:[\\/]~BUN[\\/]root[\\/]/, /^package\//];
@@ -32,9 +33,8 @@ export function relativeOutputPath(virtualPath: string): string {
 export async function writeModules(c: Container, outDir: string, force: boolean): Promise<{ written: number; bytes: number }> {
   const target = resolve(outDir);
   refuseUnsafeTarget(target, c.input, outDir);
-  if (existsSync(target) && !force) {
-    throw new SearchliftError(`output folder exists (use --force to replace it)`, ExitCode.output, outDir);
-  }
+  // A file, a folder of someone else's, or (without --force) an earlier extract is refused, and left as it is.
+  checkOutput(outDir, "extract", force);
   const parent = dirname(target);
   removeStaleTemporaries(parent, basename(target));
   let tmp = "";

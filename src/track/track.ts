@@ -14,7 +14,7 @@ import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, ren
 import { availableParallelism } from "node:os";
 import { contiguousShares, nextIn } from "./work-shares.js";
 import { defaultCache } from "../cache-dir.js";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { openContainer } from "../extract/open-container.js";
@@ -28,6 +28,7 @@ import type { RoutinePack } from "../routines/pack.js";
 import { timelineHtml } from "../report/report-html.js";
 import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./timeline.js";
 import { placeModules } from "./timeline-folder.js";
+import { checkOutput, liftedInTimeline } from "../output-folder.js";
 import { recordedPublishTime } from "../fetch/release-cache.js";
 import type { OnProgress } from "../api/progress.js";
 
@@ -48,9 +49,17 @@ export interface TrackResult {
   timeline: Timeline;
   /** Releases that were not lifted (their `error` says why). */
   failed: Release[];
+  /** Where this run's timeline was written: `out`, or beside it when the timeline there was kept (`kept`). */
   files: { json: string; markdown: string; html: string };
-  /** Releases lifted in this run (the rest came from the cache). */
+  /** Releases lifted in this run (not counting those that failed, nor those read from the cache). */
   lifted: number;
+  /** Releases whose result (lifted or not) came from the lift cache. */
+  fromCache: number;
+  /**
+   * Set when `out` already held a timeline with more releases lifted than this run, which failed on some: that
+   * timeline is left in place, and this run's is written to `dir` instead.
+   */
+  kept?: { out: string; lifted: number; dir: string };
   note?: string;
 }
 
@@ -61,6 +70,8 @@ export { listReleases } from "../inputs/release-folder.js";
 export { defaultTrackInputs as defaultInputs } from "../inputs/default-inputs.js";
 
 export async function track(inputs: string[], opts: TrackOptions): Promise<TrackResult> {
+  // The output is checked before any work: a file, or a folder that is not a timeline of ours, is refused.
+  checkOutput(opts.out, "track");
   if (inputs.length === 0) throw new SearchliftError("no releases to track", ExitCode.usage);
   const cache = resolve(opts.cache ?? defaultCache("track"));
   mkdirSync(cache, { recursive: true });
@@ -100,28 +111,92 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
     const published = recordedPublishTime(inputs[i]!);
     if (published) r.published = published;
   });
-  const outDir = resolve(opts.out);
-  mkdirSync(outDir, { recursive: true });
-  // The modules are copied into the timeline folder and named relative to it (timeline-folder.ts).
-  const timeline = buildTimeline(placeModules(releases, outDir));
-  // Each change point's behaviour (adjacent groups only), cached beside the lifts.
-  opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
-  timeline.changes = await timelineChanges(timeline, {
-    cache,
-    dir: outDir,
-    jobs: opts.jobs ?? availableParallelism(),
-    ...(opts.pack ? { pack: opts.pack } : {}),
-  });
-  const json = join(outDir, "timeline.json");
-  const markdown = join(outDir, "timeline.md");
-  writeAtomic(json, JSON.stringify(timeline, null, 2) + "\n");
-  const html = join(outDir, "timeline.html");
-  writeAtomic(markdown, timelineMarkdown(timeline));
-  writeAtomic(
-    html,
-    timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8"), ...(opts.pack ? { pack: opts.pack } : {}) }),
-  );
-  return { timeline, files: { json, markdown, html }, lifted: todo.length, failed: releases.filter((r) => r.routineHash === null) };
+  const target = resolve(opts.out);
+  const failed = releases.filter((r) => r.routineHash === null);
+  const liftedNow = todo.filter((i) => releases[i]!.routineHash !== null).length;
+  // The new timeline is written to a folder of its own beside the output, and swapped in at the end (below).
+  const outDir = newTimelineFolder(target);
+  try {
+    // The modules are copied into the timeline folder and named relative to it (timeline-folder.ts).
+    const timeline = buildTimeline(placeModules(releases, outDir));
+    // Each change point's behaviour (adjacent groups only), cached beside the lifts.
+    opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
+    timeline.changes = await timelineChanges(timeline, {
+      cache,
+      dir: outDir,
+      jobs: opts.jobs ?? availableParallelism(),
+      ...(opts.pack ? { pack: opts.pack } : {}),
+    });
+    writeAtomic(join(outDir, "timeline.json"), JSON.stringify(timeline, null, 2) + "\n");
+    writeAtomic(join(outDir, "timeline.md"), timelineMarkdown(timeline));
+    writeAtomic(
+      join(outDir, "timeline.html"),
+      timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8"), ...(opts.pack ? { pack: opts.pack } : {}) }),
+    );
+    const place = placeTimeline(outDir, target, releases.length - failed.length, failed.length > 0);
+    const files = {
+      json: join(place.dir, "timeline.json"),
+      markdown: join(place.dir, "timeline.md"),
+      html: join(place.dir, "timeline.html"),
+    };
+    return {
+      timeline,
+      files,
+      lifted: liftedNow,
+      fromCache: inputs.length - todo.length,
+      failed,
+      ...(place.kept ? { kept: { out: target, lifted: place.kept, dir: place.dir } } : {}),
+    };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** A fresh folder beside `target` for a new timeline (mkdtemp: nothing planted at a predictable name is used). */
+function newTimelineFolder(target: string): string {
+  const parent = dirname(target);
+  try {
+    mkdirSync(parent, { recursive: true });
+    return mkdtempSync(join(parent, `.${basename(target)}.tmp-${process.pid}-`));
+  } catch (e) {
+    throw new SearchliftError(`cannot create the output folder: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, target);
+  }
+}
+
+/**
+ * Put the new timeline (`fresh`) where it belongs. It replaces the one at `target` unless this run failed on
+ * some release and lifted fewer releases than that one did: a failed run never replaces a better timeline. It
+ * then goes to `<target>.incomplete` (or `-2`, … when that name holds something not ours), and the old stays.
+ */
+function placeTimeline(fresh: string, target: string, lifted: number, someFailed: boolean): { dir: string; kept?: number } {
+  const before = liftedInTimeline(target);
+  let dir = target;
+  let kept: number | undefined;
+  if (someFailed && before !== null && lifted < before) {
+    kept = before;
+    for (let n = 1; ; n++) {
+      dir = `${target}.incomplete${n === 1 ? "" : `-${n}`}`;
+      try {
+        checkOutput(dir, "track");
+        break;
+      } catch {
+        // taken by something else: the next name
+      }
+    }
+  }
+  try {
+    if (existsSync(dir)) {
+      const old = `${fresh}.old`;
+      renameSync(dir, old);
+      renameSync(fresh, dir);
+      rmSync(old, { recursive: true, force: true });
+    } else {
+      renameSync(fresh, dir);
+    }
+  } catch (e) {
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, dir);
+  }
+  return kept === undefined ? { dir } : { dir, kept };
 }
 
 /**
