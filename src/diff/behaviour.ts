@@ -162,10 +162,33 @@ export async function behaviourView(
         ...(found.stopped !== undefined ? [`stopped: ${found.stopped}`] : []),
         ...limits,
         ...sentences,
-        ...kept.map((w) => w.summary),
+        ...witnessSentences(kept),
       ],
     },
   };
+}
+
+/**
+ * The witnesses' sentences: changed results first, new and gone throws after (malformed input and engine
+ * limits, which say less about the rules); a toolSearch and a searchTools witness on the same input with the
+ * same answers are one sentence naming both.
+ */
+function witnessSentences(ws: WitnessReport[]): string[] {
+  const throws = (w: WitnessReport) => [w.before, w.after].some((v) => typeof v === "object" && v !== null && "error" in v);
+  const same = (x: WitnessReport, y: WitnessReport) =>
+    JSON.stringify([x.query, x.deferred, x.loaded, x.maxResults, x.before, x.after]) ===
+    JSON.stringify([y.query, y.deferred, y.loaded, y.maxResults, y.before, y.after]);
+  const out: string[] = [];
+  const merged = new Set<WitnessReport>();
+  for (const w of [...ws.filter((x) => !throws(x)), ...ws.filter(throws)]) {
+    if (merged.has(w)) continue;
+    const twin = w.function === "toolSearch" ? ws.find((x) => x.function === "searchTools" && !merged.has(x) && same(x, w)) : undefined;
+    if (twin) {
+      merged.add(twin);
+      out.push(w.summary.replace(/^toolSearch /, "toolSearch and searchTools "));
+    } else out.push(w.summary);
+  }
+  return out;
 }
 
 /** Of one module's changed statements and branches (coverage.ts), how many the search ran, and those it never did. */

@@ -73,12 +73,14 @@ export function showQuery(q: string): string {
 }
 
 const list = (xs: string[]) => (xs.length ? xs.join(", ") : "nothing");
+/** A witness's tools: the first few, then how many more (the witness itself has them all). */
+const fewOf = (xs: string[]) => (xs.length > 4 ? `${xs.slice(0, 3).join(", ")} and ${xs.length - 3} more` : list(xs));
 
 function toolsNote(w: Witness): string {
   // A tool given without mcpInfo.toolName is part of what the witness shows (releases differ on it).
   const d = w.deferred.map((t) => (t.mcpInfo && t.mcpInfo.toolName === undefined ? `${t.name} (mcpInfo without toolName)` : t.name));
   const l = w.loaded.map((t) => t.name);
-  return `(deferred: ${list(d)}${l.length ? `; loaded: ${list(l)}` : ""}${w.maxResults !== undefined ? `; maxResults ${w.maxResults}` : ""})`;
+  return `(deferred: ${fewOf(d)}${l.length ? `; loaded: ${fewOf(l)}` : ""}${w.maxResults !== undefined ? `; maxResults ${w.maxResults}` : ""})`;
 }
 
 /** One line that says what the witness shows, the inputs included. */
