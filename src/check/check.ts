@@ -12,6 +12,10 @@ import type { Query } from "./queries.js";
 import { explain, explainRequests, type Explained } from "./explain.js";
 import { checkedScript, rankWithModule, type ModuleRanking, type ProbeRequest, type ReleaseProbes } from "./rank.js";
 import { expectationReason, unfoundReason } from "./reasons.js";
+import { explainMissed, wantMissed, type MissedExplained } from "./explain-missed.js";
+import { candidateEdits, editProbe, measuredSuggestions, type ExpectationSuggestions } from "./suggest.js";
+import { ProbeBatch } from "./tool-probes.js";
+import { READ_PROBE_CAP } from "./rank.js";
 
 export interface CheckRelease {
   /** The key of this release in `ranks`: its version, with its platform when two releases share a version. */
@@ -71,6 +75,17 @@ export interface CheckResult {
   warnings: string[];
   /** --baseline: the old catalog's ranks beside these. */
   baseline?: Baseline;
+  /** --explain: per query and tool it missed (an expectation missed, or a query of its own), per release, each word's parts. */
+  missed?: MissedItem[];
+  /** --suggest: per missed expectation, the edits that place the tool higher, measured on each release. */
+  suggestions?: ExpectationSuggestions[];
+}
+
+export interface MissedItem {
+  query: string;
+  tool: string;
+  /** Per release where the query missed the tool (and the module reports scores). */
+  explain: Record<string, MissedExplained>;
 }
 
 export interface CheckInput {
@@ -84,8 +99,10 @@ export interface CheckInput {
   modules: string[];
   /** Told when two modules are the same release (installed and latest often are): it is ranked once. */
   log?: (line: string) => void;
-  /** Add each returned tool's score per query word (explain.ts). */
+  /** Add each returned tool's score per query word (explain.ts), and each missed tool's parts (explain-missed.ts). */
   explain?: boolean;
+  /** For each missed expectation, edits measured on every release it is judged on (suggest.ts). */
+  suggest?: boolean;
   /**
    * What must hold, judged on each release; an expectation's query is asked (added when `queries` lacks it)
    * and is for its tool; on releases the expectation does not name, the query is not for that tool.
@@ -139,8 +156,74 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
     ),
     warnings: [...collisionWarnings(input.tools), ...judged.filter((e) => !Object.keys(e.results).length).map(unjudgedWarning)],
   };
+  if (input.explain || input.suggest) await addAdvice(run, result, all, missed, probes);
   if (input.baseline) result.baseline = await baselineOf(input.baseline, run, result);
   return result;
+}
+
+/**
+ * --explain on missed tools and --suggest: one more sandbox child per release, with every probe both need
+ * (the tool alone on each word, the catalog searched with an edited tool), read back into the result.
+ */
+async function addAdvice(
+  run: CheckInput,
+  result: CheckResult,
+  all: ClientTool[],
+  missed: Missed[],
+  probes: ReleaseProbes[],
+): Promise<void> {
+  const releases = result.releases;
+  const batches = releases.map(() => new ProbeBatch());
+  const byVersion = new Map(releases.map((rel, ri) => [rel.version, batches[ri]!]));
+  const tool = (name: string) => run.tools.find((t) => t.name === name)!;
+  const pairs = new Map<string, { query: string; tool: string; on: number[] }>();
+  const pair = (query: string, name: string, ri: number) => {
+    const k = `${query}\0${name}`;
+    const p = pairs.get(k) ?? { query, tool: name, on: [] };
+    if (!p.on.includes(ri)) p.on.push(ri);
+    pairs.set(k, p);
+  };
+  if (run.explain) {
+    for (const e of result.expectations)
+      releases.forEach((rel, ri) => {
+        if (e.results[rel.version]?.met === false) pair(e.query, e.tool, ri);
+      });
+    missed.forEach((m, ri) => {
+      for (const [name, qs] of m) for (const x of qs) pair(x.query, name, ri);
+    });
+    for (const p of pairs.values()) for (const ri of p.on) wantMissed(batches[ri]!, p.query, tool(p.tool));
+  }
+  const deferred = all.filter((t) => !t.alwaysLoad);
+  const plans = run.suggest
+    ? result.expectations
+        .filter((e) => Object.values(e.results).some((o) => !o.met))
+        .map((e) => {
+          const t = tool(e.tool);
+          const index = t.alwaysLoad ? -1 : deferred.findIndex((x) => x.name === t.name);
+          const limits = Object.keys(e.results)
+            .map((v) => probes[releases.findIndex((rel) => rel.version === v)]?.readLimit.description ?? null)
+            .filter((n): n is number => n !== null && n >= 0 && n < READ_PROBE_CAP);
+          const edits = index < 0 ? [] : candidateEdits(t, e.query, limits.length ? Math.min(...limits) : null);
+          for (const v of Object.keys(e.results)) for (const ed of edits) byVersion.get(v)!.want(editProbe(e.query, index, t, ed));
+          return { e, t, index, edits };
+        })
+    : [];
+  await Promise.all(releases.map((rel, ri) => batches[ri]!.run(rel.module, all)));
+  if (run.explain)
+    result.missed = [...pairs.values()].flatMap((p) => {
+      const entries = p.on.flatMap((ri) => {
+        const x = explainMissed(batches[ri]!, p.query, tool(p.tool), probes[ri]!);
+        return x ? [[releases[ri]!.version, x] as const] : [];
+      });
+      return entries.length ? [{ query: p.query, tool: p.tool, explain: Object.fromEntries(entries) }] : [];
+    });
+  if (run.suggest)
+    result.suggestions = plans.map(({ e, t, index, edits }) => ({
+      query: e.query,
+      tool: e.tool,
+      rank: e.rank,
+      edits: measuredSuggestions(e, t, index, edits, byVersion),
+    }));
 }
 
 /** The baseline's ranks beside the run's: a saved check as it was, or the old tools ranked now on the same queries. */

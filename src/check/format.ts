@@ -7,6 +7,8 @@ import { byPlace, type CheckResult, type CheckRow, type Unfound } from "./check.
 import { allowedText, type ExpectationOutcome, type ExpectationResult } from "./expectations.js";
 import { changed, type Baseline, type BaselineCell, type BaselineItem } from "./baseline.js";
 import { termText } from "./explain.js";
+import { missedTermText } from "./explain-missed.js";
+import { suggestionText } from "./suggest.js";
 
 const MISSING = "—";
 
@@ -159,6 +161,38 @@ function expectationLines(r: CheckResult): string[] {
   return [...out, ""];
 }
 
+/** --explain's lines on missed tools, per (query, tool): each release's word breakdown, once for releases that agree. */
+function missedLines(r: CheckResult): string[] {
+  return (r.missed ?? []).map((m) => {
+    const texts = Object.fromEntries(
+      Object.entries(m.explain).map(([v, x]) => [v, `score ${x.score}; ${x.terms.map(missedTermText).join("; ")}`]),
+    );
+    return `${JSON.stringify(m.query)} missed ${toolLabel(r, m.tool)}: ${perRelease(texts)}`;
+  });
+}
+
+/** --suggest's lines: per missed expectation, its measured edits, best first. */
+function suggestionLines(r: CheckResult): string[] {
+  return (r.suggestions ?? []).flatMap((s) => [
+    `${JSON.stringify(s.query)} => ${toolLabel(r, s.tool)}:`,
+    ...(s.edits.length ? s.edits.map((e) => `  ${suggestionText(e)}`) : ["  no edit tried places it higher on any release"]),
+  ]);
+}
+
+function adviceLines(r: CheckResult): string[] {
+  const out: string[] = [];
+  const missed = missedLines(r);
+  if (missed.length) out.push("missed, per query word (measured with the tool alone; --explain)", ...missed.map((l) => `  ${l}`), "");
+  const sugg = suggestionLines(r);
+  if (sugg.length)
+    out.push(
+      "suggestions (edits measured on every release the expectation is judged on: rank before → after; best first)",
+      ...sugg.map((l) => `  ${l}`),
+      "",
+    );
+  return out;
+}
+
 /** `2 → 1 ↑`: the old rank, the new, and which way it moved; `·` where the old rank is not known. */
 function cellText(c: BaselineCell | undefined): string {
   if (!c) return "·";
@@ -209,6 +243,7 @@ export function formatText(r: CheckResult): string {
     ...r.warnings.map((w) => `warning: ${safe(w)}`),
     "",
     ...expectationLines(r),
+    ...adviceLines(r).map(safe),
     ...baselineLines(r),
   ];
   const tables = queryTables(r);
@@ -295,11 +330,29 @@ function baselineMarkdown(r: CheckResult): string[] {
   return [...out, ""];
 }
 
+function adviceMarkdown(r: CheckResult): string[] {
+  const out: string[] = [];
+  const sugg = r.suggestions ?? [];
+  if (sugg.length) {
+    out.push("**Suggested edits** (each measured on every release the expectation is judged on; best first):", "");
+    for (const s of sugg) {
+      out.push(`- \`${cell(s.query)}\` → ${mdTool(r, s.tool)}`);
+      if (!s.edits.length) out.push("  - no edit tried places it higher on any release");
+      for (const e of s.edits) out.push(`  - ${e.met ? "✅ " : ""}${cell(suggestionText(e))}`);
+    }
+    out.push("");
+  }
+  const missed = missedLines(r);
+  if (missed.length)
+    out.push("<details><summary>Missed tools, per query word</summary>", "", ...missed.map((l) => `- ${cell(l)}`), "", "</details>", "");
+  return out;
+}
+
 export function formatMarkdown(r: CheckResult): string {
   const keys = r.releases.map((x) => x.version);
   const out = [`### searchlift check: ${cell(header(r))}`, "", `_${cell(legend(r))}_`, ""];
   for (const w of r.warnings) out.push(`> ⚠️ ${cell(w)}`, "");
-  out.push(...expectationMarkdown(r), ...baselineMarkdown(r));
+  out.push(...expectationMarkdown(r), ...adviceMarkdown(r), ...baselineMarkdown(r));
   if (r.unfound.length) {
     out.push(`**${r.unfound.length} tool${r.unfound.length === 1 ? "" : "s"} not found by their own queries:**`, "");
     for (const { reason, tools } of byReason(r.unfound)) out.push(`- ${tools.map((t) => mdTool(r, t)).join(", ")} ${cell(reason)}`);
@@ -334,5 +387,7 @@ export function jsonForm(r: CheckResult): object {
     renamed: r.renamed,
     warnings: r.warnings,
     ...(r.baseline ? { baseline: r.baseline } : {}),
+    ...(r.missed ? { missed: r.missed } : {}),
+    ...(r.suggestions ? { suggestions: r.suggestions } : {}),
   };
 }

@@ -25,6 +25,7 @@ interface CheckFlags {
   json?: boolean;
   markdown?: boolean;
   explain?: boolean;
+  suggest?: boolean;
   failOnUnfound?: boolean;
   expect: string[];
   expectations?: string;
@@ -69,7 +70,11 @@ export function registerCheck(program: Command): void {
     .option("--markdown", "print Markdown (for a PR comment)")
     .option(
       "--explain",
-      "each returned tool's score per query word, and what its name, hint and description add (releases whose module reports scores)",
+      "each tool's score per query word, and what its name, hint and description add; for a missed tool, which word matched which part and which matched nothing (releases whose module reports scores)",
+    )
+    .option(
+      "--suggest",
+      "for each missed expectation, small edits to the tool's name, description or searchHint, with the rank each gives on every release (measured)",
     )
     .option(
       "--expect <QUERY=>TOOL[@N]>",
@@ -115,9 +120,9 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   const maxRank = opts.maxRank === undefined ? undefined : Number(opts.maxRank);
   if (maxRank !== undefined && !(Number.isInteger(maxRank) && maxRank > 0))
     throw new SearchliftError(`--max-rank must be a whole number, 1 or more, not ${opts.maxRank}`, ExitCode.usage);
-  if (!specs.length && (maxRank !== undefined || opts.failOnExpect))
+  if (!specs.length && (maxRank !== undefined || opts.failOnExpect || opts.suggest))
     throw new SearchliftError(
-      `${maxRank !== undefined ? "--max-rank" : "--fail-on-expect"} needs expectations: give --expect or --expectations`,
+      `${maxRank !== undefined ? "--max-rank" : opts.failOnExpect ? "--fail-on-expect" : "--suggest"} needs expectations: give --expect or --expectations`,
       ExitCode.usage,
     );
   const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
@@ -155,7 +160,18 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   // The sandbox's one-time check, for the ranking, runs while the releases are fetched and lifted.
   void import("../verify/sandbox.js").then(({ assertSandboxable }) => assertSandboxable().catch(() => {}));
   const modules = await releaseModules(given, { log, ...pick(opts, "platform", "cache", "liftCache") });
-  const r = await check({ server, tools, competitors, queries, modules, log, explain: opts.explain === true, expectations, baseline });
+  const r = await check({
+    server,
+    tools,
+    competitors,
+    queries,
+    modules,
+    log,
+    explain: opts.explain === true,
+    suggest: opts.suggest === true,
+    expectations,
+    baseline,
+  });
   for (const w of r.warnings) log(`warning: ${w}`);
   if (opts.json && r.summary.omittedRows)
     log(
