@@ -132,10 +132,12 @@ export function explainMissed(batch: ProbeBatch, query: string, tool: ClientTool
 function nameLabels(tool: ClientTool, term: string): string[] {
   const { serverName, toolName } = tool.mcpInfo;
   const q = JSON.stringify;
-  if (toolName.toLowerCase() === term) return ["the whole tool name"];
-  if (serverName.toLowerCase() === term) return ["the whole server name"];
-  if (nameParts(toolName).includes(term)) return [`tool name part ${q(term)}`];
-  if (nameParts(serverName).includes(term)) return [`server name part ${q(term)}`];
+  const out: string[] = [];
+  if (toolName.toLowerCase() === term) out.push("the whole tool name");
+  else if (nameParts(toolName).includes(term)) out.push(`tool name part ${q(term)}`);
+  if (serverName.toLowerCase() === term) out.push("the whole server name");
+  else if (nameParts(serverName).includes(term)) out.push(`server name part ${q(term)}`);
+  if (out.length) return out;
   const inside = [...nameParts(toolName), ...nameParts(serverName)].find((p) => p.includes(term));
   return [inside ? `inside name part ${q(inside)}` : "the name"];
 }
@@ -177,8 +179,9 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function missedTermText(t: MissedTerm): string {
   const q = JSON.stringify(t.term);
   if (t.score === 0) return `${q} matched nothing${t.nearMisses.length ? ` (${t.nearMisses.join("; ")})` : ""}`;
+  const where = t.matched.filter((m) => m !== "searchHint word" && m !== "description word");
   const parts = [
-    [t.matched.filter((m) => m !== "searchHint word" && m !== "description word").join(", ") || "name", t.name],
+    [`name${where.length ? ` [${where.join(", ")}]` : ""}`, t.name],
     ["searchHint word", t.hint],
     ["description word", t.description],
   ] as const;
