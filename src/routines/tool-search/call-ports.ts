@@ -937,6 +937,10 @@ export function cutHostEffects(def: { module: ModuleEntry; node: Node }, ports: 
     (name) => cut.push(name),
   );
   const droppable = (e: Node): boolean => {
+    if (inlineHostWait(e, (name) => !locals.has(name) && host.reachesFrom(def.module, name))) {
+      cut.push("(an inline wait on the host)");
+      return true;
+    }
     if (e.type !== "CallExpression" || e.callee.type !== "Identifier" || locals.has(e.callee.name)) return false;
     if (!droppedByPort(e, ports) && !host.reachesFrom(def.module, e.callee.name)) return false;
     cut.push(e.callee.name);
@@ -944,6 +948,26 @@ export function cutHostEffects(def: { module: ModuleEntry; node: Node }, ports: 
   };
   cutEffects(def.node, droppable);
   return cut;
+}
+
+/** The host's timers: a promise settled by one of them is a wait, whatever the code around it. */
+const TIMERS = new Set(["setTimeout", "setImmediate", "queueMicrotask", "setInterval"]);
+
+/**
+ * A wait written in place rather than through a named helper: `new Promise((r) => setImmediate(r))`, or a
+ * function applied in place whose body reaches the host (`(() => new Promise(…))()`) — its value discarded
+ * (a statement, or awaited as one), it changes when the work runs, never what it returns.
+ */
+function inlineHostWait(e: Node, reachesHost: (name: string) => boolean): boolean {
+  const mentionsHost = (body: Node) => someNode(body, (n) => n.type === "Identifier" && (TIMERS.has(n.name) || reachesHost(n.name)));
+  if (e.type === "NewExpression" && e.callee.type === "Identifier" && e.callee.name === "Promise" && e.arguments.length === 1) {
+    const executor = e.arguments[0]!;
+    return isFunction(executor) && someNode(executor, (n) => n.type === "Identifier" && TIMERS.has(n.name));
+  }
+  if (e.type === "CallExpression" && e.arguments.length === 0 && isFunction(e.callee) && e.callee.params.length === 0) {
+    return mentionsHost(e.callee.body);
+  }
+  return false;
 }
 
 /** A call a signature's drop port recognises (telemetry), with its kind constraints met. */
