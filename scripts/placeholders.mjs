@@ -4,9 +4,15 @@
  * identifier but property keys and labels, and every private name of a class) that are placeholders
  * — numbered or hash-tagged names (`v12`, `helper_794f`, `value_4d05`, `tool3`) or one- and
  * two-letter leftovers other than the loop counters i, j, k, n (`#n` is not one) — and the module's
- * size in lines (its code, without header and provenance).
+ * size in lines (its code, without header and provenance); and the names that contradict the kind of value
+ * they hold, where the code shows it (a string named as a list, `trimmedWords = query.trim()`; a list as a
+ * text; a boolean or a number as either), and paragraphs named by their first words (`ifAnUploadText`): the
+ * namer's rules value-kind.ts and long-text.ts (src/lift/names/, read from dist/, so build first) should
+ * leave none.
  *
- *   node scripts/placeholders.mjs <lifted .mjs | folder of lifted modules | release input>… [--json]
+ *   node scripts/placeholders.mjs <lifted .mjs | folder of lifted modules | release input>… [--json] [--show]
+ *
+ * `--show` lists each module's misfit names with the kind of their value.
  *
  * A release input (a tarball, binary, cli.js) is lifted first, without verification, to a temporary folder.
  */
@@ -16,8 +22,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "acorn";
+import { analyze } from "eslint-scope";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { kindOf, misfit, elementKind, iteratedList } = await import(join(root, "dist", "lift", "names", "value-kind.js"));
+const { isParagraph } = await import(join(root, "dist", "lift", "names", "long-text.js"));
 const LOOP_COUNTERS = new Set(["i", "j", "k", "n"]);
 const PROVENANCE_MARK = "\nconst provenance = ";
 
@@ -42,7 +51,7 @@ export function codeOf(text) {
 /** { lines, references, placeholders, share, top } for one module's text. */
 export function measure(text) {
   const code = codeOf(text);
-  const ast = parse(code, { ecmaVersion: "latest", sourceType: "module" });
+  const ast = parse(code, { ecmaVersion: "latest", sourceType: "module", ranges: true });
   const counts = new Map();
   let references = 0;
   const visit = (n, skip) => {
@@ -74,7 +83,85 @@ export function measure(text) {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8)
     .map(([name, count]) => ({ name, count }));
-  return { lines: code.split("\n").length - 1, references, placeholders, share: references ? placeholders / references : 0, top };
+  const misfits = misfitNames(ast);
+  return {
+    lines: code.split("\n").length - 1,
+    references,
+    placeholders,
+    share: references ? placeholders / references : 0,
+    top,
+    misfits,
+  };
+}
+
+/**
+ * The bindings whose name contradicts the kind of value the code gives them: variables by their initializer
+ * (a name declared once; one that is assigned a value of another kind is left out), and the first parameter of
+ * a callback over the parts of a `.split()`. [{ name, kind }], in source order.
+ */
+export function misfitNames(ast) {
+  const parents = new Map();
+  const walk = (n, parent) => {
+    if (!n || typeof n.type !== "string") return;
+    if (parent) parents.set(n, parent);
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && walk(c, n));
+      else if (v && typeof v === "object" && k !== "loc") walk(v, n);
+    }
+  };
+  walk(ast, null);
+  const scopes = analyze(ast, { ecmaVersion: 2022, sourceType: "module" });
+  const variableOf = new Map();
+  for (const scope of scopes.scopes) for (const ref of scope.references) if (ref.resolved) variableOf.set(ref.identifier, ref.resolved);
+  /** A variable's one initializer, when it is a declared variable (not a for-of element), else null. */
+  const initOf = (v) => {
+    const def = v?.defs.length === 1 ? v.defs[0] : null;
+    if (def?.type !== "Variable" || def.node.id.type !== "Identifier" || !def.node.init) return null;
+    const loop = parents.get(def.parent);
+    return loop && /^For(Of|In)Statement$/.test(loop.type) && loop.left === def.parent ? null : def.node.init;
+  };
+  const seen = new Set();
+  const kindOfVariable = (v) => {
+    if (!v || seen.has(v)) return null;
+    seen.add(v);
+    try {
+      const lookup = (id) => kindOfVariable(variableOf.get(id));
+      const kind = kindOf(initOf(v), lookup);
+      if (!kind) return null;
+      for (const ref of v.references) {
+        if (!ref.isWrite() || ref.init) continue;
+        const a = parents.get(ref.identifier);
+        if (a?.type === "UpdateExpression" && kind === "number") continue;
+        if (a?.type !== "AssignmentExpression") return null;
+        if (a.operator === "+=" && (kind === "string" || kind === "number")) continue;
+        if (a.operator !== "=" || kindOf(a.right, lookup) !== kind) return null;
+      }
+      return kind;
+    } finally {
+      seen.delete(v);
+    }
+  };
+  const out = [];
+  for (const scope of scopes.scopes) {
+    for (const v of scope.variables) {
+      const def = v.defs[0];
+      if (!def) continue;
+      let kind = null;
+      if (def.type === "Variable") kind = kindOfVariable(v);
+      else if (def.type === "Parameter" && def.node.params[0] === def.name)
+        kind = elementKind(
+          iteratedList(def.node, (n) => parents.get(n)),
+          (id) => initOf(variableOf.get(id)),
+        );
+      if (kind && misfit(v.name, kind)) out.push({ name: v.name, kind, at: def.name.start });
+      // A paragraph named by its first words (`ifAnUploadText`) rather than by what it is about and for.
+      const text = def.type === "Variable" ? initOf(v) : null;
+      if (text?.type === "Literal" && typeof text.value === "string" && isParagraph(text.value) && !/(Boilerplate|Paragraph)$/.test(v.name))
+        out.push({ name: v.name, kind: "paragraph", at: def.name.start });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at).map(({ name, kind }) => ({ name, kind }));
 }
 
 function liftedModules(path) {
@@ -105,9 +192,10 @@ function labelOf(file) {
 
 function main(argv) {
   const json = argv.includes("--json");
-  const inputs = argv.filter((a) => a !== "--json");
+  const show = argv.includes("--show");
+  const inputs = argv.filter((a) => a !== "--json" && a !== "--show");
   if (!inputs.length) {
-    console.error("usage: node scripts/placeholders.mjs <lifted .mjs | folder | release input>… [--json]");
+    console.error("usage: node scripts/placeholders.mjs <lifted .mjs | folder | release input>… [--json] [--show]");
     process.exit(2);
   }
   const rows = [];
@@ -126,15 +214,16 @@ function main(argv) {
   }
   if (json) return console.log(JSON.stringify(rows, null, 2));
   const w = Math.max(6, ...rows.map((r) => r.module.length));
-  console.log(`${"module".padEnd(w)}  lines  references  placeholders   share  most frequent`);
+  console.log(`${"module".padEnd(w)}  lines  references  placeholders   share  misfits  most frequent`);
   for (const r of rows) {
     const top = r.top
       .slice(0, 4)
       .map((t) => `${t.name}×${t.count}`)
       .join(" ");
     console.log(
-      `${r.module.padEnd(w)}  ${String(r.lines).padStart(5)}  ${String(r.references).padStart(10)}  ${String(r.placeholders).padStart(12)}  ${(100 * r.share).toFixed(1).padStart(5)}%  ${top}`,
+      `${r.module.padEnd(w)}  ${String(r.lines).padStart(5)}  ${String(r.references).padStart(10)}  ${String(r.placeholders).padStart(12)}  ${(100 * r.share).toFixed(1).padStart(5)}%  ${String(r.misfits.length).padStart(7)}  ${top}`,
     );
+    if (show) for (const m of r.misfits) console.log(`  ${m.name}: a ${m.kind === "array" ? "list" : m.kind}`);
   }
 }
 

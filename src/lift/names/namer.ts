@@ -33,6 +33,8 @@ import { COUNTERS, loopCounter } from "./loop-counter.js";
 import { predicate } from "./predicate.js";
 import { producingCall } from "./producing-call.js";
 import { constantValue } from "./constant-value.js";
+import { longText } from "./long-text.js";
+import { fitToValue } from "./value-kind.js";
 import { functionPurpose } from "./function-purpose.js";
 import { passedAsItself } from "./passed-as-itself.js";
 import { narrowedList } from "./narrowed-list.js";
@@ -60,6 +62,7 @@ export const RULES: ReadonlyArray<[string, Rule]> = [
   ["narrowed list", narrowedList],
   ["filled list", filledList],
   ["iteration", iterationElement],
+  ["long text", longText],
   ["constant value", constantValue],
   ["object key", objectKey],
   ["callee parameter", calleeParameter],
@@ -148,7 +151,8 @@ export function nameProgram(input: NamingInput): Map<string, string> {
       for (const b of ctx.bindings) {
         if (ctx.chosen.has(b)) continue;
         for (const [, rule] of RULES) {
-          const name = shorten(rule(b, ctx));
+          // A name whose head noun contradicts the value's kind is corrected before it is shortened (value-kind.ts).
+          const name = shorten(fitToValue(rule(b, ctx), b, ctx));
           if (usable(name)) {
             take(b, name);
             progress = true;
