@@ -5,6 +5,10 @@ import { runCheck, type CheckInput, type CheckResult } from "../check/check.js";
 import type { ProgressOptions } from "./progress.js";
 
 export type { CheckInput, CheckResult };
+/** --explain on missed tools and --suggest's measured edits (`explain` and `suggest` in CheckInput). */
+export type { MissedItem } from "../check/check.js";
+export type { MissedExplained, MissedTerm } from "../check/explain-missed.js";
+export type { Edit, EditKind, ExpectationSuggestions, Suggestion } from "../check/suggest.js";
 export type { ClientTool, ListedTool } from "../check/naming.js";
 export type { Query } from "../check/queries.js";
 export type { Expectation, ExpectationSpec, ExpectationResult, ExpectationOutcome } from "../check/expectations.js";
