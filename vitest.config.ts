@@ -1,13 +1,51 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test tiers (README, "Quick start"). `npm test` runs everything. `npm run test:unit` (SEARCHLIFT_TIER=unit, with
+ * SEARCHLIFT_SKIP_REAL=1: no network, no real release) leaves out what is heavy even offline, listed here: it
+ * runs in a few minutes on two cores and builds no executable fixtures.
+ */
+export const HEAVY_OFFLINE = [
+  // The mutation corpus and the fuzzers: thousands of lifts and runs.
+  "test/mutation-*.test.ts",
+  "test/fuzz.test.ts",
+  "test/fuzz-cli.test.ts",
+  // Real executables built at test time (bun --compile, postject, old Bun and Node builds): gigabytes of fixtures.
+  "test/bun-build.test.ts",
+  "test/bun-detect.test.ts",
+  "test/node-sea.test.ts",
+  "test/node-sea-blob.test.ts",
+  "test/locate-samples.test.ts",
+  "src/extract/elf.test.ts",
+  "src/extract/macho.test.ts",
+  "src/extract/pe.test.ts",
+  // Hundreds of MB of crafted input, or a memory bound measured on one.
+  "test/extract-out.test.ts",
+  "test/carve-memory.test.ts",
+  "test/host-bounds-extract.test.ts",
+  "test/deep-nesting.test.ts",
+  // Minutes of witness searches and sandbox runs.
+  "test/diff-determinism.test.ts",
+  // Real releases and a browser: skipped offline anyway.
+  "test/*-real.test.ts",
+  "test/real-releases.test.ts",
+  "test/reference-acceptance.test.ts",
+  "test/check-reference.test.ts",
+  "test/npm-stream-memory.test.ts",
+  "test/report-browser.test.ts",
+  "test/readme-library.test.ts",
+];
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+    exclude: ["**/node_modules/**", ...(process.env.SEARCHLIFT_TIER === "unit" ? HEAVY_OFFLINE : [])],
     // Fixture builds (bun --compile, postject) and real-release downloads are slow; they are cached between runs.
     testTimeout: 600_000,
     hookTimeout: 1_200_000,
     pool: "forks",
-    // Lets test/helpers/cache.ts skip a test that would download under SEARCHLIFT_SKIP_REAL=1.
+    // Lets test/helpers/cache.ts skip a test that would download under SEARCHLIFT_SKIP_REAL=1, and fails a test
+    // that reaches for the network then.
     setupFiles: ["test/helpers/network-gate.ts"],
   },
 });
