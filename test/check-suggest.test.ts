@@ -217,6 +217,27 @@ describe("check --suggest", () => {
     expect(checked).toBeGreaterThan(8);
   }, 300_000);
 
+  it("on a release that reads a prefix, moves the word to the start and never shows an edit past it", () => {
+    // samples/check-modules/capped.mjs reads the description's first 40 characters.
+    const capped = join(ROOT, "samples", "check-modules", "capped.mjs");
+    const tools = toolsFile("capped", [
+      { name: "archive", description: "Moves old records to cold storage for the long term and also invoices" },
+      { name: "billing", description: "Create an invoice" },
+    ]);
+    const args = ["check", "--tools", tools, "--server-name", "acme", "--releases", capped, "--expect", "invoice=>archive@1"];
+    const j = JSON.parse(run([...args, "--expect", "long term=>archive@1", "--explain", "--suggest", "--json"]).stdout) as SuggestJson;
+    const [invoice, longTerm] = j.suggestions!;
+    // Added at the end, "invoice" would be past what the release reads: not shown.
+    expect(invoice!.edits.map((e) => e.kind)).not.toContain("description");
+    expect(invoice!.edits.find((e) => e.kind === "move")).toMatchObject({
+      description: "invoice — Moves old records to cold storage for the long term and also invoices",
+      ranks: { "0.9.0": { before: null, after: 1 } },
+    });
+    expect(longTerm!.edits.length).toBeGreaterThan(0);
+    const late = j.missed!.find((m) => m.query === "long term")!.explain["0.9.0"]!.terms[0]!;
+    expect(late.nearMisses[0]).toMatch(/^"long" is in its description at character 42, past the first \d+ characters this release reads$/);
+  });
+
   it("needs expectations, and says when no edit tried helps", () => {
     const none = run(["check", "--tools", toolsFile("mail", MAIL), "--server-name", "mail", "--releases", releases, "--suggest"]);
     expect(none.code).toBe(ExitCode.usage);
