@@ -21,13 +21,20 @@ describe("candidateEdits", () => {
     expect(edits[0]!.description).toBe("Send an email with an attachment. attach file");
     expect(edits[1]!.description).toBe("attach file — Send an email with an attachment");
     expect(edits[2]!.searchHint).toBe("attach file");
-    // The name part that contains a word becomes the word; a word no part holds is added.
+    // A word no name part holds is added as a part.
     expect(edits.filter((e) => e.kind === "rename").map((e) => e.toolName)).toEqual([
       "send_mail_attach",
       "send_mail_file",
       "send_mail_attach_file",
     ]);
     expect(candidateEdits(mail, "select:send_mail", null)).toEqual([]);
+    // A part that contains the word becomes the word.
+    const files = clientTool("mail", { name: "get_attachments", description: "" });
+    expect(
+      candidateEdits(files, "attach", null)
+        .filter((e) => e.kind === "rename")
+        .map((e) => e.toolName),
+    ).toEqual(["get_attach"]);
   });
 
   it("moves a word past a release's read prefix to the start, and leaves out particles from names", () => {

@@ -127,7 +127,12 @@ export function candidateEdits(tool: ClientTool, query: string, readLimit: numbe
     const renamed = `${name}${sep}${nameable.join(sep)}`;
     out.push({ kind: "rename", text: `rename to ${q(renamed)}`, toolName: renamed, chars: changedChars(name, renamed) });
   }
-  return out;
+  // Two ways to the same tool are one edit: the first (the simpler kind) stays.
+  const seen = new Set<string>();
+  return out.filter((e) => {
+    const k = JSON.stringify([e.toolName, e.description, e.searchHint]);
+    return !seen.has(k) && seen.add(k);
+  });
 }
 
 /** The tool after an edit. */
