@@ -27,6 +27,8 @@ import type { VerifyResult } from "../verify/verify.js";
 import { VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
 import { verifierPool } from "./verifier-pool.js";
 import { layoutModule } from "./layout.js";
+import { readerOrder } from "./reader-order.js";
+import { helperNotes } from "./helper-notes.js";
 import {
   agreementText,
   outcomeCounts,
@@ -162,8 +164,10 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     throw e;
   }
   const original = originalAsRun(c, code.closure, () => code.original, notLiftable);
-  // The readable copy as a person reads it: lines of at most 100 columns (layout.ts).
-  const readable = await layoutModule(code.readable);
+  // The readable copy as a person reads it: the contract first, helpers after with what is known of them
+  // (reader-order.ts), lines of at most 100 columns (layout.ts).
+  const about = helperNotes(code, [scorerSignature, callSignature], opts.signaturesDir);
+  const readable = await layoutModule(readerOrder(code.readable, { exports: pack.exports, about }));
   const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
   if (code.toolFields.passed.length > 0)
@@ -383,14 +387,18 @@ function header(
   verified: unknown,
 ): string {
   const v = typeof verified === "object" && verified ? verifiedLine(verified as Agreement) : String(verified);
+  // What the module is, in plain lines, then where it comes from.
   return [
     `// ${p.client} ${p.version} (${p.platform}) — ${pack.title}, lifted by searchlift ${VERSION}.`,
+    `// The release's own code with readable names, pure: no imports, no host objects.`,
+    `// Verified: ${v}.`,
+    `// Contract: ${pack.contractSummary}.`,
+    `// Read from the top: the contract's functions and the adapter they share, then the release's code,`,
+    `// its entry points first and its helpers after, each with what is known of it.`,
+    "//",
     `// Matched ${p.signature} in ${lineCommentText(p.input.file)} (sha256 ${p.input.sha256}).`,
     `// From: ${lineCommentText(p.modules.map((m) => m.name).join(", "))}.`,
     ...(p.toolFields ? [`// Reads tool fields the contract does not name, passed through as given: ${p.toolFields.join(", ")}.`] : []),
-    `// Verified: ${v}.`,
-    `// The release's own code with readable names, pure: no imports, no host objects. Contract:`,
-    `// ${pack.contractSummary}.`,
     "",
     "",
   ].join("\n");

@@ -43,6 +43,11 @@ export function curatedNames(): (statement: Node) => CuratedMatch | null {
   return cached;
 }
 
+/** What the names file says each curated helper does, by its name (`about`). */
+export function curatedAbout(): Map<string, string> {
+  return new Map(readEntries(readFileSync(DEFAULT_FILE, "utf8")).map((e) => [e.name, e.about]));
+}
+
 export function readEntries(text: string): CuratedEntry[] {
   return text
     .split("\n")
