@@ -349,6 +349,10 @@ function* fieldCalls(members: readonly string[]): Generator<ContractCall> {
     }
     if (kinds.includes("list")) yield* callsFor("zephyr", [with_(["zephyr", "widget"]), other], []);
     if (kinds.includes("flag")) for (const flag of [true, false]) yield* callsFor("thing", [other, with_(flag)], []);
+    // A field read further (`tool.annotations?.category`): an object holding each other property the changed code reads.
+    if (!Object.hasOwn(KNOWN_FIELDS, field))
+      for (const inner of members.filter((m) => m !== field).slice(0, 6))
+        for (const q of ["zephyr", "zephyr widget"]) yield* callsFor(q, [other, with_({ [inner]: "zephyr" })], []);
   }
 }
 
