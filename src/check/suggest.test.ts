@@ -77,18 +77,39 @@ describe("measuredSuggestions", () => {
     results: { "1.0": { rank: null, met: false }, "2.0": { rank: 3, met: false } },
   };
 
-  it("keeps edits better on some release and worse on none, best worst-case rank first", () => {
+  it("keeps edits better on some release and worse on none and not matched by a shorter one, best worst-case rank first", () => {
+    const both = byKind("hint+description");
     const batches = new Map([
-      ["1.0", fakeBatch({ [byKind("description")]: 2, [byKind("searchHint")]: 1, [byKind("rename")]: 1, [byKind("move")]: null })],
-      ["2.0", fakeBatch({ [byKind("description")]: 2, [byKind("searchHint")]: 4, [byKind("rename")]: 1, [byKind("move")]: 3 })],
+      [
+        "1.0",
+        fakeBatch({ [byKind("description")]: 2, [byKind("searchHint")]: 1, [byKind("rename")]: 1, [byKind("move")]: null, [both]: 1 }),
+      ],
+      ["2.0", fakeBatch({ [byKind("description")]: 1, [byKind("searchHint")]: 2, [byKind("rename")]: 2, [byKind("move")]: 3, [both]: 2 })],
     ]);
     const s = measuredSuggestions(expectation, mail, 0, edits, batches);
-    // The hint is worse on 2.0 (3 → 4), move better nowhere: neither is shown.
-    expect(s.map((x) => x.kind)).toEqual(["rename", "description"]);
-    expect(s[0]!.ranks).toEqual({ "1.0": { before: null, after: 1 }, "2.0": { before: 3, after: 1 } });
-    expect(s[0]!.met).toBe(true);
-    expect(s[1]!.improves).toEqual(["1.0", "2.0"]);
+    // Move is better nowhere, hint+description no better than the hint alone; at the same worst case, fewer characters first.
+    expect(s.map((x) => x.kind)).toEqual(["searchHint", "rename", "description"]);
+    expect(s[1]!.ranks).toEqual({ "1.0": { before: null, after: 1 }, "2.0": { before: 3, after: 2 } });
     expect(s[1]!.met).toBe(false);
+    expect(s[2]!.improves).toEqual(["1.0", "2.0"]);
+    // Worse on a release: not shown.
+    const worse = new Map([
+      ["1.0", fakeBatch({ [byKind("searchHint")]: 1 })],
+      ["2.0", fakeBatch({ [byKind("searchHint")]: 4 })],
+    ]);
+    expect(measuredSuggestions(expectation, mail, 0, edits, worse)).toEqual([]);
+    expect(
+      measuredSuggestions(
+        expectation,
+        mail,
+        0,
+        edits,
+        new Map([
+          ["1.0", fakeBatch({ [byKind("rename")]: 1 })],
+          ["2.0", fakeBatch({ [byKind("rename")]: 1 })],
+        ]),
+      )[0]!.met,
+    ).toBe(true);
   });
 
   it("shows no edit a release could not measure", () => {

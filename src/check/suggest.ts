@@ -4,8 +4,9 @@
  * them), a searchHint holding them, a name part equal to a query word — each measured, not estimated: the
  * catalog is searched again by every release the expectation is judged on, with the tool replaced by its edited
  * copy (tool-probes.ts, the same sandboxed lifted modules as check). An edit is shown only when it places the
- * tool higher on some release and lower on none; the best first (the best worst-case rank over the releases,
- * then the fewest characters changed).
+ * tool higher on some release and lower on none, and not when another shown edit of no other field ranks it
+ * as high everywhere with no more characters changed; the best first (the best worst-case rank over the releases, then the fewest
+ * characters changed).
  */
 import { clientToolName, contractTool, type ClientTool } from "./naming.js";
 import { nameParts, wordsOf } from "./explain-missed.js";
@@ -188,7 +189,16 @@ export function measuredSuggestions(
     const met = cells.every(([, c]) => c.after !== null && (expectation.rank === null || c.after <= expectation.rank));
     out.push({ ...e, ranks, improves, met });
   }
-  return out.sort(bestFirst).slice(0, MAX_SUGGESTIONS);
+  // An edit that another shown one matches on every release, changing fewer characters of no other field (a
+  // hint alone for a hint and a description), adds nothing. A rename does not hide a description edit: it costs
+  // more than its characters.
+  const at = (x: Suggestion, v: string) => x.ranks[v]!.after ?? Infinity;
+  const fields = (x: Edit) => (["toolName", "description", "searchHint"] as const).filter((f) => x[f] !== undefined);
+  const dominated = (e: Suggestion, by: Suggestion) =>
+    by.chars <= e.chars && fields(by).every((f) => fields(e).includes(f)) && releases.every((v) => at(by, v) <= at(e, v));
+  const kept: Suggestion[] = [];
+  for (const e of out.sort(bestFirst)) if (!kept.some((k) => dominated(e, k))) kept.push(e);
+  return kept.slice(0, MAX_SUGGESTIONS);
 }
 
 /** The best worst-case rank over the releases, then the fewest characters changed. */
