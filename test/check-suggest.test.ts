@@ -238,6 +238,31 @@ describe("check --suggest", () => {
     expect(late.nearMisses[0]).toMatch(/^"long" is in its description at character 42, past the first \d+ characters this release reads$/);
   });
 
+  it("offers no rename onto a name the catalog already has", () => {
+    const capped = join(ROOT, "samples", "check-modules", "capped.mjs");
+    const tools = toolsFile("taken", [
+      { name: "send_mail", description: "Send an email" },
+      { name: "send_mail_attach", description: "Something else entirely" },
+    ]);
+    const r = run([
+      "check",
+      "--tools",
+      tools,
+      "--server-name",
+      "mail",
+      "--releases",
+      capped,
+      "--expect",
+      "attach=>send_mail@1",
+      "--suggest",
+      "--json",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const edits = (JSON.parse(r.stdout) as SuggestJson).suggestions![0]!.edits;
+    expect(edits.map((e) => e.kind)).toEqual(["searchHint", "description"]);
+    expect(edits[0]!.ranks).toEqual({ "0.9.0": { before: null, after: 2 } });
+  });
+
   it("needs expectations, and says when no edit tried helps", () => {
     const none = run(["check", "--tools", toolsFile("mail", MAIL), "--server-name", "mail", "--releases", releases, "--suggest"]);
     expect(none.code).toBe(ExitCode.usage);

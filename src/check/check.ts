@@ -13,7 +13,7 @@ import { explain, explainRequests, type Explained } from "./explain.js";
 import { checkedScript, rankWithModule, type ModuleRanking, type ProbeRequest, type ReleaseProbes } from "./rank.js";
 import { expectationReason, unfoundReason } from "./reasons.js";
 import { explainMissed, wantMissed, type MissedExplained } from "./explain-missed.js";
-import { candidateEdits, editProbe, measuredSuggestions, type ExpectationSuggestions } from "./suggest.js";
+import { candidateEdits, edited, editProbe, measuredSuggestions, type ExpectationSuggestions } from "./suggest.js";
 import { ProbeBatch } from "./tool-probes.js";
 import { READ_PROBE_CAP } from "./rank.js";
 
@@ -203,7 +203,10 @@ async function addAdvice(
           const limits = Object.keys(e.results)
             .map((v) => probes[releases.findIndex((rel) => rel.version === v)]?.readLimit.description ?? null)
             .filter((n): n is number => n !== null && n >= 0 && n < READ_PROBE_CAP);
-          const edits = index < 0 ? [] : candidateEdits(t, e.query, limits.length ? Math.min(...limits) : null);
+          // A rename onto a name the catalog already has would be two tools the answers cannot tell apart.
+          const edits = (index < 0 ? [] : candidateEdits(t, e.query, limits.length ? Math.min(...limits) : null)).filter(
+            (ed) => ed.toolName === undefined || !all.some((x) => x.name === edited(t, ed).name),
+          );
           for (const v of Object.keys(e.results)) for (const ed of edits) byVersion.get(v)!.want(editProbe(e.query, index, t, ed));
           return { e, t, index, edits };
         })
