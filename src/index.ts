@@ -32,6 +32,13 @@ export {
   type BaselineItem,
   type BaselineCell,
   type SavedCheck,
+  type MissedItem,
+  type MissedExplained,
+  type MissedTerm,
+  type Edit,
+  type EditKind,
+  type ExpectationSuggestions,
+  type Suggestion,
 } from "./api/check.js";
 export { listReleases } from "./inputs/release-folder.js";
 export type { Release, Timeline, Group, Change } from "./track/timeline.js";
