@@ -24,8 +24,9 @@ export const HEAVY_OFFLINE = [
   "test/carve-memory.test.ts",
   "test/host-bounds-extract.test.ts",
   "test/deep-nesting.test.ts",
-  // Minutes of witness searches and sandbox runs.
+  // Minutes of witness searches and sandbox runs (each of the 55 escapes through diff and track, for one).
   "test/diff-determinism.test.ts",
+  "test/escapes-diff-track.test.ts",
   // Real releases and a browser: skipped offline anyway.
   "test/*-real.test.ts",
   "test/real-releases.test.ts",
