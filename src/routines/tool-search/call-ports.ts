@@ -392,43 +392,45 @@ function contextArgument(module: ModuleEntry, fn: FunctionNode, enclosing: Set<s
  */
 /** `deferred = all.filter(policy)` with a named policy, where no signature bound it: the name. */
 function namedPolicy(fn: FunctionNode, deferred: string | undefined, all: string | undefined): Node | null {
-  let policy: Node | null = null;
-  walk(fn.body, (n) => {
-    if (policy || n.type !== "VariableDeclarator" || n.id.type !== "Identifier" || n.id.name !== deferred) return;
-    const init = n.init;
-    if (
-      init?.type === "CallExpression" &&
-      init.callee.type === "MemberExpression" &&
-      memberName(init.callee) === "filter" &&
-      init.callee.object.type === "Identifier" &&
-      init.callee.object.name === all &&
-      init.arguments.length === 1 &&
-      init.arguments[0].type === "Identifier"
-    )
-      policy = init.arguments[0];
-  });
-  return policy;
+  const policy = filteredBy(deferredSite(fn, deferred)?.init, all);
+  return policy?.type === "Identifier" ? policy : null;
 }
 
-function policyFunction(fn: FunctionNode, deferred: string | undefined, all: string | undefined, at: (n: Node) => Place): void {
-  if (!deferred || !all) throw new LiftError("call() binds neither the defer policy nor its deferred and all tools");
-  let site: Node | null = null;
+/** The declarator of call()'s local `deferred`. */
+function deferredSite(fn: FunctionNode, deferred: string | undefined): VariableDeclarator | null {
+  let site: VariableDeclarator | null = null;
   walk(fn.body, (n) => {
     if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === deferred) site = n;
   });
-  const init = (site as VariableDeclarator | null)?.init;
-  // `deferred = all.filter((t) => …policy…)`: the filter's callback is the policy.
-  if (
-    init?.type === "CallExpression" &&
+  return site;
+}
+
+/** X in `all.filter(X)`, or null. */
+function filteredBy(init: Node | null | undefined, all: string | undefined): Node | null {
+  return init?.type === "CallExpression" &&
     init.callee.type === "MemberExpression" &&
     memberName(init.callee) === "filter" &&
     init.callee.object.type === "Identifier" &&
     init.callee.object.name === all &&
-    init.arguments.length === 1 &&
-    /Function/.test(init.arguments[0].type)
-  ) {
-    const a = init.arguments[0];
-    init.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start: a.start, end: a.end, range: [a.start, a.end] };
+    init.arguments.length === 1
+    ? init.arguments[0]!
+    : null;
+}
+
+function policyFunction(fn: FunctionNode, deferred: string | undefined, all: string | undefined, at: (n: Node) => Place): void {
+  if (!deferred || !all) throw new LiftError("call() binds neither the defer policy nor its deferred and all tools");
+  const site = deferredSite(fn, deferred);
+  const init = site?.init;
+  // `deferred = all.filter((t) => …policy…)`: the filter's callback is the policy.
+  const callback = filteredBy(init, all);
+  if (callback && /Function/.test(callback.type)) {
+    (init as CallExpression).arguments[0] = {
+      type: "Identifier",
+      name: DEFERRED_BY_CALLER,
+      start: callback.start,
+      end: callback.end,
+      range: [callback.start, callback.end],
+    };
     return;
   }
   if (!init || init.type !== "CallExpression" || init.callee.type !== "Identifier" || init.arguments.length !== 1) {
