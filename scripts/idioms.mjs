@@ -21,15 +21,11 @@
  * A release input (a tarball, binary, cli.js) is lifted first, without verification, to a temporary folder.
  * `--show` prints each finding's line.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "acorn";
-import { codeOf } from "./placeholders.mjs";
+import { codeOf, labelOf, liftedModules } from "./placeholders.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KINDS = ["decls", "long", "longCode", "void0", "bool", "ctl", "seq", "else", "oneLine", "wrapped", "noop"];
 const HEADINGS = {
   decls: "decls",
@@ -169,32 +165,6 @@ export function measure(text) {
     }
   });
   return { lines: lines.length - 1, counts, findings: findings.sort((a, b) => a.line - b.line), code };
-}
-
-function liftedModules(path) {
-  if (statSync(path).isDirectory()) {
-    const found = readdirSync(path, { recursive: true })
-      .filter((f) => String(f).endsWith("tool-search.mjs"))
-      .map((f) => join(path, String(f)));
-    if (found.length) return found.sort();
-  } else if (path.endsWith(".mjs")) return [path];
-  // A release input: lift it first.
-  const out = mkdtempSync(join(tmpdir(), "idioms-"));
-  try {
-    execFileSync(process.execPath, [join(root, "bin", "searchlift.js"), "lift", path, "--out", out, "--no-verify"], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    return liftedModules(out).map((f) => ({ file: f, cleanup: out }));
-  } catch {
-    rmSync(out, { recursive: true, force: true });
-    throw new Error(`cannot lift ${path}`);
-  }
-}
-
-/** Label of a lifted module: client/version/platform from its folder, else its path. */
-function labelOf(file) {
-  const parts = file.split(/[\\/]/);
-  return parts.length >= 4 ? parts.slice(-4, -1).join("/") : relative(process.cwd(), file);
 }
 
 function main(argv) {

@@ -164,7 +164,8 @@ export function misfitNames(ast) {
   return out.sort((a, b) => a.at - b.at).map(({ name, kind }) => ({ name, kind }));
 }
 
-function liftedModules(path) {
+/** The lifted modules an input names: a module, a folder of them, or a release input lifted into a temporary folder. */
+export function liftedModules(path) {
   if (statSync(path).isDirectory()) {
     const found = readdirSync(path, { recursive: true })
       .filter((f) => String(f).endsWith("tool-search.mjs"))
@@ -172,12 +173,12 @@ function liftedModules(path) {
     if (found.length) return found.sort();
   } else if (path.endsWith(".mjs")) return [path];
   // A release input: lift it first.
-  const out = mkdtempSync(join(tmpdir(), "placeholders-"));
+  const out = mkdtempSync(join(tmpdir(), "searchlift-scripts-"));
   try {
     execFileSync(process.execPath, [join(root, "bin", "searchlift.js"), "lift", path, "--out", out, "--no-verify"], {
       stdio: ["ignore", "ignore", "inherit"],
     });
-    return liftedModules(out).map((f) => ({ file: f, label: path, cleanup: out }));
+    return liftedModules(out).map((f) => ({ file: f, cleanup: out }));
   } catch {
     rmSync(out, { recursive: true, force: true });
     throw new Error(`cannot lift ${path}`);
@@ -185,7 +186,7 @@ function liftedModules(path) {
 }
 
 /** Label of a lifted module: client/version/platform from its folder, else its path. */
-function labelOf(file) {
+export function labelOf(file) {
   const parts = file.split(/[\\/]/);
   return parts.length >= 4 ? parts.slice(-4, -1).join("/") : relative(process.cwd(), file);
 }
