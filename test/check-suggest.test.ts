@@ -16,6 +16,7 @@ import { Rng } from "./helpers/random.js";
 import { rulesFor } from "./reference/generations.js";
 import { liftedModule, lifterKey } from "./reference/lifted-modules.js";
 import { toolSearch } from "./reference/tool-search-reference.js";
+import type { MissedTerm } from "../src/check/explain-missed.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "searchlift.js");
@@ -48,15 +49,7 @@ interface SuggestJson {
       string,
       {
         score: number;
-        terms: Array<{
-          term: string;
-          score: number;
-          name: number;
-          hint: number;
-          description: number;
-          matched: string[];
-          nearMisses: string[];
-        }>;
+        terms: MissedTerm[];
       }
     >;
   }>;

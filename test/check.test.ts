@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
+import type { CheckSummary } from "../src/check/check.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "searchlift.js");
@@ -64,14 +65,7 @@ interface CheckJson {
   }>;
   unfound: Array<{ tool: string; releases: string[]; reasons: Record<string, string> }>;
   loaded: string[];
-  summary: {
-    tools: number;
-    loaded: number;
-    queries: number;
-    releases: number;
-    expectations: { total: number; met: number; missed: number; unjudged: number };
-    omittedRows: number;
-  };
+  summary: CheckSummary;
   queries: Array<{ text: string; owners: string[] }>;
   expectations: Array<{
     query: string;
