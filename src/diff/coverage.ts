@@ -75,9 +75,11 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
     inserts.push({ at: n.start, text: open, order: -span }, { at: n.end, text: close, order: span });
   };
   const chosen = changedStatements(ast, text, lines);
+  let depth = 0;
   walk(ast as unknown as EstreeNode, {
     enter(raw, parent, key) {
       const n = raw as unknown as Node;
+      if (isFunctionNode(n)) depth++;
       if (chosen.has(n)) {
         const call = probe(n, "statement");
         // In a list a probe goes before the statement (a declaration keeps its scope); elsewhere, a block around it.
@@ -85,7 +87,8 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
           inserts.push({ at: n.start, text: `${call}; `, order: -(n.end - n.start) - 1 });
         else wrap(n, `{ ${call}; `, " }");
       }
-      if (!inFunction(n, ast) || !lines.has(n.loc!.start.line)) return;
+      // Branches inside functions only: the routine's code, not the module's top level.
+      if (depth === 0 || !lines.has(n.loc!.start.line)) return;
       if (n.type === "IfStatement") {
         wrap(n.consequent as Node, `{ ${probe(n.consequent as Node, "branch")}; `, " }");
         if (n.alternate) wrap(n.alternate as Node, `{ ${probe(n.alternate as Node, "branch")}; `, " }");
@@ -95,6 +98,9 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
       } else if (n.type === "LogicalExpression") {
         wrap(n.right as Node, `(${probe(n.right as Node, "branch")}, `, ")");
       }
+    },
+    leave(raw) {
+      if (isFunctionNode(raw as unknown as Node)) depth--;
     },
   });
   return { text: applyInsertions(text, inserts) + recorder(), points };
@@ -139,28 +145,6 @@ function lineStarts(text: string): number[] {
   const out = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) out.push(i + 1);
   return out;
-}
-
-/** Whether `n` lies inside a function of `ast` (the routine's code, not the module's top level). */
-function inFunction(n: Node, ast: Node): boolean {
-  const top = (ast as unknown as { body: Node[] }).body;
-  for (const s of top) {
-    if (n.start < s.start || n.end > s.end) continue;
-    return s.type === "FunctionDeclaration" || (n !== s && s.type !== "ExportNamedDeclaration" && hasFunctionAround(s, n));
-  }
-  return false;
-}
-
-function hasFunctionAround(root: Node, n: Node): boolean {
-  let found = false;
-  walk(root as unknown as EstreeNode, {
-    enter(raw) {
-      const c = raw as unknown as Node;
-      if (found || c.end < n.start || c.start > n.end) return this.skip();
-      if (isFunctionNode(c) && c.start <= n.start && n.end <= c.end && c !== n) found = true;
-    },
-  });
-  return found;
 }
 
 /** The recorder, at the end of the module (a hoisted declaration): which probes ran, and the first call to reach each. */
