@@ -126,11 +126,31 @@ class TagVersions {
   version(tag: string): Promise<string> {
     let answer = this.asked.get(tag);
     if (!answer) {
-      answer = import("../fetch/fetch.js").then(({ versionOfTag }) => versionOfTag(tag));
+      answer = askTag(tag);
       this.asked.set(tag, answer);
     }
     return answer;
   }
+}
+
+/**
+ * npm's answer on what `tag` names, unless a connection to the registry fails first (registry-probe.ts): offline,
+ * npm would retry for over a minute; then npm is stopped and the run fails in seconds.
+ */
+async function askTag(tag: string): Promise<string> {
+  const [{ versionOfTag }, { assertRegistryReachable }] = await Promise.all([
+    import("../fetch/fetch.js"),
+    import("../fetch/registry-probe.js"),
+  ]);
+  const abort = new AbortController();
+  const view = versionOfTag(tag, abort.signal);
+  // Once the probe has failed, npm's own failure (its stopping) is not the one reported.
+  view.catch(() => {});
+  const reachable = assertRegistryReachable().catch((e: unknown) => {
+    abort.abort();
+    throw e;
+  });
+  return Promise.race([view, reachable.then(() => view)]);
 }
 
 async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions, lifts: Map<string, Promise<string>>): Promise<string> {

@@ -251,9 +251,9 @@ async function planReleases(spec: ReleaseSpec, platform: string | undefined): Pr
   return { plan, skipped };
 }
 
-/** The version a dist-tag of the client (`latest`, `stable`, …) names in the registry now. */
-export async function versionOfTag(tag: string): Promise<string> {
-  const tags = await npmView<Record<string, string>>(CLIENT_PACKAGE, ["dist-tags"]).catch(
+/** The version a dist-tag of the client (`latest`, `stable`, …) names in the registry now. Aborting `abort` stops npm. */
+export async function versionOfTag(tag: string, abort?: AbortSignal): Promise<string> {
+  const tags = await npmView<Record<string, string>>(CLIENT_PACKAGE, ["dist-tags"], abort).catch(
     notPublishedOn404(`${CLIENT_PACKAGE} is not published`),
   );
   const version = tags && Object.hasOwn(tags, tag) ? tags[tag] : undefined;

@@ -86,9 +86,9 @@ function describeFailure(stdout: string, stderr: string): { npmCode?: string; su
   return { ...(code ? { npmCode: code } : {}), ...(summary ? { summary } : {}) };
 }
 
-/** `npm view SPEC FIELDS --json`, parsed; undefined when npm prints nothing (a field that is not there). */
-export async function npmView<T>(spec: string, fields: string[]): Promise<T | undefined> {
-  const out = await runNpm(["view", spec, ...fields, "--json"]);
+/** `npm view SPEC FIELDS --json`, parsed; undefined when npm prints nothing (a field that is not there). Aborting `abort` stops npm. */
+export async function npmView<T>(spec: string, fields: string[], abort?: AbortSignal): Promise<T | undefined> {
+  const out = await runNpm(["view", spec, ...fields, "--json"], abort);
   if (!out.trim()) return undefined;
   try {
     return JSON.parse(out) as T;
