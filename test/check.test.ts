@@ -682,6 +682,69 @@ describe("check --baseline", () => {
     expect(items(fromSaved)).toEqual(items(fromTools));
   });
 
+  it("a server's tools (--baseline-server) are ranked now as the same tools in a file are; one that lists none exits 18", () => {
+    /** The sample server's tools as tools.mjs registers them; `edit` changes them. */
+    const weather = (name: string, edit: (tools: Array<Record<string, unknown>>) => void = () => {}) => {
+      const tools: Array<Record<string, unknown>> = [
+        { name: "get_forecast", description: "Get the weather forecast for a city for the next days" },
+        {
+          name: "list_alerts",
+          description: "List active severe weather alerts for a region",
+          _meta: { "anthropic/searchHint": "storm warning" },
+        },
+        {
+          name: "convert_units",
+          description: "Convert temperatures between Celsius and Fahrenheit",
+          _meta: { "anthropic/alwaysLoad": true },
+        },
+        { name: "geocode.lookup", description: "Find the coordinates of a place name" },
+      ];
+      edit(tools);
+      const file = join(dir, name);
+      writeFileSync(file, JSON.stringify({ tools }));
+      return file;
+    };
+    // The new catalog: list_alerts loses its hint, geocode.lookup gets one.
+    const now = weather("weather-edited.json", (t) => {
+      delete t[1]!["_meta"];
+      t[3]!["_meta"] = { "anthropic/searchHint": "where is" };
+    });
+    const args = ["check", "--tools", now, "--server-name", "weather demo", "--releases", releases];
+    const expects = ["--expect", "storm warning=>list_alerts", "--expect", "where is=>geocode.lookup"];
+    const fromServer = run([...args, ...expects, "--baseline-server", SERVER, "--json"]);
+    expect(fromServer.code, fromServer.stderr).toBe(0);
+    const fromFile = run([...args, ...expects, "--baseline", weather("weather.json"), "--json"]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    type WithBaseline = CheckJson & { baseline: { source: string; kind: string; items: Array<{ ranks: unknown }> } };
+    const [s, f] = [fromServer, fromFile].map((r) => JSON.parse(r.stdout) as WithBaseline);
+    expect(s.baseline.kind).toBe("server");
+    expect(s.baseline.source).toBe(SERVER);
+    const { source: _s, kind: _k, ...counted } = s.baseline;
+    const { source: _fs, kind: _fk, ...countedFromFile } = f.baseline;
+    expect(counted).toEqual(countedFromFile);
+    // The old ranks are the server's: "storm warning" was its hint (returned, the only tool with those words), and
+    // no tool held "where"; the new ranks are this run's own.
+    const [storm, whereIs] = s.expectations.map((e) => Object.fromEntries(Object.entries(e.results).map(([v, x]) => [v, x.rank])));
+    const [v5, v7] = s.releases.map((r) => r.version);
+    expect(s.baseline.items.map((i) => i.ranks)).toEqual([
+      { [v5!]: { old: 1, new: storm![v5!] }, [v7!]: { old: 1, new: storm![v7!] } },
+      { [v5!]: { old: null, new: whereIs![v5!] }, [v7!]: { old: null, new: whereIs![v7!] } },
+    ]);
+    expect(Object.values(storm!)).toEqual([null, null]);
+    expect(Object.values(whereIs!).every((r) => typeof r === "number")).toBe(true);
+    const text = run([...args, ...expects, "--baseline-server", SERVER]);
+    expect(text.stdout).toContain(
+      `baseline ${SERVER} (the server's tools ranked now): 2 improved, 2 regressed, 0 unchanged of 4 ranks compared`,
+    );
+    // A baseline server is held to what the catalog's is: one that lists no tools exits 18, said of the baseline.
+    const empty = run([...args, ...expects, "--baseline-server", `${SERVER} --no-tools`]);
+    expect(empty.code).toBe(ExitCode.serverFailed);
+    expect(empty.stderr.trim()).toBe(`searchlift: baseline ${SERVER} --no-tools: lists no tools: there is nothing to check`);
+    const two = run([...args, ...expects, "--baseline-server", SERVER, "--baseline", now]);
+    expect(two.code).toBe(ExitCode.usage);
+    expect(two.stderr).toMatch(/give one baseline/);
+  });
+
   it("refuses a baseline that is neither a tools list nor a saved check (usage), and a missing one (unreadable)", () => {
     const neither = join(dir, "neither.json");
     writeFileSync(neither, JSON.stringify({ something: 1 }));

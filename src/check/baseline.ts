@@ -1,7 +1,7 @@
 /**
  * `--baseline OLD`: the ranks of an earlier catalog beside this one's, per expectation (else per query and a tool
- * it is for) and per release. OLD is a tools file, ranked now with the same queries, competitors and releases, or
- * the saved `--json` of an earlier check, read as it was. Improvements and regressions are counted per release.
+ * it is for) and per release. OLD is a tools file or a live server's tools, ranked now with the same queries,
+ * competitors and releases, or the saved `--json` of an earlier check, read as it was. Improvements and regressions are counted per release.
  */
 import { readFileSync } from "node:fs";
 import { ExitCode, SearchliftError } from "../errors.js";
@@ -25,9 +25,9 @@ export interface BaselineItem {
 }
 
 export interface Baseline {
-  /** The file the old ranks come from, and what it is. */
+  /** Where the old ranks come from (a file, or the command or URL of a server), and what it is. */
   source: string;
-  kind: "tools" | "saved";
+  kind: "tools" | "server" | "saved";
   /** Cells (item × release) placed higher now, lower now, or the same. */
   improved: number;
   regressed: number;

@@ -108,8 +108,11 @@ export interface CheckInput {
    * and is for its tool; on releases the expectation does not name, the query is not for that tool.
    */
   expectations?: Expectation[];
-  /** An earlier catalog to compare with: its tools, ranked now with the same queries and releases, or a saved check. */
-  baseline?: { source: string; tools: ClientTool[] } | { source: string; saved: SavedCheck };
+  /**
+   * An earlier catalog to compare with: its tools (from a tools file, or from a server: `kind`, default "tools"),
+   * ranked now with the same queries and releases, or a saved check.
+   */
+  baseline?: { source: string; tools: ClientTool[]; kind?: "tools" | "server" } | { source: string; saved: SavedCheck };
 }
 
 export async function runCheck(input: CheckInput): Promise<CheckResult> {
@@ -239,7 +242,7 @@ async function baselineOf(b: NonNullable<CheckInput["baseline"]>, run: CheckInpu
     queries: run.queries,
     modules: run.modules,
   });
-  return compareBaseline(b.source, "tools", now, oldRanksOfRun(old));
+  return compareBaseline(b.source, b.kind ?? "tools", now, oldRanksOfRun(old));
 }
 
 /** The queries with every expectation's: a query already there becomes for the expected tool too. */

@@ -201,7 +201,7 @@ function cellText(c: BaselineCell | undefined): string {
 }
 
 function baselineHead(b: Baseline): string {
-  const what = b.kind === "tools" ? "its tools ranked now" : "a saved check";
+  const what = b.kind === "tools" ? "its tools ranked now" : b.kind === "server" ? "the server's tools ranked now" : "a saved check";
   const cells = b.improved + b.regressed + b.unchanged;
   return `baseline ${b.source} (${what}): ${b.improved} improved, ${b.regressed} regressed, ${b.unchanged} unchanged of ${plural(cells, "rank")} compared`;
 }

@@ -6,6 +6,7 @@ import { basename, extname } from "node:path";
 import type { Command } from "commander";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine } from "../safe-text.js";
+import type { ClientTool, ListedTool } from "../check/naming.js";
 import { printJson } from "./output.js";
 
 interface CheckFlags {
@@ -32,6 +33,8 @@ interface CheckFlags {
   maxRank?: string;
   failOnExpect?: boolean;
   baseline?: string;
+  baselineServer?: string;
+  baselineUrl?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -91,6 +94,11 @@ export function registerCheck(program: Command): void {
       "--baseline <file>",
       "an earlier catalog to compare with: a tools file (ranked now, as this one) or a saved --json of check; old → new rank per expectation and release",
     )
+    .option(
+      "--baseline-server <command>",
+      'an earlier catalog from a live MCP server started over stdio ("<command> [args…]"), ranked now as --baseline',
+    )
+    .option("--baseline-url <url>", "an earlier catalog from a live MCP server reached over streamable HTTP, ranked now as --baseline")
     .option("--fail-on-unfound", `exit ${ExitCode.unfound} when a tool is returned by none of its own queries on some release`)
     .option("--fail-on-expect", `exit ${ExitCode.unfound} when an expectation is missed on some release it is judged on`)
     .action(async (opts: CheckFlags) => runCheckCommand(opts));
@@ -100,6 +108,8 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   if ([opts.tools, opts.server, opts.url].filter((x) => x !== undefined).length !== 1) {
     throw new SearchliftError('give the tools with --tools FILE, --server "<command> [args…]" or --url URL (one of them)', ExitCode.usage);
   }
+  if ([opts.baseline, opts.baselineServer, opts.baselineUrl].filter((x) => x !== undefined).length > 1)
+    throw new SearchliftError("give one baseline: --baseline FILE, --baseline-server or --baseline-url", ExitCode.usage);
   if (opts.json && opts.markdown) throw new SearchliftError("--json and --markdown exclude each other", ExitCode.usage);
   const timeoutS = Number(opts.serverTimeout);
   if (!(timeoutS > 0))
@@ -126,7 +136,9 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
       ExitCode.usage,
     );
   const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
-  const listed = opts.tools ? await toolsFromFile(opts.tools, readToolsFile) : await toolsFromServer(opts, timeoutS);
+  const listed = opts.tools
+    ? await toolsFromFile(opts.tools, readToolsFile)
+    : await toolsFromServer(opts.url !== undefined ? { url: opts.url } : { command: opts.server! }, timeoutS);
   const server = opts.serverName ?? listed.serverName ?? listed.fallbackName;
   if (!server) throw new SearchliftError("the server gives no name of its own: name it with --server-name", ExitCode.usage);
   const otherServers = (files: string[]) =>
@@ -140,7 +152,16 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
     otherServers(opts.loaded),
   );
   const expectations = ex.resolveExpectations(specs, tools, maxRank);
-  const baseline = opts.baseline ? await baselineInput(opts.baseline, server, otherServers(opts.loaded)) : undefined;
+  const baselineServer =
+    opts.baselineUrl !== undefined
+      ? { url: opts.baselineUrl }
+      : opts.baselineServer !== undefined
+        ? { command: opts.baselineServer }
+        : undefined;
+  const baseline =
+    opts.baseline !== undefined || baselineServer
+      ? await baselineInput(opts.baseline ?? baselineServer!, server, otherServers(opts.loaded), timeoutS)
+      : undefined;
   const texts = [...opts.query, ...(opts.queries ? q.readQueriesFile(opts.queries) : [])];
   // With expectations, a query is for the tools expected of it; the other given queries are shown, and judge no tool.
   const queries = expectations.length
@@ -191,26 +212,39 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   }
 }
 
-/** --baseline: a saved check as it is, or a tools file's tools named as this server's (the same --loaded applies). */
-async function baselineInput(path: string, server: string, loaded: import("../check/naming.js").ClientTool[]) {
+/**
+ * --baseline: a saved check as it is, or the tools of a tools file or of a server (--baseline-server, --baseline-url,
+ * listed as the new catalog's server is) named as this server's (the same --loaded applies).
+ */
+async function baselineInput(from: string | ServerSource, server: string, loaded: ClientTool[], timeoutS: number) {
   const [{ readBaselineFile }, { clientTool, markLoaded }] = await Promise.all([
     import("../check/baseline.js"),
     import("../check/naming.js"),
   ]);
-  const b = readBaselineFile(path);
-  if (b.kind === "saved") return { source: path, saved: b.saved };
-  return {
-    source: path,
-    tools: markLoaded(
-      b.file.tools.map((t) => clientTool(server, t)),
+  const named = (tools: ListedTool[]) =>
+    markLoaded(
+      tools.map((t) => clientTool(server, t)),
       [],
       loaded,
-    ).tools,
-  };
+    ).tools;
+  if (typeof from !== "string") {
+    const listed = await toolsFromServer(from, timeoutS, "the baseline server").catch((e: unknown) => {
+      if (!(e instanceof SearchliftError)) throw e;
+      // Said of the baseline's server, not the catalog's: "--server: …" is the new catalog's option.
+      const message = e.message.replace(/^--(server|url):/, "--baseline-$1:");
+      throw new SearchliftError(message, e.exitCode, `baseline ${e.file ?? ("url" in from ? from.url : from.command)}`);
+    });
+    return { source: "url" in from ? from.url : from.command, kind: "server" as const, tools: named(listed.tools) };
+  }
+  const b = readBaselineFile(from);
+  if (b.kind === "saved") return { source: from, saved: b.saved };
+  return { source: from, tools: named(b.file.tools) };
 }
 
+type ServerSource = { url: string } | { command: string };
+
 interface Listed {
-  tools: import("../check/naming.js").ListedTool[];
+  tools: ListedTool[];
   serverName?: string;
   fallbackName?: string;
 }
@@ -224,15 +258,14 @@ async function toolsFromFile(path: string, read: (path: string) => Omit<Listed, 
 }
 
 /** A live server's tools; when it fails, the last lines it wrote on stderr come first (the error's line last). */
-async function toolsFromServer(opts: CheckFlags, timeoutS: number): Promise<Listed> {
+async function toolsFromServer(source: ServerSource, timeoutS: number, which = "the MCP server"): Promise<Listed> {
   const { listServerTools, ServerFailed } = await import("../check/server-tools.js");
-  const source = opts.url !== undefined ? { url: opts.url } : { command: opts.server! };
   try {
     return await listServerTools(source, timeoutS * 1000);
   } catch (e) {
     // One line says it all when the server wrote one; more are its stack trace or its log, shown as its tail.
     if (e instanceof ServerFailed && e.stderrTail.length > 1)
-      process.stderr.write(`searchlift: the MCP server's stderr ended with:\n${e.stderrTail.map((l) => `  | ${l}\n`).join("")}`);
+      process.stderr.write(`searchlift: ${which}'s stderr ended with:\n${e.stderrTail.map((l) => `  | ${l}\n`).join("")}`);
     throw e;
   }
 }
