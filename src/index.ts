@@ -10,6 +10,7 @@ export { locate, type LocateOptions, type RoutineResult } from "./api/locate.js"
 export { lift, type LiftOptions, type LiftResult } from "./api/lift.js";
 export { diff, type DiffOptions, type DiffResult } from "./api/diff.js";
 export { track, defaultInputs, type TrackOptions, type TrackResult } from "./api/track.js";
+export { history, type HistoryOptions, type HistoryResult, type HistoryTimes } from "./api/history.js";
 export { fetch, type FetchOptions, type FetchResult } from "./api/fetch.js";
 export {
   check,

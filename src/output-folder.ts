@@ -15,8 +15,8 @@ export type OutputCommand = "extract" | "lift" | "track" | "diff";
 /** What is at `--out`, as the command will treat it. */
 export type OutputState = "absent" | "empty" | "own";
 
-/** What track writes at the top of its folder. */
-const TIMELINE_ENTRIES = new Set(["timeline.json", "timeline.md", "timeline.html", "modules"]);
+/** What track writes at the top of its folder (history adds its changelog.md). */
+const TIMELINE_ENTRIES = new Set(["timeline.json", "timeline.md", "timeline.html", "modules", "changelog.md"]);
 
 /** A temporary of an interrupted write (safe-write.ts, write-modules.ts): ours, whoever's process made it. */
 const TEMPORARY = /\.tmp-\d+/;

@@ -3,7 +3,7 @@
  * prints these events on stderr). Events are for people: `message` is one line of text; `done`/`total` count
  * the stage's items (releases, inputs) where it has several.
  */
-export type Stage = "locate" | "lift" | "verify" | "diff" | "track" | "fetch" | "check";
+export type Stage = "locate" | "lift" | "verify" | "diff" | "track" | "history" | "fetch" | "check";
 
 export interface ProgressEvent {
   stage: Stage;

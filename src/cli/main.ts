@@ -9,6 +9,7 @@ import { registerCheck } from "./check.js";
 import { registerDiff } from "./diff.js";
 import { registerExtract } from "./extract.js";
 import { registerFetch } from "./fetch.js";
+import { registerHistory } from "./history.js";
 import { addInputOptions } from "./input-options.js";
 import { registerLift } from "./lift.js";
 import { registerLocate } from "./locate.js";
@@ -22,7 +23,16 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const register of [registerExtract, registerLocate, registerLift, registerTrack, registerFetch, registerDiff, registerCheck])
+  for (const register of [
+    registerExtract,
+    registerLocate,
+    registerLift,
+    registerTrack,
+    registerHistory,
+    registerFetch,
+    registerDiff,
+    registerCheck,
+  ])
     register(program);
   addInputOptions(program);
   registerWhere(program);

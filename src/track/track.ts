@@ -111,9 +111,32 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
     const published = recordedPublishTime(inputs[i]!);
     if (published) r.published = published;
   });
+  const liftedNow = todo.filter((i) => releases[i]!.routineHash !== null).length;
+  const written = await writeTimeline(releases, { ...opts, cache });
+  return { ...written, lifted: liftedNow, fromCache: inputs.length - todo.length };
+}
+
+export interface TimelineWriteOptions {
+  out: string;
+  /** The lift cache (change points' behaviour is cached in its `behaviour/`). */
+  cache: string;
+  jobs?: number;
+  onProgress?: OnProgress;
+  pack?: RoutinePack;
+  /** More files for the timeline folder, made from the finished timeline (history's changelog.md). */
+  extraFiles?: (timeline: Timeline, dir: string) => Record<string, string>;
+}
+
+/**
+ * The timeline of `releases` (lifted or not), its change points explained, written to a folder of its own beside
+ * `opts.out` and swapped in at the end (placeTimeline). Shared by track and history.
+ */
+export async function writeTimeline(
+  releases: Release[],
+  opts: TimelineWriteOptions,
+): Promise<Pick<TrackResult, "timeline" | "failed" | "files" | "kept">> {
   const target = resolve(opts.out);
   const failed = releases.filter((r) => r.routineHash === null);
-  const liftedNow = todo.filter((i) => releases[i]!.routineHash !== null).length;
   // The new timeline is written to a folder of its own beside the output, and swapped in at the end (below).
   const outDir = newTimelineFolder(target);
   try {
@@ -122,7 +145,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
     // Each change point's behaviour (adjacent groups only), cached beside the lifts.
     opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
     timeline.changes = await timelineChanges(timeline, {
-      cache,
+      cache: opts.cache,
       dir: outDir,
       jobs: opts.jobs ?? availableParallelism(),
       ...(opts.pack ? { pack: opts.pack } : {}),
@@ -133,6 +156,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
       join(outDir, "timeline.html"),
       timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8"), ...(opts.pack ? { pack: opts.pack } : {}) }),
     );
+    for (const [name, text] of Object.entries(opts.extraFiles?.(timeline, outDir) ?? {})) writeAtomic(join(outDir, name), text);
     const place = placeTimeline(outDir, target, releases.length - failed.length, failed.length > 0);
     const files = {
       json: join(place.dir, "timeline.json"),
@@ -142,8 +166,6 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
     return {
       timeline,
       files,
-      lifted: liftedNow,
-      fromCache: inputs.length - todo.length,
       failed,
       ...(place.kept ? { kept: { out: target, lifted: place.kept, dir: place.dir } } : {}),
     };
@@ -215,7 +237,7 @@ const DEFINITE: ReadonlySet<number> = new Set([
 ]);
 
 /** Lift one release in a child process; the result (or the error) is cached under its key. */
-async function liftOne(input: string, key: string, cache: string, verify: boolean, verifyTimeoutS?: number): Promise<Release> {
+export async function liftOne(input: string, key: string, cache: string, verify: boolean, verifyTimeoutS?: number): Promise<Release> {
   const dir = join(cache, key);
   // A fresh folder of our own: nothing planted at a predictable name is written through.
   const tmp = mkdtempSync(`${dir}.tmp-`);
@@ -283,7 +305,7 @@ async function liftOne(input: string, key: string, cache: string, verify: boolea
   return release;
 }
 
-function readCached(cache: string, key: string, verify: boolean): Release | null {
+export function readCached(cache: string, key: string, verify: boolean): Release | null {
   const file = join(cache, key, "release.json");
   if (!existsSync(file)) return null;
   try {

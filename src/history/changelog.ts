@@ -1,0 +1,173 @@
+/**
+ * The changelog of the tool search: per change point, newest first, the version and the day it was published,
+ * the rules that changed in words (the sentences of the change report, as `diff` says them), one short witness
+ * each, and the scoring table of the generation it starts; then the first generation's table, and the releases
+ * that were skipped or not lifted, each with why. No code from any release is quoted: only sentences, numbers,
+ * the inputs that show a change and what each release answered to them.
+ */
+import type { Skipped } from "../fetch/fetch.js";
+import type { RoutinePack, SemanticRow } from "../routines/pack.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
+import { summarySentence } from "../diff/code-summary.js";
+import type { WitnessReport } from "../diff/behaviour.js";
+import { noDifferenceFound } from "../diff/behaviour.js";
+import { markdownCode, markdownProse, markdownText as text } from "../safe-text.js";
+import { groupMembers, publishedDay, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
+
+/** The heading every changelog starts with (the test of docs/tool-search-changelog.md reads it). */
+export const CHANGELOG_TITLE = "# The tool search's changelog";
+
+export interface ChangelogOptions {
+  skipped: Skipped[];
+  /** The native platform after 2.1.112. */
+  platform: string | null;
+  /** A module's text by its path in the timeline folder. */
+  read: (module: string) => string;
+  /** The command that regenerates this file. */
+  command?: string;
+  pack?: RoutinePack;
+}
+
+/** The longest a witness's answer is shown; the whole answer is in timeline.json. */
+const ANSWER_CHARS = 160;
+const QUERY_CHARS = 48;
+const NAMES = 6;
+
+export function changelogMarkdown(t: Timeline, o: ChangelogOptions): string {
+  const pack = o.pack ?? toolSearchPack;
+  const members = groupMembers(t);
+  const lifted = t.releases.filter((r) => r.routineHash !== null);
+  const first = t.releases[0]?.version;
+  const last = t.releases.at(-1)?.version;
+  const generations = t.groups.filter((g) => g.routineHash !== null).length;
+  const lines = [
+    CHANGELOG_TITLE,
+    "",
+    `${t.releases.length} release${t.releases.length === 1 ? "" : "s"} of Claude Code${first ? `, ${text(first)} to ${text(last!)}` : ""} (the cli.js package up to 2.1.112${o.platform ? `, the ${text(o.platform)} build after` : ""}): ${lifted.length} lifted${lifted.every((r) => r.verified) ? " and verified" : ""}, ${generations} generation${generations === 1 ? "" : "s"} of the tool search, ${t.changes?.length ?? 0} change point${t.changes?.length === 1 ? "" : "s"}.`,
+    "",
+    "Each change point below names the release where the tool search's code changed and the day it was published, says each rule that changed in words, with one input that shows it (the call, the tools given, and what the release before and the release after answered), and gives the scoring table of the generation it starts: its weights and features, read from the lifted code. Nothing here is code from a release.",
+    ...(o.command ? ["", `Regenerate with \`${o.command}\`.`] : []),
+  ];
+
+  lines.push("", "## Generations", "", "| releases | first published | count | verified |", "|---|---|---|---|");
+  t.groups.forEach((g, i) => {
+    const rs = members[i] ?? [];
+    const day = publishedDay(t, g.first) ?? "—";
+    const verified = g.routineHash === null ? `not lifted: ${g.error ?? "?"}` : verifiedSummary(rs);
+    lines.push(`| ${text(span(g))} | ${day} | ${g.releases.length} | ${text(verified)} |`);
+  });
+
+  const changes = t.changes ?? [];
+  if (changes.length) lines.push("", "## Changes, newest first");
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const c = changes[i]!;
+    const g = t.groups[i + 1]!;
+    const day = publishedDay(t, c.to);
+    lines.push("", `### ${text(c.to)}${day ? ` (${day})` : ""}`, "", `From ${text(c.from)} to ${text(c.to)}.`, "", ...changeMarkdown(c));
+    lines.push(...scoringTable(g, members[i + 1] ?? [], o, pack));
+  }
+  if (t.groups[0]) {
+    const g = t.groups[0];
+    const day = publishedDay(t, g.first);
+    lines.push("", `## The first generation: ${text(span(g))}${day ? ` (${day})` : ""}`, "");
+    lines.push(...scoringTable(g, members[0] ?? [], o, pack));
+  }
+
+  const failed = t.releases.filter((r) => r.routineHash === null);
+  if (o.skipped.length || failed.length) {
+    lines.push("", "## Not covered", "", "| version | platform | why |", "|---|---|---|");
+    for (const s of o.skipped) lines.push(`| ${text(s.version)} | ${text(s.platform)} | ${text(s.reason)} |`);
+    for (const r of failed) lines.push(`| ${text(r.version)} | ${text(r.platform)} | ${text(r.error ?? "not lifted")} |`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function span(g: Group): string {
+  return g.first === g.last ? g.first : `${g.first} – ${g.last}`;
+}
+
+function verifiedSummary(rs: Release[]): string {
+  if (!rs.length || !rs.every((r) => r.verified)) return "not verified";
+  const cells = [...new Set(rs.map((r) => `${r.verified!.agreed}/${r.verified!.cases}`))];
+  return cells.join(", ");
+}
+
+/** The rules that changed, each with its witness, the probe rows that changed, and the definitions touched. */
+function changeMarkdown(c: Change): string[] {
+  const b = c.behaviour;
+  if (!b) return [`Not compared: ${text(c.note ?? "no lifted module")}.`];
+  const out: string[] = [];
+  if (b.sentences.length === 0) out.push(`${text(noDifferenceFound(b))}.`);
+  else {
+    out.push("What changed:", "");
+    for (const s of b.sentences) {
+      out.push(`- ${markdownProse(s)}`);
+      const w = witnessOf(s, b.changed);
+      if (w) out.push(`  - shown by ${witnessLine(w)}`);
+    }
+  }
+  const rows = (c.semantics ?? []).filter((r) => r.changed);
+  if (rows.length) {
+    out.push("", "| probe | before | after |", "|---|---|---|");
+    for (const r of rows) out.push(`| ${text(r.feature)} | ${text(r.before)} | ${text(r.after)} |`);
+  }
+  const code = c.code ? summarySentence(c.code) : null;
+  if (code) out.push("", `Definitions in the lifted code: ${text(code)}`);
+  return out;
+}
+
+/** The witness a sentence says (a witness's own summary, or that of a toolSearch and searchTools pair). */
+function witnessOf(sentence: string, ws: WitnessReport[]): WitnessReport | undefined {
+  return ws.find((w) => w.summary === sentence || w.summary.replace(/^toolSearch /, "toolSearch and searchTools ") === sentence);
+}
+
+/** `searchTools("query")` over the tools given, then what each side answered, cut short. */
+function witnessLine(w: WitnessReport): string {
+  const names = (ts: Array<{ name?: unknown }>) =>
+    ts.length > NAMES
+      ? `${ts
+          .slice(0, NAMES)
+          .map((t) => String(t.name))
+          .join(", ")} and ${ts.length - NAMES} more`
+      : ts.map((t) => String(t.name)).join(", ");
+  const given = [
+    `deferred: ${names(w.deferred)}`,
+    ...(w.loaded.length ? [`loaded: ${names(w.loaded)}`] : []),
+    ...(w.maxResults !== undefined ? [`maxResults ${w.maxResults}`] : []),
+  ];
+  const call = `${w.function}(${shortQuery(w.query)})`;
+  return `${markdownCode(call)} with ${text(given.join("; "))}: before ${markdownCode(answer(w.before))}, after ${markdownCode(answer(w.after))}`;
+}
+
+/** The query as a string literal, or its start and its length when long (timeline.json has it whole). */
+function shortQuery(q: string): string {
+  return q.length > QUERY_CHARS ? `${JSON.stringify(q.slice(0, QUERY_CHARS))}… (${q.length} characters)` : JSON.stringify(q);
+}
+
+function answer(v: unknown): string {
+  const s = JSON.stringify(v) ?? "undefined";
+  return s.length > ANSWER_CHARS ? `${s.slice(0, ANSWER_CHARS - 1)}…` : s;
+}
+
+/** The generation's weights and features, read from its first lifted module (absent weights and features left out). */
+function scoringTable(g: Group, rs: Release[], o: ChangelogOptions, pack: RoutinePack): string[] {
+  const m = rs.find((r) => r.routineHash && r.module);
+  if (!m) return [];
+  let rows: SemanticRow[];
+  try {
+    const s = pack.semantics(o.read(m.module!));
+    rows = pack.semanticDiff(s, s);
+  } catch (e) {
+    return ["", `Scoring table of ${text(span(g))}: cannot be read (${text((e as Error).message)}).`];
+  }
+  const present = rows.filter((r) => r.after !== "—" && r.after !== "no");
+  if (!present.length) return [];
+  return [
+    "",
+    `Scoring table of ${text(span(g))} (${rs.length} release${rs.length === 1 ? "" : "s"}):`,
+    "",
+    "| weight or feature | value |",
+    "|---|---|",
+    ...present.map((r) => `| ${text(r.feature)} | ${text(r.after)} |`),
+  ];
+}
