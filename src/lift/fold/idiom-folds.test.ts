@@ -2,7 +2,7 @@ import { parse, type FunctionDeclaration } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../ast/pattern.js";
-import { foldFunction } from "./index.js";
+import { foldDeadCode, foldFunction } from "./index.js";
 import type { Fold } from "./tree.js";
 import { singleDeclarations } from "./single-declarations.js";
 import { undefinedValues } from "./undefined-values.js";
@@ -11,6 +11,9 @@ import { sequenceHeads } from "./sequence-heads.js";
 import { elseAfterExit } from "./else-after-exit.js";
 import { compoundBodies } from "./compound-bodies.js";
 import { freshObjectReads } from "./fresh-object-reads.js";
+import { effectFreeCalls } from "./effect-free-calls.js";
+import { emptyStateCalls, emptyStateKeys } from "./empty-state-calls.js";
+import { unusedFunctions } from "./unused-functions.js";
 
 /** `src` is the body of an async function f; returns f's body folded by `folds` (all of them by default), on one line. */
 function folded(src: string, folds?: Record<string, Fold>): string {
@@ -166,5 +169,86 @@ describe("the idiom folds with the others", () => {
     expect(folded("let x = a(), y = void 0; x && (y = b(x), a(y)); if (y === void 0) return !1; else return x ? (a(), !0) : y;")).toBe(
       "let x = a(); let y = undefined; if (x) { y = b(x); a(y); } if (y === undefined) return false; return x ? (a(), true) : y;",
     );
+  });
+});
+
+describe("effectFreeCalls", () => {
+  const only = { effectFreeCalls };
+  it("a call of a function that only reads a plain object goes, and then the function", () => {
+    expect(
+      folded(
+        "let e = { ok: false }; let cb = async (r) => { get(); return r; }; e.ok = true; return cb(e.ok); function get() { return e.ok; }",
+        {
+          effectFreeCalls,
+          unusedFunctions,
+        },
+      ),
+    ).toBe("let e = { ok: false }; let cb = async r => { return r; }; e.ok = true; return cb(e.ok);");
+  });
+  it("empty functions, arrows and pure ifs; pure arguments", () => {
+    expect(
+      folded(
+        "let g = () => {}; let h = (x) => x === 1; function k(x) { if (!x) return; return typeof x; } g(); h(a); k(1); return [g, h, k];",
+        only,
+      ),
+    ).toBe("let g = () => {}; let h = x => x === 1; function k(x) { if (!x) return; return typeof x; } return [g, h, k];");
+  });
+  it("not where the call or the function may do something", () => {
+    for (const kept of [
+      // The argument calls; the spread iterates.
+      "let g = () => {}; g(b()); g(...a);",
+      // A read of a parameter's property may throw or run a getter; so may a read of a plain object's property's property.
+      "let g = (x) => x.y; g(a);",
+      "let e = { d: a }; let g = () => e.d.y; g();",
+      // The object is passed on, is the receiver of a call, has a getter, or is written.
+      "let e = { d: 1 }; let g = () => e.d; b(e); g();",
+      "let e = { d: 1, m() { b(); } }; let g = () => e.d; e.m(); g();",
+      "let e = { get d() { return b(); } }; let g = () => e.d; g();",
+      "let e = { d: 1 }; let g = () => e.d; e = a; g();",
+      // A generator, a default, a function rebound, an awaited call, a call of something else.
+      "function* g() {} g();",
+      "let g = (x = b()) => {}; g();",
+      "let g = () => {}; g = b; g();",
+      "let g = async () => {}; await g();",
+      "a(); b.c();",
+    ])
+      expect(folded(kept, only)).toBe(folded(kept, {}));
+  });
+});
+
+describe("emptyStateCalls", () => {
+  /** `src` as a module body whose `call` the adapter alone calls, with `context` as the source of its arguments after the input. */
+  function module(src: string, context: string, used = ["call"]): string {
+    const program = parse(src, { ecmaVersion: "latest", sourceType: "module" });
+    const statements = program.body as Node[];
+    foldDeadCode(statements, used, [], { emptyStateCalls: emptyStateCalls({ call: "call", keys: emptyStateKeys(context) }) });
+    return statements
+      .map((s) => generate(s as never))
+      .join(" ")
+      .replace(/\s+/g, " ")
+      .trim();
+  }
+  const context = '{ signal: emptyState() }, { "tools": allTools, "room": emptyState(), "refresh": undefined }';
+  it("the keys that hold the empty state, argument by argument", () => {
+    expect(emptyStateKeys(context)).toEqual([["signal"], ["room"]]);
+  });
+  it("a call of a destructured part of the context goes; of a parameter's part too", () => {
+    expect(
+      module(
+        "async function call(input, { signal }, context) { let { tools, room } = context; room(1); signal(); return tools; }",
+        context,
+      ),
+    ).toBe("async function call(input, {signal}, context) { let {tools, room} = context; return tools; }");
+  });
+  it("not a part the adapter fills with something else, nor where the release may call call() itself", () => {
+    for (const [src, used] of [
+      ["async function call(input, o, context) { let { tools, refresh } = context; tools(); refresh(); return tools; }", ["call"]],
+      ["async function call(input, o, context) { let { room } = context; room(b()); room(...a); return room; }", ["call"]],
+      ["async function call(input, o, context) { context = a; let { room } = context; room(); }", ["call"]],
+      ["async function call(input, o, context) { let { room } = context; room = a; room(); }", ["call"]],
+      ["async function call(input, o, context) { let { room } = context; room(); } call(1, 2, {});", ["call"]],
+      ["async function call(input, o, context) { let { room } = context; room(); } function other() { return call; }", ["call", "other"]],
+    ] as const)
+      expect(module(src, context, [...used])).toBe(module(src, "", [...used]));
   });
 });

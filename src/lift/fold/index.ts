@@ -33,6 +33,8 @@ import { sequenceHeads } from "./sequence-heads.js";
 import { elseAfterExit } from "./else-after-exit.js";
 import { compoundBodies } from "./compound-bodies.js";
 import { freshObjectReads } from "./fresh-object-reads.js";
+import { effectFreeCalls } from "./effect-free-calls.js";
+import { emptyStateCalls, type EmptyStateArguments } from "./empty-state-calls.js";
 
 /** The folds that remove what the ports' cuts left dead; the namer reads the code as they leave it. */
 export const DEAD_CODE_FOLDS: Record<string, Fold> = {
@@ -62,6 +64,7 @@ export const DEAD_CODE_FOLDS: Record<string, Fold> = {
  */
 export const IDIOM_FOLDS: Record<string, Fold> = {
   freshObjectReads,
+  effectFreeCalls,
   singleDeclarations,
   undefinedValues,
   controlExpressions,
@@ -140,8 +143,14 @@ export function foldDeadCode(
 
 /**
  * The minifier's idioms in a module body written as a person would, with the dead-code folds again for what
- * that uncovers (`let t = (g(), a); return t;` is `g(); return a;`): as foldDeadCode, with every fold.
+ * that uncovers (`let t = (g(), a); return t;` is `g(); return a;`): as foldDeadCode, with every fold, and
+ * with the calls of what the adapter fills with the empty state dropped where `emptyState` says where that is.
  */
-export function foldIdioms(statements: Node[], used: string[], params: string[] = []): Record<string, number> {
-  return foldDeadCode(statements, used, params, FOLDS);
+export function foldIdioms(
+  statements: Node[],
+  used: string[],
+  params: string[] = [],
+  emptyState: EmptyStateArguments | null = null,
+): Record<string, number> {
+  return foldDeadCode(statements, used, params, { ...FOLDS, emptyStateCalls: emptyStateCalls(emptyState) });
 }

@@ -40,10 +40,12 @@ const PURE_BINARY = new Set(["===", "!=="]);
 
 /**
  * What a fold knows beyond the syntax: `length(m)` says the member expression m is the length of
- * an array (so reading it has no effect, and it is a number).
+ * an array (so reading it has no effect, and it is a number); `read(m)` that reading m has no effect
+ * and cannot throw (a property of an object no getter can reach).
  */
 export interface Known {
   length?: (m: MemberExpression) => boolean;
+  read?: (m: MemberExpression) => boolean;
 }
 
 const RELATIONAL = new Set(["<", ">", "<=", ">=", "==", "!=", "===", "!=="]);
@@ -69,7 +71,7 @@ export function isPure(n: Node | null | undefined, known: Known = {}): boolean {
       if (RELATIONAL.has(n.operator) && isNumber(n.left, known) && isNumber(n.right, known)) return true;
       return PURE_BINARY.has(n.operator) && pure(n.left) && pure(n.right);
     case "MemberExpression":
-      return !!known.length?.(n);
+      return !!known.length?.(n) || !!known.read?.(n);
     case "LogicalExpression":
       return pure(n.left) && pure(n.right);
     case "ConditionalExpression":

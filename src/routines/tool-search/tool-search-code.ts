@@ -31,6 +31,7 @@ import { nameProgram } from "../../lift/names/namer.js";
 import { curatedNames } from "../../lift/names/curated.js";
 import { codeTag } from "../../lift/stable-name.js";
 import { foldDeadCode, foldIdioms } from "../../lift/fold/index.js";
+import { emptyStateKeys } from "../../lift/fold/empty-state-calls.js";
 import { selectToolFields, toolFieldUses, type ToolFields } from "./tool-fields.js";
 
 export { LiftError };
@@ -150,7 +151,10 @@ export function toolSearchCode(container: Container, r: Routines): ToolSearchCod
   nameReadable(read, r, fn, invocation, reserved);
   // Then the minifier's idioms, as a person would write them (the namer reads the code as the folds above leave it).
   const named = [rootKey, callKey, argumentsKey, cacheKey].flatMap((k) => (k ? [read.names.get(k)!] : []));
-  for (const [fold, n] of Object.entries(foldIdioms(read.statements, named, [DEFERRED_BY_CALLER]))) folded[fold] = (folded[fold] ?? 0) + n;
+  // Where the adapter hands call() the empty state: a call of such a part of its context does nothing.
+  const emptyState = call && callKey ? { call: read.names.get(callKey)!, keys: emptyStateKeys(call.context) } : null;
+  for (const [fold, n] of Object.entries(foldIdioms(read.statements, named, [DEFERRED_BY_CALLER], emptyState)))
+    folded[fold] = (folded[fold] ?? 0) + n;
   const readScores = scoresVariant(read.statements[0]! as ScorerFunction, "scoreToolsByKeywords");
 
   const names = (a: typeof read) => ({
