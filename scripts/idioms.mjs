@@ -13,8 +13,9 @@
  * - `1line`: a loop or if body that is itself an if or a loop without braces, or an `else` on the line of
  *   the statement before it (`if (…) a(); else b();`);
  * - `noop`: statements without an effect: an expression with no call, construction, assignment, update,
- *   await, yield or delete (`searchResult.data.matches;`), or a call of a function of the module whose
- *   body is empty (`contextRoom();`).
+ *   await, yield or delete (`searchResult.data.matches;`), a call of a function of the module whose
+ *   body does nothing but return such expressions (`getAccepted();`), or a call of a part of call()'s
+ *   context that the adapter fills with `emptyState()` (`contextRoom();`).
  *
  *   node scripts/idioms.mjs <lifted .mjs | folder of lifted modules | release input>… [--json] [--show]
  *
@@ -82,16 +83,54 @@ function exits(s) {
   return false;
 }
 
-/** Names of the module's functions whose body is empty (`function f() {}`, `const f = () => {}`). */
+/** Whether a statement of a function's body does nothing but return or compute values without a visible effect. */
+function quietStatement(s) {
+  if (s.type === "EmptyStatement") return true;
+  if (s.type === "ReturnStatement") return !hasVisibleEffect(s.argument);
+  if (s.type === "ExpressionStatement") return !hasVisibleEffect(s.expression);
+  if (s.type === "BlockStatement") return s.body.every(quietStatement);
+  if (s.type === "IfStatement")
+    return !hasVisibleEffect(s.test) && quietStatement(s.consequent) && (!s.alternate || quietStatement(s.alternate));
+  return false;
+}
+
+/**
+ * Names of what a call does nothing with: the module's functions whose body does nothing visible (`function f() {}`,
+ * `const f = () => x.y`), and the bindings destructured from the keys of call()'s context to which toolSearch's
+ * adapter gives `emptyState()`.
+ */
 function emptyFunctions(ast) {
   const names = new Set();
-  const empty = (f) => f && /Function/.test(f.type) && f.body.type === "BlockStatement" && f.body.body.length === 0;
+  const quiet = (f) =>
+    f &&
+    /Function/.test(f.type) &&
+    !f.generator &&
+    (f.body.type === "BlockStatement" ? f.body.body.every(quietStatement) : !hasVisibleEffect(f.body));
+  const keyOf = (p) => (p.type !== "Property" || p.computed ? null : p.key.type === "Identifier" ? p.key.name : String(p.key.value));
+  const emptyKeys = new Set();
+  const patterns = [];
   const visit = (n) => {
-    if (n.type === "FunctionDeclaration" && n.id && empty(n)) names.add(n.id.name);
-    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && empty(n.init)) names.add(n.id.name);
+    if (n.type === "FunctionDeclaration" && n.id && quiet(n)) names.add(n.id.name);
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && quiet(n.init)) names.add(n.id.name);
+    // release.call(input, {…}, {…}) in the adapter: the keys it fills with the empty state.
+    if (
+      n.type === "CallExpression" &&
+      n.callee.type === "MemberExpression" &&
+      n.callee.property.name === "call" &&
+      n.callee.object.name === "release"
+    )
+      for (const a of n.arguments.filter((a) => a.type === "ObjectExpression"))
+        for (const p of a.properties)
+          if (p.value?.type === "CallExpression" && p.value.callee.name === "emptyState" && keyOf(p) !== null) emptyKeys.add(keyOf(p));
+    if (n.type === "ObjectPattern") patterns.push(n);
     children(n).forEach(visit);
   };
   visit(ast);
+  for (const pattern of patterns)
+    for (const p of pattern.properties) {
+      const target = p.type === "Property" ? (p.value.type === "AssignmentPattern" ? p.value.left : p.value) : null;
+      if (target?.type === "Identifier" && emptyKeys.has(keyOf(p))) names.add(target.name);
+    }
   return names;
 }
 
