@@ -76,9 +76,9 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     // 2.0.70's call() filtered its tools by isMcp; the lift searches the caller's deferred list instead (the
     // contract: pass the MCP tools for MCPSearch-era releases), so a built-in given as deferred is returned by both.
     expect(row(r, "keyword search: a built-in given as deferred")).toEqual(["yes", "yes"]);
-    // "github" for mcp__github__create_issue: name contains 5 + description 2 → exact MCP part 12 + description word 2.
-    expect(row(r, "score: server name")).toEqual(["7", "14"]);
-    expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
+    // A name containing the term +5 → an exact MCP name part +12, a partial one +6 (built-in +10 / +5); a searchHint word +4.
+    expect(row(r, "adds: name part, exact / partial")).toEqual(["0 / 0 (built-in 0 / 0)", "12 / 6 (built-in 10 / 5)"]);
+    expect(row(r, "adds: searchHint word, whole / part")).toEqual(["0 / 0", "4 / 0"]);
     for (const f of ["select: comma list", "+required terms", "mcp__ prefix: a server's tools", "searchHint words count"])
       expect(row(r, f), f).toEqual(["no", "yes"]);
     // A description substring counted before; a whole word only after.
@@ -105,11 +105,11 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     expect(r.code.changed).toBe(true);
     for (const f of ["select: comma list", "select: by alias", "select: loaded tools too", "searchHint words count"])
       expect(row(r, f), f).toEqual(["no", "yes"]);
-    expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
+    expect(row(r, "adds: searchHint word, whole / part")).toEqual(["0 / 0", "4 / 0"]);
     expect(row(r, "+required terms")).toEqual(["yes", "yes"]);
     // Exact part 12 (MCP) / 10 (built-in), description word 2: unchanged.
-    expect(row(r, "score: MCP name part")).toEqual(["14", "14"]);
-    expect(row(r, "score: built-in name part")).toEqual(["10", "10"]);
+    expect(row(r, "adds: name part, exact / partial")).toEqual(["12 / 6 (built-in 10 / 5)", "12 / 6 (built-in 10 / 5)"]);
+    expect(row(r, "adds: description word, whole / part")).toEqual(["2 / 0", "2 / 0"]);
     expect(r.behaviour.sentences.some((l) => /comma-separated list/.test(l))).toBe(true);
     expect(r.behaviour.sentences.some((l) => /searchHint/.test(l))).toBe(true);
     expect(r.behaviour.changed.length).toBeGreaterThan(0);

@@ -58,8 +58,8 @@ describe.skipIf(skip)("track on real releases", () => {
         c.semantics!.find((r) => r.feature === f)!.before,
         c.semantics!.find((r) => r.feature === f)!.after,
       ];
-    // "github" for mcp__github__create_issue: name contains 5 + description 2 → server equals 12 + description word 2.
-    expect(row(changes[0]!, "score: server name")).toEqual(["7", "14"]);
+    // 2.0.76 → 2.1.10: a name containing the term +5 → a server name +12 (exact) / +6 (partial), beyond that.
+    expect(row(changes[0]!, "adds: MCP server name part, exact / partial")).toEqual(["0 / 0", "12 / 6"]);
     expect(row(changes[2]!, "+required terms")).toEqual(["no", "yes"]);
     expect(row(changes[3]!, "searchHint words count")).toEqual(["no", "yes"]);
   });

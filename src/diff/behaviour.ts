@@ -131,7 +131,7 @@ export async function behaviourView(
   } finally {
     clearTimeout(timer);
   }
-  const { rows, sentences } = pack.probeRows(probes, found.prelude[0].map(answerOf), found.prelude[1].map(answerOf));
+  const { rows, sentences, throws = [] } = pack.probeRows(probes, found.prelude[0].map(answerOf), found.prelude[1].map(answerOf));
   const changed = found.witnesses.map((w): WitnessReport => {
     const { fn, ...rest } = w;
     return {
@@ -147,6 +147,7 @@ export async function behaviourView(
   });
   const kept = withinBytes(changed, MAX_WITNESS_BYTES);
   const coverage = probed && found.reach ? changedCodeRun(probed.points, found.reach.reached) : undefined;
+  const witnessed = witnessSentences(kept);
   const limits = found.limitHits > 0 ? [`${found.limitHits} call(s) were stopped by a sandbox limit (time or stack) and not compared`] : [];
   return {
     semantics: rows,
@@ -157,36 +158,38 @@ export async function behaviourView(
       ...(found.limitHits > 0 ? { limitHits: found.limitHits } : {}),
       ...(coverage ? { coverage } : {}),
       changed: kept,
-      // Where the view stopped early, it says so first: what follows is what was found by then.
+      // Where the view stopped early, it says so first: what follows is what was found by then. Then the
+      // rules and results that changed, and last what now throws or no longer does (malformed input, limits
+      // of the engine), which says less about the rules.
       sentences: [
         ...(found.stopped !== undefined ? [`stopped: ${found.stopped}`] : []),
         ...limits,
         ...sentences,
-        ...witnessSentences(kept),
+        ...witnessed.results,
+        ...throws,
+        ...witnessed.throws,
       ],
     },
   };
 }
 
 /**
- * The witnesses' sentences: changed results first, new and gone throws after (malformed input and engine
- * limits, which say less about the rules); a toolSearch and a searchTools witness on the same input with the
- * same answers are one sentence naming both.
+ * The witnesses' sentences: changed results, and apart from them new and gone throws (malformed input and
+ * engine limits, which say less about the rules); a toolSearch and a searchTools witness on the same input with
+ * the same answers are one sentence naming both.
  */
-function witnessSentences(ws: WitnessReport[]): string[] {
+function witnessSentences(ws: WitnessReport[]): { results: string[]; throws: string[] } {
   const throws = (w: WitnessReport) => [w.before, w.after].some((v) => typeof v === "object" && v !== null && "error" in v);
   const same = (x: WitnessReport, y: WitnessReport) =>
     JSON.stringify([x.query, x.deferred, x.loaded, x.maxResults, x.before, x.after]) ===
     JSON.stringify([y.query, y.deferred, y.loaded, y.maxResults, y.before, y.after]);
-  const out: string[] = [];
+  const out = { results: [] as string[], throws: [] as string[] };
   const merged = new Set<WitnessReport>();
-  for (const w of [...ws.filter((x) => !throws(x)), ...ws.filter(throws)]) {
+  for (const w of ws) {
     if (merged.has(w)) continue;
     const twin = w.function === "toolSearch" ? ws.find((x) => x.function === "searchTools" && !merged.has(x) && same(x, w)) : undefined;
-    if (twin) {
-      merged.add(twin);
-      out.push(w.summary.replace(/^toolSearch /, "toolSearch and searchTools "));
-    } else out.push(w.summary);
+    if (twin) merged.add(twin);
+    (throws(w) ? out.throws : out.results).push(twin ? w.summary.replace(/^toolSearch /, "toolSearch and searchTools ") : w.summary);
   }
   return out;
 }

@@ -77,11 +77,11 @@ describe("searchlift diff on samples", () => {
       "searchHint words count",
     ])
       expect(row(r, f), f).toEqual(["no", "yes"]);
-    expect(row(r, "score: searchHint word")).toEqual(["0", "4"]);
+    expect(row(r, "adds: searchHint word, whole / part")).toEqual(["0 / 0", "4 / 0"]);
     // Exact part 12 (MCP) / 10 (built-in), substring 6/5, description word 2: the same in both generations.
-    for (const s of r.semantics.filter((x) => x.feature.startsWith("score: ") && x.feature !== "score: searchHint word"))
+    for (const s of r.semantics.filter((x) => x.feature.startsWith("adds: ") && !x.feature.startsWith("adds: searchHint")))
       expect(s.changed, s.feature).toBe(false);
-    expect(row(r, "score: MCP name part")).toEqual(["14", "14"]); // "create": exact part 12 + description word 2
+    expect(row(r, "adds: name part, exact / partial")).toEqual(["12 / 6 (built-in 10 / 5)", "12 / 6 (built-in 10 / 5)"]);
     expect(r.behaviour.sentences.some((l) => /`\+required` terms/.test(l))).toBe(true);
     expect(r.behaviour.sentences.some((l) => /comma-separated list/.test(l))).toBe(true);
     expect(r.behaviour.sentences.some((l) => /searchHint/.test(l))).toBe(true);
@@ -90,10 +90,10 @@ describe("searchlift diff on samples", () => {
 
   it("mcp-name-substring → mcp-server-actions: the MCPSearch weights change", async () => {
     const r = await diffInputs(bundle("mcp-name-substring"), bundle("mcp-server-actions"));
-    // "github" for mcp__github__create_issue: name contains 5 + description contains 2 → server equals 12 + description word 2.
-    expect(row(r, "score: server name")).toEqual(["7", "14"]);
-    // "create": name contains 5 + description 2 → action equals 8 + description 2.
-    expect(row(r, "score: MCP name part")).toEqual(["7", "10"]);
+    // A name containing the term +5 (and equal to it +10) → a server name +12 / +6, an action word +8 / +4: beyond
+    // what a term inside the name adds anyway, a server or action word adds nothing before and its weight after.
+    expect(row(r, "adds: MCP server name part, exact / partial")).toEqual(["0 / 0", "12 / 6"]);
+    expect(row(r, "adds: name part, exact / partial")[1]).toMatch(/^8 \/ 4 /);
     // A description substring counted before; only a whole word after.
     expect(row(r, "description: part of a word")).toEqual(["yes", "no"]);
     expect(row(r, "description: whole word")).toEqual(["yes", "yes"]);
@@ -123,11 +123,13 @@ describe("searchlift diff on samples", () => {
       expect(lines).toHaveLength(4);
       expect(lines.filter((l) => l.startsWith("-")).every((l) => l.includes("isMcp ? 12 : 10"))).toBe(true);
       expect(lines.filter((l) => l.startsWith("+")).every((l) => l.includes("isMcp ? 11 : 10"))).toBe(true);
-      // A whole MCP name part ("github", "create") + description word 2: 14 → 13. Built-ins keep 10.
-      expect(row(r, "score: server name")).toEqual(["14", "13"]);
-      expect(row(r, "score: MCP name part")).toEqual(["14", "13"]);
-      expect(row(r, "score: built-in name part")).toEqual(["10", "10"]);
-      expect(changedFeatures(r).every((f) => f.startsWith("score: "))).toBe(true);
+      // An exact MCP name part, server or tool, adds 11 where it added 12; built-ins keep 10.
+      expect(row(r, "adds: MCP server name part, exact / partial")).toEqual(["12 / 6", "11 / 6"]);
+      expect(row(r, "adds: name part, exact / partial")).toEqual(["12 / 6 (built-in 10 / 5)", "11 / 6 (built-in 10 / 5)"]);
+      expect(changedFeatures(r).every((f) => f.startsWith("adds: "))).toBe(true);
+      expect(r.behaviour.sentences).toContain(
+        'an exact name part now adds 11 (10 for a built-in), a partial one 6 (5); before, 12 (10) and 6 (5): scoreTools `"charlie"` on mcp__alpha__bravo_charlie scores 12 → 11',
+      );
       expect(r.behaviour.changed.length).toBeGreaterThan(0);
       for (const w of r.behaviour.changed) {
         // toolSearch's select: looks names up: the weight cannot change it (scoreTools scores any query as words).
@@ -215,7 +217,7 @@ describe("searchlift diff (command line)", () => {
     const human = run(a, b);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^== code ==$/m);
-    expect(human.stdout).toMatch(/^\* score: searchHint word +0 +4$/m);
+    expect(human.stdout).toMatch(/^\* adds: searchHint word, whole \/ part +0 \/ 0 +4 \/ 0$/m);
     expect(human.stdout).toMatch(/^== behaviour: \d+ witness(es)? in \d+ cases \([\d.]+ s\) ==$/m);
     expect(human.stdout).toMatch(/^- .*`select:` now also takes a comma-separated list/m);
 

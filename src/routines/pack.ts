@@ -47,7 +47,8 @@ export interface RoutinePack {
   inputChanges?(before: string, after: string): { rows: SemanticRow[]; sentences: string[] };
   /** Diff's behaviour catalog: probes from the numbers in both modules' code, and their rows. */
   probes(numbers: readonly number[]): Probe[];
-  probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[] };
+  /** `throws`: the sentences of rows where a call throws on one side, said after the result changes. */
+  probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[]; throws?: string[] };
   /** Diff's witness search: candidate calls, the kind that makes two witnesses the same, the tools to keep, one sentence each. */
   witnessCandidates(tokens: CodeTokens): Iterable<ContractCall>;
   witnessKind(w: Witness): string;

@@ -33,9 +33,14 @@ describe("cap probes", () => {
       "query.split(/\\s+/).forEach(function (w) { if (w.length > 30000) throw new SyntaxError('Invalid regular expression: too large'); }); var terms = query",
     );
     const [a, b] = await runCallsOnBoth({ script: module(null), label: "a" }, { script: regex, label: "b" }, calls);
-    const { rows } = probeRows(probes, a.map(answerOf), b.map(answerOf));
+    const { rows, sentences, throws } = probeRows(probes, a.map(answerOf), b.map(answerOf));
     expect(rows.find((r) => r.feature === "query cap (characters)")?.after).toMatch(
-      /^none: counts up to 16385, throws at 65536 \(SyntaxError: Invalid regular expression/,
+      /^none up to 16385; throws at 65536 \(SyntaxError: Invalid regular expression/,
+    );
+    // Said with the throws, after the result changes, and not as a cap.
+    expect(sentences.filter((l) => /query/.test(l))).toEqual([]);
+    expect(throws[0]).toMatch(
+      /^a query input of 65536 characters now throws \(SyntaxError: Invalid regular expression: too large\); no cap up to 16385/,
     );
   }, 60_000);
 

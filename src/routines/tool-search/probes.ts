@@ -17,7 +17,7 @@ export interface Probe {
   /** The row's value from the calls' answers (`{ error }` for a call that threw). */
   read: (answers: unknown[]) => string;
   /** The plain-language change, when the value changed ("now …", "no longer …"). */
-  sentence: (before: string, after: string, afterAnswers: unknown[]) => string;
+  sentence: (before: string, after: string, afterAnswers: unknown[], beforeAnswers?: unknown[]) => string;
   /** The row this one measures again through another entry point: when both change alike, one sentence says so. */
   again?: string;
 }
@@ -36,7 +36,6 @@ const CHANNELS = mcp("slack", "list_channels", "List the channels of a Slack wor
 const FETCH: Tool = { name: "WebFetch", description: "Fetch content from a URL and process it", isMcp: false };
 const SEARCH: Tool = { name: "WebSearch", description: "Search the web and use the results", isMcp: false };
 const AGENT: Tool = { name: "Agent", description: "Launch a new agent to handle a complex task", isMcp: false, aliases: ["Task"] };
-const TODO: Tool = { name: "TodoWrite", description: "Create and manage a structured task list", isMcp: false };
 /** Found by the one-letter query "q" (its name part), and by nothing in a padding of "z"s: a cut that drops the
  *  query's last character loses it, so toolSearch, which shows names only, measures a cap to the character. */
 const Q = mcp("qq", "q", "A tool");
@@ -87,26 +86,22 @@ function cap(feature: string, reference: ContractCall, lengths: number[], make: 
       if (last < 0) return `none counts (shortest tried ${lengths[0]})`;
       if (last === lengths.length - 1) return `none up to ${lengths[last]}`;
       if (ok.slice(0, last).some((x) => !x)) return "irregular";
-      // A longer input that throws is no cap: the module fails there (e.g. a term too long for a RegExp).
+      // A longer input that throws is no cap: the module fails there (e.g. a term too long for a RegExp). The
+      // value says so, and its sentence goes with the throws (probeRows), not with the caps.
       const next = a[last + 1];
-      if (isError(next)) return `none: counts up to ${lengths[last]}, throws at ${lengths[last + 1]} (${next.error.slice(0, 60)})`;
+      if (isError(next)) return `none up to ${lengths[last]}; throws at ${lengths[last + 1]} (${next.error.slice(0, 60)})`;
       return lengths[last + 1] === lengths[last]! + 1 ? String(lengths[last]) : `${lengths[last]}–${lengths[last + 1]! - 1}`;
     },
-    sentence: (before, after) => `the ${feature} is now ${after} (was ${before})`,
-  };
-}
-
-function score(feature: string, query: string, tool: Tool, what: string): Probe {
-  return {
-    feature,
-    calls: [call("scoreTools", query, [tool])],
-    read: ([v]) =>
-      isError(v)
-        ? `throws: ${v.error.slice(0, 80)}`
-        : Array.isArray(v) && typeof v[0]?.score === "number"
-          ? String(v[0].score)
-          : "no score",
-    sentence: (before, after) => `${what} (${showQuery(query)} for ${tool.name}) now scores ${after} (was ${before})`,
+    sentence: (before, after) => {
+      const throwsAt = /^none up to (\d+); throws at (\d+) \((.*)\)$/;
+      const [x, y] = [throwsAt.exec(before), throwsAt.exec(after)];
+      // "query cap (characters) in toolSearch" → a query of N characters, in toolSearch.
+      const [, input, unit, where] = /^(.*?) cap \((\w+)\)(.*)$/.exec(feature) ?? [feature, feature, "", ""];
+      const of = (n: string) => `a ${input!.replace(/:$/, "")} input of ${n} ${unit}${where}`;
+      if (y && !x) return `${of(y[2]!)} now throws (${y[3]}); no cap up to ${y[1]} (was: ${before})`;
+      if (x && !y) return `${of(x[2]!)} no longer throws (${x[3]}); the ${feature} is now ${after}`;
+      return `the ${feature} is now ${after} (was ${before})`;
+    },
   };
 }
 
@@ -117,7 +112,7 @@ function lengths(round: number[], numbers: readonly number[], min: number, max: 
 }
 
 export function toolSearchProbes(numbers: readonly number[]): Probe[] {
-  return [...featureProbes(), ...capProbes(numbers), ...scoreProbes()];
+  return [...featureProbes(), ...capProbes(numbers), ...scoreProbes(), ...ruleProbes()];
 }
 
 /** Yes-or-no rows: which inputs each entry point takes at all. */
@@ -152,6 +147,18 @@ function lookupProbes(): Probe[] {
       ([v]) => has(v, "WebFetch"),
       "searchTools",
       "finds a tool by its exact name in another case",
+    ),
+    yesNo(
+      "exact name: the same case first",
+      [
+        call("toolSearch", "EchoTool", [
+          { name: "echotool", description: "A tool", isMcp: false },
+          { name: "EchoTool", description: "A tool", isMcp: false },
+        ]),
+      ],
+      ([v]) => JSON.stringify(v) === JSON.stringify(["EchoTool"]),
+      "toolSearch",
+      "prefers a tool named exactly as the query over one named so in another case",
     ),
     yesNo(
       "exact name: loaded tool",
@@ -227,6 +234,27 @@ function keywordProbes(): Probe[] {
       ([v]) => has(v, SLACK.name) && has(v, CHANNELS.name) && !has(v, ISSUE.name),
       "searchTools",
       "returns a server's tools for an `mcp__server` query",
+    ),
+    // Where the name parts come from: mcpInfo's server and tool names (the name says otherwise here), and
+    // whether a dot splits them ("charlie" scores as an exact part of "bravo.charlie" as of "bravo_charlie").
+    yesNo(
+      "name parts from mcpInfo",
+      [call("scoreTools", "kilo", [{ ...mcp("alpha", "bravo", "A tool"), mcpInfo: { serverName: "kilo", toolName: "lima" } }])],
+      ([v]) => (scoreOf(v) as number) > 0,
+      "the keyword search",
+      "reads name parts from mcpInfo's server and tool names",
+    ),
+    yesNo(
+      "name parts split at dots",
+      [
+        call("scoreTools", "charlie", [mcp("alpha", "bravo.charlie", RULE_DESCRIPTION)]),
+        call("scoreTools", "charlie", [RULE_MCP]),
+        call("scoreTools", "harli", [RULE_MCP]),
+      ],
+      ([dot, underscore, partial]) =>
+        scoreOf(dot) === scoreOf(underscore) && (scoreOf(underscore) as number) > (scoreOf(partial) as number),
+      "the keyword search",
+      "splits name parts at dots as at underscores",
     ),
     yesNo(
       "searchHint words count",
@@ -307,7 +335,7 @@ function capProbes(numbers: readonly number[]): Probe[] {
   ];
 }
 
-/** The default list length, and what single queries score. */
+/** The default list length. */
 function scoreProbes(): Probe[] {
   const twelve = Array.from({ length: 12 }, (_, i) => mcp(`srv${i}`, `tool_${i}`, "A tool for testing"));
   return [
@@ -317,22 +345,204 @@ function scoreProbes(): Probe[] {
       read: ([v]) => (isError(v) ? `throws: ${v.error.slice(0, 80)}` : Array.isArray(v) ? String(v.length) : "no list"),
       sentence: (before, after) => `returns at most ${after} results by default (was ${before})`,
     },
-    score("score: server name", "github", ISSUE, "a query equal to the MCP server name"),
-    score("score: MCP name part", "create", ISSUE, "a query equal to a part of an MCP tool's name"),
-    score("score: part of an MCP name part", "creat", ISSUE, "a query inside a part of an MCP tool's name"),
-    score("score: bare MCP tool name", "create_issue", ISSUE, "a query equal to the bare MCP tool name"),
-    score("score: description word", "repository", ISSUE, "a query equal to a description word"),
-    score("score: searchHint word", "ticket", ISSUE, "a query equal to a searchHint word"),
-    score("score: built-in name part", "todo", TODO, "a query equal to a part of a built-in's name"),
-    score("score: part of a built-in name part", "writ", TODO, "a query inside a part of a built-in's name"),
   ];
 }
 
-/** Rows before → after from each module's answers to the probes' calls (in the probes' order, flattened). */
-export function probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[] } {
+/*
+ * The scoring table: what each kind of match adds, measured by differences of single-tool scoreTools calls in
+ * which exactly one rule differs. The tools are our own. An MCP tool "alpha" / "bravo_charlie" has the name
+ * parts alpha, bravo and charlie and the whole server and tool names alpha and bravo_charlie; a built-in
+ * BravoCharlie has the parts bravo and charlie and the whole name bravocharlie. A term such as "avo_cha" lies
+ * inside a whole name and in no part, "charlie" is a part and lies inside a whole name, so
+ * score("charlie") − score("avo_cha") is what an exact part adds, whatever a whole name adds, and
+ * score("bravo_charlie") is what an exact whole name adds (no part holds it). The full-name fallback (+3 where
+ * nothing else scored) has no row: a term has no spaces, so a term inside the full name is inside a part, which
+ * scores first, in every release read so far.
+ */
+const RULE_DESCRIPTION = "Zulu yankee xray";
+const RULE_MCP = mcp("alpha", "bravo_charlie", RULE_DESCRIPTION);
+const RULE_BUILTIN: Tool = { name: "BravoCharlie", description: RULE_DESCRIPTION, isMcp: false };
+const RULE_TEXT = { ...mcp("kilo", "lima", "November oscar papa"), searchHint: "quebec romeo" };
+
+/** One term on one tool, and the fields shown with it in a witness. */
+interface Term {
+  query: string;
+  tool: Tool;
+  shows?: "description" | "searchHint";
+}
+
+/** A rule measured as score(plus) − score(minus), each a single-tool scoreTools call. */
+interface Measure {
+  plus: Term;
+  minus?: Term;
+}
+
+/**
+ * A row of the table: what an exact (or whole-word) match adds and what a partial one adds, for an MCP tool
+ * and, where the rule reads the kind of tool, for a built-in. Its value reads "12 / 6 (built-in 10 / 5)".
+ */
+interface RuleRow {
+  feature: string;
+  /** [exact, partial] on the MCP tool, then, optionally, on the built-in. */
+  mcp: [Measure, Measure];
+  builtin?: [Measure, Measure];
+  /** "an exact name part" / "a partial one": the sentence's subjects. */
+  exact: string;
+  partial: string;
+  /** What the rule adds to, when it is said ("on top of the name parts"). */
+  onTopOf?: string;
+}
+
+const term = (query: string, tool: Tool, shows?: Term["shows"]): Term => ({ query, tool, ...(shows ? { shows } : {}) });
+
+export const RULE_ROWS: RuleRow[] = [
+  {
+    feature: "adds: name part, exact / partial",
+    mcp: [
+      { plus: term("charlie", RULE_MCP), minus: term("avo_cha", RULE_MCP) },
+      { plus: term("harli", RULE_MCP), minus: term("avo_cha", RULE_MCP) },
+    ],
+    builtin: [
+      { plus: term("charlie", RULE_BUILTIN), minus: term("avocha", RULE_BUILTIN) },
+      { plus: term("harli", RULE_BUILTIN), minus: term("avocha", RULE_BUILTIN) },
+    ],
+    exact: "an exact name part",
+    partial: "a partial one",
+  },
+  {
+    feature: "adds: MCP server name part, exact / partial",
+    mcp: [
+      { plus: term("alpha", RULE_MCP), minus: term("bravo_charlie", RULE_MCP) },
+      { plus: term("alph", RULE_MCP), minus: term("avo_cha", RULE_MCP) },
+    ],
+    exact: "an exact MCP server name part",
+    partial: "a partial one",
+  },
+  {
+    feature: "adds: whole server or tool name, exact / partial",
+    mcp: [{ plus: term("bravo_charlie", RULE_MCP) }, { plus: term("avo_cha", RULE_MCP) }],
+    builtin: [{ plus: term("bravocharlie", RULE_BUILTIN) }, { plus: term("avocha", RULE_BUILTIN) }],
+    exact: "an exact whole server or tool name",
+    partial: "a partial one",
+    onTopOf: "the name parts",
+  },
+  {
+    feature: "adds: searchHint word, whole / part",
+    mcp: [{ plus: term("romeo", RULE_TEXT, "searchHint") }, { plus: term("rome", RULE_TEXT, "searchHint") }],
+    exact: "a whole searchHint word",
+    partial: "part of one",
+  },
+  {
+    feature: "adds: description word, whole / part",
+    mcp: [{ plus: term("oscar", RULE_TEXT, "description") }, { plus: term("osca", RULE_TEXT, "description") }],
+    exact: "a whole description word",
+    partial: "part of one",
+  },
+];
+
+/** The row's measures in order: MCP exact, MCP partial, then the built-in's. */
+const measuresOf = (r: RuleRow): Measure[] => [...r.mcp, ...(r.builtin ?? [])];
+const termsOf = (m: Measure): Term[] => (m.minus ? [m.plus, m.minus] : [m.plus]);
+
+/** A single-tool score from scoreTools' answer; an Error for a call that threw or answered no score. */
+function scoreOf(v: unknown): number | { error: string } {
+  if (isError(v)) return v;
+  const s = Array.isArray(v) ? (v[0] as { score?: unknown } | undefined)?.score : undefined;
+  return typeof s === "number" ? s : { error: "no score" };
+}
+
+/** The measured numbers of a row, [MCP exact, MCP partial, built-in exact, built-in partial], or the first throw. */
+function ruleNumbers(r: RuleRow, answers: unknown[]): number[] | { error: string } {
+  const out: number[] = [];
+  let at = 0;
+  for (const m of measuresOf(r)) {
+    const [plus, minus] = termsOf(m).map(() => scoreOf(answers[at++]));
+    if (typeof plus !== "number") return plus!;
+    if (minus !== undefined && typeof minus !== "number") return minus;
+    out.push(plus - (minus ?? 0));
+  }
+  return out;
+}
+
+/** "12 / 6 (built-in 10 / 5)" */
+function ruleValue(n: number[]): string {
+  return `${n[0]} / ${n[1]}${n.length > 2 ? ` (built-in ${n[2]} / ${n[3]})` : ""}`;
+}
+
+/** "12 (10 for a built-in)" for an exact match, "4 (3)" for a partial one; one number where both agree. */
+function forBoth(mcpN: number, builtin: number | undefined, long: boolean): string {
+  if (builtin === undefined || builtin === mcpN) return String(mcpN);
+  return long ? `${mcpN} (${builtin} for a built-in)` : `${mcpN} (${builtin})`;
+}
+
+function parseRuleValue(v: string): number[] | null {
+  const m = /^(-?\d+) \/ (-?\d+)(?: \(built-in (-?\d+) \/ (-?\d+)\))?$/.exec(v);
+  return m
+    ? m
+        .slice(1)
+        .filter((x) => x !== undefined)
+        .map(Number)
+    : null;
+}
+
+/** "an exact name part now adds 12 (10 for a built-in), a partial one 6 (5)" */
+function ruleClause(r: RuleRow, n: number[]): string {
+  return `${r.exact} now adds ${forBoth(n[0]!, n[2], true)}, ${r.partial} ${forBoth(n[1]!, n[3], false)}`;
+}
+
+/** A tool as a witness shows it: its name, and the field the rule reads. */
+function shownTool(t: Term): string {
+  const field = t.shows ? t.tool[t.shows] : undefined;
+  return field === undefined ? t.tool.name : `${t.tool.name} (${t.shows} ${JSON.stringify(field)})`;
+}
+
+function ruleProbe(r: RuleRow): Probe {
+  const terms = measuresOf(r).flatMap(termsOf);
+  return {
+    feature: r.feature,
+    calls: terms.map((t) => call("scoreTools", t.query, [t.tool])),
+    read: (answers) => {
+      const n = ruleNumbers(r, answers);
+      return Array.isArray(n) ? ruleValue(n) : `throws: ${n.error.slice(0, 80)}`;
+    },
+    sentence: (before, after, afterAnswers, beforeAnswers) => {
+      const [a, b] = [parseRuleValue(before), parseRuleValue(after)];
+      // The witness: the first call whose score changed, with only the tool and the field the rule reads.
+      const i = terms.findIndex((_, k) => JSON.stringify(beforeAnswers?.[k]) !== JSON.stringify(afterAnswers[k]));
+      const shown = (v: unknown) => {
+        const s = scoreOf(v);
+        return typeof s === "number" ? String(s) : `throws (${s.error.slice(0, 60)})`;
+      };
+      const witness =
+        i < 0 || !beforeAnswers
+          ? ""
+          : `: scoreTools ${showQuery(terms[i]!.query)} on ${shownTool(terms[i]!)} scores ${shown(beforeAnswers[i])} → ${shown(afterAnswers[i])}`;
+      if (!a || !b) return `${r.feature.replace(/^adds: /, "")}: ${before} → ${after}${witness}`;
+      const onTop = r.onTopOf ? `, on top of ${r.onTopOf}` : "";
+      const was = `; before, ${forBoth(a[0]!, a[2], false)} and ${forBoth(a[1]!, a[3], false)}`;
+      if (b.every((x) => x === 0)) return `${r.exact} and ${r.partial} no longer add anything${onTop}${was}${witness}`;
+      return `${ruleClause(r, b)}${onTop}${a.every((x) => x === 0) ? "" : was}${witness}`;
+    },
+  };
+}
+
+function ruleProbes(): Probe[] {
+  return RULE_ROWS.map(ruleProbe);
+}
+
+/**
+ * Rows before → after from each module's answers to the probes' calls (in the probes' order, flattened), and
+ * their sentences: `sentences` for changed results, `throws` for rows where a call throws on one side (malformed
+ * input, a limit of the engine), which say less about the rules and are listed after the result changes.
+ */
+export function probeRows(
+  probes: Probe[],
+  before: unknown[],
+  after: unknown[],
+): { rows: SemanticRow[]; sentences: string[]; throws: string[] } {
   const rows: SemanticRow[] = [];
-  const sentences: string[] = [];
-  const said = new Map<string, number>();
+  const out = { sentences: [] as string[], throws: [] as string[] };
+  const said = new Map<string, { list: string[]; at: number }>();
   let at = 0;
   for (const p of probes) {
     const [a, b] = [before.slice(at, at + p.calls.length), after.slice(at, at + p.calls.length)];
@@ -343,11 +553,12 @@ export function probeRows(probes: Probe[], before: unknown[], after: unknown[]):
     const first = p.again === undefined ? undefined : rows.find((r) => r.feature === p.again);
     const i = p.again === undefined ? undefined : said.get(p.again);
     if (first && i !== undefined && first.before === x && first.after === y) {
-      sentences[i] += " — through scoreTools and toolSearch alike";
+      i.list[i.at] += " — through scoreTools and toolSearch alike";
       continue;
     }
-    said.set(p.feature, sentences.length);
-    sentences.push(p.sentence(x, y, b));
+    const list = [x, y].some((v) => /^throws|; throws at /.test(v)) ? out.throws : out.sentences;
+    said.set(p.feature, { list, at: list.length });
+    list.push(p.sentence(x, y, b, a));
   }
-  return { rows, sentences };
+  return { rows, ...out };
 }

@@ -4,6 +4,7 @@
  */
 import type { Witness } from "../../diff/witness-search.js";
 import { proseCode } from "../../safe-text.js";
+import type { Tool } from "./corpus.js";
 
 type Scored = Array<{ name: string; score: number }>;
 
@@ -72,38 +73,70 @@ export function showQuery(q: string): string {
   return proseCode(shown);
 }
 
-const list = (xs: string[]) => (xs.length ? xs.join(", ") : "nothing");
-/** A witness's tools: the first few, then how many more (the witness itself has them all). */
-const fewOf = (xs: string[]) => (xs.length > 4 ? `${xs.slice(0, 3).join(", ")} and ${xs.length - 3} more` : list(xs));
+/** A sentence's length at most: the query, the tools that matter and the answers before → after fit in it. */
+export const MAX_SENTENCE = 200;
 
-function toolsNote(w: Witness): string {
-  // A tool given without mcpInfo.toolName is part of what the witness shows (releases differ on it).
-  const d = w.deferred.map((t) => (t.mcpInfo && t.mcpInfo.toolName === undefined ? `${t.name} (mcpInfo without toolName)` : t.name));
-  const l = w.loaded.map((t) => t.name);
-  return `(deferred: ${fewOf(d)}${l.length ? `; loaded: ${fewOf(l)}` : ""}${w.maxResults !== undefined ? `; maxResults ${w.maxResults}` : ""})`;
+/** A tool name as a sentence shows it: long ones cut (the witness itself has it whole). */
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** A name cut in its middle: names of one server share their head and differ at the end. */
+const cutName = (s: string, n: number) =>
+  s.length > n ? `${s.slice(0, Math.ceil((n - 1) / 2))}…${s.slice(s.length - Math.floor((n - 1) / 2))}` : s;
+const list = (xs: string[], most = 3) =>
+  xs.length === 0 ? "nothing" : xs.length > most + 1 ? `${xs.slice(0, most).join(", ")} and ${xs.length - most} more` : xs.join(", ");
+
+/** The witness's tools that matter (witnessFocus's order: those the answers differ on first), then how many more. */
+function toolsNote(w: Witness, most: number, name: number): string {
+  const focus = witnessFocus(w);
+  // A tool given without mcpInfo.toolName is part of what the witness shows (releases differ on it): first.
+  const odd = (t: Tool) => t.mcpInfo !== undefined && t.mcpInfo.toolName === undefined;
+  const rank = (t: Tool) => (odd(t) ? -1 : focus.includes(t.name) ? focus.indexOf(t.name) : focus.length);
+  const shown = (ts: Tool[]) =>
+    [...ts].sort((x, y) => rank(x) - rank(y)).map((t) => `${cutName(t.name, name)}${odd(t) ? " (mcpInfo without toolName)" : ""}`);
+  const [d, l] = [shown(w.deferred), shown(w.loaded)];
+  return `(deferred: ${list(d, most)}${l.length ? `; loaded: ${list(l, most)}` : ""}${w.maxResults !== undefined ? `; maxResults ${w.maxResults}` : ""})`;
 }
 
-/** One line that says what the witness shows, the inputs included. */
+/** One line that says what the witness shows, the inputs that matter included, at most MAX_SENTENCE characters:
+ *  fewer tools are named where more would not fit, and what still does not fit is cut. */
 export function witnessSummary(w: Witness): string {
-  const on = `${w.fn} ${showQuery(w.query)} ${toolsNote(w)}`;
-  if (isError(w.after) && !isError(w.before))
-    return `${on} now throws (${w.after.error.slice(0, 120)}); it returned ${list(names(w.before))}`;
+  // A toolSearch line may become "toolSearch and searchTools …" (behaviour.ts says twins once): room for that.
+  const max = w.fn === "toolSearch" ? MAX_SENTENCE - "and searchTools ".length : MAX_SENTENCE;
+  // Tools named, and characters of an error and of a name, fewer at each try.
+  const tries: Array<[most: number, error: number, name: number]> = [
+    [3, 80, 40],
+    [1, 60, 32],
+    [1, 30, 20],
+  ];
+  const line = tries.map((t) => summaryWith(w, ...t)).find((l) => l.length <= max) ?? summaryWith(w, ...tries[2]!);
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+function summaryWith(w: Witness, most: number, error: number, name: number): string {
+  const shortName = (n: string) => cutName(n, name);
+  // Short of room, tools the answers name anyway are counted, not named again.
+  const named = new Set([...names(w.before), ...names(w.after)]);
+  const counted =
+    error <= 30 && w.loaded.length === 0 && w.deferred.every((t) => named.has(t.name) && !(t.mcpInfo && t.mcpInfo.toolName === undefined));
+  const note = counted ? `(${w.deferred.length} deferred tool${w.deferred.length === 1 ? "" : "s"})` : toolsNote(w, most, name);
+  const on = `${w.fn} ${showQuery(w.query)} ${note}`;
+  const few = (xs: string[]) => list(xs.map(shortName), most);
+  if (isError(w.after) && !isError(w.before)) return `${on} now throws (${cut(w.after.error, error)}); it returned ${few(names(w.before))}`;
   if (isError(w.before) && !isError(w.after))
-    return `${on} no longer throws (${w.before.error.slice(0, 120)}); it returns ${list(names(w.after))}`;
+    return `${on} no longer throws (${cut(w.before.error, error)}); it returns ${few(names(w.after))}`;
   if (isError(w.before) && isError(w.after))
-    return `${on} throws another error: ${w.before.error.slice(0, 80)} → ${w.after.error.slice(0, 80)}`;
+    return `${on} throws another error: ${cut(w.before.error, error)} → ${cut(w.after.error, error)}`;
   if (w.fn === "scoreTools") {
     const [a, b] = [w.before as Scored, w.after as Scored];
     const moved =
       Array.isArray(a) && Array.isArray(b)
-        ? a.flatMap((x, i) => (b[i] && b[i]!.score !== x.score ? [`${x.name} ${x.score} → ${b[i]!.score}`] : []))
+        ? a.flatMap((x, i) => (b[i] && b[i]!.score !== x.score ? [`${shortName(x.name)} ${x.score} → ${b[i]!.score}`] : []))
         : [];
-    return `${on}: scores ${moved.length ? moved.slice(0, 3).join(", ") + (moved.length > 3 ? `, and ${moved.length - 3} more` : "") : "differ"}`;
+    return `${on}: scores ${moved.length ? moved.slice(0, most).join(", ") + (moved.length > most ? `, and ${moved.length - most} more` : "") : "differ"}`;
   }
   const [a, b] = [names(w.before), names(w.after)];
   const gained = b.filter((x) => !a.includes(x));
   const lost = a.filter((x) => !b.includes(x));
-  if (gained.length && !lost.length) return `${on} now also returns ${list(gained)} (was: ${list(a)})`;
-  if (lost.length && !gained.length) return `${on} no longer returns ${list(lost)} (now: ${list(b)})`;
-  return `${on} returns ${list(b)} (was: ${list(a)})`;
+  if (gained.length && !lost.length) return `${on} now also returns ${few(gained)} (was: ${few(a)})`;
+  if (lost.length && !gained.length) return `${on} no longer returns ${few(lost)} (now: ${few(b)})`;
+  return `${on} returns ${few(b)} (was: ${few(a)})`;
 }
