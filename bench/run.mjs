@@ -5,7 +5,8 @@
  * Inputs come from the npm registry through the same cache the tests use (~/.cache/searchlift).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -340,6 +341,92 @@ goals.push([`first-run track on samples <= 20 s (${(first.ms / 1000).toFixed(1)}
   goals.push([`track rerun, warm, < 1 s (${warmTrack.ms.toFixed(0)} ms)`, warmTrack.ms < 1000]);
 }
 
+// history (issue 45 goal: at most 3 s per release on average, verified, every change point explained, releases
+// already downloaded) over a fixed span of 32 cached releases: 12 cli.js and 20 linux-x64 builds, from 2.0.70 to
+// 2.1.334, in a release cache of the bench's own (hard links to the cached tarballs), read with --cached. The
+// shares of the work: reading (history's fetch stage and the lift's reading of the tarball, from extract --list),
+// locating (locate, less that reading), lifting (the unverified lifts, less locate), verifying (verified lifts less
+// unverified ones) and explaining (the change points and the timeline). Per-release work is summed over the
+// lifts history runs side by side, so the shares are of work, and the wall time is given beside them.
+{
+  const span = [
+    ...["2.0.70", "2.0.76", "2.1.10", "2.1.14", "2.1.16", "2.1.19", "2.1.59", "2.1.64", "2.1.67", "2.1.101", "2.1.111", "2.1.112"].map(
+      (v) => [v, "npm"],
+    ),
+    ...[
+      "2.1.124",
+      "2.1.129",
+      "2.1.200",
+      "2.1.250",
+      "2.1.271",
+      "2.1.295",
+      "2.1.300",
+      "2.1.317",
+      "2.1.321",
+      "2.1.322",
+      "2.1.323",
+      "2.1.324",
+    ].map((v) => [v, "linux-x64"]),
+    ...["2.1.325", "2.1.326", "2.1.327", "2.1.330", "2.1.331", "2.1.332", "2.1.333", "2.1.334"].map((v) => [v, "linux-x64"]),
+  ];
+  const spanCache = join(cache, "bench-history-releases");
+  const tarballs = span.map(([v, p]) => historyRelease(spanCache, v, p));
+  const timed = (args) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", maxBuffer: 1 << 30 });
+    if (r.status !== 0) throw new Error(`searchlift ${args.join(" ")} failed: ${r.stderr}`);
+    return { ms: Number(process.hrtime.bigint() - t0) / 1e6, stdout: r.stdout };
+  };
+  const historyRun = (verify) => {
+    const lifts = join(cache, `bench-history-${process.pid}`);
+    rmSync(lifts, { recursive: true, force: true });
+    const r = timed([
+      "history",
+      "--cached",
+      "--release-cache",
+      spanCache,
+      "--cache",
+      lifts,
+      "--out",
+      join(lifts, "out"),
+      "--json",
+      ...(verify ? [] : ["--no-verify"]),
+    ]);
+    rmSync(lifts, { recursive: true, force: true });
+    return { ms: r.ms, ...JSON.parse(r.stdout) };
+  };
+  const unverified = historyRun(false);
+  const verified = historyRun(true);
+  let reading = 0;
+  let locating = 0;
+  for (const t of tarballs) {
+    reading += timed(["extract", t, "--list", "--json"]).ms / 1000;
+    locating += timed(["locate", t, "--json"]).ms / 1000;
+  }
+  const work = {
+    reading: verified.seconds.reading + reading,
+    locating: Math.max(0, locating - reading),
+    lifting: Math.max(0, unverified.seconds.lifting - locating),
+    verifying: Math.max(0, verified.seconds.lifting - unverified.seconds.lifting),
+    explaining: verified.seconds.explaining,
+  };
+  const total = Object.values(work).reduce((a, b) => a + b, 0);
+  const shares = Object.entries(work)
+    .map(([k, v]) => `${k} ${((100 * v) / total).toFixed(0)}%`)
+    .join(", ");
+  const perRelease = verified.ms / span.length;
+  show(`history, ${span.length} cached releases, cold, verified (${verified.groups} groups, ${verified.changes} change points)`, {
+    ms: verified.ms,
+    rssMB: null,
+  });
+  show(`  per release (${shares})`, { ms: perRelease, rssMB: null });
+  show(`history, ${span.length} cached releases, cold, --no-verify`, { ms: unverified.ms, rssMB: null });
+  goals.push([
+    `history, verified, <= 3 s per release over ${span.length} cached releases (${(perRelease / 1000).toFixed(1)} s; ${verified.lifted} of ${verified.releases} lifted)`,
+    span.length >= 30 && verified.lifted === span.length && perRelease <= 3000,
+  ]);
+}
+
 const touch = firstTouchCost();
 console.log(`searchlift bench — median of ${runs} runs after a warm-up (naive: 1 run); peak RSS of the searchlift process`);
 console.log(`input: ${spec} (${file})`);
@@ -374,4 +461,42 @@ function firstTouchCost() {
     for (let i = 0; i < n; i += 4096) b[i] = 1;
     console.log(Number(process.hrtime.bigint() - t) / 1e3 / (n / 4096));`;
   return median(Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }))));
+}
+
+/**
+ * A cached release in a release cache of the bench's own, in fetch's layout (`<version>/<platform>/<tarball>` and
+ * its release.json): a hard link to the tarball the test cache holds (`npm/<tag>.tgz`, or the release cache's),
+ * packed from the registry once when neither has it.
+ */
+function historyRelease(spanCache, version, platform) {
+  const pkg = platform === "npm" ? "@anthropic-ai/claude-code" : `@anthropic-ai/claude-code-${platform}`;
+  const name = `${pkg.replace(/^@/, "").replace(/\//g, "-")}-${version}.tgz`;
+  const dir = join(spanCache, version, platform);
+  const tarball = join(dir, name);
+  if (existsSync(join(dir, "release.json")) && existsSync(tarball)) return tarball;
+  const sources = [join(cache, "npm", name), join(cache, "releases", version, platform, name)];
+  let source = sources.find((f) => existsSync(f));
+  if (!source) {
+    const tmp = join(cache, "npm", `.bench-${process.pid}`);
+    mkdirSync(tmp, { recursive: true });
+    execFileSync("npm", ["pack", `${pkg}@${version}`, "--pack-destination", tmp, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
+    renameSync(
+      join(
+        tmp,
+        readdirSync(tmp).find((f) => f.endsWith(".tgz")),
+      ),
+      sources[0],
+    );
+    rmSync(tmp, { recursive: true, force: true });
+    source = sources[0];
+  }
+  mkdirSync(dir, { recursive: true });
+  try {
+    linkSync(source, tarball);
+  } catch {
+    copyFileSync(source, tarball);
+  }
+  const integrity = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
+  writeFileSync(join(dir, "release.json"), JSON.stringify({ version, platform, package: pkg, tarball: name, integrity }, null, 2) + "\n");
+  return tarball;
 }
