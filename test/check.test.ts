@@ -573,13 +573,16 @@ describe("check expectations (--expect, --expectations, --max-rank, --fail-on-ex
   it("refuses malformed expectations, an unknown tool, and --max-rank or --fail-on-expect without expectations (usage)", () => {
     const bad = join(dir, "bad-expectations.json");
     writeFileSync(bad, JSON.stringify([{ query: "report" }]));
+    const badYaml = join(dir, "bad-expectations.yaml");
+    writeFileSync(badYaml, "- query: report\n  tool: report\n- query: report\n  tool: report\n  rank: 0\n");
     const cases: Array<[string[], RegExp]> = [
       [["--expect", "report"], /write it as "QUERY=>TOOL"/],
       [["--expect", "report=>nope"], /the server has no tool "nope" \(it lists report, report_export, fetch_data, report_status\)/],
       [["--expect", "report=>report", "--max-rank", "0"], /--max-rank must be a whole number/],
       [["--max-rank", "2"], /--max-rank needs expectations/],
       [["--fail-on-expect"], /--fail-on-expect needs expectations/],
-      [["--expectations", bad], /expectation 1: "tool" must be a non-empty string/],
+      [["--expectations", bad], /line 1: expectation 1: "tool" must be a non-empty string/],
+      [["--expectations", badYaml], /bad-expectations\.yaml: line 3: expectation 2: "rank" must be a whole number, 1 or more/],
     ];
     for (const [extra, message] of cases) {
       const r = run([...acme(), ...extra]);

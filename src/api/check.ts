@@ -12,7 +12,7 @@ export type { Edit, EditKind, ExpectationSuggestions, Suggestion } from "../chec
 export type { ClientTool, ListedTool } from "../check/naming.js";
 export type { Query } from "../check/queries.js";
 export type { Expectation, ExpectationSpec, ExpectationResult, ExpectationOutcome } from "../check/expectations.js";
-/** Expectations as the CLI reads them: `"QUERY=>TOOL@N"`, a JSON file, and resolved against the server's tools. */
+/** Expectations as the CLI reads them: `"QUERY=>TOOL@N"`, a YAML or JSON file, and resolved against the server's tools. */
 export { parseExpect, readExpectationsFile, resolveExpectations } from "../check/expectations.js";
 export type { Baseline, BaselineItem, BaselineCell, SavedCheck } from "../check/baseline.js";
 /** A --baseline file: a saved check's JSON, or a tools file. */

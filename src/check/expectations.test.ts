@@ -56,13 +56,65 @@ describe("expectations file", () => {
     ]);
   });
 
-  it("refuses what is not an expectation, naming the entry; says YAML is not read; a missing file is unreadable", () => {
+  it("reads YAML (.yaml, .yml) as it reads JSON: versions written bare stay text", () => {
+    const entries = [
+      { query: "q", tool: "t", rank: 2, releases: ["2.1.112", ">=2.1.300"] },
+      { query: "r: s", tool: "u", releases: "0.7.0" },
+    ];
+    const json = readExpectationsFile(file("same.json", JSON.stringify(entries)));
+    const yaml = [
+      "- query: q",
+      "  tool: t",
+      "  rank: 2",
+      '  releases: [2.1.112, ">=2.1.300"]',
+      '- query: "r: s"',
+      "  tool: u",
+      "  releases: 0.7.0",
+    ];
+    expect(readExpectationsFile(file("same.yaml", yaml.join("\n") + "\n"))).toEqual(json);
+    const nested = ["# what the PR must keep", "expectations:", ...yaml.map((l) => `  ${l}`)].join("\n");
+    expect(readExpectationsFile(file("same.yml", nested))).toEqual(json);
+  });
+
+  it("says a mistake on one line with the line it is on, in YAML and JSON alike", () => {
+    const lines = (...l: string[]) => l.join("\n") + "\n";
+    for (const [name, text, message] of [
+      // The entry that starts on line 4 has no tool.
+      [
+        "h.yaml",
+        lines("expectations:", "  - query: a", "    tool: b", "  - query: c", "    rank: 1"),
+        /^line 4: expectation 2: "tool" must be/,
+      ],
+      ["i.yaml", lines("- query: a", "  tool: b: c"), /^not YAML, at line 2: Nested mappings are not allowed/],
+      ["j.yaml", lines("- query: a", "  tool: b", "  query: c"), /^not YAML, at line 3: Map keys must be unique/],
+      ["k.json", lines("[", '  { "query": "a", "tool": "b" },', '  { "query": "a" "tool": "b" }', "]"), /^not JSON, at line 3: /],
+      [
+        "l.json",
+        lines("[", '  { "query": "a", "tool": "b" },', "", '  { "query": "a", "tool": 3 }', "]"),
+        /^line 4: expectation 2: "tool" must be/,
+      ],
+    ] as const) {
+      const p = file(name, text);
+      expect(() => readExpectationsFile(p)).toThrow(message);
+      expect(exitOf(() => readExpectationsFile(p))).toBe(ExitCode.usage);
+      const e = (() => {
+        try {
+          readExpectationsFile(p);
+        } catch (x) {
+          return x as Error;
+        }
+      })();
+      expect(e?.message).not.toContain("\n");
+    }
+  });
+
+  it("refuses what is not an expectation, naming the entry; a missing file is unreadable", () => {
     for (const [name, text, message] of [
       ["c.json", JSON.stringify([{ query: "q" }]), /expectation 1: "tool" must be a non-empty string/],
       ["d.json", JSON.stringify([{ query: "q", tool: "t", rank: 1.5 }]), /"rank" must be a whole number/],
       ["e.json", JSON.stringify([{ query: "q", tool: "t", best: 1 }]), /unknown field "best"/],
       ["f.json", JSON.stringify({ tools: [] }), /not an expectations list/],
-      ["g.yaml", "- query: q\n  tool: t\n", /YAML is not read: write the expectations as JSON/],
+      ["g.yaml", "query: q\ntool: t\n", /not an expectations list: expected a list of \{ query, tool/],
     ] as const) {
       const p = file(name, text);
       expect(() => readExpectationsFile(p)).toThrow(message);

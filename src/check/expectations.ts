@@ -1,9 +1,10 @@
 /**
  * Expectations: what an MCP author says must hold — "query Q finds tool T, at rank N or better, on these
- * releases". Given on the command line (`--expect "Q=>T@N"`) or in a JSON file, resolved against the server's
+ * releases". Given on the command line (`--expect "Q=>T@N"`) or in a YAML or JSON file, resolved against the server's
  * tools (as the client names them), and judged on each release from what its own tool search returned.
  */
 import { readFileSync } from "node:fs";
+import { isMap, isSeq, parseDocument, type Document } from "yaml";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { parseReleaseSpec, satisfies, type ReleaseSpec } from "../fetch/release-range.js";
 import { normalizeNamePart, type ClientTool } from "./naming.js";
@@ -66,8 +67,9 @@ export function parseExpect(text: string): ExpectationSpec {
 }
 
 /**
- * An expectations file: JSON, an array of `{ "query", "tool", "rank"?, "releases"? }` or an object with such an
- * array as `"expectations"`. YAML is not read (it would need a parser this package does not depend on).
+ * An expectations file: an array of `{ query, tool, rank?, releases? }` or an object with such an array as
+ * `expectations`, in YAML (a `.yaml` or `.yml` file) or JSON (any other). A mistake is said on one line with the
+ * line it is on: the parser's, or the line where the faulty entry starts.
  */
 export function readExpectationsFile(path: string): ExpectationSpec[] {
   let text: string;
@@ -76,17 +78,57 @@ export function readExpectationsFile(path: string): ExpectationSpec[] {
   } catch (e) {
     throw new SearchliftError(`cannot read the expectations file: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.unreadable, path);
   }
+  const yaml = /\.ya?ml$/i.test(path);
+  // JSON is YAML too: one parse gives both formats the line each entry starts on.
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: yaml });
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    const yaml = /\.ya?ml$/i.test(path) ? " (YAML is not read: write the expectations as JSON)" : "";
-    throw usage(`not JSON${yaml}: ${(e as Error).message}`, path);
+  if (yaml) {
+    const e = doc.errors[0];
+    if (e)
+      throw usage(
+        `not YAML, at line ${lineOf(text, e.pos[0])}: ${e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
+        path,
+      );
+    value = doc.toJS();
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      const message = (e as Error).message.split("\n")[0]!;
+      const at = /at position (\d+)/.exec(message);
+      const where = at ? `, at line ${lineOf(text, Number(at[1]))}` : "";
+      throw usage(`not JSON${where}: ${message.replace(/ in JSON at position \d+.*$/, "")}`, path);
+    }
   }
   const list = Array.isArray(value) ? value : (value as { expectations?: unknown } | null)?.expectations;
-  const shape = 'expected [ { "query", "tool", "rank"?, "releases"? } ] or { "expectations": [ … ] }';
+  const shape = yaml
+    ? "expected a list of { query, tool, rank?, releases? }, or expectations: holding one"
+    : 'expected [ { "query", "tool", "rank"?, "releases"? } ] or { "expectations": [ … ] }';
   if (!Array.isArray(list)) throw usage(`not an expectations list: ${shape}`, path);
-  return list.map((x, i) => expectationEntry(x, (why) => usage(`expectation ${i + 1}: ${why}; ${shape}`, path)));
+  const lines = entryLines(doc, text);
+  return list.map((x, i) => {
+    const line = lines[i] !== undefined ? `line ${lines[i]}: ` : "";
+    return expectationEntry(x, (why) => usage(`${line}expectation ${i + 1}: ${why}; ${shape}`, path));
+  });
+}
+
+/** The 1-based line of character `offset` in `text`. */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The line each entry of the expectations list starts on, as the YAML parser found them (none where it could not). */
+function entryLines(doc: Document, text: string): Array<number | undefined> {
+  if (doc.errors.length) return [];
+  const root = doc.contents;
+  const list = isMap(root) ? root.get("expectations", true) : root;
+  if (!isSeq(list)) return [];
+  return list.items.map((item) => {
+    const start = (item as { range?: [number, number, number] } | null)?.range?.[0];
+    return start === undefined ? undefined : lineOf(text, start);
+  });
 }
 
 function expectationEntry(x: unknown, bad: (why: string) => Error): ExpectationSpec {

@@ -85,7 +85,7 @@ export function registerCheck(program: Command): void {
       collect,
       [],
     )
-    .option("--expectations <file>", 'expectations in a JSON file: [ { "query", "tool", "rank"?, "releases"? } ]')
+    .option("--expectations <file>", "expectations in a YAML (.yaml, .yml) or JSON file: a list of { query, tool, rank?, releases? }")
     .option(
       "--max-rank <n>",
       "the best rank an expectation without its own allows (default: returned at all, within the release's max_results)",
