@@ -20,13 +20,18 @@ for (const line of (env.SEARCHLIFT_EXPECT ?? "").split("\n")) flag("--expect", l
 flag("--expectations", env.SEARCHLIFT_EXPECTATIONS);
 flag("--max-rank", env.SEARCHLIFT_MAX_RANK);
 flag("--baseline", env.SEARCHLIFT_BASELINE);
+const usage = (message) => {
+  console.error(`searchlift action: ${message}`);
+  process.exit(2);
+};
+// A workflow's boolean input arrives as text; unset is action.yml's default.
+const suggest = (env.SEARCHLIFT_SUGGEST ?? "false").trim().toLowerCase();
+if (!["true", "false", ""].includes(suggest)) usage(`suggest must be true or false, not ${JSON.stringify(env.SEARCHLIFT_SUGGEST)}`);
+if (suggest === "true") args.push("--suggest");
 const failOn = (env.SEARCHLIFT_FAIL_ON ?? "expect").trim(); // unset: as action.yml's default
 if (failOn === "expect" && args.some((a) => a === "--expect" || a === "--expectations")) args.push("--fail-on-expect");
 else if (failOn === "unfound") args.push("--fail-on-unfound");
-else if (!["", "expect"].includes(failOn)) {
-  console.error(`searchlift action: fail-on must be expect, unfound or empty, not ${JSON.stringify(failOn)}`);
-  process.exit(2);
-}
+else if (!["", "expect"].includes(failOn)) usage(`fail-on must be expect, unfound or empty, not ${JSON.stringify(failOn)}`);
 
 const run = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 });
 const markdown = run.stdout ?? "";

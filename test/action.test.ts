@@ -38,7 +38,7 @@ describe("the GitHub Action", () => {
     const runs = action.split("\n").filter((l) => /^\s*run:/.test(l));
     expect(runs.length).toBeGreaterThan(0);
     for (const line of runs) expect(line).not.toMatch(/\$\{\{/);
-    for (const input of ["server", "url", "tools", "releases", "expect", "expectations", "max-rank", "baseline", "fail-on"])
+    for (const input of ["server", "url", "tools", "releases", "expect", "expectations", "max-rank", "baseline", "suggest", "fail-on"])
       expect(action).toContain(`\${{ inputs.${input} }}`);
   });
 
@@ -59,6 +59,22 @@ describe("the GitHub Action", () => {
     expect(r.status).toBe(19);
     expect(r.summary).toMatch(/❌/);
   }, 120_000);
+
+  it("suggest: the measured edits for each missed expectation go to the job summary; without it, none", () => {
+    const inputs = { server, releases: release, expect: "alerts storm=>get_forecast@1" };
+    const advised = step({ ...inputs, suggest: "true" });
+    expect(advised.status, advised.stderr).toBe(19);
+    const section = advised.summary.split("**Suggested edits**")[1]?.split("\n\n**")[0] ?? "";
+    expect(section, advised.summary).toContain("- `alerts storm` → `mcp__weather_demo__get_forecast`");
+    // Each edit with the rank it gives on the release, measured: not returned now (—), placed after.
+    const edits = section.split("\n").filter((l) => l.startsWith("  - "));
+    expect(edits.length).toBeGreaterThan(0);
+    for (const e of edits) expect(e).toMatch(/: 0\.7\.0 — → \d+/);
+    expect(step(inputs).summary).not.toContain("Suggested edits");
+    const bad = step({ ...inputs, suggest: "yes" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe('searchlift action: suggest must be true or false, not "yes"');
+  }, 180_000);
 
   it("refuses an unknown fail-on with a usage error", () => {
     const r = step({ server, releases: release, "fail-on": "sometimes" });
