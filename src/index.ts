@@ -17,6 +17,8 @@ export {
   clientTool,
   defaultQueries,
   type CheckInput,
+  type CheckReleasesInput,
+  type CheckOptions,
   type CheckResult,
   type ClientTool,
   type ListedTool,

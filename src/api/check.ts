@@ -1,7 +1,13 @@
 /**
- * Library `check`: will Claude Code find an MCP server's tools? Ranks them with lifted modules (see `lift`).
+ * Library `check`: will Claude Code find an MCP server's tools? Ranks them with lifted modules (see `lift`), or with
+ * releases given as every command's inputs are: versions, `latest`, ranges, folders of releases, release files and
+ * package folders, `installed` — each lifted and verified once into check's lift cache, as the CLI's `--releases`.
  */
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { runCheck, type CheckInput, type CheckResult } from "../check/check.js";
+import { ExitCode, SearchliftError } from "../errors.js";
+import { resolveApiInputs, type InputOptions } from "./inputs.js";
 import type { ProgressOptions } from "./progress.js";
 
 export type { CheckInput, CheckResult };
@@ -21,7 +27,27 @@ export { readBaselineFile } from "../check/baseline.js";
 export { clientTool } from "../check/naming.js";
 export { defaultQueries } from "../check/queries.js";
 
-export async function check(input: CheckInput, options: ProgressOptions = {}): Promise<CheckResult> {
+/** A check whose releases are named as inputs rather than given as lifted modules. */
+export type CheckReleasesInput = Omit<CheckInput, "modules"> & {
+  /**
+   * As `--releases` takes them (versions, `latest`, `installed`, release files, package folders, lifted
+   * tool-search.mjs files), and as `track` takes more: ranges (`2.1.110-2.1.112`) and folders of releases, each
+   * release in them ranked on its own.
+   */
+  releases: string[];
+};
+
+export interface CheckOptions extends ProgressOptions, InputOptions {
+  /** Where lifted releases are kept (default ~/.cache/searchlift/check, the CLI's --lift-cache). */
+  liftCache?: string;
+}
+
+export async function check(given: CheckInput | CheckReleasesInput, options: CheckOptions = {}): Promise<CheckResult> {
+  let input: CheckInput;
+  if ("releases" in given) {
+    const { releases, ...rest } = given;
+    input = { ...rest, modules: await releaseModulesOf(releases, options) };
+  } else input = given;
   const n = input.modules.length;
   options.onProgress?.({
     stage: "check",
@@ -39,4 +65,29 @@ export async function check(input: CheckInput, options: ProgressOptions = {}): P
     total: n,
   });
   return r;
+}
+
+/**
+ * The lifted module of each release `args` name. Ranges and folders of releases become their releases through the
+ * library's resolver (inputs.ts, as for `track`); the rest go as they are to check's own (releases.ts), which reads a
+ * release lifted before back without the registry.
+ */
+async function releaseModulesOf(args: string[], options: CheckOptions): Promise<string[]> {
+  const [{ liftedModuleAt, releaseModules }, { readVersionSpec }] = await Promise.all([
+    import("../check/releases.js"),
+    import("../inputs/version-spec.js"),
+  ]);
+  const several = (arg: string) =>
+    !liftedModuleAt(arg) &&
+    (existsSync(arg) ? statSync(arg).isDirectory() && !existsSync(join(arg, "package.json")) : readVersionSpec(arg)?.kind === "range");
+  const named: string[] = [];
+  for (const arg of args)
+    named.push(...(several(arg) ? await resolveApiInputs([arg], "check", options, { ranges: true, folders: true }) : [arg]));
+  if (!named.length) throw new SearchliftError(`no release to check with in ${args.length ? args.join(", ") : "releases"}`, ExitCode.usage);
+  return releaseModules(named, {
+    log: (message) => options.onProgress?.({ stage: "check", message }),
+    ...(options.platform ? { platform: options.platform } : {}),
+    ...(options.releaseCache ? { cache: options.releaseCache } : {}),
+    ...(options.liftCache ? { liftCache: options.liftCache } : {}),
+  });
 }

@@ -1,0 +1,109 @@
+/**
+ * The library's check takes its releases as every command takes inputs: versions, ranges and folders of releases
+ * (through src/api/inputs.ts, as `track`), release files, lifted modules. Offline: a stand-in npm
+ * (test/helpers/fake-npm.mjs) serves sample releases 0.4.0 and 0.5.0 as @anthropic-ai/claude-code versions. The
+ * expected ranks follow from the samples' history (samples/tool-search): search hints are read from 0.5.0
+ * (search-hint.js) and not by 0.4.0 (required-terms.js), so "storm warning", list_alerts's hint and none of its other
+ * words, returns it first on 0.5.0 and not at all on 0.4.0.
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as Searchlift from "../src/index.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const RELEASES = join(ROOT, "samples", "releases");
+const FAKE_NPM = join(import.meta.dirname, "helpers", "fake-npm.mjs");
+const work = mkdtempSync(join(tmpdir(), "searchlift-check-library-"));
+const registry = join(work, "registry");
+const releaseCache = join(work, "releases");
+const liftCache = join(work, "lifts");
+const saved = { ...process.env };
+
+async function entry(): Promise<typeof Searchlift> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  return (await import(join(ROOT, pkg.exports["."].default))) as typeof Searchlift;
+}
+
+beforeAll(() => {
+  mkdirSync(join(registry, "anthropic-ai-claude-code"), { recursive: true });
+  for (const v of ["0.4.0", "0.5.0"]) {
+    const pkg = join(work, `pkg-${v}`, "package");
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, "cli.js"), readFileSync(join(RELEASES, v)));
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version: v, bin: { claude: "cli.js" } }));
+    const tgz = join(registry, "anthropic-ai-claude-code", `${v}.tgz`);
+    expect(spawnSync("tar", ["-czf", tgz, "-C", join(work, `pkg-${v}`), "package"]).status).toBe(0);
+  }
+  chmodSync(FAKE_NPM, 0o755);
+  Object.assign(process.env, { SEARCHLIFT_NPM: FAKE_NPM, FAKE_NPM_REGISTRY: registry });
+});
+
+afterAll(() => {
+  for (const k of ["SEARCHLIFT_NPM", "FAKE_NPM_REGISTRY"]) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the library's check takes the CLI's inputs as releases", () => {
+  /** The sample server's weather tools, and "storm warning" as list_alerts's query. */
+  async function catalog() {
+    const s = await entry();
+    const tools = [
+      { name: "get_forecast", description: "Get the weather forecast for a city for the next days" },
+      {
+        name: "list_alerts",
+        description: "List active severe weather alerts for a region",
+        _meta: { "anthropic/searchHint": "storm warning" },
+      },
+      { name: "geocode.lookup", description: "Find the coordinates of a place name" },
+    ].map((t) => s.clientTool("weather demo", t));
+    return {
+      s,
+      input: {
+        server: "weather demo",
+        tools,
+        competitors: [],
+        queries: [{ text: "storm warning", owners: ["mcp__weather_demo__list_alerts"] }],
+      },
+    };
+  }
+  const ranks = (r: Searchlift.CheckResult) => r.results.find((x) => x.tool === "mcp__weather_demo__list_alerts")!.ranks;
+
+  it("a range, a folder of releases, versions and release files: each release ranked on its own, alike", async () => {
+    const { s, input } = await catalog();
+    const events: Searchlift.ProgressEvent[] = [];
+    const range = await s.check({ ...input, releases: ["0.4.0-0.5.0"] }, { releaseCache, liftCache, onProgress: (e) => events.push(e) });
+    expect(range.releases.map((r) => r.version)).toEqual(["0.4.0", "0.5.0"]);
+    expect(ranks(range)).toEqual({ "0.4.0": null, "0.5.0": 1 });
+    // Which file each version became is said, as for the other commands (stage "fetch"), and the lifts (stage "check").
+    expect(events.some((e) => e.stage === "fetch" && /0\.4\.0 \(npm\) → .*\.tgz/.test(e.message))).toBe(true);
+    expect(events.some((e) => e.stage === "check" && /^lifting /.test(e.message))).toBe(true);
+
+    // fetch's release cache, which the range filled, as a folder of releases.
+    const folder = await s.check({ ...input, releases: [releaseCache] }, { liftCache });
+    expect(folder.releases.map((r) => r.version)).toEqual(["0.4.0", "0.5.0"]);
+    expect(ranks(folder)).toEqual(ranks(range));
+    const versions = await s.check({ ...input, releases: ["0.4.0", "0.5.0"] }, { releaseCache, liftCache });
+    expect(ranks(versions)).toEqual(ranks(range));
+    // The release files themselves, and the modules lifted from them given as modules: the same ranks.
+    const files = await s.check({ ...input, releases: ["0.4.0", "0.5.0"].map((v) => join(RELEASES, v)) }, { liftCache });
+    expect(Object.values(ranks(files))).toEqual([null, 1]);
+    const modules = await s.check({ ...input, modules: files.releases.map((r) => r.module) });
+    expect(ranks(modules)).toEqual(ranks(files));
+  });
+
+  it("refuses a folder that holds no release, and a range that holds no published version", async () => {
+    const { s, input } = await catalog();
+    const empty = join(work, "empty");
+    mkdirSync(empty, { recursive: true });
+    await expect(s.check({ ...input, releases: [empty] }, { liftCache })).rejects.toMatchObject({ exitCode: s.ExitCode.usage });
+    await expect(s.check({ ...input, releases: ["0.9.0-0.9.5"] }, { releaseCache, liftCache })).rejects.toMatchObject({
+      exitCode: s.ExitCode.notPublished,
+    });
+  });
+});
