@@ -135,9 +135,13 @@ describe("searchlift track", () => {
     // 0.8.0 could not be lifted: nothing compared, and said why.
     expect(changes[6]!.behaviour).toBeNull();
     expect(changes[6]!.note).toMatch(/not lifted[\s\S]*0\.8\.0: cannot lift/);
-    // The Markdown, newest change first: a count, the sentences, the changed probe rows.
+    // The Markdown, oldest change first as in timeline.html: a count, the sentences, the changed probe rows.
     const order = [...md.matchAll(/^### (\S+) → (\S+)$/gm)].map((m) => `${m[1]}-${m[2]}`);
-    expect(order).toEqual(changes.map((c) => `${c.from}-${c.to}`).reverse());
+    expect(order).toEqual(changes.map((c) => `${c.from}-${c.to}`));
+    const html = readFileSync(join(out, "timeline.html"), "utf8");
+    expect(
+      [...html.matchAll(/<section class="change" id="change-\d+" data-from="([^"]+)" data-to="([^"]+)"/g)].map((m) => `${m[1]}-${m[2]}`),
+    ).toEqual(order);
     const section = md.split("### 0.3.1 → 0.4.0\n")[1]!.split("\n### ")[0]!;
     const b34 = c34.behaviour!;
     expect(section).toContain(
@@ -145,7 +149,7 @@ describe("searchlift track", () => {
     );
     expect(section).toContain("\n- searchTools now also honours `+required` terms: ");
     // The page shows the sentence's code as code too.
-    expect(readFileSync(join(out, "timeline.html"), "utf8")).toContain("<li>searchTools now also honours <code>+required</code> terms: ");
+    expect(html).toContain("<li>searchTools now also honours <code>+required</code> terms: ");
     expect(section).toContain("| +required terms | no | yes |");
     expect(md).toMatch(/### 0\.7\.0 → 0\.8\.0\n\nBehaviour not compared: a side was not lifted/);
 

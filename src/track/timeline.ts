@@ -134,9 +134,9 @@ export function timelineMarkdown(t: Timeline): string {
       "",
       "## Changes",
       "",
-      "Each change point, newest first: what the later group's first lifted module does differently from the earlier group's (the behaviour view of `searchlift diff`: probe rows that changed, then witnesses found by search; every witness in full in timeline.json).",
+      "Each change point, oldest first (as timeline.html lists them): what the later group's first lifted module does differently from the earlier group's (the behaviour view of `searchlift diff`: probe rows that changed, then witnesses found by search; every witness in full in timeline.json).",
     );
-    for (const c of [...t.changes].reverse()) {
+    for (const c of t.changes) {
       const date = publishedDay(t, c.to);
       lines.push("", `### ${text(c.from)} → ${text(c.to)}${date ? ` (${date})` : ""}`, "", ...behaviourMarkdown(c));
     }
