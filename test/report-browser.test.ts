@@ -5,8 +5,11 @@
  * request but itself, the chart has one marker per release, the groups table one row per group,
  * and the change between the 0.3.x and 0.4.0 groups shows `+required` turning on (a probe row and
  * a sentence), the code that does it, and the witnesses found by search (collapsed until opened);
- * two builds of the same code show no witness. Skipped only where /usr/bin/chromium is missing
- * and CI is not set.
+ * two builds of the same code show no witness. Every cell the chart draws, every changed-row table
+ * and every sentence is held against timeline.json (expectedCells computes the chart's cells from
+ * the JSON on its own), and timeline.md lists the change points in the page's order: on the
+ * samples, and, unless SEARCHLIFT_SKIP_REAL=1, on a timeline of real native releases. Skipped only
+ * where /usr/bin/chromium is missing and CI is not set.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +22,8 @@ import { ExitCode } from "../src/errors.js";
 import { codeSpans, proseCode } from "../src/safe-text.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { timelineHtml } from "../src/report/report-html.js";
-import { buildTimeline, type Change, type Timeline } from "../src/track/timeline.js";
+import { buildTimeline, compareVersions, type Change, type Timeline } from "../src/track/timeline.js";
+import { cacheDir, npmPack } from "./helpers/cache.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
@@ -37,6 +41,9 @@ const ARGS = [
   "--disable-sync",
 ];
 const VERSIONS = ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0"];
+/** Native releases around the changes issue 40 found the chart contradicting (2.1.326, 2.1.332). */
+const REAL = ["2.1.317", "2.1.322", "2.1.323", "2.1.325", "2.1.326", "2.1.332"];
+const skipReal = process.env.SEARCHLIFT_SKIP_REAL === "1";
 
 const skip = !existsSync(CHROMIUM) && !process.env.CI;
 if (skip)
@@ -123,11 +130,18 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
       xs.push(b!.x);
     }
     expect(xs.every((x, i) => i === 0 || x > xs[i - 1]!)).toBe(true);
-    // Weights as step lines, features as bands; the release that could not be lifted is marked.
-    expect(await page.locator("svg.chart .lane.weight path.step").count()).toBeGreaterThan(5);
-    expect(await page.locator('svg.chart .lane.feature[data-feature="+required terms"] rect.band').count()).toBe(4); // 0.4.0 to 0.7.0
+    // Numbers as step lines, yes/no rows as bands; the release that could not be lifted is marked.
+    const numberLanes = await page.locator("svg.chart .lane.number").count();
+    expect(numberLanes).toBeGreaterThan(0);
+    expect(await page.locator("svg.chart .lane.number path.step").count()).toBe(numberLanes);
+    expect(await page.locator('svg.chart .lane.yes-no[data-feature="+required terms"] rect.band.yes').count()).toBe(4); // 0.4.0 to 0.7.0
+    expect(await page.locator('svg.chart .lane.yes-no[data-feature="+required terms"] rect.band.no').count()).toBe(4); // 0.1.0 to 0.3.1
     expect(await page.locator("svg.chart rect.not-lifted").count()).toBe(1);
     expect(await page.locator("svg.chart .change-line").count()).toBe(7);
+    // Every cell, table and sentence as timeline.json has it; timeline.md in the page's order.
+    const json = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8")) as Timeline;
+    await expectSameAsJson(page, json);
+    expectMarkdownOrder(readFileSync(join(out, "timeline.md"), "utf8"), await sectionOrder(page));
 
     // The groups table: one row per group, 0.3.0 and 0.3.1 in one, 0.8.0 with its error.
     const rows = page.locator("table.groups tbody tr");
@@ -190,6 +204,29 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     // Anchors stay in the page.
     await page.locator('svg.chart a[href="#change-3"]').first().dispatchEvent("click");
     expect(page.url()).toBe(`${url}#change-3`);
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(skipReal)("a timeline of real native releases: every chart cell, table and sentence as timeline.json has it", async () => {
+    const inputs = REAL.map((v) => npmPack(`@anthropic-ai/claude-code-linux-x64@${v}`));
+    const out = join(tmp, "real");
+    // A lift cache of this test's own, kept between runs: the same inputs lift the same way, and a rerun is quick.
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, "bin", "searchlift.js"), "track", ...inputs, "--out", out, "--cache", cacheDir("report-browser-track"), "--no-verify"],
+      { encoding: "utf8", timeout: 1_200_000, maxBuffer: 64 << 20 },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8")) as Timeline;
+    expect(json.releases.map((x) => x.version)).toEqual(REAL);
+    const { page, url, requests, errors } = await visit(join(out, "timeline.html"));
+    // Every release lifted, so every group lies beside a change point that measured it.
+    expect(json.groups.length).toBeGreaterThan(1);
+    expect(await page.locator("svg.chart rect.not-lifted, svg.chart rect.not-measured").count()).toBe(0);
+    await expectSameAsJson(page, json);
+    expectMarkdownOrder(readFileSync(join(out, "timeline.md"), "utf8"), await sectionOrder(page));
     expect(requests).toEqual([url]);
     expect(errors).toEqual([]);
     await page.close();
@@ -298,3 +335,198 @@ describe("timelineHtml", () => {
       expect(readFileSync(join(ROOT, "src", "report", f), "utf8"), f).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 });
+
+/** A cell of the chart as timeline.json says it must be: a release's row, with every measurement of it. */
+interface ExpectedCell {
+  column: number;
+  feature: string;
+  readings: Array<{ change: number; side: "before" | "after"; value: string }>;
+}
+
+/**
+ * The chart's cells from timeline.json, worked out here on their own: a lifted release has its group's rows,
+ * measured at the change point into its group (`after`) and at the one out of it (`before`); change k lies
+ * between groups k and k+1.
+ */
+function expectedCells(t: Timeline): ExpectedCell[] {
+  const out: ExpectedCell[] = [];
+  t.releases.forEach((r, column) => {
+    if (r.routineHash === null) return;
+    const g = t.groups.findIndex((x) => x.routineHash === r.routineHash && x.releases.includes(r.version));
+    const rows = new Map<string, ExpectedCell["readings"]>();
+    for (const [k, side] of [
+      [g - 1, "after"],
+      [g, "before"],
+    ] as const) {
+      const c = t.changes?.[k];
+      if (!c || c.from !== t.groups[k]?.last || c.to !== t.groups[k + 1]?.first) continue;
+      for (const row of c.semantics ?? []) rows.set(row.feature, [...(rows.get(row.feature) ?? []), { change: k, side, value: row[side] }]);
+    }
+    for (const [feature, readings] of rows) out.push({ column, feature, readings });
+  });
+  return out;
+}
+
+const blank = (v: string) => v.trim() === "" || v === "—";
+const shownValue = (c: ExpectedCell) => [...new Set(c.readings.map((x) => x.value))].join(" | ");
+/** The numbers a number cell's value shows, one point each. */
+const numbers = (value: string) =>
+  value
+    .split(" | ")
+    .filter((v) => !blank(v))
+    .map(Number);
+
+interface DrawnCell {
+  column: number;
+  version: string;
+  feature: string;
+  value: string;
+  readings: ExpectedCell["readings"];
+  title: string;
+  kind: string;
+  band: string | null;
+  ys: number[];
+  label: string | null;
+}
+
+/**
+ * The page against timeline.json: the chart draws exactly the cells expectedCells finds, each with its value,
+ * readings, tooltip and a mark that fits its row (a filled band for yes, an outlined one for no, points whose
+ * heights order as their numbers, a label where a value starts); its lanes are the JSON's rows in order, less
+ * those with no value, which the table under it names; releases without a reading are hatched. Each change
+ * section's table of changed rows and its sentences are the JSON's.
+ */
+async function expectSameAsJson(page: Page, t: Timeline): Promise<void> {
+  const want = expectedCells(t);
+  const drawn: DrawnCell[] = await page.locator("svg.chart g.cell").evaluateAll((gs) =>
+    gs.map((g) => ({
+      column: Number(g.getAttribute("data-column")),
+      version: g.getAttribute("data-version")!,
+      feature: g.getAttribute("data-feature")!,
+      value: g.getAttribute("data-value")!,
+      readings: JSON.parse(g.getAttribute("data-readings")!),
+      title: g.querySelector("title")?.textContent ?? "",
+      kind: g.closest("g.lane")?.getAttribute("data-kind") ?? "",
+      band: g.querySelector("rect.band")?.getAttribute("class") ?? null,
+      ys: [...g.querySelectorAll("circle.point")].map((c) => Number(c.getAttribute("cy"))),
+      label: g.querySelector("text.value")?.textContent ?? null,
+    })),
+  );
+  const key = (c: { column: number; feature: string }) => `${c.column}\u0000${c.feature}`;
+  expect(drawn.map(key).sort()).toEqual(want.map(key).sort());
+  const byKey = new Map(want.map((c) => [key(c), c]));
+
+  // Each row's kind from its values: yes/no, numbers, or other text.
+  const features = [...new Set(t.changes?.flatMap((c) => c?.semantics?.map((r) => r.feature) ?? []) ?? [])];
+  const valuesOf = (f: string) =>
+    want.filter((c) => c.feature === f).flatMap((c) => c.readings.map((x) => x.value).filter((v) => !blank(v)));
+  const kindOf = (f: string) => {
+    const vs = valuesOf(f);
+    return vs.every((v) => v === "yes" || v === "no") ? "yes/no" : vs.every((v) => /^-?\d+(\.\d+)?$/.test(v)) ? "number" : "text";
+  };
+  const empty = features.filter((f) => valuesOf(f).length === 0);
+  expect(await page.locator("svg.chart g.lane").evaluateAll((ls) => ls.map((l) => l.getAttribute("data-feature")))).toEqual(
+    features.filter((f) => !empty.includes(f)),
+  );
+  expect(await page.locator("table.left-out tbody tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-feature")))).toEqual(
+    empty,
+  );
+
+  for (const d of drawn) {
+    const w = byKey.get(key(d))!;
+    const value = shownValue(w);
+    expect(d.readings, key(d)).toEqual(w.readings);
+    expect(d.value, key(d)).toBe(value);
+    expect(d.version).toBe(t.releases[d.column]!.version);
+    expect(d.title.startsWith(`${d.version}: ${d.feature} = ${value}`), d.title).toBe(true);
+    expect(d.kind, d.feature).toBe(kindOf(d.feature));
+    if (blank(value)) continue;
+    if (d.kind === "yes/no" && !value.includes(" | ")) expect(d.band, key(d)).toBe(`band ${value}`);
+    if (d.kind === "text") expect(d.band, key(d)).toBe("band valued");
+    if (d.kind === "number") expect(d.ys.length, key(d)).toBe(numbers(d.value).length);
+  }
+  // Within a number lane, a larger number sits higher (a smaller y), an equal one level.
+  for (const f of features.filter((x) => kindOf(x) === "number" && !empty.includes(x))) {
+    const points = drawn.filter((d) => d.feature === f).flatMap((d) => d.ys.map((y, i) => [numbers(d.value)[i]!, y] as const));
+    for (const [a, ya] of points) for (const [b, yb] of points) if (a < b) expect(ya, f).toBeGreaterThan(yb);
+    for (const [a, ya] of points) for (const [b, yb] of points) if (a === b) expect(ya, f).toBe(yb);
+  }
+  // A label where a value starts (the cell before it holds another value, or none): the value, or its start cut with "…".
+  const labels = await page.locator("svg.chart g.lane").evaluateAll((ls) =>
+    ls.flatMap((l) => [
+      ...[...l.querySelectorAll("text.band-value")].map((x) => ({
+        feature: l.getAttribute("data-feature")!,
+        column: Number(x.getAttribute("data-column")),
+        text: x.textContent!,
+      })),
+      ...[...l.querySelectorAll("g.cell text.value")].map((x) => ({
+        feature: l.getAttribute("data-feature")!,
+        column: Number(x.closest("g.cell")!.getAttribute("data-column")),
+        text: x.textContent!,
+      })),
+    ]),
+  );
+  const starts = drawn.filter((d) => {
+    if (blank(d.value) || d.value === "yes" || d.value === "no") return false;
+    const before = byKey.get(key({ column: d.column - 1, feature: d.feature }));
+    return !before || shownValue(before) !== d.value;
+  });
+  expect(labels.map(key).sort()).toEqual(starts.map(key).sort());
+  for (const l of labels) {
+    const value = shownValue(byKey.get(key(l))!);
+    expect(l.text === value || (l.text.endsWith("…") && value.startsWith(l.text.slice(0, -1))), `${l.text} for ${value}`).toBe(true);
+  }
+  // Releases with no reading are hatched: not lifted, or not measured.
+  const measured = new Set(want.map((c) => c.column));
+  const hatched = async (cls: string) =>
+    (await page.locator(`svg.chart rect.${cls}`).evaluateAll((rs) => rs.map((r) => r.getAttribute("data-version")))).sort();
+  expect(await hatched("not-lifted")).toEqual(
+    t.releases
+      .filter((r) => r.routineHash === null)
+      .map((r) => r.version)
+      .sort(),
+  );
+  expect(await hatched("not-measured")).toEqual(
+    t.releases
+      .filter((r, i) => r.routineHash !== null && !measured.has(i))
+      .map((r) => r.version)
+      .sort(),
+  );
+
+  // Each change point's section: the changed rows and the sentences of timeline.json.
+  const shownText = (x: string) =>
+    codeSpans(x)
+      .map((p) => p.text)
+      .join("");
+  for (const [k, c] of (t.changes ?? []).entries()) {
+    const section = page.locator(`section.change#change-${k + 1}`);
+    expect(await section.getAttribute("data-from")).toBe(c.from);
+    expect(await section.getAttribute("data-to")).toBe(c.to);
+    const rows = await section
+      .locator("tr.sem-changed")
+      .evaluateAll((trs) =>
+        trs.map((tr) => [
+          tr.getAttribute("data-feature"),
+          tr.querySelector("td.before")!.textContent,
+          tr.querySelector("td.after")!.textContent,
+        ]),
+      );
+    expect(rows, `${c.from} → ${c.to}`).toEqual((c.semantics ?? []).filter((r) => r.changed).map((r) => [r.feature, r.before, r.after]));
+    const sentences = c.behaviour?.sentences ?? [];
+    expect(await section.locator("ul.sentences li").allTextContents()).toEqual(sentences.map(shownText));
+  }
+}
+
+/** The change sections' order on the page, as "from → to". */
+async function sectionOrder(page: Page): Promise<string[]> {
+  return page.locator("section.change").evaluateAll((ss) => ss.map((x) => `${x.getAttribute("data-from")} → ${x.getAttribute("data-to")}`));
+}
+
+/** timeline.md lists the change points as the page does, oldest first. */
+function expectMarkdownOrder(md: string, page: string[]): void {
+  const listed = [...md.matchAll(/^### (\S+) → (\S+)(?: \(|$)/gm)].map((m) => `${m[1]} → ${m[2]}`);
+  expect(listed.length).toBeGreaterThan(0);
+  expect(listed).toEqual(page);
+  const versions = listed.map((x) => x.split(" → ")[0]!);
+  expect(versions).toEqual([...versions].sort(compareVersions));
+}

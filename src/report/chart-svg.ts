@@ -1,121 +1,90 @@
 /**
- * The report's chart: one column per release (version order), one lane per scoring weight (a step
- * line, labelled where its value changes) and one band per matching feature (filled where the
- * release has it, with its value when it is more than yes/no, such as a cap). Group boundaries
- * (change points) are dashed lines linking to the change's section; a release that could not be
- * lifted is a hatched column. Plain SVG, no script: every text goes through esc.
+ * The report's chart, drawn from chart-rows.ts's model (timeline.json's measured rows) and nothing else: one
+ * column per release (version order), one lane per row. A yes/no row is a band (filled: yes; outlined: no), a
+ * number row a step line on the lane's own scale, labelled where its value changes, any other row a labelled
+ * band. Every drawn value is a `.cell` holding its release, row, value and readings as data attributes, so a
+ * test can hold each one against timeline.json. Group boundaries (change points) are dashed lines linking to
+ * the change's section; a release that was not lifted, or whose group no change point measured, is a hatched
+ * column. Plain SVG, no script: every text goes through esc.
  */
 import { esc } from "./html.js";
-import type { Semantics } from "../routines/pack.js";
+import { isBlankValue, type ChartCell, type ChartLane, type ChartModel } from "./chart-rows.js";
 
-export interface ChartColumn {
-  version: string;
-  /** Index of the release's group in the timeline. */
-  group: number;
-  /** The lifted module's weights and features; null when there is none (not lifted, unreadable). */
-  semantics: Semantics | null;
-  error?: string;
-}
-
-const LABEL_W = 270;
 const TITLE_H = 24;
-const LANE_H = 30;
-const BAND_H = 20;
+const HEIGHT: Record<ChartLane["kind"], number> = { "yes/no": 20, number: 30, text: 20 };
+/** Width of a label character at the chart's 10–12 px, to fit labels into their columns. */
+const CHAR_W = 6.2;
 
-const absent = (feature: string, value: string) => (feature.startsWith("weight:") ? value === "—" : value === "no" || value === "—");
-
-/** Where everything goes: computed once from the columns, read by each part of the chart. */
+/** Where everything goes: computed once from the model, read by each part of the chart. */
 interface Layout {
-  cols: ChartColumn[];
+  m: ChartModel;
   n: number;
+  labelW: number;
   colW: number;
   rotate: boolean;
   headerH: number;
   width: number;
   height: number;
-  weights: string[];
-  features: string[];
-  weightsTop: number;
-  featuresTop: number;
+  lanesTop: number;
+  laneTop: number[];
   plotBottom: number;
-  maxW: number;
   xl: (j: number) => number;
   xc: (j: number) => number;
-  value: (c: ChartColumn, f: string) => string | undefined;
 }
 
-const nums = (v: string | undefined) =>
-  v === undefined
-    ? []
-    : v
-        .split(" / ")
-        .map(Number)
-        .filter((x) => Number.isFinite(x));
-
-export function timelineChart(cols: ChartColumn[]): string {
-  const l = layout(cols);
+export function timelineChart(m: ChartModel): string {
+  const l = layout(m);
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="${l.width}" height="${l.height}" viewBox="0 0 ${l.width} ${l.height}" role="img" aria-label="weights and features per release">`,
-    `<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern></defs>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="${l.width}" height="${l.height}" viewBox="0 0 ${l.width} ${l.height}" role="img" aria-label="measured rows per release">`,
+    `<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern>`,
+    `<pattern id="hatch-soft" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-soft-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-soft-line"/></pattern></defs>`,
     ...groupShading(l),
     ...releaseAxis(l),
     ...changeLines(l),
-    ...notLifted(l),
-    `<text class="section" x="8" y="${l.weightsTop - 8}">weights</text>`,
-    ...l.weights.flatMap((f, i) => weightLane(l, f, i)),
-    `<text class="section" x="8" y="${l.featuresTop - 8}">features</text>`,
-    ...l.features.flatMap((f, i) => featureBand(l, f, i)),
+    ...unmeasured(l),
+    ...m.lanes.flatMap((lane, i) => drawLane(l, lane, i)),
     `</svg>`,
   ];
   return out.join("\n");
 }
 
-function layout(cols: ChartColumn[]): Layout {
-  const n = cols.length;
+function layout(m: ChartModel): Layout {
+  const n = m.columns.length;
   const colW = n <= 10 ? 88 : Math.max(16, Math.floor(900 / n));
   const rotate = colW < 70;
   // Room for the version labels: horizontal, or slanted when the columns are narrow.
-  const longest = cols.reduce((m, c) => Math.max(m, c.version.length), 0);
+  const longest = m.columns.reduce((x, c) => Math.max(x, c.version.length), 0);
   const headerH = rotate ? 24 + 6 * longest : 36;
-  const order: string[] = [];
-  for (const c of cols) for (const r of c.semantics ?? []) if (!order.includes(r.feature)) order.push(r.feature);
-  const value = (c: ChartColumn, f: string) => c.semantics?.find((r) => r.feature === f)?.value;
-  const present = (f: string) =>
-    cols.some((c) => {
-      const v = value(c, f);
-      return v !== undefined && !absent(f, v);
-    });
-  const weights = order.filter((f) => f.startsWith("weight:") && present(f));
-  const features = order.filter((f) => !f.startsWith("weight:"));
-  const weightsTop = headerH + TITLE_H;
-  const featuresTop = weightsTop + weights.length * LANE_H + TITLE_H;
-  const plotBottom = featuresTop + features.length * BAND_H;
-  const xl = (j: number) => LABEL_W + j * colW;
-  let maxW = 1;
-  for (const c of cols) for (const f of weights) for (const x of nums(value(c, f))) maxW = Math.max(maxW, x);
+  const labelW = Math.min(340, Math.max(160, 16 + Math.ceil(CHAR_W * m.lanes.reduce((x, lane) => Math.max(x, lane.feature.length), 0))));
+  const lanesTop = headerH + TITLE_H / 2;
+  const laneTop: number[] = [];
+  let y = lanesTop;
+  for (const lane of m.lanes) {
+    laneTop.push(y);
+    y += HEIGHT[lane.kind];
+  }
+  const xl = (j: number) => labelW + j * colW;
   return {
-    cols,
+    m,
     n,
+    labelW,
     colW,
     rotate,
     headerH,
-    weights,
-    features,
-    weightsTop,
-    featuresTop,
-    plotBottom,
-    maxW,
+    lanesTop,
+    laneTop,
+    plotBottom: y,
     xl,
-    value,
     // Slanted labels reach past the last column.
-    width: LABEL_W + n * colW + (rotate ? 6 * longest : 16),
-    height: plotBottom + 12,
+    width: labelW + n * colW + (rotate ? 6 * longest : 16),
+    height: y + 12,
     xc: (j: number) => xl(j) + colW / 2,
   };
 }
 
 /** Groups: alternate shading, so releases sharing a routine read as one block. */
-function groupShading({ cols, n, colW, headerH, plotBottom, xl }: Layout): string[] {
+function groupShading({ m, n, colW, headerH, plotBottom, xl }: Layout): string[] {
+  const cols = m.columns;
   const out: string[] = [];
   let start = 0;
   for (let j = 1; j <= n; j++) {
@@ -130,9 +99,9 @@ function groupShading({ cols, n, colW, headerH, plotBottom, xl }: Layout): strin
 }
 
 /** Release axis: one tick and label per release. */
-function releaseAxis({ cols, rotate, headerH, plotBottom, xc }: Layout): string[] {
+function releaseAxis({ m, rotate, headerH, plotBottom, xc }: Layout): string[] {
   const out = [`<g class="release-axis">`];
-  for (const [j, c] of cols.entries()) {
+  for (const [j, c] of m.columns.entries()) {
     const label = rotate
       ? `<text class="version" x="${xc(j)}" y="${headerH - 12}" transform="rotate(-45 ${xc(j)} ${headerH - 12})" text-anchor="start">${esc(c.version)}</text>`
       : `<text class="version" x="${xc(j)}" y="${headerH - 14}" text-anchor="middle">${esc(c.version)}</text>`;
@@ -146,7 +115,8 @@ function releaseAxis({ cols, rotate, headerH, plotBottom, xc }: Layout): string[
 }
 
 /** Change points: between the last release of a group and the first of the next. */
-function changeLines({ cols, n, headerH, plotBottom, xl }: Layout): string[] {
+function changeLines({ m, n, headerH, plotBottom, xl }: Layout): string[] {
+  const cols = m.columns;
   const out: string[] = [];
   for (let j = 1; j < n; j++) {
     if (cols[j]!.group === cols[j - 1]!.group) continue;
@@ -159,81 +129,131 @@ function changeLines({ cols, n, headerH, plotBottom, xl }: Layout): string[] {
   return out;
 }
 
-/** Not lifted: a hatched column each (with the error as its tooltip), one label per run of them. */
-function notLifted({ cols, n, colW, weightsTop, plotBottom, xl }: Layout): string[] {
+/** Releases with no readings: a hatched column each (its reason as the tooltip), one label per run of them. */
+function unmeasured({ m, n, colW, lanesTop, plotBottom, xl }: Layout): string[] {
+  const cols = m.columns;
   const out: string[] = [];
+  const top = lanesTop - 4;
+  const height = Math.max(24, plotBottom - top);
   for (let j = 0; j < n; j++) {
-    if (cols[j]!.semantics) continue;
+    const state = cols[j]!.state;
+    if (state === "measured") continue;
     let end = j;
-    while (end + 1 < n && !cols[end + 1]!.semantics) end++;
+    while (end + 1 < n && cols[end + 1]!.state === state) end++;
+    const cls = state === "not lifted" ? "not-lifted" : "not-measured";
     for (let k = j; k <= end; k++) {
       const c = cols[k]!;
       out.push(
-        `<rect class="not-lifted" x="${xl(k) + 1}" y="${weightsTop}" width="${colW - 2}" height="${plotBottom - weightsTop}" fill="url(#hatch)"><title>${esc(c.version)}: ${esc(c.error ?? "not lifted")}</title></rect>`,
+        `<rect class="${cls}" data-version="${esc(c.version)}" x="${xl(k) + 1}" y="${top}" width="${colW - 2}" height="${height}" fill="url(#${state === "not lifted" ? "hatch" : "hatch-soft"})"><title>${esc(c.version)}: ${esc(state)}: ${esc(c.reason ?? "")}</title></rect>`,
       );
     }
     const mid = (xl(j) + xl(end + 1)) / 2;
     out.push(
-      xl(end + 1) - xl(j) >= 64
-        ? `<text class="not-lifted-label" x="${mid}" y="${weightsTop + 12}" text-anchor="middle">not lifted</text>`
-        : `<text class="not-lifted-label" x="${mid + 4}" y="${weightsTop + 6}" transform="rotate(90 ${mid + 4} ${weightsTop + 6})">not lifted</text>`,
+      xl(end + 1) - xl(j) >= 80
+        ? `<text class="${cls}-label" x="${mid}" y="${top + 14}" text-anchor="middle">${esc(state)}</text>`
+        : `<text class="${cls}-label" x="${mid + 4}" y="${top + 6}" transform="rotate(90 ${mid + 4} ${top + 6})">${esc(state)}</text>`,
     );
     j = end;
   }
   return out;
 }
 
-/** A weight: a step line in its lane, on one scale for all lanes. */
-function weightLane({ cols, n, weightsTop, maxW, xl, xc, value }: Layout, f: string, i: number): string[] {
-  const top = weightsTop + i * LANE_H;
-  const y = (v: number) => top + LANE_H - 5 - (v / maxW) * (LANE_H - 15);
+/** A label cut to `width` pixels, its end marked; the cell's title holds it whole. */
+function fit(text: string, width: number): string {
+  const max = Math.max(1, Math.floor((width - 6) / CHAR_W));
+  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/** The cell's wrapper: the release, row, shown value and readings, and a tooltip that says them. */
+function cellOpen(l: Layout, lane: ChartLane, c: ChartCell, kind: string): string {
+  const col = l.m.columns[c.column]!;
+  const readings = JSON.stringify(c.readings);
+  const against =
+    c.readings.length > 1 && new Set(c.readings.map((r) => r.value)).size > 1
+      ? ` (${c.readings.map((r) => `measured against the ${r.side === "after" ? "group before" : "group after"}: ${r.value}`).join("; ")})`
+      : "";
+  return `<g class="cell ${kind}${against ? " differs" : ""}" data-feature="${esc(lane.feature)}" data-version="${esc(col.version)}" data-column="${c.column}" data-value="${esc(c.value)}" data-readings="${esc(readings)}"><title>${esc(col.version)}: ${esc(lane.feature)} = ${esc(c.value)}${esc(against)}</title>`;
+}
+
+function drawLane(l: Layout, lane: ChartLane, i: number): string[] {
+  const top = l.laneTop[i]!;
+  const h = HEIGHT[lane.kind];
   const out = [
-    `<g class="lane weight" data-feature="${esc(f)}">`,
-    `<text class="lane-label" x="8" y="${top + LANE_H / 2 + 4}">${esc(f.replace(/^weight: /, ""))}</text>`,
+    `<g class="lane ${lane.kind === "yes/no" ? "yes-no" : lane.kind}" data-feature="${esc(lane.feature)}" data-kind="${esc(lane.kind)}">`,
+    `<text class="lane-label" x="8" y="${top + h / 2 + 4}">${esc(fit(lane.feature, l.labelW - 8))}<title>${esc(lane.feature)}</title></text>`,
+    `<line class="baseline" x1="${l.labelW}" x2="${l.xl(l.n)}" y1="${top + h - (lane.kind === "number" ? 5 : h / 2)}" y2="${top + h - (lane.kind === "number" ? 5 : h / 2)}"/>`,
   ];
-  out.push(`<line class="baseline" x1="${LABEL_W}" x2="${xl(n)}" y1="${top + LANE_H - 5}" y2="${top + LANE_H - 5}"/>`);
-  let path = "";
-  let prev: string | undefined;
-  for (const [j, c] of cols.entries()) {
-    const v = value(c, f);
-    const ns = nums(v);
-    if (v === undefined || absent(f, v) || ns.length === 0) {
-      prev = undefined;
-      continue;
-    }
-    const yy = y(Math.max(...ns));
-    path += prev === undefined ? `M${xl(j)} ${yy}H${xl(j + 1)}` : `V${yy}H${xl(j + 1)}`;
-    out.push(`<circle class="point" cx="${xc(j)}" cy="${yy}" r="2.5"><title>${esc(c.version)}: ${esc(f)} = ${esc(v)}</title></circle>`);
-    if (v !== prev) out.push(`<text class="value" x="${xc(j)}" y="${yy - 4}" text-anchor="middle">${esc(v)}</text>`);
-    prev = v;
-  }
-  if (path) out.push(`<path class="step" d="${path}"/>`);
+  out.push(...(lane.kind === "number" ? numberCells(l, lane, top, h) : bandCells(l, lane, top, h)));
   out.push(`</g>`);
   return out;
 }
 
-/** A feature: a band where the release has it, with its value when it is not just "yes". */
-function featureBand({ cols, n, colW, featuresTop, xl, value }: Layout, f: string, i: number): string[] {
-  const top = featuresTop + i * BAND_H;
-  const out = [
-    `<g class="lane feature" data-feature="${esc(f)}">`,
-    `<text class="lane-label" x="8" y="${top + BAND_H / 2 + 4}">${esc(f)}</text>`,
-  ];
-  out.push(`<line class="baseline" x1="${LABEL_W}" x2="${xl(n)}" y1="${top + BAND_H / 2}" y2="${top + BAND_H / 2}"/>`);
-  let prev: string | undefined;
+/** Where a cell's label goes: where the value differs from the cell in the column before. Its width: the run. */
+function runs(lane: ChartLane): Map<ChartCell, number> {
+  const starts = new Map<ChartCell, number>();
+  let start: ChartCell | undefined;
+  for (const [k, c] of lane.cells.entries()) {
+    const prev = lane.cells[k - 1];
+    if (!prev || prev.column !== c.column - 1 || prev.value !== c.value) {
+      start = c;
+      starts.set(c, 1);
+    } else starts.set(start!, starts.get(start!)! + 1);
+  }
+  return starts;
+}
+
+/** Bands: yes filled, no outlined, any other value a labelled band. */
+function bandCells(l: Layout, lane: ChartLane, top: number, h: number): string[] {
+  const out: string[] = [];
   const labels: string[] = [];
-  for (const [j, c] of cols.entries()) {
-    const v = value(c, f);
-    if (v === undefined || absent(f, v)) {
-      prev = undefined;
+  const starts = runs(lane);
+  for (const c of lane.cells) {
+    const x = l.xl(c.column);
+    if (isBlankValue(c.value)) {
+      out.push(`${cellOpen(l, lane, c, "blank")}</g>`);
       continue;
     }
+    const cls = c.value === "yes" ? "yes" : c.value === "no" ? "no" : "valued";
     out.push(
-      `<rect class="band${v === "yes" ? "" : " valued"}" x="${xl(j)}" y="${top + 3}" width="${colW}" height="${BAND_H - 6}"><title>${esc(c.version)}: ${esc(f)} = ${esc(v)}</title></rect>`,
+      `${cellOpen(l, lane, c, cls)}<rect class="band ${cls}" x="${x + (cls === "no" ? 1.5 : 0)}" y="${top + 3}" width="${l.colW - (cls === "no" ? 3 : 0)}" height="${h - 6}"/></g>`,
     );
-    if (v !== "yes" && v !== prev) labels.push(`<text class="band-value" x="${xl(j) + 4}" y="${top + BAND_H / 2 + 4}">${esc(v)}</text>`);
-    prev = v;
+    const run = starts.get(c);
+    if (cls === "valued" && run !== undefined)
+      labels.push(
+        `<text class="band-value" data-column="${c.column}" x="${x + 4}" y="${top + h / 2 + 4}">${esc(fit(c.value, run * l.colW))}</text>`,
+      );
   }
-  out.push(...labels, `</g>`);
-  return out;
+  return [...out, ...labels];
+}
+
+/** Numbers: a point per cell on the lane's own scale (from 0), a step line through runs of columns, a label where the value changes. */
+function numberCells(l: Layout, lane: ChartLane, top: number, h: number): string[] {
+  const nums = (c: ChartCell) => [...new Set(c.readings.map((r) => r.value))].filter((v) => !isBlankValue(v)).map(Number);
+  const all = lane.cells.flatMap(nums);
+  const lo = Math.min(0, ...all);
+  const hi = Math.max(lo + 1, ...all);
+  const y = (v: number) => top + h - 5 - ((v - lo) / (hi - lo)) * (h - 15);
+  const out: string[] = [];
+  const starts = runs(lane);
+  let path = "";
+  let prevColumn = -2;
+  for (const c of lane.cells) {
+    const vs = nums(c);
+    if (vs.length === 0) {
+      out.push(`${cellOpen(l, lane, c, "blank")}</g>`);
+      prevColumn = -2;
+      continue;
+    }
+    const yy = y(vs[0]!);
+    path += prevColumn === c.column - 1 ? `V${yy}H${l.xl(c.column + 1)}` : `M${l.xl(c.column)} ${yy}H${l.xl(c.column + 1)}`;
+    prevColumn = c.column;
+    const points = vs.map((v) => `<circle class="point" cx="${l.xc(c.column)}" cy="${y(v)}" r="2.5"/>`).join("");
+    const run = starts.get(c);
+    const label =
+      run === undefined
+        ? ""
+        : `<text class="value" x="${l.xl(c.column) + 3}" y="${Math.min(...vs.map(y)) - 4}">${esc(fit(c.value, run * l.colW))}</text>`;
+    out.push(`${cellOpen(l, lane, c, "number")}${points}${label}</g>`);
+  }
+  return path ? [`<path class="step" d="${path}"/>`, ...out] : out;
 }

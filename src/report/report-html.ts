@@ -1,17 +1,19 @@
 /**
  * `timeline.html`: the timeline as one self-contained page (inline CSS and SVG, no script, no
  * network — its Content-Security-Policy allows nothing else). Three parts: the groups table, the
- * chart of weights and features per release (chart-svg.ts), and each change point (group i → group
- * i+1) with the semantic rows that changed, the queries whose results changed (the behaviour
- * track computed, timeline.changes) and the code diff of the two groups' first lifted modules.
- * Everything taken from the timeline or the modules is escaped.
+ * chart of the measured rows per release (chart-rows.ts, chart-svg.ts), and each change point (group
+ * i → group i+1, oldest first, as timeline.md lists them) with the rows that changed, the sentences and
+ * witnesses, and the code diff of the two groups' first lifted modules. The chart, the tables and the
+ * sentences all come from timeline.json's change points (timeline.changes): the modules are read for
+ * the code diff only. Everything taken from the timeline or the modules is escaped.
  */
 import { readFileSync } from "node:fs";
-import { timelineChart, type ChartColumn } from "./chart-svg.js";
+import { timelineChart } from "./chart-svg.js";
+import { changeBetween, chartModel, type ChartModel } from "./chart-rows.js";
 import { codeDiff } from "../diff/code-diff.js";
 import { summarySentence } from "../diff/code-summary.js";
 import { esc, escProse } from "./html.js";
-import type { RoutinePack, Semantics } from "../routines/pack.js";
+import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import { behaviourVerdict, noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
 import { groupMembers, verifiedCell, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
@@ -19,14 +21,14 @@ import { groupMembers, verifiedCell, type Change, type Group, type Release, type
 export interface HtmlOptions {
   /** Reads a lifted module (default: from disk). */
   read?: (path: string) => string;
+  /** The page's title (default: the routine's name and "timeline"). */
   title?: string;
-  /** The routine whose modules the timeline holds: it reads their feature tables (default: tool search). */
+  /** The routine whose modules the timeline holds (default: tool search). */
   pack?: RoutinePack;
 }
 
 interface Lifted {
   text: string;
-  semantics: Semantics | null;
   problem?: string;
 }
 
@@ -40,32 +42,20 @@ export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
       let text: string;
       try {
         text = read(r.module);
+        lifted.set(r.module, { text });
       } catch (e) {
-        lifted.set(r.module, { text: "", semantics: null, problem: `cannot read the lifted module: ${(e as Error).message}` });
-        return lifted.get(r.module)!;
-      }
-      try {
-        lifted.set(r.module, { text, semantics: pack.semantics(text) });
-      } catch (e) {
-        lifted.set(r.module, { text, semantics: null, problem: `cannot read weights and features: ${(e as Error).message}` });
+        lifted.set(r.module, { text: "", problem: `cannot read the lifted module: ${(e as Error).message}` });
       }
     }
     return lifted.get(r.module)!;
   };
 
   const members = groupMembers(t);
-  const groupIndex = new Map(members.flatMap((rs, i) => rs.map((r) => [r, i] as const)));
-  const groupOf = (r: Release) => groupIndex.get(r) ?? -1;
   const firstLifted = (i: number) => members[i]!.find((r) => r.module);
-
-  const columns: ChartColumn[] = t.releases.map((r) => {
-    const l = load(r);
-    const error = r.error ?? l?.problem ?? (r.module ? undefined : "no lifted module");
-    return { version: r.version, group: groupOf(r), semantics: l?.semantics ?? null, ...(error ? { error } : {}) };
-  });
+  const model = chartModel(t);
 
   const notLifted = t.releases.filter((r) => r.routineHash === null).length;
-  const title = opts.title ?? "Tool search timeline";
+  const title = opts.title ?? `${pack.title.charAt(0).toUpperCase()}${pack.title.slice(1)} timeline`;
   const summary = [
     `${t.releases.length} releases`,
     `${t.groups.length} groups`,
@@ -86,7 +76,7 @@ export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
 <header>
 <h1>${esc(title)}</h1>
 <p class="summary">${esc(summary)}</p>
-<nav><a href="#groups">groups</a> <a href="#chart">weights &amp; features</a> <a href="#changes">changes</a></nav>
+<nav><a href="#groups">groups</a> <a href="#chart">measured rows</a> <a href="#changes">changes</a></nav>
 </header>
 <main>
 <section id="groups">
@@ -95,11 +85,12 @@ export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
 ${groupsTable(t, members)}
 </section>
 <section id="chart">
-<h2>Weights and features per release</h2>
-<p class="note">Each lane is a scoring weight (a step line on one scale, labelled where its value changes) or a matching feature (a band where the release has it). Dashed lines are change points; hatched columns are releases that could not be lifted.</p>
+<h2>Measured rows per release</h2>
+<p class="note">Each lane is a row the change points measured on the modules (the tables below show the rows that changed). A release has its group's values: measured against the group before it and the group after it, both shown, as “earlier | later”, where they differ. Yes/no rows are bands (filled: yes, outlined: no), numbers a step line on the lane's own scale labelled where the value changes, other values labelled bands. Dashed lines are change points; hatched columns are releases not lifted, or whose group no change point measured.</p>
 <div class="chart-wrap">
-${timelineChart(columns)}
+${timelineChart(model)}
 </div>
+${leftOutTable(model)}
 </section>
 <section id="changes">
 <h2>Changes</h2>
@@ -108,7 +99,7 @@ ${
     ? `<p class="note">One group: the routine did not change.</p>`
     : t.groups
         .slice(1)
-        .map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeAt(t, k), pack.semanticDiff))
+        .map((g, k) => change(t.groups[k]!, g, k + 1, firstLifted(k), firstLifted(k + 1), load, changeBetween(t, k)))
         .join("\n")
 }
 </section>
@@ -153,10 +144,15 @@ ${rows.join("\n")}
 </table>`;
 }
 
-/** The behaviour of change k (group k → k+1), when track computed it for these two groups. */
-function changeAt(t: Timeline, k: number): Change | undefined {
-  const c = t.changes?.[k];
-  return c && c.from === t.groups[k]!.last && c.to === t.groups[k + 1]!.first ? c : undefined;
+/** The rows of timeline.json the chart leaves out, each with why; nothing when it draws them all. */
+function leftOutTable(m: ChartModel): string {
+  if (m.leftOut.length === 0) return "";
+  return `<table class="left-out">
+<thead><tr><th>row not drawn</th><th>why</th></tr></thead>
+<tbody>
+${m.leftOut.map((r) => `<tr data-feature="${esc(r.feature)}"><td>${esc(r.feature)}</td><td class="why">${esc(r.reason)}</td></tr>`).join("\n")}
+</tbody>
+</table>`;
 }
 
 function change(
@@ -167,7 +163,6 @@ function change(
   b: Release | undefined,
   load: (r: Release | undefined) => Lifted | null,
   c: Change | undefined,
-  semanticDiff: RoutinePack["semanticDiff"],
 ): string {
   const day = b?.published?.slice(0, 10);
   const date = day ? ` <span class="date">${esc(day)}</span>` : "";
@@ -183,16 +178,18 @@ function change(
     const why = missing.map(([g, , l]) => `<li>${esc(span(g))}: ${esc(g.error ?? l?.problem ?? "no lifted module")}</li>`).join("");
     return `<section ${attrs}>\n${head}\n<p class="note">No code, semantic or behaviour diff: a side was not lifted.</p>\n<ul class="why">${why}</ul>\n</section>`;
   }
-  // Probe rows (measured on the modules by track) when there are any; else the rows read from the code.
-  const rows = (c?.semantics ?? (la.semantics && lb.semantics ? semanticDiff(la.semantics, lb.semantics) : [])).filter((r) => r.changed);
-  const sem = rows.length
-    ? `<table class="semantics">
+  // The rows measured at this change point (timeline.json), as the chart draws them.
+  const rows = (c?.semantics ?? []).filter((r) => r.changed);
+  const sem = !c?.semantics
+    ? `<p class="note no-rows">No measured rows: ${esc(c ? (c.note ?? "the change point was not compared") : "the change point was not compared")}.</p>`
+    : rows.length
+      ? `<table class="semantics">
 <thead><tr><th>weight / feature</th><th>${esc(a.version)}</th><th>${esc(b.version)}</th></tr></thead>
 <tbody>
 ${rows.map((r) => `<tr class="sem-changed" data-feature="${esc(r.feature)}"><td>${esc(r.feature)}</td><td class="before">${esc(r.before)}</td><td class="after">${esc(r.after)}</td></tr>`).join("\n")}
 </tbody>
 </table>`
-    : `<p class="note">No weight or feature changed (the code did).</p>`;
+      : `<p class="note">No measured row changed (the code did).</p>`;
   const code = codeDiff({ label: `${a.version} (${a.platform})`, text: la.text }, { label: `${b.version} (${b.platform})`, text: lb.text });
   const lines = code.diff.split("\n");
   const added = lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
@@ -299,12 +296,19 @@ svg .baseline { stroke: #eaeef2; stroke-width: 1; }
 svg .step { fill: none; stroke: var(--accent); stroke-width: 2; }
 svg .point { fill: var(--accent); }
 svg .value { font-size: 10px; fill: var(--fg); font-weight: 600; }
-svg .band { fill: var(--band); opacity: .75; }
+svg .band.yes { fill: var(--band); opacity: .75; }
+svg .band.no { fill: none; stroke: #afb8c1; stroke-width: 1; }
 svg .band.valued { fill: var(--valued); opacity: .22; }
+svg .cell.differs .band, svg .cell.differs .point { stroke: #9a6700; stroke-width: 1.5; stroke-dasharray: 3 2; }
 svg .band-value { font-size: 10px; fill: #3b2a66; }
 svg .hatch-bg { fill: #fbeff0; }
 svg .hatch-line { stroke: #e5a5ab; stroke-width: 2; }
 svg .not-lifted-label { font-size: 10px; fill: var(--del); font-weight: 600; }
+svg .hatch-soft-bg { fill: #f6f8fa; }
+svg .hatch-soft-line { stroke: #d0d7de; stroke-width: 2; }
+svg .not-measured-label { font-size: 10px; fill: var(--muted); font-weight: 600; }
+table.left-out { width: auto; margin-top: 10px; }
+table.left-out td.why { color: var(--muted); }
 section.change { border: 1px solid var(--line); border-radius: 6px; padding: 4px 14px 12px; margin: 14px 0; }
 section.change h3 { margin-top: 10px; }
 section.change h3 .date { color: var(--muted); font-weight: 400; margin-left: 6px; }
