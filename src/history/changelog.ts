@@ -14,8 +14,14 @@ import { noDifferenceFound } from "../diff/behaviour.js";
 import { markdownCode, markdownProse, markdownText as text } from "../safe-text.js";
 import { groupMembers, publishedDay, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
-/** The heading every changelog starts with (the test of docs/tool-search-changelog.md reads it). */
+/** The heading every changelog starts with, and its tables' header rows (the test of docs/tool-search-changelog.md reads them). */
 export const CHANGELOG_TITLE = "# The tool search's changelog";
+export const TABLE_HEADERS = {
+  generations: "| releases | first published | count | verified |",
+  probes: "| probe | before | after |",
+  scoring: "| weight or feature | value |",
+  notCovered: "| version | platform | why |",
+} as const;
 
 export interface ChangelogOptions {
   skipped: Skipped[];
@@ -49,7 +55,7 @@ export function changelogMarkdown(t: Timeline, o: ChangelogOptions): string {
     ...(o.command ? ["", `Regenerate with \`${o.command}\`.`] : []),
   ];
 
-  lines.push("", "## Generations", "", "| releases | first published | count | verified |", "|---|---|---|---|");
+  lines.push("", "## Generations", "", TABLE_HEADERS.generations, "|---|---|---|---|");
   t.groups.forEach((g, i) => {
     const rs = members[i] ?? [];
     const day = publishedDay(t, g.first) ?? "—";
@@ -75,7 +81,7 @@ export function changelogMarkdown(t: Timeline, o: ChangelogOptions): string {
 
   const failed = t.releases.filter((r) => r.routineHash === null);
   if (o.skipped.length || failed.length) {
-    lines.push("", "## Not covered", "", "| version | platform | why |", "|---|---|---|");
+    lines.push("", "## Not covered", "", TABLE_HEADERS.notCovered, "|---|---|---|");
     for (const s of o.skipped) lines.push(`| ${text(s.version)} | ${text(s.platform)} | ${text(s.reason)} |`);
     for (const r of failed) lines.push(`| ${text(r.version)} | ${text(r.platform)} | ${text(r.error ?? "not lifted")} |`);
   }
@@ -108,7 +114,7 @@ function changeMarkdown(c: Change): string[] {
   }
   const rows = (c.semantics ?? []).filter((r) => r.changed);
   if (rows.length) {
-    out.push("", "| probe | before | after |", "|---|---|---|");
+    out.push("", TABLE_HEADERS.probes, "|---|---|---|");
     for (const r of rows) out.push(`| ${text(r.feature)} | ${text(r.before)} | ${text(r.after)} |`);
   }
   const code = c.code ? summarySentence(c.code) : null;
@@ -166,7 +172,7 @@ function scoringTable(g: Group, rs: Release[], o: ChangelogOptions, pack: Routin
     "",
     `Scoring table of ${text(span(g))} (${rs.length} release${rs.length === 1 ? "" : "s"}):`,
     "",
-    "| weight or feature | value |",
+    TABLE_HEADERS.scoring,
     "|---|---|",
     ...present.map((r) => `| ${text(r.feature)} | ${text(r.after)} |`),
   ];

@@ -266,7 +266,8 @@ async function pipeline(
           : await liftOne(f.tarball, f.sha256, opts.cacheDir, opts.verify, opts.verifyTimeoutS);
         times.lifting += (performance.now() - t) / 1000;
         if (!cachedLift && r.routineHash !== null) counts.lifted++;
-        releases[i] = { ...r, ...(p.published ? { published: p.published } : {}) };
+        // The plan's version and platform are the release's, whatever a failed lift could read of them.
+        releases[i] = { ...r, version: p.version, platform: p.platform, ...(p.published ? { published: p.published } : {}) };
         // Recorded only once the lift cache holds a definite answer: anything else is tried again next run.
         if (readCached(opts.cacheDir, f.sha256, opts.verify)) {
           const file = recordFile(opts.records, p.version, p.platform);
