@@ -48,5 +48,9 @@ export default defineConfig({
     // Lets test/helpers/cache.ts skip a test that would download under SEARCHLIFT_SKIP_REAL=1, and fails a test
     // that reaches for the network then.
     setupFiles: ["test/helpers/network-gate.ts"],
+    // The commands the tests run print no progress lines (stderr keeps its notes, warnings and errors, which the
+    // tests read), and lift every input afresh: a lift copied from the cache would not test the lift.
+    // The progress and lift-cache tests (test/cli.test.ts, test/lift-cli.test.ts) run the CLI without them, as a user does.
+    env: { SEARCHLIFT_QUIET: "1", SEARCHLIFT_LIFT_CACHE: "off" },
   },
 });

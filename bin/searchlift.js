@@ -13,6 +13,11 @@ import { Script } from "node:vm";
 setFlagsFromString("--interrupt-budget=800000");
 
 const bundle = fileURLToPath(new URL("../dist/bundle/main.cjs", import.meta.url));
+if (!existsSync(bundle)) {
+  // A clone that has not been built yet: one line, not a stack trace.
+  process.stderr.write("searchlift: not built yet: run `npm run build` in the searchlift folder first (dist/bundle/main.cjs is missing)\n");
+  process.exit(1);
+}
 const cacheFile = bundle.replace(/\.cjs$/, ".code-cache");
 const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
 // The bytecode of the functions a command runs comes from the cache, which V8 checks against this source and

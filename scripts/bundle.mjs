@@ -95,7 +95,8 @@ const samples = join(root, "samples", "releases");
 const work = mkdtempSync(join(tmpdir(), "searchlift-code-cache-"));
 const train = (...args) =>
   execFileSync(process.execPath, [bin, ...args], {
-    env: { ...process.env, SEARCHLIFT_TRAIN_CODE_CACHE: "1" },
+    // Every lift lifted (never copied from the lift cache, which would leave the lift's path untrained), quietly.
+    env: { ...process.env, SEARCHLIFT_TRAIN_CODE_CACHE: "1", SEARCHLIFT_LIFT_CACHE: "off", SEARCHLIFT_QUIET: "1" },
     stdio: ["ignore", "ignore", "inherit"],
   });
 try {

@@ -144,3 +144,91 @@ describe("numeric options", () => {
     expect(r.stdout).toMatch(/verified: 40\/40 cases agree/);
   });
 });
+
+/** The CLI as a user runs it: progress on (the suite turns it off, vitest.config.ts), no terminal, lift cache off. */
+function runAsUser(args: string[], env: Record<string, string> = {}) {
+  const { SEARCHLIFT_QUIET: _q, ...rest } = process.env;
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, env: { ...rest, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const SAMPLES = join(import.meta.dirname, "..", "samples", "releases");
+
+describe("progress on stderr", () => {
+  it("lift without a terminal: a line per stage on stderr, stdout the same as with --quiet, which prints none", () => {
+    const input = join(SAMPLES, "0.3.0");
+    const loud = runAsUser(["lift", input, "--cases", "40", "--out", tmp()]);
+    expect(loud.code, loud.stderr).toBe(0);
+    const stages = loud.stderr.split("\n").filter((l) => /^searchlift: (lift|verify)\b/.test(l));
+    // Reading, the lift found, verification started and its count, the module written: in that order.
+    expect(
+      stages.map((l) =>
+        l
+          .replace(/,\s\d+ s:/, ":")
+          .split(":")[1]!
+          .trim(),
+      ),
+    ).toEqual(expect.arrayContaining(["lift", "verify", "verify 40/40"]));
+    expect(stages[0]).toBe(`searchlift: lift: ${input}: reading`);
+    expect(stages.some((l) => l === `searchlift: verify: ${input}: verifying on 40 cases`)).toBe(true);
+    expect(stages.some((l) => l === `searchlift: verify 40/40: ${input}: 40/40 cases agree`)).toBe(true);
+    expect(stages.at(-1)).toMatch(/^searchlift: lift: .*: wrote .*tool-search\.mjs$/);
+
+    const out = tmp();
+    const quiet = runAsUser(["lift", input, "--cases", "40", "--out", out, "--quiet"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe("note: --cases 40 is below the contract's 2000: these lifts are not verified to the contract\n");
+    expect(quiet.stdout.replaceAll(out, "OUT")).toMatch(/^\S+: searchlift-sample 0\.3\.0 npm → OUT\/.*verified: 40\/40 cases agree.*\)\n$/);
+    // SEARCHLIFT_QUIET=1 is --quiet for every command.
+    expect(runAsUser(["lift", input, "--cases", "40", "--out", tmp()], { SEARCHLIFT_QUIET: "1" }).stderr).toBe(quiet.stderr);
+  });
+
+  it("track without a terminal: the folder and its count, each release k of n, the change points; --quiet: none of it", () => {
+    const dir = join(tmp(), "versions");
+    mkdirSync(dir);
+    for (const v of ["0.3.0", "0.4.0"]) writeFileSync(join(dir, v), readFileSync(join(SAMPLES, v)));
+    const out = join(tmp(), "t");
+    const loud = runAsUser(["track", dir, "--no-verify", "--out", out, "--cache", tmp()]);
+    expect(loud.code, loud.stderr).toBe(0);
+    const lines = loud.stderr.trim().split("\n");
+    expect(lines[0]).toBe(`searchlift: ${dir}: 2 releases`);
+    expect(lines[1]).toBe("searchlift: track 0/2: 2 releases to lift or read from the lift cache");
+    const lifted = lines.filter((l) => /^searchlift: track [12]\/2: lifted 0\.[34]\.0 \(npm\)$/.test(l));
+    expect(lifted.map((l) => l.split(":")[1])).toEqual([" track 1/2", " track 2/2"]);
+    expect(lines).toContain("searchlift: diff: comparing 1 change points");
+
+    const quiet = runAsUser(["track", dir, "--no-verify", "--out", out, "--cache", tmp(), "--quiet"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    // The folder's count is a note (what the command took), not progress: it stays.
+    expect(quiet.stderr).toBe(`searchlift: ${dir}: 2 releases\n`);
+    // stdout is the command's own, progress or not.
+    expect(quiet.stdout).toBe(loud.stdout);
+  });
+
+  it("track of a folder with no release says where it looked; lift of a folder of releases points at track", () => {
+    const empty = tmp();
+    const none = runAsUser(["track", empty, "--out", join(tmp(), "t")]);
+    expect(none.code).toBe(ExitCode.usage);
+    expect(none.stderr).toBe(`searchlift: no releases to track: none found in ${empty}\n`);
+    const folder = runAsUser(["lift", SAMPLES, "--out", tmp()]);
+    expect(folder.code).toBe(ExitCode.usage);
+    expect(folder.stderr).toBe(
+      `searchlift: ${SAMPLES}: a folder of ${readdirSync(SAMPLES).length} releases: lift takes one release (name a file in it), and \`searchlift track ${SAMPLES}\` lifts them all\n`,
+    );
+  });
+
+  it("a missing input reads the same in every command that takes one, exit 3, before any work", () => {
+    const missing = join(tmp(), "no-such-release");
+    for (const args of [
+      ["extract", missing],
+      ["locate", missing],
+      ["lift", missing, "--out", tmp()],
+      ["diff", missing, join(SAMPLES, "0.3.0")],
+      ["track", missing, "--out", join(tmp(), "t")],
+    ]) {
+      const r = runAsUser(args);
+      expect(r.code, args[0]).toBe(ExitCode.unreadable);
+      expect(r.stderr, args[0]).toBe(`searchlift: ${missing}: no such file or folder, and not a version\n`);
+    }
+  });
+});

@@ -207,7 +207,7 @@ describe("version inputs through the release cache (a fake npm over sample tarba
     expect(platforms.stderr).toMatch(/names platform linux-x64 but --platform is darwin-arm64/);
     const typo = run(m, ["extract", "claude"]);
     expect(typo.code).toBe(ExitCode.unreadable);
-    expect(typo.stderr).toBe("searchlift: claude: cannot read input: ENOENT\n");
+    expect(typo.stderr).toBe("searchlift: claude: no such file or folder, and not a version\n");
   });
 });
 

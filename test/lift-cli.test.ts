@@ -121,6 +121,50 @@ describe("searchlift lift", () => {
     expect(lift("0.3.1", "--verifications", records, ...instant).code).toBe(ExitCode.verifyTimeout);
   });
 
+  it("the lift cache: the same input lifted again by the same searchlift is copied, said (cached); anything else is lifted", () => {
+    const cache = mkdtempSync(join(tmpdir(), "searchlift-lift-cache-"));
+    // As a user runs it: the suite turns the lift cache off (vitest.config.ts).
+    const { SEARCHLIFT_LIFT_CACHE: _c, ...env } = process.env;
+    const liftOnce = (input: string, ...more: string[]) => {
+      const out = mkdtempSync(join(tmpdir(), "searchlift-lifted-"));
+      const r = spawnSync(process.execPath, [BIN, "lift", input, "--out", out, "--cases", "300", "--lift-cache", cache, ...more], {
+        encoding: "utf8",
+        timeout: 300_000,
+        env: { ...env, SEARCHLIFT_QUIET: "" },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const module = join(out, "searchlift-sample", "0.3.0", "npm", "tool-search.mjs");
+      // Verification runs only in a lift that is not copied: its start is a progress line.
+      return { stdout: r.stdout, module: readFileSync(module, "utf8"), verified: r.stderr.includes("verifying on 300 cases") };
+    };
+    const input = join(ROOT, "samples", "releases", "0.3.0");
+    const first = liftOnce(input);
+    expect(first).toMatchObject({ verified: true });
+    expect(first.stdout).not.toContain("(cached)");
+    const [entry] = readdirSync(cache).filter((f) => /^[0-9a-f]{64}$/.test(f));
+    expect(entry).toBeDefined();
+
+    const again = liftOnce(input);
+    expect(again.verified).toBe(false);
+    expect(again.stdout).toMatch(/verified: 300\/300 cases agree.*\) \(cached\)\n$/);
+    expect(again.module).toBe(first.module);
+
+    // Another input of the same name: one byte more in its file.
+    const edited = join(mkdtempSync(join(tmpdir(), "searchlift-edited-")), "0.3.0");
+    writeFileSync(edited, readFileSync(input, "utf8") + "\n");
+    expect(liftOnce(edited)).toMatchObject({ verified: true });
+    // The lift cache turned off.
+    expect(liftOnce(input, "--no-lift-cache")).toMatchObject({ verified: true });
+    // A lift kept by another searchlift version.
+    const kept = join(cache, entry!, "lift.json");
+    writeFileSync(kept, readFileSync(kept, "utf8").replace(/"searchlift": "[^"]*"/, '"searchlift": "0.0.0"'));
+    const other = liftOnce(input);
+    expect(other.verified).toBe(true);
+    expect(other.stdout).not.toContain("(cached)");
+    // Kept again by this one, and reused.
+    expect(liftOnce(input).verified).toBe(false);
+  });
+
   it("refuses a routine that reaches the host, naming it, with exit 9 and nothing written", () => {
     const out = mkdtempSync(join(tmpdir(), "searchlift-lifted-"));
     const r = run("lift", join(ROOT, "samples", "lift", "env-weight.js"), "--out", out);

@@ -3,7 +3,9 @@
  */
 import type { Command } from "commander";
 import { resolveCliInput, type InputFlags } from "./input-options.js";
-import { printJson, progressLine } from "./output.js";
+import { messageLine } from "../safe-text.js";
+import { printJson } from "./output.js";
+import { cliProgress } from "./progress.js";
 import { cliRoutinePack } from "./routine.js";
 
 export function registerDiff(program: Command): void {
@@ -14,7 +16,8 @@ export function registerDiff(program: Command): void {
     .argument("<b>", "after: the same kinds")
     .option("-o, --out <dir>", "keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed)")
     .option("--json", "print one JSON object")
-    .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean }) => {
+    .option("-q, --quiet", "no progress lines on stderr (notes, warnings and errors still)")
+    .action(async (argA: string, argB: string, opts: InputFlags & { out?: string; json?: boolean; quiet?: boolean }) => {
       const [{ diff }, { formatDiff }, { checkOutput }] = await Promise.all([
         import("../api/diff.js"),
         import("../diff/diff.js"),
@@ -22,14 +25,19 @@ export function registerDiff(program: Command): void {
       ]);
       // --out first: nothing is fetched or lifted for an output that would be refused.
       if (opts.out) checkOutput(opts.out, "diff");
-      const [a, b] = [await resolveCliInput(argA, "diff", opts), await resolveCliInput(argB, "diff", opts)];
-      const tty = process.stderr.isTTY && !opts.json;
-      const r = await diff(a, b, {
-        pack: await cliRoutinePack(),
-        ...(opts.out ? { out: opts.out } : {}),
-        ...(tty ? { onProgress: progressLine } : {}),
-      });
-      if (tty) process.stderr.write("\r\x1b[K");
+      const progress = cliProgress({ quiet: !!opts.quiet });
+      const say = (line: string) => progress.note(`searchlift: ${messageLine(line)}`);
+      const [a, b] = [await resolveCliInput(argA, "diff", opts, say), await resolveCliInput(argB, "diff", opts, say)];
+      let r;
+      try {
+        r = await diff(a, b, {
+          pack: await cliRoutinePack(),
+          ...(opts.out ? { out: opts.out } : {}),
+          onProgress: progress.onProgress,
+        });
+      } finally {
+        progress.end();
+      }
       if (opts.json) printJson(r);
       else process.stdout.write(formatDiff(r));
     });

@@ -4,7 +4,8 @@
  * src/inputs/resolve-input.ts; its progress goes to stderr, so stdout stays the command's (and --json's) own.
  */
 import type { Command } from "commander";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
+import { ExitCode, SearchliftError } from "../errors.js";
 import type { ResolveOptions } from "../inputs/resolve-input.js";
 import { messageLine } from "../safe-text.js";
 
@@ -35,27 +36,44 @@ export function addInputOptions(program: Command): void {
   }
 }
 
-export function resolution(command: string, flags: InputFlags, more: Partial<ResolveOptions> = {}): ResolveOptions {
+/** What resolving says (which file a version became, a download starting): a `searchlift:` line on stderr by default. */
+export type Say = (line: string) => void;
+
+const stderrLine: Say = (line) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
+
+export function resolution(command: string, flags: InputFlags, more: Partial<ResolveOptions> = {}, say: Say = stderrLine): ResolveOptions {
   const cache = flags.releaseCache ?? flags.cache;
   return {
     command,
     ...(flags.platform ? { platform: flags.platform } : {}),
     ...(cache ? { cache } : {}),
-    log: (line) => process.stderr.write(`searchlift: ${messageLine(line)}\n`),
+    log: say,
     ...more,
   };
 }
 
 /** The file one <input> stands for. */
-export async function resolveCliInput(arg: string, command: string, flags: InputFlags): Promise<string> {
+export async function resolveCliInput(arg: string, command: string, flags: InputFlags, say?: Say): Promise<string> {
   // The common case, without loading fetch: a path that exists is the input.
   if (existsSync(arg)) return arg;
   const { resolveInput } = await import("../inputs/resolve-input.js");
-  return resolveInput(arg, resolution(command, flags));
+  return present(await resolveInput(arg, resolution(command, flags, {}, say)));
 }
 
 /** The files several inputs stand for: ranges each of their releases (and for track, folders each release in them). */
-export async function resolveCliInputs(args: string[], command: string, flags: InputFlags, folders = false): Promise<string[]> {
+export async function resolveCliInputs(args: string[], command: string, flags: InputFlags, folders = false, say?: Say): Promise<string[]> {
   const { resolveInputs } = await import("../inputs/resolve-input.js");
-  return resolveInputs(args, resolution(command, flags, { ranges: true, folders }));
+  return (await resolveInputs(args, resolution(command, flags, { ranges: true, folders }, say))).map(present);
 }
+
+/**
+ * An input that is neither on disk nor a version is refused here, in the same words whichever command was given
+ * it (as check's releases), before any work. A link to nothing is a path the user named: the command says what
+ * is wrong with it.
+ */
+function present(file: string): string {
+  if (!existsSync(file) && !lstatSync(file, { throwIfNoEntry: false })) throw new SearchliftError(MISSING_INPUT, ExitCode.unreadable, file);
+  return file;
+}
+
+export const MISSING_INPUT = "no such file or folder, and not a version";

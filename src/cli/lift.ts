@@ -2,13 +2,14 @@
  * `searchlift lift`: each input's tool search as a verified ES module under --out.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
-import { printJson, progressLine } from "./output.js";
+import { printJson } from "./output.js";
+import { cliProgress } from "./progress.js";
 import { cliRoutinePack } from "./routine.js";
 import { agreementText } from "../verify/shared-verification.js";
 
@@ -33,6 +34,12 @@ export function registerLift(program: Command): void {
       "--verifications <dir>",
       "reuse a verification recorded in DIR for the same program and lifted code (adjacent releases often are), and record new ones there",
     )
+    .option(
+      "--lift-cache <dir>",
+      "lift cache: the same input lifted again by this searchlift is copied from here (default ~/.cache/searchlift/lift)",
+    )
+    .option("--no-lift-cache", "lift afresh and keep nothing in the lift cache (also SEARCHLIFT_LIFT_CACHE=off)")
+    .option("-q, --quiet", "no progress lines on stderr (notes, warnings and errors still)")
     .action(
       async (
         args: string[],
@@ -44,35 +51,58 @@ export function registerLift(program: Command): void {
           signatures?: string;
           verifyTimeout?: number;
           verifications?: string;
+          liftCache?: string | false;
+          quiet?: boolean;
         },
       ) => {
         // --out first: nothing is fetched or lifted for an output that would be refused.
         (await import("../output-folder.js")).checkOutput(opts.out, "lift");
         if (opts.verifications && existsSync(opts.verifications) && !statSync(opts.verifications).isDirectory())
           throw new SearchliftError(`--verifications: ${opts.verifications} is not a folder`, ExitCode.usage);
-        const inputs = args.length ? await resolveCliInputs(args, "lift", opts) : [await installedLiftInput()];
+        const progress = cliProgress({ quiet: !!opts.quiet });
+        const inputs = args.length
+          ? await resolveCliInputs(args, "lift", opts, false, (line) => progress.note(`searchlift: ${messageLine(line)}`))
+          : [await installedLiftInput((line) => progress.note(`note: ${messageLine(line)}`))];
+        await refuseReleaseFolders(inputs);
         if (opts.verify && opts.cases < CONTRACT_CASES)
           process.stderr.write(
             `note: --cases ${opts.cases} is below the contract's ${CONTRACT_CASES}: these lifts are not verified to the contract\n`,
           );
-        const { lift } = await import("../api/lift.js");
-        const tty = process.stderr.isTTY && !opts.json;
+        const [{ lift }, liftCache] = await Promise.all([import("../api/lift.js"), import("../lift/lift-cache.js")]);
         const pack = await cliRoutinePack();
+        // A run that sets its own verification (a time bound, recorded verifications, other signatures) lifts afresh.
+        const cacheDir =
+          opts.liftCache === false ||
+          process.env.SEARCHLIFT_LIFT_CACHE === "off" ||
+          opts.signatures ||
+          opts.verifyTimeout ||
+          opts.verifications
+            ? null
+            : resolve(opts.liftCache ?? liftCache.defaultLiftCache());
         const results: Array<Record<string, unknown>> = [];
         let failure: SearchliftError | null = null;
-        for (const input of inputs) {
+        for (const [k, input] of inputs.entries()) {
+          const which = inputs.length > 1 ? `release ${k + 1} of ${inputs.length}, ` : "";
           try {
-            const r = await lift(input, {
-              pack,
-              out: opts.out,
-              verify: opts.verify,
-              cases: opts.cases,
-              ...(opts.signatures ? { signaturesDir: opts.signatures } : {}),
-              ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
-              ...(opts.verifications ? { verifications: resolve(opts.verifications) } : {}),
-              ...(tty ? { onProgress: progressLine } : {}),
-            });
-            if (tty) process.stderr.write("\r\x1b[K");
+            progress.onProgress({ stage: "lift", message: `${which}${input}: reading` });
+            const key = cacheDir
+              ? await liftCache.liftKey(cacheDir, { input, routine: pack.id, verify: opts.verify, cases: opts.cases })
+              : null;
+            const kept = key ? liftCache.reuseLift(cacheDir!, key.key, opts.out, input) : null;
+            const r =
+              kept ??
+              (await lift(input, {
+                pack,
+                out: opts.out,
+                verify: opts.verify,
+                cases: opts.cases,
+                ...(opts.signatures ? { signaturesDir: opts.signatures } : {}),
+                ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
+                ...(opts.verifications ? { verifications: resolve(opts.verifications) } : {}),
+                onProgress: (e) => progress.onProgress({ ...e, message: `${which}${input}: ${e.message}` }),
+              }));
+            if (key && !kept) liftCache.keepLift(cacheDir!, key.key, r);
+            progress.end();
             results.push({
               input,
               version: r.version,
@@ -87,11 +117,12 @@ export function registerLift(program: Command): void {
               ...(r.newShape ? { newShape: r.newShape } : {}),
               ...(r.toolFields.length > 0 ? { toolFields: r.toolFields } : {}),
               ...(r.toolFieldsRefused.length > 0 ? { toolFieldsRefused: r.toolFieldsRefused } : {}),
+              ...(kept ? { cached: true } : {}),
             });
             if (!opts.json) {
               const v = r.verified ? `verified: ${agreementText(r.verified)}` : "not verified (--no-verify)";
               process.stdout.write(
-                `${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})\n`,
+                `${safe(input)}: ${r.client} ${r.version} ${r.platform} → ${safe(r.module)} (${safe(r.signature)}; ${v})${kept ? " (cached)" : ""}\n`,
               );
               for (const shape of r.newShape ?? [])
                 process.stderr.write(
@@ -107,6 +138,7 @@ export function registerLift(program: Command): void {
                 );
             }
           } catch (e) {
+            progress.end();
             if (!(e instanceof SearchliftError)) throw e;
             failure ??= e;
             // Which release it was, where that could be read before the lift failed.
@@ -127,9 +159,24 @@ export function registerLift(program: Command): void {
 }
 
 /** lift with no input: the newest installed Claude Code, named on stderr. */
-async function installedLiftInput(): Promise<string> {
+async function installedLiftInput(say: (line: string) => void): Promise<string> {
   const { defaultLiftInput } = await import("../inputs/default-inputs.js");
   const { input, note } = await defaultLiftInput();
-  process.stderr.write(`note: ${messageLine(note)}\n`);
+  say(note);
   return input;
+}
+
+/** A folder of releases (a versions folder, fetch's cache) is track's input, not lift's: said before any work. */
+async function refuseReleaseFolders(inputs: string[]): Promise<void> {
+  for (const input of inputs) {
+    if (!statSync(input, { throwIfNoEntry: false })?.isDirectory() || existsSync(join(input, "package.json"))) continue;
+    const { listReleases } = await import("../inputs/release-folder.js");
+    const n = listReleases(input).length;
+    if (n === 0) continue;
+    throw new SearchliftError(
+      `a folder of ${n} release${n === 1 ? "" : "s"}: lift takes one release (name a file in it), and \`searchlift track ${input}\` lifts them all`,
+      ExitCode.usage,
+      input,
+    );
+  }
 }

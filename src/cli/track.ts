@@ -2,11 +2,13 @@
  * `searchlift track`: lift every release of a set and write the tool search's timeline.
  */
 import type { Command } from "commander";
-import { ExitCode } from "../errors.js";
+import { statSync } from "node:fs";
+import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { resolveCliInputs, type InputFlags } from "./input-options.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
-import { printJson, progressLine } from "./output.js";
+import { printJson } from "./output.js";
+import { cliProgress } from "./progress.js";
 import { cliRoutinePack } from "./routine.js";
 
 export function registerTrack(program: Command): void {
@@ -20,20 +22,46 @@ export function registerTrack(program: Command): void {
     .option("--no-verify", "do not verify each lift against its release")
     .option("--json", "print timeline.json instead of a summary")
     .option("--verify-timeout <seconds>", "time budget for verifying each lift (default 300)", positiveSeconds)
+    .option("-q, --quiet", "no progress lines on stderr (notes, warnings and errors still)")
     .action(
       async (
         args: string[],
-        opts: InputFlags & { out: string; cache?: string; jobs?: number; verify: boolean; json?: boolean; verifyTimeout?: number },
+        opts: InputFlags & {
+          out: string;
+          cache?: string;
+          jobs?: number;
+          verify: boolean;
+          json?: boolean;
+          verifyTimeout?: number;
+          quiet?: boolean;
+        },
       ) => {
         const [{ defaultInputs, track }, { checkOutput }] = await Promise.all([import("../api/track.js"), import("../output-folder.js")]);
         // --out first: nothing is fetched or lifted for an output that would be refused.
         checkOutput(opts.out, "track");
+        const progress = cliProgress({ quiet: !!opts.quiet });
         let inputs: string[];
         let note: string | undefined;
-        if (args.length === 0) ({ inputs, note } = await defaultInputs());
-        else inputs = await resolveCliInputs(args, "track", { ...opts, cache: undefined }, true);
-        if (note) process.stderr.write(`note: ${messageLine(note)}\n`);
-        const tty = process.stderr.isTTY && !opts.json;
+        let searched: string | undefined;
+        if (args.length === 0) ({ inputs, note, searched } = await defaultInputs());
+        else {
+          const say = (line: string) => progress.note(`searchlift: ${messageLine(line)}`);
+          inputs = await resolveCliInputs(args, "track", { ...opts, cache: undefined }, true, say);
+          searched = args.join(", ");
+          // A folder stands for the releases in it: how many were found there.
+          if (args.length === 1 && inputs.length > 1 && statSync(args[0]!, { throwIfNoEntry: false })?.isDirectory())
+            say(`${args[0]}: ${inputs.length} release${inputs.length === 1 ? "" : "s"}`);
+        }
+        if (note) progress.note(`note: ${messageLine(note)}`);
+        if (inputs.length === 0)
+          throw new SearchliftError(`no releases to track: none found in ${searched ?? "the inputs given"}`, ExitCode.usage);
+        const total = inputs.length;
+        progress.onProgress({
+          stage: "track",
+          message: `${total} release${total === 1 ? "" : "s"} to lift or read from the lift cache`,
+          done: 0,
+          total,
+        });
         const r = await track(inputs, {
           pack: await cliRoutinePack(),
           out: opts.out,
@@ -41,9 +69,9 @@ export function registerTrack(program: Command): void {
           ...(opts.cache ? { cache: opts.cache } : {}),
           ...(opts.jobs ? { jobs: opts.jobs } : {}),
           ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
-          ...(tty ? { onProgress: progressLine } : {}),
+          onProgress: progress.onProgress,
         });
-        if (tty) process.stderr.write("\n");
+        progress.end();
         if (opts.json) printJson(r.timeline);
         else {
           const n = r.timeline.releases.length;

@@ -11,13 +11,19 @@ import { listReleases } from "./release-folder.js";
 
 export interface DefaultInputs {
   inputs: string[];
-  /** Said to the user (stderr) when the inputs are not the versions folder. */
+  /** Said to the user (stderr): what was chosen, and where it was found. */
   note?: string;
+  /** Where the inputs were looked for, for the message when there are none. */
+  searched?: string;
 }
 
 export async function defaultTrackInputs(): Promise<DefaultInputs> {
   const versions = versionsFolder();
-  if (existsSync(versions) && statSync(versions).isDirectory()) return { inputs: listReleases(versions) };
+  if (existsSync(versions) && statSync(versions).isDirectory()) {
+    const inputs = listReleases(versions);
+    const n = inputs.length;
+    return { inputs, note: `no input given: tracking ${versions} (${n} release${n === 1 ? "" : "s"})`, searched: versions };
+  }
   const installs = distinctInstalls((await findInstalls()).installs);
   if (installs.length) {
     return {
