@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildTimeline, type Change, type Release } from "../track/timeline.js";
 import { chartModel } from "./chart-rows.js";
+import { timelineHtml } from "./report-html.js";
 
 const release = (version: string, hash: string | null): Release => ({
   input: version,
@@ -86,6 +87,15 @@ describe("chartModel", () => {
     expect(chartModel(buildTimeline([release("1.0.0", "a")])).columns[0]!.reason).toBe(
       "one group: no change point, so nothing was measured",
     );
+  });
+
+  it("names the row it leaves out under the chart, with why, and draws no lane for it", () => {
+    const html = timelineHtml({ ...t, changes }, { read: () => "" });
+    expect(html).toContain(
+      `<tr data-feature="empty"><td>empty</td><td class="why">no release has a value in it: every reading is empty</td></tr>`,
+    );
+    expect(html).not.toContain(`class="lane text" data-feature="empty"`);
+    expect(html).toContain(`class="lane text" data-feature="query cap"`);
   });
 
   it("takes no reading from a change point that does not lie between its groups", () => {
