@@ -195,7 +195,8 @@ describe("progress on stderr", () => {
     expect(lines[1]).toBe("searchlift: track 0/2: 2 releases to lift or read from the lift cache");
     const lifted = lines.filter((l) => /^searchlift: track [12]\/2: lifted 0\.[34]\.0 \(npm\)$/.test(l));
     expect(lifted.map((l) => l.split(":")[1])).toEqual([" track 1/2", " track 2/2"]);
-    expect(lines).toContain("searchlift: diff: comparing 1 change points");
+    expect(lines).toContain("searchlift: diff 0/1: comparing 1 change point");
+    expect(lines).toContain("searchlift: diff 1/1: compared 0.3.0 → 0.4.0");
 
     const quiet = runAsUser(["track", dir, "--no-verify", "--out", out, "--cache", tmp(), "--quiet"]);
     expect(quiet.code, quiet.stderr).toBe(0);

@@ -28,6 +28,8 @@ export interface ChangeOptions {
   dir?: string;
   /** The routine whose modules are compared (default: tool search). */
   pack?: RoutinePack;
+  /** Called as each change point is done (from the cache or compared): how many of how many, and which. */
+  onChange?: (done: number, total: number, change: Change) => void;
 }
 
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
@@ -80,8 +82,12 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
   // Change points are independent: `jobs` of them at once (each runs its two modules in sandbox children).
   const changes: Change[] = new Array(Math.max(0, t.groups.length - 1));
   let next = 1;
+  let done = 0;
   const worker = async () => {
-    for (let i = next++; i < t.groups.length; i = next++) changes[i - 1] = await change(i);
+    for (let i = next++; i < t.groups.length; i = next++) {
+      changes[i - 1] = await change(i);
+      opts.onChange?.(++done, changes.length, changes[i - 1]!);
+    }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.floor(opts.jobs ?? 1)) }, worker));
   return changes;

@@ -143,8 +143,10 @@ export async function writeTimeline(
     // The modules are copied into the timeline folder and named relative to it (timeline-folder.ts).
     const timeline = buildTimeline(placeModules(releases, outDir));
     // Each change point's behaviour (adjacent groups only), cached beside the lifts.
-    opts.onProgress?.({ stage: "diff", message: `comparing ${Math.max(0, timeline.groups.length - 1)} change points` });
+    const points = Math.max(0, timeline.groups.length - 1);
+    opts.onProgress?.({ stage: "diff", message: `comparing ${points} change point${points === 1 ? "" : "s"}`, done: 0, total: points });
     timeline.changes = await timelineChanges(timeline, {
+      onChange: (done, total, c) => opts.onProgress?.({ stage: "diff", message: `compared ${c.from} → ${c.to}`, done, total }),
       cache: opts.cache,
       dir: outDir,
       jobs: opts.jobs ?? availableParallelism(),
@@ -252,6 +254,9 @@ export async function liftOne(input: string, key: string, cache: string, verify:
     ...(verifyTimeoutS ? ["--verify-timeout", String(verifyTimeoutS)] : []),
     // Most adjacent releases carry the same routine: one verification of it serves them all.
     ...(verify ? ["--verifications", join(cache, "verifications")] : []),
+    // This cache is track's own; its progress is said here, from the results.
+    "--no-lift-cache",
+    "--quiet",
   ]);
   let release: Release;
   let definite = false;
