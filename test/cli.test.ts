@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -216,6 +216,23 @@ describe("progress on stderr", () => {
     expect(folder.stderr).toBe(
       `searchlift: ${SAMPLES}: a folder of ${readdirSync(SAMPLES).length} releases: lift takes one release (name a file in it), and \`searchlift track ${SAMPLES}\` lifts them all\n`,
     );
+  });
+
+  it("fetch --list of a version nobody published exits 11 in one line, not 0 with an empty table", () => {
+    // npm is our stand-in over a registry folder holding one version (test/helpers/fake-npm.mjs).
+    const registry = tmp();
+    mkdirSync(join(registry, "anthropic-ai-claude-code"));
+    writeFileSync(join(registry, "anthropic-ai-claude-code", "0.5.0.tgz"), "not read by --list");
+    const npm = join(import.meta.dirname, "helpers", "fake-npm.mjs");
+    chmodSync(npm, 0o755);
+    const env = { SEARCHLIFT_NPM: npm, FAKE_NPM_REGISTRY: registry };
+    const none = runAsUser(["fetch", "--list", "9.9.9"], env);
+    expect(none.code).toBe(ExitCode.notPublished);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toBe("searchlift: no release matches 9.9.9 (searchlift fetch --list shows every version)\n");
+    const one = runAsUser(["fetch", "--list", "0.5.0"], env);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout.split("\n")[1]).toMatch(/^0\.5\.0\s+cli\.js\s+npm$/);
   });
 
   it("a missing input reads the same in every command that takes one, exit 3, before any work", () => {
