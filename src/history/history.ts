@@ -283,6 +283,7 @@ async function pipeline(
           writeFileAtomic(file, JSON.stringify(rec, null, 2) + "\n");
           if (f.downloaded && !opts.keep) {
             rmSync(releaseDir(opts.releaseCache, p.version, p.platform), { recursive: true, force: true });
+            rmSync(downloadMarker(opts.records, p), { force: true });
             counts.deleted++;
             counts.bytes -= f.bytes;
           }
@@ -314,13 +315,24 @@ async function fetchOne(p: PlannedRelease, opts: PipelineOptions): Promise<Fetch
     const r = await fetchReleases(p.version, { cache: opts.releaseCache, platform: p.platform });
     const got = r.releases[0]!;
     if (!got.sha256) throw new SearchliftError("fetch gave no sha256", ExitCode.internal);
-    if (!got.cached) await dropNpmCopy(got.integrity);
-    const bytes = got.cached ? 0 : statSync(got.tarball).size;
-    return { tarball: got.tarball, sha256: got.sha256, downloaded: !got.cached, bytes };
+    // A download of ours is marked until its tarball is deleted: one a killed run left behind is still ours to delete.
+    const marker = downloadMarker(opts.records, p);
+    if (!got.cached) {
+      await dropNpmCopy(got.integrity);
+      mkdirSync(join(marker, ".."), { recursive: true });
+      writeFileAtomic(marker, `${got.tarball}\n`);
+    }
+    const ours = !got.cached || existsSync(marker);
+    return { tarball: got.tarball, sha256: got.sha256, downloaded: ours, bytes: ours ? statSync(got.tarball).size : 0 };
   } catch (e) {
     if (!(e instanceof SearchliftError)) throw e;
     return { error: `not fetched: ${e.message}` };
   }
+}
+
+/** The mark of a tarball history downloaded and has not deleted yet. */
+function downloadMarker(records: string, p: PlannedRelease): string {
+  return recordFile(records, p.version, p.platform).replace(/\.json$/, ".downloaded");
 }
 
 /** Remove npm's cached copy of the content with this integrity (the release cache holds its own now). */
