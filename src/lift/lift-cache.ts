@@ -83,9 +83,10 @@ export function reuseLift(cache: string, key: string, out: string, input: string
 /** Keep a lift that succeeded under `key` (written whole or not at all; a failure to keep it is not the lift's). */
 export function keepLift(cache: string, key: string, r: LiftResult): void {
   const dir = join(cache, key);
+  let tmp: string | undefined;
   try {
     mkdirSync(cache, { recursive: true });
-    const tmp = mkdtempSync(`${dir}.tmp-`);
+    tmp = mkdtempSync(`${dir}.tmp-`);
     const { input: _i, module: _m, declarations: _d, ...result } = r;
     writeFileSync(join(tmp, "module"), readFileSync(r.module));
     writeFileSync(join(tmp, "declarations"), readFileSync(r.declarations));
@@ -101,7 +102,8 @@ export function keepLift(cache: string, key: string, r: LiftResult): void {
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } catch {
-    // A cache that cannot be written costs the next run a lift, nothing more.
+    // A cache that cannot be written (or another lift of the same input kept it first) costs nothing more.
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
   }
 }
 
