@@ -22,8 +22,8 @@ import type { SemanticRow } from "../routines/pack.js";
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { moduleToScript } from "../verify/verify.js";
 import { codeTokens, type CodeTokens } from "./code-tokens.js";
-import { ModuleRunError, type Side } from "./witness-run.js";
-import { answerOf, DEFAULT_BUDGET, searchWitnesses, type Budget, type CoverageSides } from "./witness-search.js";
+import { ModuleRunError, runCalls, runCallsOnBoth, WITNESS_SANDBOX, type Side } from "./witness-run.js";
+import { answerOf, DEFAULT_BUDGET, searchWitnesses, type Budget, type CoverageSides, type Witness } from "./witness-search.js";
 import { changedLines, instrument, type ChangedPoint } from "./coverage.js";
 import { liftedCode } from "../lift/lift.js";
 
@@ -38,6 +38,8 @@ export interface WitnessReport {
   before: unknown;
   after: unknown;
   summary: string;
+  /** The rule behind the difference, where calls made from the witness could tell (its sentence, witness included). */
+  rule?: string;
 }
 
 export interface Behaviour {
@@ -126,10 +128,9 @@ export async function behaviourView(
       ...(probed ? { coverage: probed.sides } : {}),
     });
   } catch (e) {
+    clearTimeout(timer);
     if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
     throw e;
-  } finally {
-    clearTimeout(timer);
   }
   const { rows, sentences, throws = [] } = pack.probeRows(probes, found.prelude[0].map(answerOf), found.prelude[1].map(answerOf));
   const changed = found.witnesses.map((w): WitnessReport => {
@@ -145,6 +146,12 @@ export async function behaviourView(
       summary: pack.witnessSummary(w),
     };
   });
+  // The rules behind the witnesses run under the same bound as the search.
+  try {
+    if (found.stopped === undefined) await sayRules(side(a), side(b), found.witnesses, changed, pack, bound.signal);
+  } finally {
+    clearTimeout(timer);
+  }
   const kept = withinBytes(changed, MAX_WITNESS_BYTES);
   const coverage = probed && found.reach ? changedCodeRun(probed.points, found.reach.reached) : undefined;
   const witnessed = witnessSentences(kept);
@@ -176,7 +183,7 @@ export async function behaviourView(
 /**
  * The witnesses' sentences: changed results, and apart from them new and gone throws (malformed input and
  * engine limits, which say less about the rules); a toolSearch and a searchTools witness on the same input with
- * the same answers are one sentence naming both.
+ * the same answers are one sentence naming both; a witness whose rule was found is said by its rule.
  */
 function witnessSentences(ws: WitnessReport[]): { results: string[]; throws: string[] } {
   const throws = (w: WitnessReport) => [w.before, w.after].some((v) => typeof v === "object" && v !== null && "error" in v);
@@ -185,13 +192,81 @@ function witnessSentences(ws: WitnessReport[]): { results: string[]; throws: str
     JSON.stringify([y.query, y.deferred, y.loaded, y.maxResults, y.before, y.after]);
   const out = { results: [] as string[], throws: [] as string[] };
   const merged = new Set<WitnessReport>();
-  for (const w of ws) {
-    if (merged.has(w)) continue;
+  const rules = new Set<string>();
+  // A witness whose rule is said comes first, and another function's witness on the same input goes with it.
+  const ruled = ws.filter((w) => w.rule !== undefined);
+  const input = (x: WitnessReport) => JSON.stringify([x.query, x.deferred, x.loaded, x.maxResults]);
+  const ruledInputs = new Set(ruled.map(input));
+  for (const w of [...ruled, ...ws.filter((x) => x.rule === undefined)]) {
+    if (merged.has(w) || (w.rule === undefined && ruledInputs.has(input(w)))) continue;
     const twin = w.function === "toolSearch" ? ws.find((x) => x.function === "searchTools" && !merged.has(x) && same(x, w)) : undefined;
     if (twin) merged.add(twin);
-    (throws(w) ? out.throws : out.results).push(twin ? w.summary.replace(/^toolSearch /, "toolSearch and searchTools ") : w.summary);
+    // A rule said once: a second witness of the same rule adds nothing to its sentence.
+    const head = w.rule?.split(": ")[0];
+    if (head !== undefined && rules.has(head)) continue;
+    if (head !== undefined) rules.add(head);
+    const line = w.rule ?? (twin ? w.summary.replace(/^toolSearch /, "toolSearch and searchTools ") : w.summary);
+    (throws(w) ? out.throws : out.results).push(line);
   }
   return out;
+}
+
+/** Witnesses whose rule calls made from them can say (the pack's witnessRule), the first few. */
+const RULED_WITNESSES = 3;
+
+/** Each witness's rule, where the pack can tell it, run on both modules (bounded in calls, and by `signal`). */
+async function sayRules(
+  a: Side,
+  b: Side,
+  witnesses: Witness[],
+  reports: WitnessReport[],
+  pack: RoutinePack,
+  signal: AbortSignal,
+): Promise<void> {
+  const asked = witnesses
+    .map((w, i) => ({ i, rule: pack.witnessRule?.(w) ?? null }))
+    .filter((x): x is { i: number; rule: NonNullable<typeof x.rule> } => x.rule !== null && x.rule.calls.length > 0)
+    .slice(0, RULED_WITNESSES);
+  if (asked.length === 0 || signal.aborted) return;
+  let results;
+  try {
+    results = await runCallsOnBoth(
+      a,
+      b,
+      asked.flatMap((x) => x.rule.calls),
+      { ...WITNESS_SANDBOX, signal },
+    );
+  } catch (e) {
+    if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
+    throw e;
+  }
+  let at = 0;
+  for (const { i, rule } of asked) {
+    const n = rule.calls.length;
+    const said = rule.say(results[0].slice(at, at + n).map(answerOf), results[1].slice(at, at + n).map(answerOf));
+    at += n;
+    if (said !== null) reports[i]!.rule = said;
+  }
+}
+
+/**
+ * One module's table measured by the pack's probes (the scoring table's "adds: …" rows, the caps, the `select:`
+ * forms, the fast paths), as `{ feature, value }` rows: what `lift --json` shows. The module runs in the sandbox.
+ */
+export async function measuredTable(m: ModuleSide, pack: RoutinePack = toolSearchPack): Promise<Array<{ feature: string; value: string }>> {
+  const probes = pack.probes(codeTokens(m.text, m.text).numbers);
+  let results;
+  try {
+    results = await runCalls(
+      { script: m.script, label: m.label },
+      probes.flatMap((p) => p.calls),
+    );
+  } catch (e) {
+    if (e instanceof ModuleRunError) throw new SearchliftError(e.message, ExitCode.brokenModule, e.label);
+    throw e;
+  }
+  const answers = results.map(answerOf);
+  return pack.probeRows(probes, answers, answers).rows.map((r) => ({ feature: r.feature, value: r.after }));
 }
 
 /** Of one module's changed statements and branches (coverage.ts), how many the search ran, and those it never did. */

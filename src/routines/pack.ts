@@ -55,4 +55,6 @@ export interface RoutinePack {
   /** The tools a witness's answers name (shrinking keeps these first). */
   witnessFocus(w: Witness): string[];
   witnessSummary(w: Witness): string;
+  /** Calls made from a witness that can say the rule behind it, and the rule's sentence from their answers. */
+  witnessRule?(w: Witness): { calls: ContractCall[]; say(before: unknown[], after: unknown[]): string | null } | null;
 }

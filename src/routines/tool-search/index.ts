@@ -8,6 +8,7 @@ import { defaultCorpus, withToolFields, type CorpusCase } from "./corpus.js";
 import { probeRows, toolSearchProbes } from "./probes.js";
 import { inputChanges, moduleSemantics, semanticDiff } from "./semantics.js";
 import { witnessCandidates } from "./witness-candidates.js";
+import { witnessRule } from "./witness-rules.js";
 import { witnessFocus, witnessKind, witnessSummary } from "./witness-summary.js";
 
 /** The shipped folder of the routine's signatures, which also holds the lifted module's declarations. */
@@ -40,4 +41,5 @@ export const toolSearchPack: RoutinePack = {
   witnessKind,
   witnessFocus,
   witnessSummary,
+  witnessRule,
 };

@@ -99,8 +99,9 @@ function toolsNote(w: Witness, most: number, name: number): string {
 /** One line that says what the witness shows, the inputs that matter included, at most MAX_SENTENCE characters:
  *  fewer tools are named where more would not fit, and what still does not fit is cut. */
 export function witnessSummary(w: Witness): string {
-  // A toolSearch line may become "toolSearch and searchTools …" (behaviour.ts says twins once): room for that.
-  const max = w.fn === "toolSearch" ? MAX_SENTENCE - "and searchTools ".length : MAX_SENTENCE;
+  // A list line may become "toolSearch and searchTools …" (behaviour.ts says twins once): room for that, the
+  // same in both twins.
+  const max = w.fn === "scoreTools" ? MAX_SENTENCE : MAX_SENTENCE - "and searchTools ".length;
   // Tools named, and characters of an error and of a name, fewer at each try.
   const tries: Array<[most: number, error: number, name: number]> = [
     [3, 80, 40],
