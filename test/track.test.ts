@@ -101,12 +101,12 @@ describe("searchlift track", () => {
     const c34 = changes[2]!;
     for (const f of ["+required terms", "exact name in another case", "mcp__ prefix: a server's tools"])
       expect(row(c34.semantics!, f), f).toEqual(["no", "yes"]);
-    for (const r of c34.semantics!.filter((x) => x.feature.startsWith("score: "))) expect(r.changed, r.feature).toBe(false);
+    for (const r of c34.semantics!.filter((x) => x.feature.startsWith("adds: "))) expect(r.changed, r.feature).toBe(false);
     expect(c34.behaviour!.sentences.some((l) => /honours `\+required` terms/.test(l))).toBe(true);
     // 0.4.0 → 0.5.0 (search-hint): select: takes a comma list, and a searchHint word scores 4.
     const c45 = changes[3]!;
     expect(row(c45.semantics!, "select: comma list")).toEqual(["no", "yes"]);
-    expect(row(c45.semantics!, "score: searchHint word")).toEqual(["0", "4"]);
+    expect(row(c45.semantics!, "adds: searchHint word, whole / part")).toEqual(["0 / 0", "4 / 0"]);
     expect(c45.behaviour!.sentences.some((l) => /`select:` now also takes a comma-separated list/.test(l))).toBe(true);
     await expectSelectListWitness(c45.behaviour!.changed, join(out, moduleOf(t, "0.4.0")), join(out, moduleOf(t, "0.5.0")));
     // In the code: a lookup for the list's names and a cap on the query's words are new; the scorer, the

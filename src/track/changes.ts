@@ -35,8 +35,9 @@ export interface ChangeOptions {
 /** Part of every cache key: raise it when the behaviour view would answer differently for the same two modules.
  *  2: witnesses by search and probe rows (1 was the fixed catalog's queries); 3: witnesses shrunk to few tools;
  *  5: the code summary kept beside the view; 6: work-bounded, steered search with the changed code's coverage;
- *  7: the scoring table's "adds: …" rows in place of single-query scores, throws said after result changes. */
-const CACHE_FORMAT = 7;
+ *  7: the scoring table's "adds: …" rows in place of single-query scores, throws said after result changes;
+ *  8: a witness's rule said where calls made from it find one (a paragraph dropped from descriptions). */
+const CACHE_FORMAT = 8;
 
 /** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
 type Compared = BehaviourView & { code: CodeSummary };
