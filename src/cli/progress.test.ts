@@ -62,6 +62,11 @@ describe("cliProgress", () => {
     p.end();
     expect(out.text.endsWith("\r\x1b[K")).toBe(true);
     expect(out.text).not.toContain("\n\n");
+    // A terminal that gives no width (script(1), some CI terminals) is taken as 80 columns.
+    const narrow = sink(true);
+    narrow.columns = 0;
+    cliProgress({ stream: narrow, now: Date.now }).onProgress({ stage: "lift", message: "reading" });
+    expect(narrow.text).toBe("\r\x1b[Klift: reading");
   });
 
   it("--quiet, or SEARCHLIFT_QUIET=1: no progress at all; notes still", () => {

@@ -59,7 +59,7 @@ export function cliProgress(options: CliProgressOptions = {}): CliProgress {
     const s = elapsed();
     let line = text(current.event, s >= 2 ? s : null);
     // A line wider than the terminal wraps, and \r then rewrites only its last row.
-    const width = (out.columns ?? 80) - 1;
+    const width = (out.columns || 80) - 1;
     if (line.length > width) line = line.slice(0, Math.max(0, width - 1)) + "…";
     out.write(`\r\x1b[K${line}`);
     live = true;
