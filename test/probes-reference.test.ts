@@ -113,6 +113,11 @@ describe("the scoring table, measured on the reference", () => {
       'an exact whole server or tool name now adds 12 (10 for a built-in), a partial one 4 (3), on top of the name parts: scoreTools `"bravo_charlie"` on mcp__alpha__bravo_charlie scores 0 → 12',
     );
     for (const s of sentences) expect(s.length, s).toBeLessThanOrEqual(200);
+    // 2.1.100 → 2.1.101: name parts come from mcpInfo, and dots split them.
+    expect(probeRows(probes, answersOf("2.1.100"), answersOf("2.1.101")).sentences).toEqual([
+      'the keyword search now also reads name parts from mcpInfo\'s server and tool names: `"kilo"` → mcp__alpha__bravo 12',
+      'the keyword search now also splits name parts at dots as at underscores: `"charlie"` → mcp__alpha__bravo.charlie 12',
+    ]);
   });
 });
 

@@ -50,7 +50,19 @@ const isError = (v: unknown): v is { error: string } =>
   typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
 const thrown = (xs: unknown[]) => xs.find(isError) as { error: string } | undefined;
 const has = (v: unknown, name: string) => Array.isArray(v) && v.includes(name);
-const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(", ") : "nothing") : isError(v) ? `throws (${v.error})` : String(v));
+/** An answer as a sentence shows it: names, or for scoreTools each name with its score. */
+const shown = (v: unknown) =>
+  Array.isArray(v)
+    ? v.length
+      ? v
+          .map((x) =>
+            typeof x === "object" && x !== null ? `${(x as { name?: unknown }).name} ${(x as { score?: unknown }).score}` : String(x),
+          )
+          .join(", ")
+      : "nothing"
+    : isError(v)
+      ? `throws (${v.error})`
+      : String(v);
 
 /** A yes/no row: `holds` says whether the answers show the feature; `subject` and `predicate` make its sentence
  *  ("`select:` now also finds …", "`select:` no longer finds …"). */

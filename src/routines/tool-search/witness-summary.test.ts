@@ -40,6 +40,19 @@ describe("witnessSummary", () => {
     expect(line.indexOf(long(7).slice(0, 20))).toBeLessThan(line.indexOf("mcp__s__t0") < 0 ? Infinity : line.indexOf("mcp__s__t0"));
   });
 
+  it("a reordering after a common head is shown from where the lists part", () => {
+    const names = ["mcp__a__one", "mcp__a__two", "mcp__a__three", "mcp__a__four", "mcp__a__five", "mcp__a__six"];
+    const line = witnessSummary(
+      witness({
+        fn: "searchTools",
+        deferred: names.map((n) => tool(n)),
+        before: names,
+        after: [...names.slice(0, 4), names[5]!, names[4]!],
+      }),
+    );
+    expect(line).toMatch(/ returns …, mcp__a__six, mcp__a__five \(was: …, mcp__a__five, mcp__a__six\)$/);
+  });
+
   it("scores that changed are named with their numbers", () => {
     const deferred = [tool("mcp__slack__send_message"), tool("WebFetch")];
     const line = witnessSummary(

@@ -139,5 +139,8 @@ function summaryWith(w: Witness, most: number, error: number, name: number): str
   const lost = a.filter((x) => !b.includes(x));
   if (gained.length && !lost.length) return `${on} now also returns ${few(gained)} (was: ${few(a)})`;
   if (lost.length && !gained.length) return `${on} no longer returns ${few(lost)} (now: ${few(b)})`;
-  return `${on} returns ${few(b)} (was: ${few(a)})`;
+  // Where only the order changed after a common head, the lists are shown from where they part.
+  const k = a.findIndex((x, i) => b[i] !== x);
+  const from = (xs: string[]) => (k > 0 ? `…, ${few(xs.slice(k))}` : few(xs));
+  return `${on} returns ${from(b)} (was: ${from(a)})`;
 }
