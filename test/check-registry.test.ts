@@ -27,7 +27,13 @@ async function closedPort(): Promise<number> {
 }
 
 /** npm's settings that decide where it connects, with the values a test gives (npm's defaults otherwise). */
-const PROXY_KEYS = ["npm_config_registry", "npm_config_https_proxy", "npm_config_proxy", "npm_config_noproxy"];
+const PROXY_KEYS = [
+  "npm_config_registry",
+  "npm_config_@anthropic-ai:registry",
+  "npm_config_https_proxy",
+  "npm_config_proxy",
+  "npm_config_noproxy",
+];
 const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "proxy", "no_proxy", "NO_PROXY"];
 
 describe("the registry probe", () => {
@@ -60,6 +66,11 @@ describe("the registry probe", () => {
       proxy: false,
     });
     await expect(assertRegistryReachable()).resolves.toBeUndefined();
+    // The client's scope asks the registry configured for it, when there is one.
+    const port = await closedPort();
+    use({ npm_config_registry: `http://127.0.0.1:${openPort}/`, "npm_config_@anthropic-ai:registry": `http://127.0.0.1:${port}/` });
+    expect((await registryEndpoint())?.port).toBe(port);
+    await expect(assertRegistryReachable()).rejects.toThrow(`cannot reach the npm registry http://127.0.0.1:${port}/`);
   });
 
   it("fails with exit 12 and one line, twice refused, in about the time of the retry", async () => {
@@ -71,8 +82,9 @@ describe("the registry probe", () => {
     expect((e as SearchliftError).exitCode).toBe(ExitCode.npmFailed);
     expect((e as Error).message).toMatch(new RegExp(`^cannot reach the npm registry http://127\\.0\\.0\\.1:${port}/: .*ECONNREFUSED`));
     expect((e as Error).message).not.toContain("\n");
-    // npm's config (a few hundred ms), two refusals and the half second between them; npm alone takes about 70 s.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // npm's config (a few hundred ms, more on a loaded machine), two refusals and the half second between them;
+    // npm alone takes about 70 s.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it("connects to the proxy npm goes through, not to the registry; with proxy exceptions it does not judge", async () => {
@@ -126,6 +138,7 @@ describe("check --releases latest, offline", () => {
         `(connect ECONNREFUSED 127.0.0.1:${port}); are you offline? (latest always asks the registry; a version an earlier check lifted does not)`,
     ]);
     expect(r.stdout).toBe("");
-    expect(seconds).toBeLessThan(15);
+    // Bounded well below npm's own 70 s, with room for a loaded machine (npm's config, the server, node's start).
+    expect(seconds).toBeLessThan(30);
   });
 });

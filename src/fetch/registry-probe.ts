@@ -10,6 +10,9 @@ import net from "node:net";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { runNpm } from "./npm-client.js";
 
+/** The client's scope: npm asks its own registry for it, when one is configured. */
+const SCOPE_REGISTRY = "@anthropic-ai:registry";
+
 export const CONNECT_MS = 2500;
 const RETRY_AFTER_MS = 500;
 
@@ -29,11 +32,11 @@ export interface RegistryEndpoint {
 export async function registryEndpoint(): Promise<RegistryEndpoint | null> {
   let config: Map<string, string>;
   try {
-    const out = await runNpm(["config", "get", "registry", "https-proxy", "proxy", "noproxy"]);
+    const out = await runNpm(["config", "get", SCOPE_REGISTRY, "registry", "https-proxy", "proxy", "noproxy"]);
     config = new Map(
       out
         .split("\n")
-        .map((l) => /^([\w-]+)=(.*)$/.exec(l.trim()))
+        .map((l) => /^([@\w:-]+)=(.*)$/.exec(l.trim()))
         .filter((m) => m !== null)
         .map((m) => [m[1]!, m[2]!.trim()]),
     );
@@ -41,7 +44,7 @@ export async function registryEndpoint(): Promise<RegistryEndpoint | null> {
     return null;
   }
   const set = (v: string | undefined) => (v && v !== "null" && v !== "undefined" ? v : undefined);
-  const registry = set(config.get("registry"));
+  const registry = set(config.get(SCOPE_REGISTRY)) ?? set(config.get("registry"));
   if (!registry) return null;
   let url: URL;
   try {
@@ -80,7 +83,10 @@ function connectOnce(host: string, port: number, ms: number): Promise<void> {
       if (e) reject(e);
       else resolve();
     };
+    // Neither keeps a process alive that has nothing else left to do (npm answered first).
+    socket.unref();
     const timer = setTimeout(() => done(new Error(`no connection within ${ms / 1000} s`)), ms);
+    timer.unref();
     socket.once("connect", () => done());
     socket.once("error", (e) => done(e));
   });
@@ -96,7 +102,7 @@ export async function assertRegistryReachable(connectMs = CONNECT_MS): Promise<v
   if (!at) return;
   let why: Error | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (attempt) await new Promise((r) => setTimeout(r, RETRY_AFTER_MS));
+    if (attempt) await new Promise((r) => setTimeout(r, RETRY_AFTER_MS).unref());
     try {
       return await connectOnce(at.host, at.port, connectMs);
     } catch (e) {
