@@ -143,3 +143,68 @@ describe("hostile field names", () => {
     }
   });
 });
+
+describe("a property read inside a contract field that the contract does not name there", () => {
+  const LABEL =
+    '        if (tool.mcpInfo && typeof tool.mcpInfo.label === "string" && tool.mcpInfo.label.toLowerCase().includes(term)) score += 3;';
+  let input: string;
+  beforeAll(() => {
+    input = mutated(LABEL);
+  });
+
+  it("lift reports it as mcpInfo.label, lists it in provenance and verifies on cases that give it values", async () => {
+    const out = mkdtempSync(join(tmpdir(), "searchlift-fields-out-"));
+    const r = run("lift", input, "--out", out, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const [res] = JSON.parse(r.stdout).results;
+    expect(res.toolFields).toEqual(["mcpInfo.label"]);
+    expect(res.verified).toMatchObject({ cases: 2000, agreed: 2000 });
+    const text = readFileSync(res.module, "utf8");
+    expect(text).toMatch(/^\/\/ Reads tool fields the contract does not name, passed through as given: mcpInfo\.label\.$/m);
+    // mcpInfo is passed as given already: no adapter line of its own.
+    expect(text).not.toContain("seen.label");
+    const m = await import(pathToFileURL(res.module).href);
+    expect(m.provenance.toolFields).toEqual(["mcpInfo.label"]);
+    const tool = { name: "mcp__probe__tool_x", description: "Does a thing", mcpInfo: { serverName: "probe", toolName: "tool_x" } };
+    expect(await m.scoreTools("zephyr", [tool])).toEqual([{ name: tool.name, score: 0 }]);
+    const labelled = { ...tool, mcpInfo: { ...tool.mcpInfo, label: "Zephyr widget" } };
+    expect(await m.scoreTools("zephyr", [labelled])).toEqual([{ name: tool.name, score: 3 }]);
+  });
+
+  it("the corpus sets it inside the tools' own mcpInfo, on some cases, and gives no tool an mcpInfo it lacked", () => {
+    const plain = toolSearchPack.corpus(2000);
+    const cases = toolSearchPack.corpus(2000, ["mcpInfo.label"]);
+    expect(cases).toEqual(toolSearchPack.corpus(2000, ["mcpInfo.label"]));
+    let labelled = 0;
+    cases.forEach((c, i) => {
+      expect(c.query).toBe(plain[i]!.query);
+      c.deferred.forEach((t, j) => {
+        const before = plain[i]!.deferred[j]!;
+        const { label, ...info } = (t.mcpInfo ?? {}) as Record<string, unknown>;
+        if (label !== undefined) labelled++;
+        expect({ ...t, ...(t.mcpInfo ? { mcpInfo: info } : {}) }).toEqual(before);
+      });
+    });
+    expect(labelled).toBeGreaterThan(1000);
+  });
+
+  it("diff names it and finds the behaviour it changes", () => {
+    const r = run("diff", BASE, input, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.semantics).toContainEqual({
+      feature: "tool fields read beyond the contract",
+      before: "none",
+      after: "mcpInfo.label",
+      changed: true,
+    });
+    expect(d.behaviour.sentences).toContain(
+      "now reads the tool field `mcpInfo.label`, which the contract does not name (passed through as given)",
+    );
+    expect(
+      d.behaviour.changed.some((w: { deferred: Array<{ mcpInfo?: Record<string, unknown> }> }) =>
+        w.deferred.some((t) => t.mcpInfo?.label !== undefined),
+      ),
+    ).toBe(true);
+  });
+});

@@ -73,7 +73,8 @@ export interface LiftResult extends ReleaseInfo {
   dropped: string[];
   /** Computed keys that pass through the key port (key-port.ts). */
   portedKeys: number;
-  /** Tool fields the routine reads that the contract does not name, passed through (provenance.toolFields). */
+  /** Tool fields the routine reads that the contract does not name, passed through (provenance.toolFields), then
+   *  properties it reads inside a contract field that the contract does not name there (`mcpInfo.nameKey`). */
   toolFields: string[];
   /** Such fields read but not passed (a name that is not plain, or too many), with why. */
   toolFieldsRefused: Array<{ name: string; why: string }>;
@@ -170,8 +171,10 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const readable = await layoutModule(readerOrder(code.readable, { exports: pack.exports, about }));
   const signature = `${ids.routine}@${scorer!.result.variant} + ${ids.call}@${call!.result.variant}`;
   opts.onProgress?.({ stage: "lift", message: `${info.client} ${info.version} (${info.platform}): ${signature}` });
-  if (code.toolFields.passed.length > 0)
-    opts.onProgress?.({ stage: "lift", message: `reads tool fields the contract does not name: ${code.toolFields.passed.join(", ")}` });
+  // New fields, and properties read inside a contract field that it does not name there (`mcpInfo.nameKey`).
+  const toolFields = [...code.toolFields.passed, ...code.toolFields.within];
+  if (toolFields.length > 0)
+    opts.onProgress?.({ stage: "lift", message: `reads tool fields the contract does not name: ${toolFields.join(", ")}` });
   const used = [...new Set(code.closure.definitions.map((d) => d.module))];
   const sources = used.map((m) => ({ name: m.path, start: m.start, end: m.end, sha256: moduleSha256(c, m) }));
   const provenanceBase = {
@@ -184,7 +187,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     modules: sources,
     generator: `searchlift ${VERSION}`,
     // Only when there are some: every other module stays as it was.
-    ...(code.toolFields.passed.length > 0 ? { toolFields: code.toolFields.passed } : {}),
+    ...(toolFields.length > 0 ? { toolFields } : {}),
   };
 
   const compose = (verified: unknown) =>
@@ -207,7 +210,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const verified = opts.verifier
     ? await verifyDraft(
         opts.verifier,
-        { original: original(), draft, lifted: readable, toolFields: [...code.toolFields.passed, ...code.toolFields.inner] },
+        { original: original(), draft, lifted: readable, toolFields: [...toolFields, ...code.toolFields.inner] },
         opts,
         c.input,
       )
@@ -232,7 +235,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
     signature,
     dropped: code.dropped.map((d) => `${d.name} at ${d.at.module}:${d.at.line}:${d.at.column}`),
     portedKeys: code.portedKeys,
-    toolFields: code.toolFields.passed,
+    toolFields,
     toolFieldsRefused: code.toolFields.refused,
     ...newShapes([scorer!.result, call!.result]),
   };

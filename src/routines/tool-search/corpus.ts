@@ -15,7 +15,7 @@
  */
 
 import type { Tool } from "../../../signatures/tool-search/lifted-module.d.ts";
-import { fieldMode, queryWords, setField } from "./field-values.js";
+import { CONTRACT_INNER_FIELDS, fieldMode, queryWords, setField, setInnerField } from "./field-values.js";
 
 /** A tool as the scorer-module contract defines it: written once, in the declarations every lift writes
  *  beside its module (signatures/tool-search/lifted-module.d.ts, shipped in the package). */
@@ -951,7 +951,8 @@ export function defaultCorpus(seed = 1, count = 2000): CorpusCase[] {
  * The corpus for a release that reads tool fields the contract does not name (provenance.toolFields): the same
  * cases, with values for those fields on their tools (field-values.ts), drawn from a generator of their own
  * seeded by `seed` and the field names, so the same fields always give the same cases. An entry `field.property`
- * names a property the release reads inside a field: such a field's values are often objects holding it. No
+ * names a property the release reads inside a field: such a field's values are often objects holding it; inside
+ * a contract field (`mcpInfo.nameKey`), the tools' own objects of that field get the property instead. No
  * fields: `cases` itself, unchanged.
  */
 export function withToolFields(cases: readonly CorpusCase[], entries: readonly string[], seed = 1): CorpusCase[] {
@@ -963,7 +964,8 @@ export function withToolFields(cases: readonly CorpusCase[], entries: readonly s
     if (!inner.has(field)) inner.set(field, []);
     if (dot >= 0) inner.get(field)!.push(e.slice(dot + 1));
   }
-  const fields = [...inner.keys()];
+  const fields = [...inner.keys()].filter((f) => !Object.hasOwn(CONTRACT_INNER_FIELDS, f));
+  const within = [...inner.entries()].filter(([f]) => Object.hasOwn(CONTRACT_INNER_FIELDS, f));
   let h = seed >>> 0;
   for (const f of entries) for (let i = 0; i < f.length; i++) h = Math.imul(h ^ f.charCodeAt(i), 0x01000193) >>> 0;
   const rng = createRng(h);
@@ -976,6 +978,12 @@ export function withToolFields(cases: readonly CorpusCase[], entries: readonly s
       deferred = setField(rng, deferred, field, mode, words, inner.get(field));
       loaded = setField(rng, loaded, field, mode, words, inner.get(field));
     }
+    for (const [field, properties] of within)
+      for (const property of properties) {
+        const mode = fieldMode(rng);
+        deferred = setInnerField(rng, deferred, field, property, mode, words);
+        loaded = setInnerField(rng, loaded, field, property, mode, words);
+      }
     return { ...c, deferred, loaded };
   });
 }

@@ -10,6 +10,10 @@
 import type { Rng } from "./corpus.js";
 import type { Tool } from "../../../signatures/tool-search/lifted-module.d.ts";
 
+/** The contract's fields that hold an object, and the properties it names inside each (docs/scorer-module-contract.md,
+ *  Tool): any other property a release reads there is one of its own (ToolFields.within). */
+export const CONTRACT_INNER_FIELDS: Readonly<Record<string, readonly string[]>> = { mcpInfo: ["serverName", "toolName"] };
+
 const OTHER_WORDS = ["tracker", "widget", "notes", "report", "Zephyr", "billing", "draft", "board", "archive", "quokka"];
 const ODD_VALUES: readonly unknown[] = [0, 42, -1, true, false, null, {}, { text: "widget" }, [], [1, 2]];
 
@@ -76,6 +80,38 @@ export function setField(
     else if (inner.length > 0 && rng.chance(0.6)) value = innerObject(rng, inner, words, others);
     else value = rng.chance(0.04) ? "" : fieldText(rng, words, others);
     return { ...t, [field]: value };
+  });
+}
+
+/**
+ * The tools with `property` set inside their own object of `field` (a contract field: `mcpInfo.nameKey`), as
+ * `mode` says; tools without such an object are left as they are (new objects where one changes).
+ */
+export function setInnerField(
+  rng: Rng,
+  tools: readonly Tool[],
+  field: string,
+  property: string,
+  mode: FieldMode,
+  words: readonly string[],
+): Tool[] {
+  if (mode === "absent") return [...tools];
+  const holder = (t: Tool): Record<string, unknown> | null => {
+    const v = (t as unknown as Record<string, unknown>)[field];
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  };
+  const holders = tools.flatMap((t, i) => (holder(t) ? [i] : []));
+  if (holders.length === 0) return [...tools];
+  const odd = mode === "odd" ? rng.pick(holders) : -1;
+  return tools.map((t, i) => {
+    const object = holder(t);
+    if (object === null || (mode === "some" && rng.chance(0.4))) return t;
+    const others = t.name.split(/__|_|\.|-|(?<=[a-z])(?=[A-Z])/).filter((p) => p.length > 0 && p !== "mcp");
+    let value: unknown;
+    if (i === odd) value = oddFieldValue(rng);
+    else if (mode === "list") value = Array.from({ length: rng.range(0, 3) }, () => fieldText(rng, words, others));
+    else value = rng.chance(0.04) ? "" : fieldText(rng, words, others);
+    return { ...t, [field]: { ...object, [property]: value } } as Tool;
   });
 }
 

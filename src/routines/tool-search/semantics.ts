@@ -105,14 +105,28 @@ const ADAPTER_FIELDS = new Set(["searchHint", "mcpInfo", "aliases"]);
 
 /**
  * The tool fields a lifted module passes to its release beyond the contract's: the adapter's lines
- * `if (tool.x !== undefined) seen.x = tool.x;` in `releaseTool` (tool-search-code.ts), sorted.
+ * `if (tool.x !== undefined) seen.x = tool.x;` in `releaseTool` (tool-search-code.ts), and the properties read
+ * inside a contract field that provenance.toolFields lists (`mcpInfo.nameKey`), sorted.
  */
 export function passedToolFields(program: Node): string[] {
   const out = new Set<string>();
+  // Properties read inside a contract field (`mcpInfo.nameKey`) pass with the field: provenance.toolFields names them.
+  for (const s of (program as unknown as { body: Node[] }).body) {
+    const d = s.type === "VariableDeclaration" ? s.declarations[0] : undefined;
+    if (d?.id.type !== "Identifier" || d.id.name !== "provenance" || d.init?.type !== "ObjectExpression") continue;
+    for (const p of d.init.properties)
+      if (
+        p.type === "Property" &&
+        (p.key.type === "Literal" ? p.key.value : p.key.type === "Identifier" ? p.key.name : null) === "toolFields" &&
+        p.value.type === "ArrayExpression"
+      )
+        for (const e of p.value.elements)
+          if (e?.type === "Literal" && typeof e.value === "string" && e.value.includes(".")) out.add(e.value);
+  }
   const adapter = (program as unknown as { body: Node[] }).body.find(
     (s) => s.type === "FunctionDeclaration" && s.id?.name === "releaseTool",
   );
-  if (!adapter) return [];
+  if (!adapter) return [...out].sort();
   walk(adapter, (n) => {
     if (n.type !== "IfStatement" || n.test.type !== "BinaryExpression" || n.test.operator !== "!==") return;
     const read = n.test.left;

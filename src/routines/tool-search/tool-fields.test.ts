@@ -114,6 +114,7 @@ describe("tool fields passed through", () => {
     expect(selectToolFields(["title", "name", "prompt", "description", "annotations", "title", "isMcp"])).toEqual({
       passed: ["annotations", "title"],
       inner: [],
+      within: [],
       refused: [],
     });
   });
@@ -131,6 +132,28 @@ describe("tool fields passed through", () => {
     expect(fields.passed).toEqual(["annotations", "meta"]);
     // mcpInfo is the contract's; "x-y" is not a plain name.
     expect(fields.inner).toEqual(["annotations.category", "meta.tier"]);
+  });
+
+  it("properties read inside a contract field that it does not name there: on the read, a variable, a parameter, a pattern", () => {
+    const program = parse(
+      `function s(q, deferred, all, max) {
+        return deferred.map((t) => {
+          let info = t.mcpInfo ?? parse(t.name);
+          let { mcpInfo: { origin } } = t;
+          return { name: t.name, score: (t.mcpInfo?.nameKey ? 1 : 0) + (info.serverName === q ? 2 : 0) + (info.label ? 1 : 0) + weigh(t.mcpInfo) + (origin ? 1 : 0) };
+        });
+      }
+      function weigh(m) { return m.rank ?? 0; }
+      function parse(name) { return { serverName: name }; }`,
+      { ecmaVersion: "latest", sourceType: "module", ranges: true },
+    ) as unknown as { body: Node[] };
+    const uses = toolFieldUses(program.body, { listParams: [{ fn: program.body[0]!, index: 1 }], contextFns: [] });
+    expect(uses.names).toEqual(["mcpInfo", "name"]);
+    const fields = selectToolFields(uses.names, uses.inner);
+    expect(fields.passed).toEqual([]);
+    // serverName is the contract's own; the parsed name's object is not a tool's field.
+    expect(fields.within).toEqual(["mcpInfo.label", "mcpInfo.nameKey", "mcpInfo.origin", "mcpInfo.rank"]);
+    expect(fields.inner).toEqual([]);
   });
 
   it("hostile names are refused, with why, and shown cut", () => {

@@ -13,6 +13,9 @@
  * derived from them (filter, slice, concat, sort, spread into an array literal, a map returning tools …).
  * Fields are the property names read from a tool: `tool.x`, `tool?.x`, `tool["x"]`, `{ x } = tool` and
  * `"x" in tool`. Fields read on objects the release makes (a parsed name's `parts`) are not tool fields.
+ * Properties read inside a field are found the same ways, on the field read (`tool.mcpInfo.nameKey`) and on what
+ * holds it (a variable, `tool.mcpInfo ?? parsed`, a parameter given it, `{ mcpInfo: { nameKey } } = tool`): those
+ * inside a contract field that the contract does not name (`mcpInfo.nameKey`) are as new as a new field.
  * Everything is by structure, never by a release's names.
  */
 import { analyze, type Scope, type Variable } from "eslint-scope";
@@ -20,12 +23,15 @@ import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
 import { isFunction, memberName, returnedValues, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { BUILTIN_MEMBER_NAMES, FORBIDDEN_PROPERTY_SET } from "../../lift/property-names.js";
+import { CONTRACT_INNER_FIELDS } from "./field-values.js";
 
 /** The fields the contract names (docs/scorer-module-contract.md, Tool). */
 export const CONTRACT_TOOL_FIELDS: readonly string[] = ["name", "description", "searchHint", "isMcp", "mcpInfo", "aliases"];
 /** What the adapter itself sets on the release's tool object (`prompt()` serves the description). */
 export const ADAPTER_TOOL_FIELDS: readonly string[] = ["prompt"];
 const KNOWN = new Set([...CONTRACT_TOOL_FIELDS, ...ADAPTER_TOOL_FIELDS]);
+/** At most this many properties are listed inside one field (passed or the contract's). */
+const MAX_INNER = 8;
 
 /** At most this many new fields are passed through; more are reported and not passed. */
 export const MAX_TOOL_FIELDS = 16;
@@ -54,14 +60,18 @@ export interface ToolFields {
   /** Properties the release reads inside a passed field (`tool.annotations.category`): `annotations.category`, for
    *  the corpus to give such fields objects holding them. Sorted. */
   inner: string[];
+  /** Properties the release reads inside a field the contract names, that the contract does not name inside it
+   *  (`mcpInfo.nameKey`): they reach the release with the field, which is passed as given. Sorted. */
+  within: string[];
   /** New fields read but not passed, with the reason (names cut for reports: shownFieldName). */
   refused: Array<{ name: string; why: string }>;
 }
 
-/** The new fields among those read: passed (acceptable names, at most MAX_TOOL_FIELDS) or refused, with why; and
- *  the properties read inside those passed (`inner`: [field, property] pairs; acceptable names, at most 8 each). */
+/** The new fields among those read: passed (acceptable names, at most MAX_TOOL_FIELDS) or refused, with why; the
+ *  properties read inside those passed (`inner`: [field, property] pairs; acceptable names, at most MAX_INNER each);
+ *  and those read inside a contract field that it does not name there (`within`, the same bounds). */
 export function selectToolFields(read: Iterable<string>, inner: Iterable<readonly [string, string]> = []): ToolFields {
-  const out: ToolFields = { passed: [], inner: [], refused: [] };
+  const out: ToolFields = { passed: [], inner: [], within: [], refused: [] };
   const names = [...new Set(read)].filter((n) => !KNOWN.has(n)).sort();
   for (const name of names) {
     const problem = fieldNameProblem(name);
@@ -70,15 +80,18 @@ export function selectToolFields(read: Iterable<string>, inner: Iterable<readonl
     else out.passed.push(name);
   }
   const counts = new Map<string, number>();
-  const paths = new Set<string>();
+  const [paths, within] = [new Set<string>(), new Set<string>()];
   for (const [field, property] of inner) {
-    if (!out.passed.includes(field) || fieldNameProblem(property) !== null) continue;
+    const named = Object.hasOwn(CONTRACT_INNER_FIELDS, field) ? CONTRACT_INNER_FIELDS[field]! : null;
+    const to = out.passed.includes(field) ? paths : named !== null && !named.includes(property) ? within : null;
+    if (to === null || fieldNameProblem(property) !== null) continue;
     const path = `${field}.${property}`;
-    if (paths.has(path) || (counts.get(field) ?? 0) >= 8) continue;
-    paths.add(path);
+    if (to.has(path) || (counts.get(field) ?? 0) >= MAX_INNER) continue;
+    to.add(path);
     counts.set(field, (counts.get(field) ?? 0) + 1);
   }
   out.inner = [...paths].sort();
+  out.within = [...within].sort();
   return out;
 }
 
@@ -141,6 +154,10 @@ class ToolFlow {
   private readonly paramCalls = new Map<Node, Map<number, Map<number, Set<Kind>>>>();
   /** Object patterns bound to a tool (their keys are fields read). */
   private readonly toolPatterns = new Set<Node>();
+  /** Variables holding a field's value (`let info = tool.mcpInfo`), by the fields they may hold. */
+  private readonly fieldVars = new Map<Variable, Set<string>>();
+  /** Object patterns bound to a field's value (their keys are properties read inside it), by field. */
+  private readonly fieldPatterns = new Map<Node, Set<string>>();
   /** Methods of the closure by name (classes, object literals, `X.prototype.m = function`). */
   private readonly methods = new Map<string, Node[]>();
   private readonly contextParams = new Set<Variable>();
@@ -197,31 +214,22 @@ class ToolFlow {
     this.steps = 0;
     const out = new Set<string>();
     const inner = new Map<string, [string, string]>();
+    const addInner = (field: string, property: string | null) => {
+      if (property !== null) inner.set(JSON.stringify([field, property]), [field, property]);
+    };
     this.walkAll((n) => {
-      if (n.type === "MemberExpression" && this.is(n.object, "tool") && !this.writtenOnly(n)) {
-        const name = propertyKey(n);
-        if (name !== null) out.add(name);
-        const p = this.parents.get(n);
-        const property = p?.type === "MemberExpression" && p.object === n ? propertyKey(p) : null;
-        if (name !== null && property !== null) inner.set(JSON.stringify([name, property]), [name, property]);
-      }
-      if (n.type === "BinaryExpression" && n.operator === "in" && n.left.type === "Literal" && typeof n.left.value === "string")
-        if (this.is(n.right, "tool")) out.add(n.left.value);
-      if (n.type === "ObjectPattern" && this.toolPatterns.has(n)) {
-        for (const p of n.properties) {
-          if (p.type !== "Property") continue;
-          const name = p.computed
-            ? p.key.type === "Literal" && typeof p.key.value === "string"
-              ? p.key.value
-              : null
-            : p.key.type === "Identifier"
-              ? p.key.name
-              : p.key.type === "Literal"
-                ? String(p.key.value)
-                : null;
+      if (n.type === "MemberExpression" && !this.writtenOnly(n)) {
+        if (this.is(n.object, "tool")) {
+          const name = propertyKey(n);
           if (name !== null) out.add(name);
         }
+        for (const field of this.fieldsOf(n.object)) addInner(field, propertyKey(n));
       }
+      if (n.type === "ObjectPattern")
+        for (const field of this.fieldPatterns.get(n) ?? []) for (const key of patternKeys(n)) addInner(field, key);
+      if (n.type === "BinaryExpression" && n.operator === "in" && n.left.type === "Literal" && typeof n.left.value === "string")
+        if (this.is(n.right, "tool")) out.add(n.left.value);
+      if (n.type === "ObjectPattern" && this.toolPatterns.has(n)) for (const key of patternKeys(n)) out.add(key);
     });
     return { names: [...out].sort(), inner: [...inner.values()] };
   }
@@ -277,6 +285,52 @@ class ToolFlow {
     }
   }
 
+  /** A binding of a field's value: a variable holding it, or an object pattern whose keys are read inside it. */
+  private markField(p: Node | null | undefined, field: string): void {
+    if (!p) return;
+    if (p.type === "AssignmentPattern") return this.markField(p.left, field);
+    let s: Set<string> | undefined;
+    if (p.type === "Identifier") {
+      const v = this.varOf.get(p);
+      if (!v) return;
+      s = this.fieldVars.get(v);
+      if (!s) this.fieldVars.set(v, (s = new Set()));
+    } else if (p.type === "ObjectPattern") {
+      s = this.fieldPatterns.get(p);
+      if (!s) this.fieldPatterns.set(p, (s = new Set()));
+    } else return;
+    if (!s.has(field)) {
+      s.add(field);
+      this.changed = true;
+    }
+  }
+
+  /** The fields whose value an expression may be: `tool.x`, a variable holding one, either side of `??`/`||`/`?:`. */
+  private fieldsOf(e: Node | null | undefined, depth = 0): string[] {
+    if (!e || depth > 24 || ++this.steps > MAX_STEPS) return [];
+    const d = depth + 1;
+    switch (e.type) {
+      case "Identifier":
+        return [...(this.fieldVars.get(this.varOf.get(e)!) ?? [])];
+      case "ChainExpression":
+        return this.fieldsOf(e.expression, d);
+      case "MemberExpression": {
+        const key = propertyKey(e);
+        return key !== null && this.is(e.object, "tool") ? [key] : [];
+      }
+      case "LogicalExpression":
+        return [...this.fieldsOf(e.left, d), ...this.fieldsOf(e.right, d)];
+      case "ConditionalExpression":
+        return [...this.fieldsOf(e.consequent, d), ...this.fieldsOf(e.alternate, d)];
+      case "AssignmentExpression":
+        return this.fieldsOf(e.right, d);
+      case "SequenceExpression":
+        return this.fieldsOf(e.expressions[e.expressions.length - 1], d);
+      default:
+        return [];
+    }
+  }
+
   private addReturn(fn: Node, k: Kind): void {
     let s = this.returns.get(fn);
     if (!s) this.returns.set(fn, (s = new Set()));
@@ -303,10 +357,21 @@ class ToolFlow {
     switch (n.type) {
       case "VariableDeclarator":
         if (n.init) for (const k of KINDS) if (this.is(n.init, k)) this.markPattern(n.id, k);
+        for (const field of this.fieldsOf(n.init)) this.markField(n.id, field);
         return;
       case "AssignmentExpression":
-        if (n.operator === "=" || n.operator === "??=" || n.operator === "||=")
+        if (n.operator === "=" || n.operator === "??=" || n.operator === "||=") {
           for (const k of KINDS) if (this.is(n.right, k)) this.markPattern(n.left, k);
+          for (const field of this.fieldsOf(n.right)) this.markField(n.left, field);
+        }
+        return;
+      case "ObjectPattern":
+        // `{ mcpInfo: info } = tool`, `{ mcpInfo: { nameKey } } = tool`: what the field's key is bound to holds its value.
+        if (this.toolPatterns.has(n))
+          for (const p of n.properties) {
+            const key = p.type === "Property" ? patternKey(p) : null;
+            if (key !== null) this.markField((p as { value: Node }).value, key);
+          }
         return;
       case "ForOfStatement": {
         const target = n.left.type === "VariableDeclaration" ? n.left.declarations[0]?.id : n.left;
@@ -353,6 +418,7 @@ class ToolFlow {
       n.arguments.forEach((a, i) => {
         if (a.type === "SpreadElement") return;
         for (const k of KINDS) if (this.is(a as Node, k)) this.markPattern(f.params[i], k);
+        for (const field of this.fieldsOf(a as Node)) this.markField(f.params[i], field);
         // A function passed where the callee calls its parameter with tools.
         const calls = this.paramCalls.get(fn)?.get(i);
         if (calls)
@@ -490,6 +556,20 @@ function methodOf(n: Node): { name: string; fn: Node } | null {
     return name === null ? null : { name, fn: n.right };
   }
   return null;
+}
+
+/** The name a pattern's property reads: `{ x }`, `{ "x": y }`, `{ ["x"]: y }`; null when computed otherwise. */
+function patternKey(p: Node & { type: "Property" }): string | null {
+  if (p.computed) return p.key.type === "Literal" && typeof p.key.value === "string" ? p.key.value : null;
+  return p.key.type === "Identifier" ? p.key.name : p.key.type === "Literal" ? String(p.key.value) : null;
+}
+
+/** The names an object pattern reads. */
+function patternKeys(n: Node & { type: "ObjectPattern" }): string[] {
+  return n.properties.flatMap((p) => {
+    const key = p.type === "Property" ? patternKey(p) : null;
+    return key === null ? [] : [key];
+  });
 }
 
 function propertyKeyName(key: Node): string | null {
