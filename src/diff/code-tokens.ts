@@ -5,10 +5,13 @@
  * change (a cap `slice(0, 4)`, a threshold `term.length > 3`, a field read `tool.title`). The changed lines are
  * those of the code view's diff (code-diff.ts: the lifted code without provenance, line by line, here with
  * indentation ignored): the lines removed from the first module and added in the second. Read with acorn's
- * tokenizer over the lifted code, so nothing runs; the same two routines give the same tokens whatever input
- * they were lifted from.
+ * tokenizer over the lifted code, and the texts the changed lines test names against (`nameTests`) with its
+ * parser, so nothing runs; the same two routines give the same tokens whatever input they were lifted from.
  */
-import { tokenizer } from "acorn";
+import { parse, tokenizer } from "acorn";
+import { walk } from "estree-walker";
+import type { Node as EstreeNode } from "estree";
+import type { Node } from "../ast/pattern.js";
 import { diffArrays } from "diff";
 import { liftedCode } from "../lift/lift.js";
 
@@ -21,8 +24,20 @@ export interface ChangedCode {
   /** Names read as properties (`x.name`, `x?.name`), those of JavaScript's built-ins (`length`, `slice`,
    *  `toLowerCase`, …) left out: the fields and options the changed code reads. */
   members: string[];
+  /** Properties read on a property or a variable (`entry.mcpInfo.nameKey`: `entry.mcpInfo`, `mcpInfo.nameKey`),
+   *  the built-ins' left out: where each member is read. */
+  paths: string[];
+  /** Texts the changed lines test a string against: `s.startsWith(…)` (prefix), `s.endsWith(…)` (suffix),
+   *  `s.includes(…)` (part), `s === …` (equal); each a string literal, a constant of the module holding one, or
+   *  a template or `+` of those. At most MAX_NAME_TESTS. */
+  nameTests: NameTest[];
   /** The changed lines, trimmed, at most MAX_CHANGED_LINES. */
   lines: string[];
+}
+
+export interface NameTest {
+  test: "prefix" | "suffix" | "part" | "equal";
+  text: string;
 }
 
 export interface CodeTokens {
@@ -44,21 +59,37 @@ interface Tok {
   line: number;
   /** A name read as a property: after `.` or `?.`. */
   member?: boolean;
+  /** For a member, the name it is read on when that is a name (`mcpInfo` in `entry.mcpInfo.nameKey`). */
+  on?: string;
 }
 
 function tokens(code: string): Tok[] {
   const out: Tok[] = [];
   let prev = "";
+  // The name just before the last `.`/`?.`, when the dot followed a name directly.
+  let lastName: string | undefined;
+  let onName: string | undefined;
   try {
     for (const tok of tokenizer(code, { ecmaVersion: "latest", sourceType: "module", locations: true })) {
       const t = tok as typeof tok & { value: unknown };
       const label = t.type.label;
       const line = t.loc?.start.line ?? 0;
+      const afterDot = prev === "." || prev === "?.";
+      let name: string | undefined;
       if (label === "string" || label === "template") out.push({ kind: "string", value: String(t.value), line });
       else if (label === "regexp") out.push({ kind: "string", value: String((t.value as { pattern: string }).pattern), line });
       else if (label === "num" && typeof t.value === "number") out.push({ kind: "number", value: t.value, line });
-      else if (label === "name" || (t.type.keyword !== undefined && (prev === "." || prev === "?.")))
-        out.push({ kind: "name", value: String(t.value), line, ...(prev === "." || prev === "?." ? { member: true } : {}) });
+      else if (label === "name" || (t.type.keyword !== undefined && afterDot)) {
+        name = String(t.value);
+        out.push({
+          kind: "name",
+          value: name,
+          line,
+          ...(afterDot ? { member: true, ...(onName !== undefined ? { on: onName } : {}) } : {}),
+        });
+      }
+      onName = label === "." || label === "?." ? lastName : undefined;
+      lastName = name;
       prev = label;
     }
   } catch {
@@ -79,6 +110,7 @@ const BUILT_IN_MEMBERS: ReadonlySet<string> = new Set([
 ]);
 
 const MAX_CHANGED_LINES = 400;
+const MAX_NAME_TESTS = 16;
 /** Edits beyond which the line diff gives up (deterministically) and a line counts as changed when its text is
  *  found nowhere in the other module: two unrelated routines are compared in a bounded time. */
 const MAX_EDITS = 20_000;
@@ -122,6 +154,7 @@ export function codeTokens(a: string, b: string): CodeTokens {
       if (line && lines.length < MAX_CHANGED_LINES) lines.push(line);
     }
   }
+  const nameTests = [...nameTestsOf(ca, changedA), ...nameTestsOf(cb, changedB)];
   const inChanged = all.filter((t) => t.changed);
   const ordered = [...inChanged, ...all.filter((t) => !t.changed)];
   const pick = <T>(ts: typeof all, kind: Tok["kind"]) => [...new Set(ts.filter((t) => t.kind === kind).map((t) => t.value as T))];
@@ -135,7 +168,85 @@ export function codeTokens(a: string, b: string): CodeTokens {
       numbers: pick<number>(inChanged, "number"),
       names: pick<string>(inChanged, "name"),
       members: [...new Set(inChanged.filter((t) => t.member && !BUILT_IN_MEMBERS.has(t.value as string)).map((t) => t.value as string))],
+      paths: [
+        ...new Set(
+          inChanged.filter((t) => t.on !== undefined && !BUILT_IN_MEMBERS.has(t.value as string)).map((t) => `${t.on}.${String(t.value)}`),
+        ),
+      ],
+      nameTests: [...new Map(nameTests.map((n) => [`${n.test} ${n.text}`, n])).values()].slice(0, MAX_NAME_TESTS),
       lines: [...new Set(lines)],
     },
   };
+}
+
+const TEST_METHODS: Record<string, NameTest["test"]> = { startsWith: "prefix", endsWith: "suffix", includes: "part" };
+
+/**
+ * The texts the code on `lines` tests strings against (ChangedCode.nameTests), in the order of the code. Constants
+ * are the module's `let`/`const` names bound once to a text (a literal, or a template or `+` of such names and
+ * literals), wherever declared. A module the parser cannot read gives none.
+ */
+function nameTestsOf(code: string, lines: ReadonlySet<number>): NameTest[] {
+  if (lines.size === 0) return [];
+  let program: Node;
+  try {
+    program = parse(code, { ecmaVersion: "latest", sourceType: "module", locations: true }) as unknown as Node;
+  } catch {
+    return [];
+  }
+  const inits = new Map<string, Node | null>();
+  walk(program as unknown as EstreeNode, {
+    enter(raw) {
+      const n = raw as unknown as Node;
+      if (n.type === "VariableDeclarator" && n.id.type === "Identifier")
+        inits.set(n.id.name, inits.has(n.id.name) ? null : (n.init ?? null));
+    },
+  });
+  const text = (e: Node | null | undefined, depth = 0): string | null => {
+    if (!e || depth > 8) return null;
+    switch (e.type) {
+      case "Literal":
+        return typeof e.value === "string" ? e.value : null;
+      case "Identifier":
+        return text(inits.get(e.name), depth + 1);
+      case "TemplateLiteral": {
+        let out = e.quasis[0]!.value.cooked ?? "";
+        for (let i = 0; i < e.expressions.length; i++) {
+          const part = text(e.expressions[i] as Node, depth + 1);
+          if (part === null) return null;
+          out += part + (e.quasis[i + 1]!.value.cooked ?? "");
+        }
+        return out;
+      }
+      case "BinaryExpression": {
+        if (e.operator !== "+") return null;
+        const [l, r] = [text(e.left as Node, depth + 1), text(e.right as Node, depth + 1)];
+        return l === null || r === null ? null : l + r;
+      }
+      default:
+        return null;
+    }
+  };
+  const out: NameTest[] = [];
+  walk(program as unknown as EstreeNode, {
+    enter(raw) {
+      const n = raw as unknown as Node;
+      if (!lines.has(n.loc?.start.line ?? 0)) return;
+      if (
+        n.type === "CallExpression" &&
+        n.callee.type === "MemberExpression" &&
+        !n.callee.computed &&
+        n.callee.property.type === "Identifier"
+      ) {
+        const test = Object.hasOwn(TEST_METHODS, n.callee.property.name) ? TEST_METHODS[n.callee.property.name]! : null;
+        const t = test && n.arguments.length >= 1 ? text(n.arguments[0] as Node) : null;
+        if (test && t) out.push({ test, text: t });
+      }
+      if (n.type === "BinaryExpression" && ["===", "!==", "==", "!="].includes(n.operator)) {
+        const t = text(n.left as Node) ?? text(n.right as Node);
+        if (t) out.push({ test: "equal", text: t });
+      }
+    },
+  });
+  return out;
 }

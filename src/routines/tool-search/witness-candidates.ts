@@ -7,8 +7,12 @@
  *   `term.length > 3`), queries of exactly as many distinct matching words around it (a word cap
  *   `slice(0, 4)`), as many tools around it, and the characters, `select:` names, hints and descriptions
  *   numberCalls tries;
+ * - the texts they test names against (`name.startsWith("mcp__remote-devices__device_")`, `includes`, `endsWith`,
+ *   `===`): tools named with that prefix, part, suffix or name, MCP-shaped when the name is, asked for by name,
+ *   by `select:`, by a word of the name, deferred and loaded, and all such tools together;
  * - the properties they read: a tool carrying that field (an unknown one too: `tool.title`), its value made of
- *   words the query holds, as a string, a list and a flag, beside a tool without it;
+ *   words the query holds, as a string, a list and a flag, beside a tool without it; a property read inside a
+ *   contract field (`entry.mcpInfo.nameKey`) inside the tool's own object of that field;
  * - their strings and regexes: as queries, tool names, `select:` names, and joining a tool's name parts; a long
  *   text (a paragraph the code strips from descriptions) inside a description, the query one of its words;
  * - ties: tools that score the same, listed in an order their names do not sort in (a tie-breaker on names).
@@ -23,11 +27,12 @@
  * - the behaviour catalog and its queries (catalogs.ts);
  * - the verification corpus (corpus.ts).
  */
-import type { CodeTokens } from "../../diff/code-tokens.js";
+import type { CodeTokens, NameTest } from "../../diff/code-tokens.js";
 import type { ContractCall } from "../../diff/witness-run.js";
 import type { ContractFn } from "../../verify/verify.js";
 import { DEFAULT_QUERIES, defaultCatalog } from "./catalogs.js";
 import { generateCorpus, type Tool } from "./corpus.js";
+import { CONTRACT_INNER_FIELDS } from "./field-values.js";
 
 const FNS: readonly ContractFn[] = ["toolSearch", "searchTools", "scoreTools"];
 
@@ -313,8 +318,6 @@ function* tieCalls(): Generator<ContractCall> {
     }
 }
 
-/** Fields the contract's Tool holds inside `mcpInfo`. */
-const MCP_INFO_FIELDS = new Set(["serverName", "toolName"]);
 /** The values the contract's own fields take (a malformed value finds throws, not the change); `name` and
  *  `mcpInfo` are not set alone. A field the contract does not name gets a text, a list and a flag. */
 const KNOWN_FIELDS: Record<string, ReadonlyArray<"text" | "list" | "flag">> = {
@@ -328,32 +331,90 @@ const KNOWN_FIELDS: Record<string, ReadonlyArray<"text" | "list" | "flag">> = {
   isMcp: ["flag"],
 };
 
+/** The contract field a property of the changed code is read inside (`mcpInfo` for `serverName`, or for
+ *  `nameKey` where the changed code reads `mcpInfo.nameKey`), or null for a property of the tool itself. */
+function containerOf(field: string, paths: readonly string[]): string | null {
+  for (const [container, named] of Object.entries(CONTRACT_INNER_FIELDS))
+    if (named.includes(field) || paths.includes(`${container}.${field}`)) return container;
+  return null;
+}
+
 /** A tool carrying each property the changed code reads, its value made of words the query holds. */
-function* fieldCalls(members: readonly string[]): Generator<ContractCall> {
+function* fieldCalls(members: readonly string[], paths: readonly string[] = []): Generator<ContractCall> {
   const base = [...GRAMMAR_TOOLS];
   for (const field of members.slice(0, 24)) {
     const kinds = Object.hasOwn(KNOWN_FIELDS, field) ? KNOWN_FIELDS[field]! : (["text", "list", "flag"] as const);
     const plain = mcp("probe", "tool_x", "Does a thing");
     const other = mcp("other", "tool_y", "Does a thing");
+    const container = containerOf(field, paths);
     const with_ = (value: unknown): Tool =>
-      MCP_INFO_FIELDS.has(field)
-        ? { ...plain, mcpInfo: { serverName: "probe", toolName: "tool_x", [field]: value } }
+      container !== null
+        ? ({ ...plain, [container]: { ...(plain as unknown as Record<string, object>)[container], [field]: value } } as Tool)
         : ({ ...plain, [field]: value } as Tool);
     if (kinds.includes("text")) {
       const builtInWith = { ...builtIn("ProbeTool", "Does a thing"), [field]: "Zephyr widget" } as Tool;
       for (const q of ["zephyr", "zephyr widget", "zeph", "Zephyr widget"]) {
         yield* callsFor(q, [other, with_("Zephyr widget")], []);
-        if (!MCP_INFO_FIELDS.has(field)) yield* callsFor(q, [other, builtInWith], []);
+        if (container === null) yield* callsFor(q, [other, builtInWith], []);
       }
       yield* callsFor("zephyr", [with_("zephyr")], base);
     }
     if (kinds.includes("list")) yield* callsFor("zephyr", [with_(["zephyr", "widget"]), other], []);
     if (kinds.includes("flag")) for (const flag of [true, false]) yield* callsFor("thing", [other, with_(flag)], []);
-    // A field read further (`tool.annotations?.category`): an object holding each other property the changed code reads.
-    if (!Object.hasOwn(KNOWN_FIELDS, field))
-      for (const inner of members.filter((m) => m !== field).slice(0, 6))
+    // A field read further (`tool.annotations?.category`): an object holding each property read on it, then each
+    // other property the changed code reads.
+    if (!Object.hasOwn(KNOWN_FIELDS, field) && container === null) {
+      const onIt = paths.filter((p) => p.startsWith(`${field}.`)).map((p) => p.slice(field.length + 1));
+      for (const inner of [...new Set([...onIt, ...members.filter((m) => m !== field)])].slice(0, 6))
         for (const q of ["zephyr", "zephyr widget"]) yield* callsFor(q, [other, with_({ [inner]: "zephyr" })], []);
+    }
   }
+}
+
+/** Names that pass (and just fail) a test of the changed code: `prefix` + a word, a word + `suffix`, the part
+ *  inside, the name itself. */
+function testedNames(t: NameTest): string[] {
+  switch (t.test) {
+    case "prefix":
+      return [`${t.text}probe`, `${t.text}probe__tool`];
+    case "suffix":
+      return [`probe${t.text}`];
+    case "part":
+      return [`probe${t.text}tool`, t.text];
+    case "equal":
+      return [t.text];
+  }
+}
+
+/** A tool of that name: MCP-shaped (server and tool from the name) when the name is `mcp__server__tool`, with
+ *  and without mcpInfo; otherwise a built-in. */
+function toolsNamed(name: string): Tool[] {
+  const m = /^mcp__(.+?)__(.+)$/s.exec(name);
+  if (m) return [mcp(m[1]!, m[2]!, "Does a thing for you"), { name, description: "Does a thing for you", isMcp: true }];
+  return [builtIn(name, "Does a thing for you")];
+}
+
+/** Tools named to pass the tests the changed code makes on names, asked for in the ways a name is found. */
+function* nameTestCalls(tests: readonly NameTest[]): Generator<ContractCall> {
+  const base = [...GRAMMAR_TOOLS];
+  const usable = (s: string) => s.length > 0 && s.length <= 120 && !/[\u0000-\u001f]/.test(s);
+  const every: Tool[] = [];
+  for (const t of tests) {
+    for (const name of testedNames(t).filter(usable)) {
+      const word = nameParts(name).at(-1) ?? "probe";
+      for (const tool of toolsNamed(name)) {
+        every.push(tool);
+        yield* callsFor(name, [tool, ...base.slice(0, 3)], []);
+        yield* callsFor(`select:${name}`, [tool], base.slice(0, 2));
+        yield* callsFor(word, [tool, mcp("other", "tool_y", "Does a thing")], []);
+        yield* callsFor(`${word} thing`, base.slice(0, 3), [tool]);
+        yield { fn: "toolSearch", query: `select:${name}`, deferred: base.slice(0, 2), loaded: [tool] };
+      }
+    }
+  }
+  // All of them together, asked for by each word of their names: a rule on one name that another brings along.
+  const words = [...new Set(every.flatMap((t) => nameParts(t.name).map((w) => w.toLowerCase())))].slice(0, 24);
+  for (const w of words) yield* callsFor(w, [...every.slice(0, 24), ...base.slice(0, 2)], []);
 }
 
 /** Sample characters of a regular expression's source: its literal characters and those of its classes. */
@@ -408,7 +469,8 @@ function* changedCalls(tokens: CodeTokens): Generator<ContractCall> {
   yield* roundRobin([
     [thresholdCalls(c.numbers), 6],
     [wordCapCalls(c.numbers), 6],
-    [fieldCalls(c.members), 6],
+    [nameTestCalls(c.nameTests), 9],
+    [fieldCalls(c.members, c.paths), 6],
     [changedStringCalls(c.strings), 6],
     [longStringCalls(c.strings), 3],
     [numberCalls(c.numbers), 6],
