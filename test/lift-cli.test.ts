@@ -54,6 +54,17 @@ describe("searchlift lift", () => {
     expect(res).toMatchObject({ input, version: "0.3.0", platform: "npm", verified: { cases: 300, agreed: 300 } });
     expect(res.module).toBe(join(out, "unknown", "0.3.0", "npm", "tool-search.mjs"));
     expect(existsSync(res.module.replace(/\.mjs$/, ".d.ts"))).toBe(true);
+    // The table measured by probes, as the sample's code has it: an exact name part +12 (built-in +10), a partial
+    // one +6 (+5), a searchHint word +4, a description word +2; no whole-name rule.
+    expect(res.table).toEqual(
+      expect.arrayContaining([
+        { feature: "adds: name part, exact / partial", value: "12 / 6 (built-in 10 / 5)" },
+        { feature: "adds: whole server or tool name, exact / partial", value: "0 / 0 (built-in 0 / 0)" },
+        { feature: "adds: searchHint word, whole / part", value: "4 / 0" },
+        { feature: "adds: description word, whole / part", value: "2 / 0" },
+        { feature: "select: comma list", value: "yes" },
+      ]),
+    );
 
     const m = await import(pathToFileURL(res.module).href);
     expect(m.defaults).toEqual({ maxResults: 5 });

@@ -118,6 +118,8 @@ export function registerLift(program: Command): void {
               ...(r.toolFields.length > 0 ? { toolFields: r.toolFields } : {}),
               ...(r.toolFieldsRefused.length > 0 ? { toolFieldsRefused: r.toolFieldsRefused } : {}),
               ...(kept ? { cached: true } : {}),
+              // The table measured by probes on the module in the sandbox: what each kind of match adds, caps, forms.
+              ...(opts.json ? await (await import("../diff/behaviour.js")).moduleTable(r.module, pack) : {}),
             });
             if (!opts.json) {
               const v = r.verified ? `verified: ${agreementText(r.verified)}` : "not verified (--no-verify)";

@@ -14,6 +14,7 @@
  * when the bound is reached, the sandbox run in progress is stopped and the view says so, in `stopped` and in
  * its first sentence.
  */
+import { readFileSync } from "node:fs";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { impurities } from "../lift/purity.js";
 import type { RoutinePack } from "../routines/pack.js";
@@ -267,6 +268,20 @@ export async function measuredTable(m: ModuleSide, pack: RoutinePack = toolSearc
   }
   const answers = results.map(answerOf);
   return pack.probeRows(probes, answers, answers).rows.map((r) => ({ feature: r.feature, value: r.after }));
+}
+
+/** A lifted module file's measured table for `lift --json`: `{ table }`, or `{ tableError }` where it could not run. */
+export async function moduleTable(
+  path: string,
+  pack: RoutinePack = toolSearchPack,
+): Promise<{ table: Array<{ feature: string; value: string }> } | { tableError: string }> {
+  try {
+    const text = readFileSync(path, "utf8");
+    return { table: await measuredTable({ text, script: sandboxScript(text, path), label: path }, pack) };
+  } catch (e) {
+    if (e instanceof SearchliftError) return { tableError: e.message };
+    throw e;
+  }
 }
 
 /** Of one module's changed statements and branches (coverage.ts), how many the search ran, and those it never did. */
