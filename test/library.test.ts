@@ -70,7 +70,11 @@ describe("the library (dist/index.js)", () => {
     });
     expect(t.timeline.groups.map((g) => `${g.first}-${g.last}`)).toEqual(["0.3.0-0.3.1", "0.4.0-0.4.0"]);
     expect(tr.events.filter((e) => e.stage === "track").map((e) => `${e.done}/${e.total}`)).toEqual(["1/3", "2/3", "3/3"]);
-    expect(tr.events.at(-1)).toMatchObject({ stage: "diff", message: "comparing 1 change points" });
+    // The change points: how many, then each as it is compared (k of n).
+    expect(tr.events.filter((e) => e.stage === "diff")).toEqual([
+      { stage: "diff", message: "comparing 1 change point", done: 0, total: 1 },
+      { stage: "diff", message: "compared 0.3.1 → 0.4.0", done: 1, total: 1 },
+    ]);
 
     const ck = recorder();
     const tools = [s.clientTool("weather", { name: "get_forecast", description: "Weather forecast for a city" })];
