@@ -9,7 +9,7 @@
  * which keys track's lift cache: a rerun reads those and fetches, lifts and verifies only what is new, so an
  * interrupted run resumes, and one with nothing new asks the registry only for its listing.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { defaultCache } from "../cache-dir.js";
@@ -284,6 +284,7 @@ async function pipeline(
           if (f.downloaded && !opts.keep) {
             rmSync(releaseDir(opts.releaseCache, p.version, p.platform), { recursive: true, force: true });
             rmSync(downloadMarker(opts.records, p), { force: true });
+            removeIfEmpty(join(opts.releaseCache, p.version));
             counts.deleted++;
             counts.bytes -= f.bytes;
           }
@@ -327,6 +328,15 @@ async function fetchOne(p: PlannedRelease, opts: PipelineOptions): Promise<Fetch
   } catch (e) {
     if (!(e instanceof SearchliftError)) throw e;
     return { error: `not fetched: ${e.message}` };
+  }
+}
+
+/** The version's folder of the release cache, once its last platform is gone. */
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // another platform of the version is still there, or it is gone already
   }
 }
 
