@@ -371,7 +371,7 @@ function coverageClause(b: Behaviour): string {
   if (!c) return "";
   const missed = [...c.before.unreached.map((p) => ({ ...p, side: "before" })), ...c.after.unreached.map((p) => ({ ...p, side: "after" }))];
   if (missed.length === 0) return `; every changed statement and branch ran (${c.before.of} before, ${c.after.of} after)`;
-  const named = missed.slice(0, 3).map((p) => `line ${p.line} ${p.side}: \`${p.code}\``);
+  const named = missed.slice(0, 3).map((p) => `line ${p.line} ${p.side}: \`${p.code}\`${p.why ? `, ${p.why}` : ""}`);
   const more = missed.length > 3 ? `, and ${missed.length - 3} more` : "";
   return `; ${missed.length} of ${c.before.of + c.after.of} changed statements and branches never ran (${named.join("; ")}${more})`;
 }

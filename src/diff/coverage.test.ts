@@ -102,3 +102,36 @@ describe("instrument, in a loop's head", () => {
     expect(points.map((p) => p.code)).toEqual(["for (let x of xs) out.push(await x);", "out.push(await x);"]);
   });
 });
+
+describe("what must hold for a changed point to run", () => {
+  const cls = (made: string, fallback = "false") => `class Cache {
+  #useExtra;
+  constructor(context = {}, useExtra = ${fallback}) {
+    this.#useExtra = useExtra;
+  }
+  nameOf(entry) {
+    return [entry.name, this.#useExtra && entry.extra !== undefined ? entry.extra : undefined];
+  }
+}
+function search(tools) {
+  let cache = ${made};
+  return tools.map((t) => cache.nameOf(t));
+}
+`;
+  const line = (text: string) => text.split("\n").findIndex((l) => l.includes("entry.extra !==")) + 1;
+  const whys = (text: string) =>
+    instrument(text, new Set([line(text)]))
+      .points.filter((p) => p.kind === "branch")
+      .map((p) => p.why ?? null);
+
+  it("a constructor option with a falsy default that no `new` passes", () => {
+    const why = "reached only when Cache is made with its constructor option useExtra, which no code in this module passes";
+    // The `&&`'s right and the `?:`'s consequent; its alternate runs whatever the option.
+    expect([...whys(cls("new Cache({})"))].sort()).toEqual([null, why, why].sort());
+  });
+
+  it("not when some `new` passes it, nor when its default is truthy", () => {
+    expect(whys(cls("new Cache({}, true)"))).toEqual([null, null, null]);
+    expect(whys(cls("new Cache({})", "true"))).toEqual([null, null, null]);
+  });
+});

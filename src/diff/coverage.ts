@@ -28,6 +28,8 @@ export interface ChangedPoint {
   kind: "statement" | "branch";
   /** The code at the point, on one line, at most 80 characters. */
   code: string;
+  /** When the code says so, what must hold for the point to run: "reached only when …" (optionGuard). */
+  why?: string;
 }
 
 export interface Instrumented {
@@ -66,8 +68,10 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
   const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", locations: true }) as unknown as Node;
   const points: ChangedPoint[] = [];
   const inserts: Insertion[] = [];
+  const ancestors: Node[] = [];
   const probe = (n: Node, kind: ChangedPoint["kind"]) => {
-    points.push({ line: n.loc!.start.line, kind, code: excerpt(text, n) });
+    const why = optionGuard(ast, [...ancestors, n]);
+    points.push({ line: n.loc!.start.line, kind, code: excerpt(text, n), ...(why ? { why } : {}) });
     return `${REACH}(${points.length - 1})`;
   };
   const wrap = (n: Node, open: string, close: string) => {
@@ -80,12 +84,15 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
     enter(raw, parent, key) {
       const n = raw as unknown as Node;
       if (isFunctionNode(n)) depth++;
+      ancestors.push(n);
       if (chosen.has(n)) {
+        ancestors.pop();
         const call = probe(n, "statement");
         // In a list a probe goes before the statement (a declaration keeps its scope); elsewhere, a block around it.
         if (parent && Array.isArray((parent as unknown as Record<string, unknown>)[key as string]))
           inserts.push({ at: n.start, text: `${call}; `, order: -(n.end - n.start) - 1 });
         else wrap(n, `{ ${call}; `, " }");
+        ancestors.push(n);
       }
       // Branches inside functions only: the routine's code, not the module's top level.
       if (depth === 0 || !lines.has(n.loc!.start.line)) return;
@@ -101,9 +108,96 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
     },
     leave(raw) {
       if (isFunctionNode(raw as unknown as Node)) depth--;
+      ancestors.pop();
     },
   });
   return { text: applyInsertions(text, inserts) + recorder(), points };
+}
+
+/**
+ * "reached only when C is made with its constructor option p, which no code in this module passes": when the
+ * code at the end of `path` (the root's descendants down to it) runs only if `this.f` holds (an `&&`'s right, a
+ * `?:`'s or an `if`'s consequent under a test whose conjuncts include `this.f`), and class C sets f in its
+ * constructor alone, from parameter p with a falsy default or none, and every `new C(…)` of the module leaves p
+ * out. Otherwise null.
+ */
+function optionGuard(root: Node, path: readonly Node[]): string | null {
+  for (let i = path.length - 1; i > 0; i--) {
+    const [parent, child] = [path[i - 1]!, path[i]!];
+    const guard =
+      parent.type === "LogicalExpression" && parent.operator === "&&" && parent.right === child
+        ? parent.left
+        : (parent.type === "ConditionalExpression" || parent.type === "IfStatement") && parent.consequent === child
+          ? parent.test
+          : null;
+    if (!guard) continue;
+    const cls = [...path.slice(0, i)].reverse().find((n) => n.type === "ClassDeclaration" || n.type === "ClassExpression");
+    if (!cls || !("id" in cls) || !cls.id) continue;
+    for (const field of conjuncts(guard as Node).flatMap((c) => (thisField(c) === null ? [] : [thisField(c)!]))) {
+      const option = constructorOption(cls, field);
+      if (option && !constructedWith(root, cls.id.name, option.index))
+        return `reached only when ${cls.id.name} is made with its constructor option ${option.name}, which no code in this module passes`;
+    }
+  }
+  return null;
+}
+
+function conjuncts(e: Node): Node[] {
+  return e.type === "LogicalExpression" && e.operator === "&&" ? [...conjuncts(e.left as Node), ...conjuncts(e.right as Node)] : [e];
+}
+
+/** `this.f` or `this.#f`: "f" or "#f". */
+function thisField(e: Node): string | null {
+  if (e.type !== "MemberExpression" || e.computed || e.object.type !== "ThisExpression") return null;
+  return e.property.type === "PrivateIdentifier" ? `#${e.property.name}` : e.property.type === "Identifier" ? e.property.name : null;
+}
+
+/** The constructor parameter that alone sets `field` (`this.f = p`), when its default is falsy or absent. */
+function constructorOption(cls: Node, field: string): { name: string; index: number } | null {
+  const writes: Node[] = [];
+  walk(cls as unknown as EstreeNode, {
+    enter(raw) {
+      const n = raw as unknown as Node;
+      if (
+        (n.type === "AssignmentExpression" || n.type === "UpdateExpression") &&
+        thisField(n.type === "AssignmentExpression" ? n.left : n.argument) === field
+      )
+        writes.push(n);
+    },
+  });
+  const body = (cls as Node & { body: { body: Node[] } }).body.body;
+  const ctor = body.find((m) => m.type === "MethodDefinition" && m.kind === "constructor") as (Node & { value: Node }) | undefined;
+  const w = writes[0];
+  if (!ctor || writes.length !== 1 || w?.type !== "AssignmentExpression" || w.operator !== "=" || w.right.type !== "Identifier")
+    return null;
+  if (!(ctor.value.start <= w.start && w.end <= ctor.value.end)) return null;
+  const name = w.right.name;
+  const params = (ctor.value as Node & { params: Node[] }).params;
+  const index = params.findIndex(
+    (p) =>
+      (p.type === "AssignmentPattern" ? p.left : p).type === "Identifier" &&
+      ((p.type === "AssignmentPattern" ? p.left : p) as { name: string }).name === name,
+  );
+  if (index < 0) return null;
+  const p = params[index]!;
+  const falsy =
+    p.type !== "AssignmentPattern" ||
+    (p.right.type === "Literal" && !p.right.value) ||
+    (p.right.type === "Identifier" && p.right.name === "undefined");
+  return falsy ? { name, index } : null;
+}
+
+/** Whether some `new C(…)` in the module passes an argument at `index` (a spread may). */
+function constructedWith(root: Node, name: string, index: number): boolean {
+  let found = false;
+  walk(root as unknown as EstreeNode, {
+    enter(raw) {
+      const n = raw as unknown as Node;
+      if (n.type === "NewExpression" && n.callee.type === "Identifier" && n.callee.name === name)
+        if (n.arguments.length > index || n.arguments.some((a) => a.type === "SpreadElement")) found = true;
+    },
+  });
+  return found;
 }
 
 /**
