@@ -112,7 +112,14 @@ describe("the scoring table, measured on the reference", () => {
     expect(whole).toBe(
       'an exact whole server or tool name now adds 12 (10 for a built-in), a partial one 4 (3), on top of the name parts: scoreTools `"bravo_charlie"` on mcp__alpha__bravo_charlie scores 0 → 12',
     );
-    for (const s of sentences) expect(s.length, s).toBeLessThanOrEqual(200);
+    // Every rule change of the history in at most 200 characters.
+    const history = ["2.0.76", "2.1.10", "2.1.14", "2.1.19", "2.1.64", "2.1.101", "2.1.113", "2.1.326"];
+    for (let k = 1; k < history.length; k++)
+      for (const s of probeRows(probes, answersOf(history[k - 1]!), answersOf(history[k]!)).sentences)
+        expect(s.length, s).toBeLessThanOrEqual(200);
+    expect(probeRows(probes, answersOf("2.1.19"), answersOf("2.1.64")).sentences).toContain(
+      'a whole searchHint word now adds 4 (was 0): scoreTools `"romeo"` on mcp__kilo__lima (searchHint "quebec romeo") scores 0 → 4',
+    );
     // 2.1.100 → 2.1.101: name parts come from mcpInfo, and dots split them.
     expect(probeRows(probes, answersOf("2.1.100"), answersOf("2.1.101")).sentences).toEqual([
       'the keyword search now also reads name parts from mcpInfo\'s server and tool names: `"kilo"` → mcp__alpha__bravo 12',

@@ -128,7 +128,7 @@ describe("searchlift diff on samples", () => {
       expect(row(r, "adds: name part, exact / partial")).toEqual(["12 / 6 (built-in 10 / 5)", "11 / 6 (built-in 10 / 5)"]);
       expect(changedFeatures(r).every((f) => f.startsWith("adds: "))).toBe(true);
       expect(r.behaviour.sentences).toContain(
-        'an exact name part now adds 11 (10 for a built-in), a partial one 6 (5); before, 12 (10) and 6 (5): scoreTools `"charlie"` on mcp__alpha__bravo_charlie scores 12 → 11',
+        'an exact name part now adds 11 for an MCP tool (was 12; 10 for a built-in): scoreTools `"charlie"` on mcp__alpha__bravo_charlie scores 12 → 11',
       );
       expect(r.behaviour.changed.length).toBeGreaterThan(0);
       for (const w of r.behaviour.changed) {

@@ -4,7 +4,9 @@
  * or "no" only as the probe shows, "throws: …" when a call threw. Caps are the longest input tried that still
  * counts, over lengths taken from both modules' numbers and round sizes, measured through scoreTools (where the
  * scorer applies them) and again through toolSearch (where call() may apply them first): the two rows side by side
- * say which entry point applies a cap. Rows keep the semantics view's shape.
+ * say which entry point applies a cap. The scoring table's rows ("adds: …") give what each kind of match adds,
+ * each the difference of two single-tool scoreTools calls in which one rule differs (see RULE_ROWS). Rows keep
+ * the semantics view's shape.
  */
 import type { ContractCall } from "../../diff/witness-run.js";
 import { showQuery } from "./witness-summary.js";
@@ -124,7 +126,7 @@ function lengths(round: number[], numbers: readonly number[], min: number, max: 
 }
 
 export function toolSearchProbes(numbers: readonly number[]): Probe[] {
-  return [...featureProbes(), ...capProbes(numbers), ...scoreProbes(), ...ruleProbes()];
+  return [...featureProbes(), ...capProbes(numbers), ...defaultProbes(), ...ruleProbes()];
 }
 
 /** Yes-or-no rows: which inputs each entry point takes at all. */
@@ -348,7 +350,7 @@ function capProbes(numbers: readonly number[]): Probe[] {
 }
 
 /** The default list length. */
-function scoreProbes(): Probe[] {
+function defaultProbes(): Probe[] {
   const twelve = Array.from({ length: 12 }, (_, i) => mcp(`srv${i}`, `tool_${i}`, "A tool for testing"));
   return [
     {
@@ -401,6 +403,8 @@ interface RuleRow {
   /** "an exact name part" / "a partial one": the sentence's subjects. */
   exact: string;
   partial: string;
+  /** The partial match said alone ("a partial name part"), when only it changed. */
+  partialAlone: string;
   /** What the rule adds to, when it is said ("on top of the name parts"). */
   onTopOf?: string;
 }
@@ -420,6 +424,7 @@ export const RULE_ROWS: RuleRow[] = [
     ],
     exact: "an exact name part",
     partial: "a partial one",
+    partialAlone: "a partial name part",
   },
   {
     feature: "adds: MCP server name part, exact / partial",
@@ -429,6 +434,7 @@ export const RULE_ROWS: RuleRow[] = [
     ],
     exact: "an exact MCP server name part",
     partial: "a partial one",
+    partialAlone: "a partial MCP server name part",
   },
   {
     feature: "adds: whole server or tool name, exact / partial",
@@ -436,6 +442,7 @@ export const RULE_ROWS: RuleRow[] = [
     builtin: [{ plus: term("bravocharlie", RULE_BUILTIN) }, { plus: term("avocha", RULE_BUILTIN) }],
     exact: "an exact whole server or tool name",
     partial: "a partial one",
+    partialAlone: "part of a whole server or tool name",
     onTopOf: "the name parts",
   },
   {
@@ -443,12 +450,14 @@ export const RULE_ROWS: RuleRow[] = [
     mcp: [{ plus: term("romeo", RULE_TEXT, "searchHint") }, { plus: term("rome", RULE_TEXT, "searchHint") }],
     exact: "a whole searchHint word",
     partial: "part of one",
+    partialAlone: "part of a searchHint word",
   },
   {
     feature: "adds: description word, whole / part",
     mcp: [{ plus: term("oscar", RULE_TEXT, "description") }, { plus: term("osca", RULE_TEXT, "description") }],
     exact: "a whole description word",
     partial: "part of one",
+    partialAlone: "part of a description word",
   },
 ];
 
@@ -525,17 +534,44 @@ function ruleProbe(r: RuleRow): Probe {
         const s = scoreOf(v);
         return typeof s === "number" ? String(s) : `throws (${s.error.slice(0, 60)})`;
       };
-      const witness =
+      const witness = (field: boolean) =>
         i < 0 || !beforeAnswers
           ? ""
-          : `: scoreTools ${showQuery(terms[i]!.query)} on ${shownTool(terms[i]!)} scores ${shown(beforeAnswers[i])} → ${shown(afterAnswers[i])}`;
-      if (!a || !b) return `${r.feature.replace(/^adds: /, "")}: ${before} → ${after}${witness}`;
-      const onTop = r.onTopOf ? `, on top of ${r.onTopOf}` : "";
-      const was = `; before, ${forBoth(a[0]!, a[2], false)} and ${forBoth(a[1]!, a[3], false)}`;
-      if (b.every((x) => x === 0)) return `${r.exact} and ${r.partial} no longer add anything${onTop}${was}${witness}`;
-      return `${ruleClause(r, b)}${onTop}${a.every((x) => x === 0) ? "" : was}${witness}`;
+          : `: scoreTools ${showQuery(terms[i]!.query)} on ${field ? shownTool(terms[i]!) : terms[i]!.tool.name} scores ${shown(beforeAnswers[i])} → ${shown(afterAnswers[i])}`;
+      // One witness, with the field the rule reads and what the rule adds to where the sentence has room for them.
+      const lines = [true, false].flatMap((onTop) =>
+        [true, false].map((field) => ruleChange(r, before, after, a, b, onTop) + witness(field)),
+      );
+      return lines.find((l) => l.length <= 200) ?? lines[lines.length - 1]!;
     },
   };
+}
+
+/** "11 for an MCP tool (was 12; 10 for a built-in)" where one kind of tool changed, else "4 (was 0)". */
+function oneSide(mcpA: number, mcpB: number, builtinA: number | undefined, builtinB: number | undefined): string {
+  if (builtinA === undefined || builtinB === undefined || (mcpA !== mcpB && builtinA !== builtinB))
+    return `${forBoth(mcpB, builtinB, true)} (was ${forBoth(mcpA, builtinA, true)})`;
+  return mcpA !== mcpB
+    ? `${mcpB} for an MCP tool (was ${mcpA}; ${builtinB} for a built-in)`
+    : `${builtinB} for a built-in (was ${builtinA}; ${mcpB} for an MCP tool)`;
+}
+
+/** What changed in a rule row, in words: the exact match's and the partial match's numbers, or only the one that changed. */
+function ruleChange(r: RuleRow, before: string, after: string, a: number[] | null, b: number[] | null, sayOnTop = true): string {
+  if (!a || !b) return `${r.feature.replace(/^adds: /, "")}: ${before} → ${after}`;
+  const onTop = r.onTopOf && sayOnTop ? `, on top of ${r.onTopOf}` : "";
+  const partial = (n: number[], long: boolean) => forBoth(n[1]!, n[3], long);
+  const exactChanged = a[0] !== b[0] || a[2] !== b[2];
+  const partialChanged = a[1] !== b[1] || a[3] !== b[3];
+  const none = (n: number[], k: number) => n[k] === 0 && (n[k + 2] ?? 0) === 0;
+  if (exactChanged !== partialChanged) {
+    const [subject, k] = exactChanged ? [r.exact, 0] : [r.partialAlone, 1];
+    if (none(b, k)) return `${subject} no longer adds anything${onTop} (was ${forBoth(a[k]!, a[k + 2], true)})`;
+    return `${subject} now adds ${oneSide(a[k]!, b[k]!, a[k + 2], b[k + 2])}${onTop}`;
+  }
+  const was = `; before, ${forBoth(a[0]!, a[2], false)} and ${partial(a, false)}`;
+  if (b.every((x) => x === 0)) return `${r.exact} and ${r.partial} no longer add anything${onTop}${was}`;
+  return `${ruleClause(r, b)}${onTop}${a.every((x) => x === 0) ? "" : was}`;
 }
 
 function ruleProbes(): Probe[] {
