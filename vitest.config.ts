@@ -27,6 +27,21 @@ export const HEAVY_OFFLINE = [
   // Minutes of witness searches and sandbox runs (each of the 55 escapes through diff and track, for one).
   "test/diff-determinism.test.ts",
   "test/escapes-diff-track.test.ts",
+  // End-to-end runs that lift and verify many releases each. Vitest runs one file at a time here (two cores);
+  // measured in the unit tier under load (issue 42; seconds per file): check's CLI (sample releases lifted,
+  // MCP servers started; 352) and library (70), track over the 8 bundled samples with every change point's
+  // behaviour view (inputs 237, track 155), history over the samples packed as releases (96), track, check
+  // and diff over crafted releases (input-text 117, new-tool-fields 112), and verifications stopped at their
+  // time and memory bounds on purpose (verify-bounds 118). The unit tier keeps the lift, diff and track CLI
+  // tests (cli, lift-cli, out-safety, verdict, parse-mode, library) and every unit test of those stages.
+  "test/check.test.ts",
+  "test/check-library.test.ts",
+  "test/inputs.test.ts",
+  "test/track.test.ts",
+  "test/history.test.ts",
+  "test/input-text.test.ts",
+  "test/new-tool-fields.test.ts",
+  "test/verify-bounds.test.ts",
   // Real releases and a browser: skipped offline anyway.
   "test/*-real.test.ts",
   "test/real-releases.test.ts",
