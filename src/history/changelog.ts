@@ -10,7 +10,7 @@ import type { RoutinePack, SemanticRow } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import { summarySentence } from "../diff/code-summary.js";
 import type { WitnessReport } from "../diff/behaviour.js";
-import { noDifferenceFound } from "../diff/behaviour.js";
+import type { Behaviour } from "../diff/behaviour.js";
 import { markdownCode, markdownProse, markdownText as text } from "../safe-text.js";
 import { groupMembers, publishedDay, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
@@ -103,7 +103,7 @@ function changeMarkdown(c: Change): string[] {
   const b = c.behaviour;
   if (!b) return [`Not compared: ${text(c.note ?? "no lifted module")}.`];
   const out: string[] = [];
-  if (b.sentences.length === 0) out.push(`${text(noDifferenceFound(b))}.`);
+  if (b.sentences.length === 0) out.push(`${text(noDifference(b))}.`);
   else {
     out.push("What changed:", "");
     for (const s of b.sentences) {
@@ -120,6 +120,20 @@ function changeMarkdown(c: Change): string[] {
   const code = c.code ? summarySentence(c.code) : null;
   if (code) out.push("", `Definitions in the lifted code: ${text(code)}`);
   return out;
+}
+
+/**
+ * diff's verdict where no witness was found, without what diff adds for a reader of the code (the lines never run,
+ * which are the release's code) nor the seconds the search took (which vary from run to run).
+ */
+function noDifference(b: Behaviour): string {
+  const c = b.coverage;
+  if (!c) return `No behaviour difference found in ${b.searched} cases`;
+  const of = c.before.of + c.after.of;
+  const missed = of - c.before.reached - c.after.reached;
+  return missed === 0
+    ? `A refactor: no behaviour difference found in ${b.searched} cases, and every changed statement and branch ran`
+    : `Unknown: no behaviour difference found in ${b.searched} cases; ${missed} of ${of} changed statements and branches never ran`;
 }
 
 /** The witness a sentence says (a witness's own summary, or that of a toolSearch and searchTools pair). */
