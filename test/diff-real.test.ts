@@ -104,6 +104,9 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     expect(changed[0]!.after).toContain("mcpInfo.serverInfoName");
     expect(changed[0]!.before).not.toContain("mcpInfo.");
     expect(r.behaviour.changed).toEqual([]);
+    // No witness: the verdict is said first, with why the new branch never ran, then the field sentence.
+    expect(formatDiff(r)).toMatch(/^Unknown: no behaviour difference found in \d+ cases .*reached only when \w+ is made with/m);
+    expect(formatDiff(r)).toMatch(/^- now reads the tool fields `mcpInfo\.nameKey`, `mcpInfo\.serverInfoName`/m);
   });
 
   it("2.1.19 → 2.1.64: searchHint (+4) and select lists appear; the name weights stay", async () => {

@@ -152,7 +152,8 @@ export function formatDiff(r: DiffResult): string {
   out.push(
     `== behaviour: ${n ? `${n} witness${n === 1 ? "" : "es"}` : "none found"} in ${r.behaviour.searched} cases (${r.behaviour.seconds} s) ==`,
   );
+  // Without a witness the verdict comes first, whatever else is said (a field newly read is no difference).
+  if (n === 0) out.push(noDifferenceFound(r.behaviour));
   for (const line of r.behaviour.sentences) out.push(`- ${safe(line)}`);
-  if (n === 0 && r.behaviour.sentences.length === 0) out.push(noDifferenceFound(r.behaviour));
   return out.join("\n") + "\n";
 }

@@ -209,9 +209,10 @@ function behaviour(c: Change | undefined, va: string, vb: string): string {
   if (!c) return "";
   const b = c.behaviour;
   if (!b) return `<p class="note behaviour-none">Behaviour not compared: ${esc(c.note ?? "no lifted module")}</p>`;
-  if (b.sentences.length === 0)
-    return `<p class="note behaviour-none" data-searched="${b.searched}" data-verdict="${behaviourVerdict(b)}">${esc(noDifferenceFound(b))}.</p>`;
-  const sentences = `<ul class="sentences">${b.sentences.map((x) => `<li>${escProse(x)}</li>`).join("")}</ul>`;
+  const sentences = b.sentences.length ? `<ul class="sentences">${b.sentences.map((x) => `<li>${escProse(x)}</li>`).join("")}</ul>` : "";
+  // Without a witness the verdict comes first, whatever else is said (a field newly read is no difference).
+  if (b.changed.length === 0)
+    return `<p class="note behaviour-none" data-searched="${b.searched}" data-verdict="${behaviourVerdict(b)}">${esc(noDifferenceFound(b))}.</p>${sentences}`;
   const rows = b.changed.map(
     (w) =>
       `<tr class="witness" data-function="${esc(w.function)}"><td class="query"><code>${esc(w.function)}(${esc(JSON.stringify(w.query).slice(0, 200))})</code><br><span class="tools">${esc(tools(w))}</span></td><td class="before">${esc(answer(w.before))}</td><td class="after">${esc(answer(w.after))}</td></tr>`,

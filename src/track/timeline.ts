@@ -157,11 +157,10 @@ function behaviourMarkdown(c: Change): string[] {
   const b = c.behaviour;
   if (!b) return [`Behaviour not compared: ${text(c.note ?? "no lifted module")}.`];
   const out: string[] = [];
-  if (b.sentences.length === 0) out.push(`${text(noDifferenceFound(b))}.`);
-  else {
-    out.push(`${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s):`, "");
-    for (const s of b.sentences.slice(0, MARKDOWN_QUERIES + 20)) out.push(`- ${markdownProse(s)}`);
-  }
+  // Without a witness the verdict comes first, whatever else is said (a field newly read is no difference).
+  if (b.changed.length === 0) out.push(`${text(noDifferenceFound(b))}.`);
+  else out.push(`${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s):`);
+  if (b.sentences.length > 0) out.push("", ...b.sentences.slice(0, MARKDOWN_QUERIES + 20).map((s) => `- ${markdownProse(s)}`));
   const code = c.code ? summarySentence(c.code) : null;
   if (code) out.push("", `**Code.** ${text(code)}`);
   const rows = (c.semantics ?? []).filter((r) => r.changed);
