@@ -8,7 +8,9 @@ import type { Identifier } from "acorn";
 import { analyze } from "eslint-scope";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { lineColumn } from "../ast/parse-module.js";
-import { instantiate, matchNode, type Node } from "../ast/pattern.js";
+import { fieldsOf, instantiate, matchNode, type Node } from "../ast/pattern.js";
+import { METHOD_OF } from "../locate/match-signature.js";
+import { LiftError } from "./lift-error.js";
 import type { Port } from "../locate/signature.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
 import { ModuleScope, type Definition } from "./module-scope.js";
@@ -72,6 +74,14 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
   const queue: ClosureEntry[] = [];
 
   for (const r of roots) {
+    const method = methodReceiverUse(r.node);
+    if (method) {
+      const { line, column } = lineColumn(resolverText(opts.resolver, container, r.module), r.node.start);
+      throw new LiftError(
+        `${r.name} is a method that uses ${method}; it is lifted only as a function of its arguments (a method without this or super)`,
+        { module: r.module.path, line, column },
+      );
+    }
     const entry: ClosureEntry = { name: r.name, module: r.module, kind: "function", node: r.node, references: new Map(), members: [] };
     seen.add(definitionKey(entry));
     queue.push(entry);
@@ -209,6 +219,35 @@ export class Resolver {
     const end = this.follow(module, name, true);
     return end ? end.scope!.definition(end.name) : null;
   }
+}
+
+/**
+ * For a routine written as a method (locate's methodAsFunction), the first of `this` and `super` its own code
+ * uses (not inside a nested function that binds its own): such a copy cannot stand alone as a function.
+ * null for a plain function, and for a method that uses neither.
+ */
+function methodReceiverUse(node: Node): string | null {
+  if (!(METHOD_OF in node)) return null;
+  let found: string | null = null;
+  const visit = (n: Node, top: boolean) => {
+    if (found || !n || typeof n.type !== "string") return;
+    if (n.type === "ThisExpression") found = "this";
+    else if (n.type === "Super") found = "super";
+    // Arrows see the method's this; other functions and class bodies bind their own.
+    if (!top && (n.type === "FunctionExpression" || n.type === "FunctionDeclaration" || n.type === "ClassBody")) return;
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
+      const v = fields[k];
+      if (Array.isArray(v)) for (const c of v) visit(c as Node, false);
+      else if (v && typeof v === "object") visit(v as Node, false);
+    }
+  };
+  visit(node, true);
+  return found;
+}
+
+function resolverText(resolver: Resolver | undefined, container: Container, m: ModuleEntry): string {
+  return (resolver ?? new Resolver(container)).scope(m).text;
 }
 
 /** The neutral replacement for a definition that one of the ports recognises. */

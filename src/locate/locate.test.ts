@@ -133,6 +133,39 @@ describe("locate by linked variants", () => {
     expect(e).toMatchObject({ status: "found", variant: "anchored", roles: { entry: "entry", scorer: "best" } });
   });
 
+  // The changed scorer as a method: of a class, static, or of an object literal.
+  const body = changedScorer.slice("function best".length);
+  const entryCalling = (callee: string) =>
+    `function entry(input) { let { query: q, max_results: n = 5 } = input; return ${callee}(q, input.tools, n); }\n`;
+
+  it("finds a changed scorer written as a method, through a one-line wrapper or a member call", () => {
+    const wrapped = `class Search { best${body} }\nvar go = (q, t, n) => new Search().best(q, t, n);\n`;
+    const code = decoy + wrapped + entryCalling("go") + "entry({});\n";
+    const [s] = runBoth(code);
+    expect(s).toMatchObject({ status: "found", variant: "anchored", roles: { scorer: "best", query: "q" } });
+    expect(code.slice(s!.start, s!.end)).toBe(`best${body.trimEnd()}`);
+    const viaFunction = `var holder = { best${body.trimEnd()} };\nfunction go(...a) { return holder.best(...a); }\n`;
+    expect(runBoth(decoy + viaFunction + entryCalling("go") + "entry({});\n")[0]).toMatchObject({
+      status: "found",
+      roles: { scorer: "best" },
+    });
+    const statik = `class Ranker { static best${body} }\n`;
+    expect(runBoth(decoy + statik + entryCalling("Ranker.best") + "entry({});\n")[0]).toMatchObject({
+      status: "found",
+      variant: "anchored",
+      roles: { scorer: "best" },
+    });
+  });
+
+  it("does not link a method through a wrapper that passes other arguments; the closest code may be a method", () => {
+    const swapped = `class Search { best${body} }\nvar go = (q, t, n) => new Search().best(t, q, n);\n`;
+    expect(runBoth(swapped + entryCalling("go") + "entry({});\n")[0]!.status).toBe("absent");
+    // The look-alike as an object's method is the closest code, named where the method starts.
+    const [s] = runBoth(`var notes = { ${decoy.slice("function ".length).trimEnd()} };\n` + entryCalling("go") + "entry({});\n");
+    expect(s!.status).toBe("absent");
+    expect(s!.closest).toMatchObject({ variant: "known", matched: 1, of: 2, line: 1, column: 15 });
+  });
+
   it("says absent, with the closest code and what it lacks, when nothing links", () => {
     const [s] = runBoth(decoy + "rankNotes('a', [], 1);\n");
     expect(s!.status).toBe("absent");

@@ -2,7 +2,7 @@ import type { Container, ModuleEntry } from "../extract/types.js";
 import { indexByType, matchVariant, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
 import { lineColumn, parseModule } from "../ast/parse-module.js";
 import { sharedModuleText, type StatementParser } from "./partial-parse.js";
-import type { Node } from "../ast/pattern.js";
+import { walk, type Node } from "../ast/pattern.js";
 import { MarkerIndex } from "./prefilter.js";
 import { markerBytes, markerLabel, type Signature, type Variant } from "./signature.js";
 import { borrowedBindings, changedParts, nearest, type ChangedParts, type Closest } from "./nearest.js";
@@ -99,7 +99,7 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
         if (j < 0) continue;
         const partners = own[j]!.found.length ? own[j]!.found : loose[j]!;
         const name = bound(sig, f, link.role);
-        if (name && partners.some((p) => bound(signatures[j]!, p, link.role) === name)) found.push(f);
+        if (name && partners.some((p) => calleeNames(signatures[j]!, p, link.role, view(p.module)).includes(name))) found.push(f);
       }
       searched.push(...sig.variants.filter((v) => v.linked));
     }
@@ -120,6 +120,86 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
     }
     return located;
   });
+}
+
+/**
+ * The names a linked routine may have where `f` uses it in `role`: a plain name, and what a one-line wrapper of
+ * that name forwards to (`run = (…) => new Search().run(…)`, `function run(…) { return holder.run(…) }`), or
+ * the method a member call names (`Search.run(…)`): a routine written as a method is located by its key.
+ */
+function calleeNames(sig: Signature, f: Found, role: string, mv: ModuleView): string[] {
+  const meta = Object.entries(sig.roles).find(([, r]) => r === role)?.[0];
+  const b = meta ? f.match.bindings.get(meta) : undefined;
+  if (!b || Array.isArray(b)) return [];
+  const out: string[] = [];
+  let next: Node | null = b;
+  for (let hops = 0; next && hops < 4; hops++) {
+    const name = calleeName(next);
+    if (!name || out.includes(name)) break;
+    out.push(name);
+    next = next.type === "Identifier" ? forwardedCallee(mv, name) : null;
+  }
+  return out;
+}
+
+/** The name a callee calls: an identifier, or the method of a member access by dot. */
+function calleeName(n: Node): string | null {
+  if (n.type === "Identifier") return n.name;
+  if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier") return n.property.name;
+  return null;
+}
+
+/**
+ * The callee that a module-level one-line wrapper named `name` forwards its parameters to, as they are: an arrow
+ * or function whose body is `callee(…params)` (awaited or not, returned). null when `name` is no such wrapper.
+ */
+function forwardedCallee(mv: ModuleView, name: string): Node | null {
+  const escaped = name.replace(/\$/g, "\\$");
+  const at = new RegExp(`(?<![\\w$.])(?:function\\s*\\*?\\s*${escaped}\\s*\\(|${escaped}\\s*=(?!=))`, "g");
+  for (const m of mv.text.matchAll(at)) {
+    for (const stmt of mv.statementsAt(m.index!) ?? []) {
+      let out: Node | null = null;
+      walk(stmt, (n) => {
+        if (out) return;
+        const fn =
+          n.type === "FunctionDeclaration" && n.id?.name === name
+            ? n
+            : n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.id.name === name
+              ? n.init
+              : null;
+        if (fn && (fn.type === "ArrowFunctionExpression" || fn.type === "FunctionExpression" || fn.type === "FunctionDeclaration"))
+          out = forwardingCall(fn);
+      });
+      if (out) return out;
+    }
+  }
+  return null;
+}
+
+/** The callee of a function whose whole body passes its parameters on, in order, to one call. */
+function forwardingCall(fn: Node): Node | null {
+  if (fn.type !== "ArrowFunctionExpression" && fn.type !== "FunctionExpression" && fn.type !== "FunctionDeclaration") return null;
+  let e: Node | null | undefined = fn.body;
+  if (e?.type === "BlockStatement") e = e.body.length === 1 && e.body[0]!.type === "ReturnStatement" ? e.body[0]!.argument : null;
+  if (e?.type === "AwaitExpression") e = e.argument;
+  if (e?.type !== "CallExpression") return null;
+  const params = fn.params;
+  const args = e.arguments;
+  // `(…rest) => f(…rest)`, or `(a, b) => f(a, b)`.
+  const same =
+    params.length === args.length &&
+    params.every((p: Node, i: number) => {
+      const a = args[i]!;
+      if (p.type === "RestElement")
+        return (
+          a.type === "SpreadElement" &&
+          p.argument.type === "Identifier" &&
+          a.argument.type === "Identifier" &&
+          a.argument.name === p.argument.name
+        );
+      return p.type === "Identifier" && a.type === "Identifier" && a.name === p.name;
+    });
+  return same ? (e.callee as Node) : null;
 }
 
 interface Found {
@@ -205,6 +285,11 @@ class ModuleView {
       }
     }
     return index;
+  }
+
+  /** The statements holding the text at `at`, or null where none parses. */
+  statementsAt(at: number): Node[] | null {
+    return this.statements.statementsCovering(at, at + 1);
   }
 
   /** The marker of the set that occurs least here; `known` gives the counts the prefilter has. */

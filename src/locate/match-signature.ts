@@ -60,7 +60,41 @@ export function matchVariant(v: Variant, index: TypeIndex): VariantMatch[] {
 function candidates(index: TypeIndex, p: Pattern): Node[] {
   const t = p.root.type;
   if (t === "Identifier" || t === "ExpressionStatement") return [...index.values()].flat(); // a bare metavariable
-  return index.get(t) ?? [];
+  const own = index.get(t) ?? [];
+  if (t !== "FunctionDeclaration") return own;
+  // A routine may be written as a method (of a class, static or not, or of an object literal): each is
+  // tried as the function declaration it would be, named by its key.
+  const methods = [...(index.get("MethodDefinition") ?? []), ...(index.get("Property") ?? [])].flatMap((n) => {
+    const f = methodAsFunction(n);
+    return f ? [f] : [];
+  });
+  return methods.length ? [...own, ...methods] : own;
+}
+
+/** What a method is a declaration of: made once per method node, so that every variant sees the same node. */
+const asFunction = new WeakMap<Node, Node | null>();
+
+/** Marks a FunctionDeclaration made from a method (methodAsFunction): the method node it stands for. */
+export const METHOD_OF = Symbol("method of");
+
+/**
+ * `async run(q, tools) { … }` (in a class or an object literal, or `run: async function (…) { … }`) as
+ * `async function run(q, tools) { … }`: the same parameters and body, spanning the whole method, with the
+ * method node under METHOD_OF. null for getters, setters, constructors, computed and private keys.
+ */
+export function methodAsFunction(n: Node): Node | null {
+  if (asFunction.has(n)) return asFunction.get(n)!;
+  let out: Node | null = null;
+  if (n.type === "MethodDefinition" || n.type === "Property") {
+    const plain = n.type === "MethodDefinition" ? n.kind === "method" : n.kind === "init";
+    if (plain && !n.computed && n.key.type === "Identifier" && n.value.type === "FunctionExpression") {
+      out = { ...n.value, type: "FunctionDeclaration", id: n.key, start: n.start, end: n.end } as Node;
+      if (n.range) out.range = n.range;
+      Object.defineProperty(out, METHOD_OF, { value: n });
+    }
+  }
+  asFunction.set(n, out);
+  return out;
 }
 
 /** `has` patterns matched inside `node` in order with shared bindings (backtracking), then no `not` pattern. */

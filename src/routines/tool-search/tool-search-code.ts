@@ -476,7 +476,10 @@ function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerName: stri
   });
   let site: Node | null = null;
   walk(fn, (n) => {
-    if (site || n.type !== "CallExpression" || n.callee.type !== "Identifier" || n.callee.name !== callee) return;
+    if (site || n.type !== "CallExpression") return;
+    // The scorer by its name, or as a method (`Search.run(…)`, `new Search().run(…)`).
+    const named = n.callee.type === "Identifier" ? n.callee.name : n.callee.type === "MemberExpression" ? memberName(n.callee) : undefined;
+    if (named !== callee) return;
     if (n.arguments[1]?.type === "Identifier" && n.arguments[1].name === roles.deferredTools) site = n;
   });
   if (!site) throw new LiftError(`call() does not call the scorer ${callee} with its deferred tools`);
