@@ -300,13 +300,14 @@ function instrumented(
   const [la, lb] = changedLines(liftedCode(a.text), liftedCode(b.text));
   if (la.size + lb.size === 0) return null;
   try {
-    const [ia, ib] = [instrument(a.text, moduleLines(a.text, la)), instrument(b.text, moduleLines(b.text, lb))];
+    const [ia, ib] = [instrument(a.text, moduleLines(a.text, la), b.text), instrument(b.text, moduleLines(b.text, lb), a.text)];
     return {
       sides: {
         a: { script: moduleToScript(ia.text), label: a.label },
         b: { script: moduleToScript(ib.text), label: b.label },
         points: [ia.points.length, ib.points.length],
         words: changedWords(tokens),
+        fields: tokens.changedCode.members,
       },
       points: [ia.points, ib.points],
     };
@@ -365,15 +366,17 @@ export function noDifferenceFound(b: Behaviour): string {
   return `${behaviourVerdict(b) === "refactor" ? "A refactor" : "Unknown"}: ${found}`;
 }
 
-/** "; every changed statement and branch ran (12 before, 14 after)", or what never ran, by line. */
+/** "; every changed statement and branch ran, and every changed condition was seen both ways (12 points before,
+ *  14 after)", or what was never seen, by line. */
 function coverageClause(b: Behaviour): string {
   const c = b.coverage;
   if (!c) return "";
   const missed = [...c.before.unreached.map((p) => ({ ...p, side: "before" })), ...c.after.unreached.map((p) => ({ ...p, side: "after" }))];
-  if (missed.length === 0) return `; every changed statement and branch ran (${c.before.of} before, ${c.after.of} after)`;
+  if (missed.length === 0)
+    return `; every changed statement and branch ran, and every changed condition was seen both ways (${c.before.of} points before, ${c.after.of} after)`;
   const named = missed.slice(0, 3).map((p) => `line ${p.line} ${p.side}: \`${p.code}\`${p.why ? `, ${p.why}` : ""}`);
   const more = missed.length > 3 ? `, and ${missed.length - 3} more` : "";
-  return `; ${missed.length} of ${c.before.of + c.after.of} changed statements and branches never ran (${named.join("; ")}${more})`;
+  return `; ${missed.length} of ${c.before.of + c.after.of} points of the changed code (statements, branches, condition outcomes) were never seen (${named.join("; ")}${more})`;
 }
 
 /** What a change point's behaviour view shows: a difference, a refactor whose changed code all ran, or unknown. */

@@ -5,7 +5,7 @@ import { parse } from "acorn";
 import { beforeAll, describe, expect, it } from "vitest";
 import { lift } from "../api/lift.js";
 import { moduleToScript } from "../verify/verify.js";
-import { changedLines, instrument } from "./coverage.js";
+import { COVERAGE_EXPORT, changedLines, instrument } from "./coverage.js";
 import { runCalls, runCallsReaching, type ContractCall } from "./witness-run.js";
 
 describe("changedLines", () => {
@@ -26,18 +26,25 @@ describe("instrument", () => {
     "export { pick };",
   ].join("\n");
 
-  it("probes each changed statement and the arms of its branches, and still parses", () => {
+  it("probes each changed statement, the arms of its branches and the outcomes of its tests, and still parses", () => {
     const { text, points } = instrument(module, new Set([2, 3, 4]));
     expect(() => parse(text, { ecmaVersion: "latest", sourceType: "module" })).not.toThrow();
-    expect(points.map((p) => [p.line, p.kind, p.code])).toEqual([
-      [2, "statement", "let a = x > 3 ? n : 0;"],
-      [2, "branch", "n"],
-      [2, "branch", "0"],
-      [3, "statement", "if (a) return a;"],
-      [3, "branch", "return a;"],
-      [3, "statement", "return a;"],
-      [4, "statement", "return x && n;"],
-      [4, "branch", "n"],
+    expect(points.map((p) => [p.line, p.kind, p.code, p.why ?? null])).toEqual([
+      [2, "statement", "let a = x > 3 ? n : 0;", null],
+      [2, "branch", "n", null],
+      [2, "branch", "0", null],
+      [2, "condition", "x > 3", "never true"],
+      [2, "condition", "x > 3", "never false"],
+      [3, "statement", "if (a) return a;", null],
+      [3, "branch", "return a;", null],
+      [3, "condition", "a", "never true"],
+      [3, "condition", "a", "never false"],
+      [3, "statement", "return a;", null],
+      [4, "statement", "return x && n;", null],
+      [4, "branch", "n", null],
+      // `n` is the value returned, not a test: only `x` decides which way the `&&` goes.
+      [4, "condition", "x", "never true"],
+      [4, "condition", "x", "never false"],
     ]);
   });
 
@@ -92,6 +99,87 @@ describe("coverage of two lifted releases in the sandbox", () => {
     // scoreTools is never called: its copy of the statement is not reached.
     expect(run.reached[1].has(terms(ib.points)[1]!)).toBe(false);
   }, 60_000);
+});
+
+/** The instrumented module, imported (our own synthetic code, not a release's): its export and the probes it reached. */
+async function load(text: string, name: string) {
+  const m = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as Record<string, (...args: unknown[]) => unknown>;
+  const reached = () => new Set((m[COVERAGE_EXPORT]!() as Array<[number, number]>).map(([i]) => i));
+  return { fn: m[name]!, reached };
+}
+
+describe("condition outcomes", () => {
+  const before =
+    "function keep(tool, word) {\n  return tool.name === word || re.test(tool.description);\n}\nvar re = /a/g;\nexport { keep, re };\n";
+  const after =
+    "function keep(tool, word) {\n  return tool.aliases.includes(word) || tool.name === word || re.test(tool.description);\n}\nvar re = /a/g;\nexport { keep, re };\n";
+
+  it("a new disjunct counts as seen deciding only when true with the rest of its `||` false", async () => {
+    const { text, points } = instrument(after, new Set([2]), before);
+    const at = (why: string) => points.findIndex((p) => p.code === "tool.aliases.includes(word)" && p.why?.startsWith(why));
+    const [decides, isTrue, isFalse] = [at("never seen deciding its `||`"), at("never true"), at("never false")];
+    expect([decides, isTrue, isFalse].every((i) => i >= 0)).toBe(true);
+    // The operands the old module has are not new: no deciding point for them.
+    expect(points.filter((p) => p.why?.startsWith("never seen deciding"))).toHaveLength(1);
+    const m = await load(text, "keep");
+    // True, but so is the old test after it: it decides nothing.
+    expect(m.fn({ name: "x", aliases: ["x"], description: "" }, "x")).toBe(true);
+    expect([isTrue, isFalse, decides].map((i) => m.reached().has(i))).toEqual([true, false, false]);
+    expect(m.fn({ name: "y", aliases: [], description: "bbb" }, "x")).toBe(false);
+    expect(m.reached().has(isFalse)).toBe(true);
+    expect(m.reached().has(decides)).toBe(false);
+    // True with the others false: the one case in which the new operand changes the answer.
+    expect(m.fn({ name: "y", aliases: ["x"], description: "bbb" }, "x")).toBe(true);
+    expect(m.reached().has(decides)).toBe(true);
+  });
+
+  it("checks the rest of the chain without moving a global regex's lastIndex, and passes values on as they were", async () => {
+    const { text } = instrument(after, new Set([2]), before);
+    const plain = await import(`data:text/javascript,${encodeURIComponent(after)}`);
+    const m = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as typeof plain;
+    const tools = [
+      { name: "y", aliases: ["x"], description: "xa" },
+      { name: "x", aliases: ["x"], description: "a" },
+      { name: "y", aliases: [], description: "ba" },
+    ];
+    const answers = (mod: typeof plain) => tools.map((t) => [mod.keep(t, "x"), mod.re.lastIndex]);
+    expect(answers(m)).toEqual(answers(plain));
+  });
+
+  it("does not run a rest that may change state: its deciding is said unchecked", () => {
+    const impure = after.replace("re.test(tool.description)", "tool.seen.push(word)");
+    const { text, points } = instrument(impure, new Set([2]), before.replace("re.test(tool.description)", "tool.seen.push(word)"));
+    expect(points.find((p) => p.why?.startsWith("never seen deciding"))?.why).toMatch(/not checked: the rest may change state$/);
+    expect(text).not.toMatch(/__searchliftDecide\(\d/);
+  });
+
+  it("counts `??`'s left as set or null, and never a constant operand", async () => {
+    const module = "function pick(x) {\n  return x.a ?? (x.b || 'none');\n}\nexport { pick };\n";
+    const { text, points } = instrument(module, new Set([2]));
+    expect(points.filter((p) => p.kind === "condition").map((p) => [p.code, p.why])).toEqual([
+      ["x.a", "never set (always null or undefined)"],
+      ["x.a", "never null or undefined"],
+      ["x.b", "never true"],
+      ["x.b", "never false"],
+    ]);
+    const m = await load(text, "pick");
+    expect([m.fn({ a: 0 }), m.fn({ b: "" })]).toEqual([0, "none"]);
+    const ids = points.flatMap((p, i) => (p.kind === "condition" ? [i] : []));
+    expect(ids.map((i) => m.reached().has(i))).toEqual([true, true, false, true]);
+  });
+
+  it("counts a predicate callback's return, and the last operand of a chain it returns", () => {
+    const module = "function f(xs, w) {\n  return xs.filter((x) => x.a || x.b === w);\n}\nexport { f };\n";
+    const codes = instrument(module, new Set([2]))
+      .points.filter((p) => p.kind === "condition")
+      .map((p) => p.code);
+    expect([...new Set(codes)]).toEqual(["x.a", "x.b === w"]);
+    // A callback with a body of statements: its returns are the tests, and the module still parses.
+    const block = "function f(xs, w) {\n  return xs.some((x) => {\n    let y = x.b;\n    return y === w;\n  });\n}\nexport { f };\n";
+    const { text, points } = instrument(block, new Set([2, 3, 4]));
+    expect(() => parse(text, { ecmaVersion: "latest", sourceType: "module" })).not.toThrow();
+    expect([...new Set(points.filter((p) => p.kind === "condition").map((p) => p.code))]).toEqual(["y === w"]);
+  });
 });
 
 describe("instrument, in a loop's head", () => {

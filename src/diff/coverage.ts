@@ -21,14 +21,21 @@ import type { Node } from "../ast/pattern.js";
 export const REACH = "__searchliftReach";
 /** The recorder's export: called with a call's index before the call, and with nothing to read the probes reached. */
 export const COVERAGE_EXPORT = "__searchliftCoverage";
+/** The condition probes' names (reserved too): an outcome, a new operand's deciding, regexes kept as they were. */
+const COND = "__searchliftCond";
+const DECIDE = "__searchliftDecide";
+const KEEP = "__searchliftKeep";
 
 export interface ChangedPoint {
   /** 1-based line in the module's text. */
   line: number;
-  kind: "statement" | "branch";
+  /** A condition point is one outcome of a test on a changed line: its operand seen true, seen false, or seen
+   *  deciding its `&&`/`||` (conditionPoints). */
+  kind: "statement" | "branch" | "condition";
   /** The code at the point, on one line, at most 80 characters. */
   code: string;
-  /** When the code says so, what must hold for the point to run: "reached only when …" (optionGuard). */
+  /** When the code says so, what must hold for the point to run: "reached only when …" (optionGuard); for a
+   *  condition point, the outcome it stands for ("never false", "never seen deciding …"). */
   why?: string;
 }
 
@@ -61,22 +68,57 @@ interface Insertion {
   text: string;
   /** Among insertions at one place: openers of wider spans first, closers of narrower spans first. */
   order: number;
+  /** Among those of one span: the order of the wraps, so that they nest. */
+  seq?: number;
 }
 
-/** Probes at the changed lines of `text`: each innermost statement on such a line, and the arms of its branches. */
-export function instrument(text: string, lines: ReadonlySet<number>): Instrumented {
+/**
+ * Probes at the changed lines of `text`: each innermost statement on such a line, the arms of its branches, and
+ * the outcomes of its conditions (conditionLeaf). `counterpart`, the other module's text, tells which operands of
+ * an `&&`/`||` are new: one it does not have, in a chain whose other operands it has.
+ */
+export function instrument(text: string, lines: ReadonlySet<number>, counterpart?: string): Instrumented {
   const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", locations: true }) as unknown as Node;
   const points: ChangedPoint[] = [];
   const inserts: Insertion[] = [];
   const ancestors: Node[] = [];
-  const probe = (n: Node, kind: ChangedPoint["kind"]) => {
-    const why = optionGuard(ast, [...ancestors, n]);
+  const otherOperands = counterpart === undefined ? null : operandTexts(counterpart);
+  const point = (n: Node, kind: ChangedPoint["kind"], outcome?: string) => {
+    const why = optionGuard(ast, [...ancestors, n]) ?? outcome;
     points.push({ line: n.loc!.start.line, kind, code: excerpt(text, n), ...(why ? { why } : {}) });
-    return `${REACH}(${points.length - 1})`;
+    return points.length - 1;
   };
+  const probe = (n: Node, kind: ChangedPoint["kind"]) => `${REACH}(${point(n, kind)})`;
+  // Wraps made first are outermost: openers in the order made, closers in the reverse.
   const wrap = (n: Node, open: string, close: string) => {
     const span = n.end - n.start;
-    inserts.push({ at: n.start, text: open, order: -span }, { at: n.end, text: close, order: span });
+    const seq = inserts.length;
+    inserts.push({ at: n.start, text: open, order: -span, seq }, { at: n.end, text: close, order: span, seq: -seq });
+  };
+  /** An operand's outcomes: seen true and seen false (for `??`'s left, set and null); and for a new operand of an
+   *  `&&`/`||`, seen deciding it: true while the operands after it are false (`||`), false while they are true (`&&`). */
+  const condition = (n: Node, leaf: Leaf) => {
+    const words: [string, string] = leaf.nullish
+      ? ["never set (always null or undefined)", "never null or undefined"]
+      : ["never true", "never false"];
+    if (leaf.decides) {
+      const { op, rest } = leaf.decides;
+      const seen = op === "||" ? "true while the rest of it was false" : "false while the rest of it was true";
+      const pure = rest.every((r) => pureExpression(r, false));
+      const d = point(
+        n,
+        "condition",
+        `never seen deciding its \`${op}\` (${seen})${pure ? "" : "; not checked: the rest may change state"}`,
+      );
+      if (pure) {
+        const receivers = [...new Set(rest.flatMap((r) => regexReceivers(r)).map((r) => text.slice(r.start, r.end)))];
+        const thunk = `() => ${KEEP}([${receivers.join(", ")}], () => ${rest.map((r) => `(${text.slice(r.start, r.end)})`).join(` ${op} `)})`;
+        wrap(n, `${DECIDE}(${d}, (`, `), ${op === "||" ? 1 : 0}, ${thunk})`);
+      }
+    }
+    const i = point(n, "condition", words[0]);
+    point(n, "condition", words[1]);
+    wrap(n, `${COND}(${i}, (`, `), ${leaf.nullish ? 1 : 0})`);
   };
   const chosen = changedStatements(ast, text, lines);
   let depth = 0;
@@ -96,6 +138,8 @@ export function instrument(text: string, lines: ReadonlySet<number>): Instrument
       }
       // Branches inside functions only: the routine's code, not the module's top level.
       if (depth === 0 || !lines.has(n.loc!.start.line)) return;
+      const leaf = conditionLeaf(text, ancestors, key as string, otherOperands);
+      if (leaf) condition(n, leaf);
       if (n.type === "IfStatement") {
         wrap(n.consequent as Node, `{ ${probe(n.consequent as Node, "branch")}; `, " }");
         if (n.alternate) wrap(n.alternate as Node, `{ ${probe(n.alternate as Node, "branch")}; `, " }");
@@ -241,18 +285,38 @@ function lineStarts(text: string): number[] {
   return out;
 }
 
-/** The recorder, at the end of the module (a hoisted declaration): which probes ran, and the first call to reach each. */
+/**
+ * The recorder, at the end of the module (hoisted declarations): which probes ran, and the first call to reach
+ * each. A condition's probe passes its value on as it was; a new operand's deciding is checked by running the
+ * rest of its chain (pure, regexes' lastIndex put back) only until it is first seen, and a throw there counts as
+ * not deciding.
+ */
 function recorder(): string {
   return `
 var __searchliftReached = new Map(), __searchliftCall = -1;
 function ${REACH}(i) { if (!__searchliftReached.has(i)) __searchliftReached.set(i, __searchliftCall); }
+function ${COND}(i, v, nullish) { ${REACH}((nullish ? v != null : v) ? i : i + 1); return v; }
+function ${DECIDE}(i, v, or, rest) {
+  if ((or ? v : !v) && !__searchliftReached.has(i)) {
+    let r;
+    try { r = rest(); } catch { return v; }
+    if (or ? !r : r) ${REACH}(i);
+  }
+  return v;
+}
+function ${KEEP}(rs, f) {
+  var kept = rs.map((r) => (r instanceof RegExp ? r.lastIndex : 0));
+  try { return f(); } finally { rs.forEach((r, k) => { if (r instanceof RegExp) r.lastIndex = kept[k]; }); }
+}
 function ${COVERAGE_EXPORT}(call) { if (call === undefined) return [...__searchliftReached]; __searchliftCall = call; }
 export { ${COVERAGE_EXPORT} };
 `;
 }
 
 function applyInsertions(text: string, inserts: Insertion[]): string {
-  const sorted = inserts.map((x, i) => ({ ...x, i })).sort((x, y) => x.at - y.at || x.order - y.order || x.i - y.i);
+  const sorted = inserts
+    .map((x, i) => ({ ...x, i }))
+    .sort((x, y) => x.at - y.at || x.order - y.order || (x.seq ?? 0) - (y.seq ?? 0) || x.i - y.i);
   let out = "";
   let at = 0;
   for (const x of sorted) {
@@ -275,4 +339,230 @@ function isStatement(n: Node): boolean {
 function excerpt(text: string, n: Node): string {
   const one = text.slice(n.start, n.end).replace(/\s+/g, " ").trim();
   return one.length > 80 ? `${one.slice(0, 77)}...` : one;
+}
+
+interface Leaf {
+  /** `??`'s left: set or null rather than true or false. */
+  nullish: boolean;
+  /** For a new operand of an `&&`/`||`: the operator and the operands after it. */
+  decides?: { op: "&&" | "||"; rest: Node[] };
+}
+
+/** Array methods whose callback's return is a test. */
+const PREDICATES = new Set(["some", "every", "find", "findIndex", "findLast", "findLastIndex", "filter"]);
+
+/**
+ * Whether the node at the end of `path` (reached by `key` from its parent) is a condition whose outcome counts: an
+ * operand of `&&`, `||` or `??` that is not itself one (the last operand only where the chain's value is a test,
+ * not a value passed on), an `if`'s or `?:`'s test, a predicate callback's return (`.some`, `.filter`, …); never
+ * a constant. Null when not.
+ */
+function conditionLeaf(text: string, path: readonly Node[], key: string, otherOperands: ReadonlySet<string> | null): Leaf | null {
+  const n = path[path.length - 1]!;
+  const parent = path[path.length - 2];
+  if (!parent || isChain(n) || constantTruth(n)) return null;
+  if (parent.type === "LogicalExpression") {
+    let r = path.length - 2;
+    while (r > 0 && path[r - 1]!.type === "LogicalExpression" && (path[r - 1] as Node & { operator: string }).operator === parent.operator)
+      r--;
+    const ops = operands(path[r]!, parent.operator);
+    const at = ops.indexOf(n);
+    if (at < 0) return null;
+    const last = at === ops.length - 1;
+    if (parent.operator === "??") return last ? null : { nullish: true };
+    if (last && !isTest(path, r)) return null;
+    const op = parent.operator as "&&" | "||";
+    const norm = (x: Node) => text.slice(x.start, x.end).replace(/\s+/g, "");
+    const isNew =
+      otherOperands !== null && ops.length > 1 && !otherOperands.has(norm(n)) && ops.every((o) => o === n || otherOperands.has(norm(o)));
+    return isNew ? { nullish: false, decides: { op, rest: ops.slice(at + 1) } } : { nullish: false };
+  }
+  if ((parent.type === "IfStatement" || parent.type === "ConditionalExpression") && key === "test") return { nullish: false };
+  if (
+    parent.type === "ArrowFunctionExpression" &&
+    key === "body" &&
+    n.type !== "BlockStatement" &&
+    isPredicate(parent, path[path.length - 3])
+  )
+    return { nullish: false };
+  if (parent.type === "ReturnStatement" && key === "argument") {
+    const f = path.findLastIndex((x) => isFunctionNode(x));
+    if (f > 0 && isPredicate(path[f]!, path[f - 1])) return { nullish: false };
+  }
+  return null;
+}
+
+function isChain(n: Node): boolean {
+  return n.type === "LogicalExpression";
+}
+
+/** A literal, or an object, array, function or class made on the spot: true or false whatever happens. */
+function constantTruth(n: Node): boolean {
+  return (
+    n.type === "Literal" ||
+    n.type === "ObjectExpression" ||
+    n.type === "ArrayExpression" ||
+    isFunctionNode(n) ||
+    n.type === "ClassExpression" ||
+    (n.type === "TemplateLiteral" && n.expressions.length === 0)
+  );
+}
+
+/** Whether the chain at path[r] is used as a test (not as a value): under `!`, an `if`, `?:` or loop test, another
+ *  chain used so, or as what a predicate callback returns. */
+function isTest(path: readonly Node[], r: number): boolean {
+  const child = path[r]!;
+  const parent = path[r - 1];
+  if (!parent) return false;
+  switch (parent.type) {
+    case "LogicalExpression":
+      return isTest(path, r - 1);
+    case "UnaryExpression":
+      return parent.operator === "!";
+    case "IfStatement":
+    case "ConditionalExpression":
+    case "WhileStatement":
+    case "DoWhileStatement":
+    case "ForStatement":
+      return (parent as Node & { test?: Node }).test === child;
+    case "ArrowFunctionExpression":
+      return parent.body === child && isPredicate(parent, path[r - 2]);
+    case "ReturnStatement": {
+      const f = path.slice(0, r).findLastIndex((x) => isFunctionNode(x));
+      return f > 0 && isPredicate(path[f]!, path[f - 1]);
+    }
+    default:
+      return false;
+  }
+}
+
+/** Whether `fn` is the callback of a predicate method call (`xs.some(fn)`). */
+function isPredicate(fn: Node, call: Node | undefined): boolean {
+  return (
+    call?.type === "CallExpression" &&
+    call.arguments[0] === fn &&
+    call.callee.type === "MemberExpression" &&
+    !call.callee.computed &&
+    call.callee.property.type === "Identifier" &&
+    PREDICATES.has(call.callee.property.name)
+  );
+}
+
+/** The operands of a chain of one operator (`a || b || c`: a, b, c). */
+function operands(e: Node, op: string): Node[] {
+  return e.type === "LogicalExpression" && e.operator === op ? [...operands(e.left as Node, op), ...operands(e.right as Node, op)] : [e];
+}
+
+/** The texts (without spaces) of every `&&`/`||` operand in a module, to tell a new operand from an old one. */
+function operandTexts(text: string): Set<string> {
+  const out = new Set<string>();
+  let ast: Node;
+  try {
+    ast = parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+  } catch {
+    return out;
+  }
+  walk(ast as unknown as EstreeNode, {
+    enter(raw) {
+      const n = raw as unknown as Node;
+      if (n.type === "LogicalExpression" && n.operator !== "??")
+        for (const o of operands(n, n.operator)) out.add(text.slice(o.start, o.end).replace(/\s+/g, ""));
+    },
+  });
+  return out;
+}
+
+/** Methods that read and do not write (on strings, arrays, maps, sets, regexes), and built-in functions alike. */
+const PURE_METHODS = new Set([
+  "includes",
+  "some",
+  "every",
+  "find",
+  "findIndex",
+  "filter",
+  "map",
+  "startsWith",
+  "endsWith",
+  "indexOf",
+  "lastIndexOf",
+  "toLowerCase",
+  "toUpperCase",
+  "trim",
+  "has",
+  "get",
+  "isArray",
+  "slice",
+  "split",
+  "charAt",
+  "at",
+  "hasOwn",
+  "test",
+  "exec",
+  "search",
+]);
+const PURE_FUNCTIONS = new Set(["String", "Number", "Boolean"]);
+
+/**
+ * Whether evaluating `n` again changes nothing: reads, comparisons and calls of PURE_METHODS, callbacks alike.
+ * `.test`/`.exec` move a global regex's lastIndex, which the recorder puts back for receivers outside functions;
+ * inside a callback they count as changing state.
+ */
+function pureExpression(n: Node | null | undefined, inFunction: boolean): boolean {
+  if (!n) return true;
+  const pure = (x: unknown) => pureExpression(x as Node, inFunction);
+  switch (n.type) {
+    case "Identifier":
+    case "Literal":
+    case "ThisExpression":
+      return true;
+    case "MemberExpression":
+      return pure(n.object) && (!n.computed || pure(n.property));
+    case "ChainExpression":
+      return pure(n.expression);
+    case "TemplateLiteral":
+      return n.expressions.every(pure);
+    case "BinaryExpression":
+    case "LogicalExpression":
+      return pure(n.left) && pure(n.right);
+    case "UnaryExpression":
+      return n.operator !== "delete" && pure(n.argument);
+    case "ConditionalExpression":
+      return pure(n.test) && pure(n.consequent) && pure(n.alternate);
+    case "ArrayExpression":
+      return n.elements.every((e) => e === null || (e.type !== "SpreadElement" && pure(e)));
+    case "ArrowFunctionExpression":
+      return n.params.every((p) => p.type === "Identifier") && n.body.type !== "BlockStatement" && pureExpression(n.body as Node, true);
+    case "CallExpression": {
+      if (!n.arguments.every((a) => a.type !== "SpreadElement" && pure(a))) return false;
+      const c = n.callee as Node;
+      if (c.type === "ArrowFunctionExpression") return pure(c);
+      if (c.type === "Identifier") return PURE_FUNCTIONS.has(c.name);
+      if (c.type !== "MemberExpression" || c.computed || c.property.type !== "Identifier") return false;
+      if (!PURE_METHODS.has(c.property.name)) return false;
+      if (inFunction && (c.property.name === "test" || c.property.name === "exec")) return false;
+      return pure(c.object);
+    }
+    default:
+      return false;
+  }
+}
+
+/** The receivers of `.test(…)` and `.exec(…)` calls in `n` outside its callbacks: the regexes whose lastIndex to keep. */
+function regexReceivers(n: Node): Node[] {
+  const out: Node[] = [];
+  walk(n as unknown as EstreeNode, {
+    enter(raw) {
+      const x = raw as unknown as Node;
+      if (isFunctionNode(x)) return this.skip();
+      if (
+        x.type === "CallExpression" &&
+        x.callee.type === "MemberExpression" &&
+        !x.callee.computed &&
+        x.callee.property.type === "Identifier" &&
+        (x.callee.property.name === "test" || x.callee.property.name === "exec")
+      )
+        out.push(x.callee.object as Node);
+    },
+  });
+  return out;
 }
