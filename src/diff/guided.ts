@@ -1,7 +1,8 @@
 /**
  * New candidate calls made from calls that reached changed code (coverage.ts): each is one small edit of such a
  * call — a query word repeated, dropped, moved or recased, a word of the changed code put into the query or a
- * tool's text, a tool copied under a near name or dropped, another maxResults, another contract function —
+ * tool's text, a field the changed code reads given a word of the query (or the word made required, `+word`), a
+ * tool copied under a near name or dropped, another maxResults, another contract function —
  * so that the search keeps working where the change is once its first candidates have found the way there.
  * Drawn from a seeded generator: the same seeds give the same calls on every run.
  */
@@ -11,7 +12,13 @@ import type { ContractCall } from "./witness-run.js";
 const FUNCTIONS: ContractCall["fn"][] = ["searchTools", "scoreTools", "toolSearch"];
 
 /** `count` edits of the seeds, round-robin over the seeds, each from `random`. */
-export function guidedCalls(seeds: readonly ContractCall[], words: readonly string[], count: number, seed: number): ContractCall[] {
+export function guidedCalls(
+  seeds: readonly ContractCall[],
+  words: readonly string[],
+  count: number,
+  seed: number,
+  fields: readonly string[] = [],
+): ContractCall[] {
   if (seeds.length === 0) return [];
   const random = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
@@ -22,7 +29,7 @@ export function guidedCalls(seeds: readonly ContractCall[], words: readonly stri
     const base = seeds[i % seeds.length]!;
     const edits = 1 + Math.floor(random() * 2);
     let call = base;
-    for (let e = 0; e < edits; e++) call = edit(call, pick, random, vocabulary);
+    for (let e = 0; e < edits; e++) call = edit(call, pick, random, vocabulary, fields);
     const key = JSON.stringify(call);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -33,10 +40,10 @@ export function guidedCalls(seeds: readonly ContractCall[], words: readonly stri
 
 type Pick = <T>(xs: readonly T[]) => T;
 
-function edit(c: ContractCall, pick: Pick, random: () => number, words: readonly string[]): ContractCall {
+function edit(c: ContractCall, pick: Pick, random: () => number, words: readonly string[], fields: readonly string[]): ContractCall {
   const terms = c.query.split(/\s+/).filter(Boolean);
   const tools = c.deferred;
-  switch (Math.floor(random() * 10)) {
+  switch (Math.floor(random() * (fields.length ? 11 : 10))) {
     case 0:
       return { ...c, query: [...terms, pick(terms.length ? terms : words)].join(" ") };
     case 1:
@@ -61,9 +68,36 @@ function edit(c: ContractCall, pick: Pick, random: () => number, words: readonly
       return tools.length > 1 ? { ...c, deferred: [...tools].reverse() } : c;
     case 8:
       return { ...c, maxResults: pick([0, 1, 2, Math.max(1, tools.length - 1), tools.length + 1]) };
+    case 10:
+      return fieldFromQuery(c, terms, pick, random, fields);
     default:
       return { ...c, fn: pick(FUNCTIONS.filter((f) => f !== c.fn)) };
   }
+}
+
+/** A tool of the call given, in a field the changed code reads, a word of the call's own query (capitalised or
+ *  not; added to a list, or as a text), the word at times made required in the query: a comparison of that field
+ *  with the query's words then goes the other way. */
+function fieldFromQuery(c: ContractCall, terms: string[], pick: Pick, random: () => number, fields: readonly string[]): ContractCall {
+  const words = terms.map((t) => t.replace(/^\+/, "")).filter((w) => w.length > 0 && !w.includes(":"));
+  if (!c.deferred.length || !words.length) return c;
+  const at = Math.floor(random() * c.deferred.length);
+  const t = c.deferred[at]! as Tool & Record<string, unknown>;
+  const field = pick(fields);
+  const word = pick(words);
+  const value = random() < 0.5 ? word : word[0]!.toUpperCase() + word.slice(1);
+  const old = t[field];
+  // A field holding an object (mcpInfo) is one of the contract's shapes; a word there finds throws, not the change.
+  if (typeof old === "object" && old !== null && !Array.isArray(old)) return c;
+  const now =
+    Array.isArray(old) || field === "aliases"
+      ? [...(Array.isArray(old) ? old : []), value]
+      : random() < 0.5
+        ? value
+        : `${typeof old === "string" ? old : ""} ${value}`.trim();
+  const deferred = c.deferred.map((x, i) => (i === at ? ({ ...t, [field]: now } as Tool) : x));
+  const query = random() < 0.5 ? terms.map((x) => (x.replace(/^\+/, "") === word ? `+${word}` : x)).join(" ") : c.query;
+  return { ...c, deferred, query };
 }
 
 /** A small seeded generator (mulberry32): numbers in [0, 1), the same sequence for the same seed. */

@@ -62,6 +62,9 @@ export interface CoverageSides {
   points: [number, number];
   /** Words of the changed code, for the guided edits. */
   words: readonly string[];
+  /** The tool fields the changed code reads (not JavaScript's built-ins), which the guided edits fill with the
+   *  call's own query words. */
+  fields?: readonly string[];
 }
 
 /** Which probes of each side the search reached. */
@@ -178,7 +181,7 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
   // Guided rounds: edits of the calls that got to changed code, for the differences there that the candidates missed.
   let seeds = reach.firstReachers();
   for (let round = 0; opts.coverage && round < GUIDED_ROUNDS && seeds.length > 0 && found.size < max + 4 && !run.over; round++) {
-    const calls = guidedCalls(seeds, opts.coverage.words, GUIDED_CALLS / GUIDED_ROUNDS, GUIDED_SEED + round);
+    const calls = guidedCalls(seeds, opts.coverage.words, GUIDED_CALLS / GUIDED_ROUNDS, GUIDED_SEED + round, opts.coverage.fields);
     const { results, reached } = await run.reaching(calls);
     const before = reach.size();
     const fresh = reach.record(calls, reached);

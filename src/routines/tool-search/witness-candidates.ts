@@ -339,7 +339,7 @@ function containerOf(field: string, paths: readonly string[]): string | null {
   return null;
 }
 
-/** A tool carrying each property the changed code reads, its value made of words the query holds. */
+/** A tool carrying each property the changed code reads, its value made of words the query holds (or requires). */
 function* fieldCalls(members: readonly string[], paths: readonly string[] = []): Generator<ContractCall> {
   const base = [...GRAMMAR_TOOLS];
   for (const field of members.slice(0, 24)) {
@@ -353,13 +353,18 @@ function* fieldCalls(members: readonly string[], paths: readonly string[] = []):
         : ({ ...plain, [field]: value } as Tool);
     if (kinds.includes("text")) {
       const builtInWith = { ...builtIn("ProbeTool", "Does a thing"), [field]: "Zephyr widget" } as Tool;
-      for (const q of ["zephyr", "zephyr widget", "zeph", "Zephyr widget"]) {
+      for (const q of ["zephyr", "zephyr widget", "zeph", "Zephyr widget", "+zephyr thing"]) {
         yield* callsFor(q, [other, with_("Zephyr widget")], []);
         if (container === null) yield* callsFor(q, [other, builtInWith], []);
       }
       yield* callsFor("zephyr", [with_("zephyr")], base);
     }
-    if (kinds.includes("list")) yield* callsFor("zephyr", [with_(["zephyr", "widget"]), other], []);
+    if (kinds.includes("list")) {
+      yield* callsFor("zephyr", [with_(["zephyr", "widget"]), other], []);
+      // An element equal to a word the query requires (`+zephyr`), in another case, with a word that scores the
+      // tool by its description: a test of the element against the query's words decides whether it is kept.
+      for (const q of ["+zephyr thing", "+zephyr", "zephyr thing"]) yield* callsFor(q, [with_(["Zephyr"]), other], []);
+    }
     if (kinds.includes("flag")) for (const flag of [true, false]) yield* callsFor("thing", [other, with_(flag)], []);
     // A field read further (`tool.annotations?.category`): an object holding each property read on it, then each
     // other property the changed code reads.
