@@ -22,6 +22,7 @@ export type MutantKind =
   | "helper-split"
   | "helper-inline"
   | "class-method"
+  | "scorer-method"
   | "rename-marker"
   | "fast-path";
 
@@ -36,6 +37,7 @@ export const MUTANT_KINDS: readonly MutantKind[] = [
   "helper-split",
   "helper-inline",
   "class-method",
+  "scorer-method",
   "rename-marker",
   "fast-path",
 ];
@@ -929,6 +931,61 @@ const classMethod: Generator = (cx) => {
   ];
 };
 
+/**
+ * The scorer itself as a method: of a class (called through a one-line arrow of its old name, `new C().m(…)`),
+ * static (call() calls `C.m(…)`), or of an object literal (call() calls `o.m(…)`). The old name stays for the
+ * release's other uses (its exports), delegating. Only for a top-level scorer declaration that uses no receiver
+ * of its own (`this`, `arguments`, `super`), whose body reads the same as a method's.
+ */
+const scorerMethod: Generator = (cx) => {
+  const decl = cx.fn;
+  if (decl.type !== "FunctionDeclaration" || !decl.id || decl.generator || usesOwnReceiver(decl.body) || cx.stmt !== decl) return [];
+  const name: string = decl.id.name;
+  const calls = findAll(
+    cx.program,
+    (n) =>
+      n.type === "CallExpression" &&
+      n.callee.type === "Identifier" &&
+      n.callee.name === name &&
+      !(decl.start <= n.start && n.end <= decl.end),
+  );
+  if (calls.length === 0) return [];
+  const method = cx.fresh("rankTools");
+  const rest = cx.fresh("args$");
+  const head = `${decl.async ? "async " : ""}${method}(${decl.params.map((p: N) => src(cx, p)).join(", ")}) ${src(cx, decl.body)}`;
+  const delegate = (holder: string) =>
+    `${decl.async ? "async " : ""}function ${name}(...${rest}) { return ${holder}.${method}(...${rest}); }`;
+  const atCalls = (holder: string) => calls.map((c) => ({ start: c.callee.start, end: c.callee.end, text: `${holder}.${method}` }));
+  const cls = cx.fresh("KeywordSearch$");
+  const obj = cx.fresh("keywordSearch$");
+  return [
+    {
+      variant: "class-method",
+      description: `the scorer becomes a method of a new class; ${name} is an arrow that calls it on a new instance`,
+      changesBehaviour: false,
+      splices: [
+        {
+          start: decl.start,
+          end: decl.end,
+          text: `class ${cls} { ${head} }\nvar ${name} = (...${rest}) => new ${cls}().${method}(...${rest});`,
+        },
+      ],
+    },
+    {
+      variant: "static-method",
+      description: `the scorer becomes a static method of a new class; call() calls the method, ${name} delegates`,
+      changesBehaviour: false,
+      splices: [{ start: decl.start, end: decl.end, text: `${delegate(cls)}\nclass ${cls} { static ${head} }` }, ...atCalls(cls)],
+    },
+    {
+      variant: "object-method",
+      description: `the scorer becomes a method of an object literal; call() calls the method, ${name} delegates`,
+      changesBehaviour: false,
+      splices: [{ start: decl.start, end: decl.end, text: `${delegate(obj)}\nvar ${obj} = { ${head} };` }, ...atCalls(obj)],
+    },
+  ];
+};
+
 const RENAMED: Record<string, string> = { isMcp: "isMcpTool", parts: "nameParts", full: "fullName", coarseParts: "coarseNameParts" };
 
 /** Identifiers named `name` inside `fn`, leaving out nested functions that bind the name again. */
@@ -1066,6 +1123,7 @@ const GENERATORS: Record<MutantKind, Generator> = {
   "helper-split": helperSplit,
   "helper-inline": helperInline,
   "class-method": classMethod,
+  "scorer-method": scorerMethod,
   "rename-marker": renameMarker,
   "fast-path": fastPath,
 };
