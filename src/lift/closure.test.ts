@@ -4,6 +4,8 @@ import type { Container } from "../extract/types.js";
 import { parseModule } from "../ast/parse-module.js";
 import { walk, type Node } from "../ast/pattern.js";
 import { collectClosure } from "./closure.js";
+import { methodAsFunction } from "../locate/match-signature.js";
+import { LiftError } from "./lift-error.js";
 
 const memory = memoryContainer;
 
@@ -34,6 +36,29 @@ describe("closure", () => {
     expect(cl.builtins).toEqual(["Boolean", "Map"]);
     expect(cl.environment).toEqual([]);
     expect(cl.unresolved).toEqual([]);
+  });
+
+  it("takes a method as a function of its arguments, and refuses one whose own code uses this or super", () => {
+    const c = memory({
+      "/$bunfs/root/cli.js": [
+        "var W = 10;",
+        "class Search { static limit = 2; static rank(q, tools) { return tools.filter((t) => t.name === q).slice(0, W) } }",
+        "class Held { rank(q, tools) { return tools.slice(0, this.limit ?? W) } }",
+        "var holder = { rank(q, tools) { return tools.map(function () { return this }).slice(0, W) } };",
+      ].join("\n"),
+    });
+    const m = c.modules[0]!;
+    const methods: Node[] = [];
+    walk(parseModule(c.text(m))!, (n) => {
+      if (n.type === "MethodDefinition" || (n.type === "Property" && n.method)) methods.push(methodAsFunction(n)!);
+    });
+    expect(methods.map((f) => f.type)).toEqual(["FunctionDeclaration", "FunctionDeclaration", "FunctionDeclaration"]);
+    const [statik, held, object] = methods.map((node) => ({ module: m, node, name: "rank" }));
+    expect(names(collectClosure(c, [statik!]))).toEqual(["cli.js#rank:function", "cli.js#W:variable"]);
+    expect(() => collectClosure(c, [held!])).toThrow(LiftError);
+    expect(() => collectClosure(c, [held!])).toThrow(/rank is a method that uses this; .* \(\S*cli\.js:3:14\)$/);
+    // A nested function's this is its own.
+    expect(names(collectClosure(c, [object!]))).toEqual(["cli.js#rank:function", "cli.js#W:variable"]);
   });
 
   it("crosses chunks through imports and aliased exports", () => {
