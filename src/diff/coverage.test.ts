@@ -146,6 +146,20 @@ describe("condition outcomes", () => {
     expect(answers(m)).toEqual(answers(plain));
   });
 
+  it("takes a new last operand as deciding whenever its chain is left to it", async () => {
+    const was = "function f(x) {\n  if (x.a && x.b) return 1;\n  return 0;\n}\nexport { f };\n";
+    const now = "function f(x) {\n  if (x.a && x.b && x.c) return 1;\n  return 0;\n}\nexport { f };\n";
+    const { text, points } = instrument(now, new Set([2]), was);
+    expect(() => parse(text, { ecmaVersion: "latest", sourceType: "module" })).not.toThrow();
+    const decides = points.findIndex((p) => p.code === "x.c" && p.why?.startsWith("never seen deciding its `&&`"));
+    expect(decides).toBeGreaterThanOrEqual(0);
+    const m = await load(text, "f");
+    expect(m.fn({ a: 1, b: 1, c: 1 })).toBe(1);
+    expect(m.reached().has(decides)).toBe(false);
+    expect(m.fn({ a: 1, b: 1, c: 0 })).toBe(0);
+    expect(m.reached().has(decides)).toBe(true);
+  });
+
   it("does not run a rest that may change state: its deciding is said unchecked", () => {
     const impure = after.replace("re.test(tool.description)", "tool.seen.push(word)");
     const { text, points } = instrument(impure, new Set([2]), before.replace("re.test(tool.description)", "tool.seen.push(word)"));

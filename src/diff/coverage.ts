@@ -112,7 +112,9 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
       );
       if (pure) {
         const receivers = [...new Set(rest.flatMap((r) => regexReceivers(r)).map((r) => text.slice(r.start, r.end)))];
-        const thunk = `() => ${KEEP}([${receivers.join(", ")}], () => ${rest.map((r) => `(${text.slice(r.start, r.end)})`).join(` ${op} `)})`;
+        // The last operand has no rest: `||`'s is false, `&&`'s true, and the operand alone decides.
+        const restText = rest.length ? rest.map((r) => `(${text.slice(r.start, r.end)})`).join(` ${op} `) : op === "||" ? "false" : "true";
+        const thunk = `() => ${KEEP}([${receivers.join(", ")}], () => ${restText})`;
         wrap(n, `${DECIDE}(${d}, (`, `), ${op === "||" ? 1 : 0}, ${thunk})`);
       }
     }
