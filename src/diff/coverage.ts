@@ -8,8 +8,12 @@
  *   score += parsed.isMcp && term.length > 3 ? 12 : 10;
  *     → __searchliftReach(0); score += (__searchliftReach(1), parsed.isMcp && (__searchliftReach(2), term.length > 3)) ? … ;
  *
- * (each arm of the `?:` gets its own probe too). What is never reached is named by its line, so that "no
- * difference found" can say whether the changed code ran at all.
+ * (each arm of the `?:` gets its own probe too). A branch that ran is not yet a condition that mattered: the
+ * tests on those lines (the operands of `&&`/`||`/`??`, `if` and `?:` tests, what a `.some`/`.filter`/… callback
+ * returns) each get two points, seen true and seen false, and an operand the other module's chain lacks (a new
+ * disjunct or conjunct) a third, seen deciding its chain — the one case in which it changes anything. What is
+ * never reached is named by its line, so that "no difference found" can say whether the changed code ran at
+ * all, and each way that matters.
  */
 import { parse } from "acorn";
 import { diffLines } from "diff";
