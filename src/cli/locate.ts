@@ -47,6 +47,10 @@ function formatLocate(input: string, results: RoutineResult[]): string {
   for (const r of results) {
     if (r.status === "found") {
       lines.push(`${r.id}: found, variant ${r.variant}`, `  ${safe(r.module ?? "")}:${r.line}:${r.column}  bytes ${r.start}-${r.end}`);
+      if (r.method)
+        lines.push(
+          `  a ${r.method.static ? "static " : ""}method of ${r.method.holder === "class" ? "class" : "the object"} ${r.method.name === null ? "(unnamed)" : safe(r.method.name)}`,
+        );
       for (const [role, name] of Object.entries(r.roles ?? {})) lines.push(`  ${role.padEnd(16)} ${safe(name)}`);
       if (r.changed) lines.push(...changedLines(r.changed));
     } else if (r.status === "ambiguous") {

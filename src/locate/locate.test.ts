@@ -142,19 +142,28 @@ describe("locate by linked variants", () => {
     const wrapped = `class Search { best${body} }\nvar go = (q, t, n) => new Search().best(q, t, n);\n`;
     const code = decoy + wrapped + entryCalling("go") + "entry({});\n";
     const [s] = runBoth(code);
-    expect(s).toMatchObject({ status: "found", variant: "anchored", roles: { scorer: "best", query: "q" } });
+    expect(s).toMatchObject({
+      status: "found",
+      variant: "anchored",
+      roles: { scorer: "best", query: "q" },
+      method: { holder: "class", name: "Search", static: false },
+    });
     expect(code.slice(s!.start, s!.end)).toBe(`best${body.trimEnd()}`);
     const viaFunction = `var holder = { best${body.trimEnd()} };\nfunction go(...a) { return holder.best(...a); }\n`;
     expect(runBoth(decoy + viaFunction + entryCalling("go") + "entry({});\n")[0]).toMatchObject({
       status: "found",
       roles: { scorer: "best" },
+      method: { holder: "object", name: "holder", static: false },
     });
     const statik = `class Ranker { static best${body} }\n`;
     expect(runBoth(decoy + statik + entryCalling("Ranker.best") + "entry({});\n")[0]).toMatchObject({
       status: "found",
       variant: "anchored",
       roles: { scorer: "best" },
+      method: { holder: "class", name: "Ranker", static: true },
     });
+    // A plain function is no method.
+    expect(runBoth(decoy + changedScorer + knownEntry + "entry({});\n")[0]!.method).toBeUndefined();
   });
 
   it("does not link a method through a wrapper that passes other arguments; the closest code may be a method", () => {

@@ -1,8 +1,8 @@
 import type { Container, ModuleEntry } from "../extract/types.js";
-import { indexByType, matchVariant, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
+import { indexByType, matchVariant, METHOD_OF, roleNames, type TypeIndex, type VariantMatch } from "./match-signature.js";
 import { lineColumn, parseModule } from "../ast/parse-module.js";
 import { sharedModuleText, type StatementParser } from "./partial-parse.js";
-import { walk, type Node } from "../ast/pattern.js";
+import { fieldsOf, walk, type Node } from "../ast/pattern.js";
 import { MarkerIndex } from "./prefilter.js";
 import { markerBytes, markerLabel, type Signature, type Variant } from "./signature.js";
 import { borrowedBindings, changedParts, nearest, type ChangedParts, type Closest } from "./nearest.js";
@@ -27,10 +27,19 @@ export interface RoutineResult extends Partial<Candidate> {
   candidates?: Candidate[];
   /** Markers that occur more often in the program than the signature allows. */
   warnings?: string[];
+  /** A routine written as a method: what holds it (a class or an object literal, and its name where it has one). */
+  method?: MethodOf;
   /** Found by a linked variant: the known variant closest to it, and that variant's parts it lacks. */
   changed?: ChangedParts;
   /** For "absent": the code that came closest to a known variant, and what it lacked. */
   closest?: Closest;
+}
+
+export interface MethodOf {
+  holder: "class" | "object";
+  /** The class's name, or the variable (or assigned name) holding the class or object; null when it has none. */
+  name: string | null;
+  static: boolean;
 }
 
 /**
@@ -104,6 +113,8 @@ export function locateRoutines(container: Container, signatures: Signature[]): L
       searched.push(...sig.variants.filter((v) => v.linked));
     }
     const located = resultOf(sig, found, searched, markers);
+    const method = located.match && (located.match.node as { [METHOD_OF]?: Node })[METHOD_OF];
+    if (method) located.result.method = methodOf(view(located.match!.module), method);
     if (located.match && sig.variants.find((v) => v.name === located.result.variant)?.linked) {
       const changed = changedParts(sig, located.match.text, located.match.node);
       if (changed) {
@@ -139,6 +150,44 @@ function calleeNames(sig: Signature, f: Found, role: string, mv: ModuleView): st
     out.push(name);
     next = next.type === "Identifier" ? forwardedCallee(mv, name) : null;
   }
+  return out;
+}
+
+/** What holds `method` (a MethodDefinition or an object's Property), found in the statement around it. */
+function methodOf(mv: ModuleView, method: Node): MethodOf | undefined {
+  const same = (n: Node) => n.start === method.start && n.end === method.end;
+  let out: MethodOf | undefined;
+  const parents: Node[] = [];
+  const visit = (n: Node) => {
+    // Only the nodes around the method are walked.
+    if (out || !n || typeof n.type !== "string" || n.start > method.start || n.end < method.end) return;
+    if ((n.type === "ClassBody" && n.body.some(same)) || (n.type === "ObjectExpression" && n.properties.some(same))) {
+      const holder = n.type === "ClassBody" ? parents.at(-1)! : n;
+      const around = parents.at(n.type === "ClassBody" ? -2 : -1);
+      const own = holder.type === "ClassDeclaration" || holder.type === "ClassExpression" ? holder.id?.name : undefined;
+      const bound =
+        around?.type === "VariableDeclarator" && around.id.type === "Identifier"
+          ? around.id.name
+          : around?.type === "AssignmentExpression" && around.left.type === "Identifier"
+            ? around.left.name
+            : undefined;
+      out = {
+        holder: n.type === "ClassBody" ? "class" : "object",
+        name: own ?? bound ?? null,
+        static: method.type === "MethodDefinition" && method.static,
+      };
+      return;
+    }
+    parents.push(n);
+    const fields = fieldsOf(n);
+    for (const k of Object.keys(fields)) {
+      const v = fields[k];
+      if (Array.isArray(v)) for (const c of v) visit(c as Node);
+      else if (v && typeof v === "object") visit(v as Node);
+    }
+    parents.pop();
+  };
+  for (const stmt of mv.statementsAt(method.start) ?? []) visit(stmt);
   return out;
 }
 
