@@ -11,6 +11,7 @@ import { lineColumn } from "../ast/parse-module.js";
 import { fieldsOf, instantiate, matchNode, type Node } from "../ast/pattern.js";
 import { METHOD_OF } from "../locate/match-signature.js";
 import { LiftError } from "./lift-error.js";
+import { sharedModuleText } from "../locate/partial-parse.js";
 import type { Port } from "../locate/signature.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
 import { ModuleScope, type Definition } from "./module-scope.js";
@@ -82,7 +83,14 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
         { module: r.module.path, line, column },
       );
     }
-    const entry: ClosureEntry = { name: r.name, module: r.module, kind: "function", node: r.node, references: new Map(), members: [] };
+    const entry: ClosureEntry = {
+      name: r.name,
+      module: r.module,
+      kind: "function",
+      node: classStrictness(container, r),
+      references: new Map(),
+      members: [],
+    };
     seen.add(definitionKey(entry));
     queue.push(entry);
   }
@@ -244,6 +252,41 @@ function methodReceiverUse(node: Node): string | null {
   };
   visit(node, true);
   return found;
+}
+
+/**
+ * A class method taken out of its class keeps the strict mode that every class body has: in a script (whose
+ * other code may be sloppy) the copy says "use strict" itself. A module is strict throughout; an object literal's
+ * method runs as the code around it. Parameters other than plain names cannot stand under the directive.
+ */
+function classStrictness(container: Container, r: Root): Node {
+  const method = (r.node as { [METHOD_OF]?: Node })[METHOD_OF];
+  if (method?.type !== "MethodDefinition" || r.node.type !== "FunctionDeclaration") return r.node;
+  if (sharedModuleText(container, r.module).parser.goal === "module" || hasUseStrict(r.node)) return r.node;
+  if (!r.node.params.every((p: Node) => p.type === "Identifier"))
+    throw new LiftError(
+      `${r.name} is a class method (strict) in a script, with parameters other than plain names: it cannot be copied out strict`,
+    );
+  const at = { start: r.node.body.start, end: r.node.body.start };
+  const directive = {
+    type: "ExpressionStatement",
+    expression: { type: "Literal", value: "use strict", raw: '"use strict"', ...at },
+    directive: "use strict",
+    ...at,
+  } as Node;
+  const copy = { ...r.node, body: { ...r.node.body, body: [directive, ...r.node.body.body] } } as Node;
+  Object.defineProperty(copy, METHOD_OF, { value: method });
+  return copy;
+}
+
+/** Whether a function's own directive prologue says "use strict" (so it runs strict wherever it is copied). */
+export function hasUseStrict(fn: Node): boolean {
+  if (fn.type !== "FunctionDeclaration" && fn.type !== "FunctionExpression") return false;
+  for (const st of fn.body.body) {
+    if (st.type !== "ExpressionStatement" || typeof st.directive !== "string") return false;
+    if (st.directive === "use strict") return true;
+  }
+  return false;
 }
 
 function resolverText(resolver: Resolver | undefined, container: Container, m: ModuleEntry): string {

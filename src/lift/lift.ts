@@ -12,7 +12,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { locateRoutines, type RoutineResult } from "../locate/locate.js";
 import { sharedModuleText } from "../locate/partial-parse.js";
 import { lineColumn, moduleHtmlComment } from "../ast/parse-module.js";
-import type { Closure } from "./closure.js";
+import { hasUseStrict, type Closure } from "./closure.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
 import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
@@ -274,6 +274,7 @@ function originalAsRun(c: Container, closure: Closure, original: () => string, r
   const modes = new Map<boolean, string>();
   for (const d of closure.definitions) {
     if (d.port) continue; // our own code, in place of the release's
+    if (hasUseStrict(d.node)) continue; // strict wherever it runs: a class method copied out says so itself
     const { text, parser } = sharedModuleText(c, d.module);
     const at = parser.goal === "module" ? moduleHtmlComment(text, d.node) : -1;
     if (at >= 0) {
