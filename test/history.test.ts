@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
-import { markdownProse } from "../src/safe-text.js";
+import { markdownProse, markdownText } from "../src/safe-text.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const SAMPLES = [
@@ -90,7 +90,12 @@ describe("searchlift history", () => {
     const timeline = JSON.parse(readFileSync(s.files.json, "utf8")) as {
       releases: Array<{ version: string; routineHash: string | null; published?: string }>;
       groups: Array<{ releases: string[] }>;
-      changes: Array<{ from: string; to: string; behaviour: { sentences: string[] } | null }>;
+      changes: Array<{
+        from: string;
+        to: string;
+        behaviour: { sentences: string[] } | null;
+        semantics?: Array<{ feature: string; before: string; after: string }>;
+      }>;
     };
     expect(timeline.releases.map((r) => r.routineHash)).toEqual(tracked.releases.map((r) => r.routineHash));
     expect(timeline.groups.map((g) => g.releases.length)).toEqual(tracked.groups.map((g) => g.releases.length));
@@ -109,6 +114,11 @@ describe("searchlift history", () => {
     }
     expect(changelog).toMatch(/\| 2\.0\.78 \| npm \| cannot lift/);
     expect(changelog).toContain("| weight or feature | value |");
+    // Each generation's scoring table is the rows its change point measured (what diff and the chart show).
+    for (const c of changed.filter((x) => x.semantics?.length)) {
+      const section = changelog.slice(changelog.indexOf(`### ${c.to} (`)).split("\n### ")[0]!;
+      for (const r of c.semantics!) expect(section).toContain(`| ${markdownText(r.feature)} | ${markdownText(r.after)} |`);
+    }
     for (const p of [releases, cache, out, tmpdir()]) expect(changelog).not.toContain(p);
     const codeLines = SAMPLES.flatMap((f) => readFileSync(f, "utf8").split(/[\n;{}]/))
       .map((l) => l.trim())

@@ -6,8 +6,6 @@
  * the inputs that show a change and what each release answered to them.
  */
 import type { Skipped } from "../fetch/fetch.js";
-import type { RoutinePack, SemanticRow } from "../routines/pack.js";
-import { toolSearchPack } from "../routines/tool-search/index.js";
 import { summarySentence } from "../diff/code-summary.js";
 import type { WitnessReport } from "../diff/behaviour.js";
 import type { Behaviour } from "../diff/behaviour.js";
@@ -27,11 +25,8 @@ export interface ChangelogOptions {
   skipped: Skipped[];
   /** The native platform after 2.1.112. */
   platform: string | null;
-  /** A module's text by its path in the timeline folder. */
-  read: (module: string) => string;
   /** The command that regenerates this file. */
   command?: string;
-  pack?: RoutinePack;
 }
 
 /** The longest a witness's answer is shown; the whole answer is in timeline.json. */
@@ -40,7 +35,6 @@ const QUERY_CHARS = 48;
 const NAMES = 6;
 
 export function changelogMarkdown(t: Timeline, o: ChangelogOptions): string {
-  const pack = o.pack ?? toolSearchPack;
   const members = groupMembers(t);
   const lifted = t.releases.filter((r) => r.routineHash !== null);
   const first = t.releases[0]?.version;
@@ -51,7 +45,7 @@ export function changelogMarkdown(t: Timeline, o: ChangelogOptions): string {
     "",
     `${t.releases.length} release${t.releases.length === 1 ? "" : "s"} of Claude Code${first ? `, ${text(first)} to ${text(last!)}` : ""} (the cli.js package up to 2.1.112${o.platform ? `, the ${text(o.platform)} build after` : ""}): ${lifted.length} lifted${lifted.every((r) => r.verified) ? " and verified" : ""}, ${generations} generation${generations === 1 ? "" : "s"} of the tool search, ${t.changes?.length ?? 0} change point${t.changes?.length === 1 ? "" : "s"}.`,
     "",
-    "Each change point below names the release where the tool search's code changed and the day it was published, says each rule that changed in words, with one input that shows it (the call, the tools given, and what the release before and the release after answered), and gives the scoring table of the generation it starts: its weights and features, read from the lifted code. Nothing here is code from a release.",
+    "Each change point below names the release where the tool search's code changed and the day it was published, says each rule that changed in words, with one input that shows it (the call, the tools given, and what the release before and the release after answered), and gives the scoring table of the generation it starts: what each kind of match adds, its caps and features, as the probes measured them on the lifted modules (the rows `diff` shows). Nothing here is code from a release.",
     ...(o.command ? ["", `Regenerate with \`${o.command}\`.`] : []),
   ];
 
@@ -70,13 +64,13 @@ export function changelogMarkdown(t: Timeline, o: ChangelogOptions): string {
     const g = t.groups[i + 1]!;
     const day = publishedDay(t, c.to);
     lines.push("", `### ${text(c.to)}${day ? ` (${day})` : ""}`, "", `From ${text(c.from)} to ${text(c.to)}.`, "", ...changeMarkdown(c));
-    lines.push(...scoringTable(g, members[i + 1] ?? [], o, pack));
+    lines.push(...scoringTable(g, members[i + 1] ?? [], measuredRows(changes, i + 1)));
   }
   if (t.groups[0]) {
     const g = t.groups[0];
     const day = publishedDay(t, g.first);
     lines.push("", `## The first generation: ${text(span(g))}${day ? ` (${day})` : ""}`, "");
-    lines.push(...scoringTable(g, members[0] ?? [], o, pack));
+    lines.push(...scoringTable(g, members[0] ?? [], measuredRows(changes, 0)));
   }
 
   const failed = t.releases.filter((r) => r.routineHash === null);
@@ -169,25 +163,28 @@ function answer(v: unknown): string {
   return s.length > ANSWER_CHARS ? `${s.slice(0, ANSWER_CHARS - 1)}…` : s;
 }
 
-/** The generation's weights and features, read from its first lifted module (absent weights and features left out). */
-function scoringTable(g: Group, rs: Release[], o: ChangelogOptions, pack: RoutinePack): string[] {
-  const m = rs.find((r) => r.routineHash && r.module);
-  if (!m) return [];
-  let rows: SemanticRow[];
-  try {
-    const s = pack.semantics(o.read(m.module!));
-    rows = pack.semanticDiff(s, s);
-  } catch (e) {
-    return ["", `Scoring table of ${text(span(g))}: cannot be read (${text((e as Error).message)}).`];
-  }
-  const present = rows.filter((r) => r.after !== "—" && r.after !== "no");
-  if (!present.length) return [];
+/**
+ * Generation k's rows as the probes measured them, the same rows the change report and the timeline's chart
+ * show: what the change point that starts it measured on its side, or for the first generation what the first
+ * change point measured before it. Null when no change point touches the generation (one generation only).
+ */
+function measuredRows(changes: readonly Change[], k: number): Array<{ feature: string; value: string }> | null {
+  const starts = k > 0 ? changes[k - 1]?.semantics : undefined;
+  if (starts?.length) return starts.map((r) => ({ feature: r.feature, value: r.after }));
+  const ends = changes[k]?.semantics;
+  return ends?.length ? ends.map((r) => ({ feature: r.feature, value: r.before })) : null;
+}
+
+/** The generation's scoring table: what each kind of match adds, its caps and features, as measured. */
+function scoringTable(g: Group, rs: Release[], rows: Array<{ feature: string; value: string }> | null): string[] {
+  if (!rs.some((r) => r.routineHash && r.module)) return [];
+  if (!rows) return ["", `Scoring table of ${text(span(g))}: not measured (no change point compares it with another generation).`];
   return [
     "",
     `Scoring table of ${text(span(g))} (${rs.length} release${rs.length === 1 ? "" : "s"}):`,
     "",
     TABLE_HEADERS.scoring,
     "|---|---|",
-    ...present.map((r) => `| ${text(r.feature)} | ${text(r.after)} |`),
+    ...rows.map((r) => `| ${text(r.feature)} | ${text(r.value)} |`),
   ];
 }

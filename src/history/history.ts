@@ -138,13 +138,11 @@ export async function history(opts: HistoryOptions): Promise<HistoryResult> {
     ...(opts.jobs ? { jobs: opts.jobs } : {}),
     ...(opts.pack ? { pack: opts.pack } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-    extraFiles: (timeline, dir) => {
+    extraFiles: (timeline) => {
       changelog = changelogMarkdown(timeline, {
         skipped: plan.skipped,
         platform: plan.platform,
-        read: (p) => readFileSync(join(dir, p), "utf8"),
         ...(opts.command ? { command: opts.command } : {}),
-        ...(opts.pack ? { pack: opts.pack } : {}),
       });
       return { "changelog.md": changelog };
     },
