@@ -23,6 +23,7 @@ import type { SemanticRow } from "../routines/pack.js";
 import type { Tool } from "../routines/tool-search/corpus.js";
 import { moduleToScript } from "../verify/verify.js";
 import { codeTokens, type CodeTokens } from "./code-tokens.js";
+import { movedDefinitionLines } from "./code-summary.js";
 import { ModuleRunError, runCalls, runCallsOnBoth, WITNESS_SANDBOX, type Side } from "./witness-run.js";
 import { answerOf, DEFAULT_BUDGET, searchWitnesses, type Budget, type CoverageSides, type Witness } from "./witness-search.js";
 import { changedLines, instrument, type ChangedPoint } from "./coverage.js";
@@ -299,6 +300,9 @@ function instrumented(
 ): { sides: CoverageSides; points: [ChangedPoint[], ChangedPoint[]] } | null {
   const [la, lb] = changedLines(liftedCode(a.text), liftedCode(b.text));
   if (la.size + lb.size === 0) return null;
+  // A definition only moved is not changed code: its lines get no probes.
+  for (const l of movedDefinitionLines(a.text, b.text)) la.delete(l);
+  for (const l of movedDefinitionLines(b.text, a.text)) lb.delete(l);
   try {
     const [ia, ib] = [instrument(a.text, moduleLines(a.text, la), b.text), instrument(b.text, moduleLines(b.text, lb), a.text)];
     return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeSummary, summarySentence } from "./code-summary.js";
+import { codeSummary, movedDefinitionLines, summarySentence } from "./code-summary.js";
 
 /** A lifted module's shape: a header comment, the factory with its definitions, an adapter, the provenance. */
 const lifted = (inner: string, adapter = "function searchTools(q) { return createReleaseSearch()(q); }") =>
@@ -44,5 +44,24 @@ describe("codeSummary", () => {
   it("a long list ends in how many more", () => {
     const many = (n: number) => lifted(Array.from({ length: n }, (_, i) => `  function f${i}() { return ${i}; }`).join("\n"));
     expect(summarySentence(codeSummary(many(1), many(11)))).toBe("New: f1, f2, f3, f4, f5, f6, f7, f8 and 2 more.");
+  });
+});
+
+describe("movedDefinitionLines", () => {
+  it("gives the lines of a definition only moved, and not those of one changed or new", () => {
+    const before = lifted(`  function search(q) { return parse(q); }
+  function parse(q) {
+    return q.split(" ");
+  }`);
+    const after = lifted(`  function parse(q) {
+    return q.split(" ");
+  }
+  function search(q) { return parse(q).slice(0, 5); }`);
+    // In the lifted code (the factory from its first line): parse spans lines 2-4 after, 3-5 before; the adapter,
+    // the same in both, is line 9; search, changed, is in neither.
+    expect([...movedDefinitionLines(after, before)]).toEqual([2, 3, 4, 9]);
+    expect([...movedDefinitionLines(before, after)]).toEqual([3, 4, 5, 9]);
+    const changed = after.replace('q.split(" ")', "q.split(/\\s+/)");
+    expect([...movedDefinitionLines(changed, before)]).toEqual([9]);
   });
 });

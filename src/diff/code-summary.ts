@@ -46,9 +46,30 @@ function list(names: readonly string[]): string {
   return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
 }
 
+/**
+ * The 1-based lines of `code` inside definitions that `other` has under the same name with the same text, moved
+ * or not: a definition only moved (the line diff calls it removed here and added there) changed nothing.
+ */
+export function movedDefinitionLines(code: string, other: string): Set<number> {
+  const theirs = definitions(liftedCode(other));
+  const lifted = liftedCode(code);
+  const lines = new Set<number>();
+  const lineAt = (offset: number) => lifted.slice(0, offset).split("\n").length;
+  for (const [name, { text, start, end }] of definitionSpans(lifted)) {
+    if (theirs.get(name) !== text) continue;
+    for (let l = lineAt(start), last = lineAt(end); l <= last; l++) lines.add(l);
+  }
+  return lines;
+}
+
 /** Name → source text of each definition; a module that does not parse has none. */
 function definitions(code: string): Map<string, string> {
-  const out = new Map<string, string>();
+  return new Map([...definitionSpans(code)].map(([name, d]) => [name, d.text]));
+}
+
+/** Name → source text and place of each definition. */
+function definitionSpans(code: string): Map<string, { text: string; start: number; end: number }> {
+  const out = new Map<string, { text: string; start: number; end: number }>();
   let program;
   try {
     program = parse(code, { ecmaVersion: "latest", sourceType: "module" }) as unknown as { body: Node[] };
@@ -56,7 +77,8 @@ function definitions(code: string): Map<string, string> {
     return out;
   }
   const add = (s: Node) => {
-    for (const [name, node] of declared(s)) out.set(out.has(name) ? `${name} (again)` : name, code.slice(node.start, node.end));
+    for (const [name, node] of declared(s))
+      out.set(out.has(name) ? `${name} (again)` : name, { text: code.slice(node.start, node.end), start: node.start, end: node.end });
   };
   for (const s of program.body) {
     const inner = s.type === "FunctionDeclaration" ? s.body.body.filter((x: Node) => declared(x).length > 0) : [];
