@@ -22,7 +22,13 @@ const SAMPLES = [
 const PACKAGE = "@anthropic-ai/claude-code";
 
 function run(...args: string[]) {
+  return runWith({}, ...args);
+}
+
+/** The CLI with these environment variables set (the suite sets SEARCHLIFT_QUIET=1; progress tests unset it). */
+function runWith(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], {
+    env: { ...process.env, ...env },
     encoding: "utf8",
     timeout: 900_000,
     maxBuffer: 256 << 20,
@@ -133,10 +139,16 @@ describe("searchlift history", () => {
       rmSync(join(cache, rec.sha256), { recursive: true, force: true });
       rmSync(join(records, `${v}.json`));
     }
-    const second = JSON.parse(run(...args).stdout) as Summary;
+    // Without a terminal, progress is a plain line per event on stderr (stdout stays the JSON); --quiet has none.
+    const progressLine = /^searchlift: [a-z]+( \d+\/\d+)?(, \d+ s)?: /m;
+    const resumed = runWith({ SEARCHLIFT_QUIET: "0" }, ...args);
+    expect(resumed.stderr).toMatch(progressLine);
+    const second = JSON.parse(resumed.stdout) as Summary;
     expect([second.liftedNow, second.recorded, second.lifted]).toEqual([2, 7, 8]);
     // Nothing new: nothing lifted, and the same changelog, byte for byte.
-    const third = JSON.parse(run(...args).stdout) as Summary;
+    const quiet = runWith({ SEARCHLIFT_QUIET: "0" }, ...args, "--quiet");
+    expect(quiet.stderr).not.toMatch(progressLine);
+    const third = JSON.parse(quiet.stdout) as Summary;
     expect([third.liftedNow, third.recorded]).toEqual([0, 9]);
     expect(readFileSync(third.files.changelog, "utf8")).toBe(changelog);
     for (const d of [releases, cache]) rmSync(d, { recursive: true, force: true });

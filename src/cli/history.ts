@@ -6,7 +6,8 @@ import type { Command } from "commander";
 import { ExitCode } from "../errors.js";
 import { messageLine, terminalSafe as safe } from "../safe-text.js";
 import { positiveInteger, positiveSeconds } from "./options.js";
-import { printJson, progressLine } from "./output.js";
+import { printJson } from "./output.js";
+import { cliProgress } from "./progress.js";
 import { cliRoutinePack } from "./routine.js";
 
 interface HistoryFlags {
@@ -21,6 +22,7 @@ interface HistoryFlags {
   cached?: boolean;
   changelog?: string;
   json?: boolean;
+  quiet?: boolean;
   verifyTimeout?: number;
 }
 
@@ -43,13 +45,14 @@ export function registerHistory(program: Command): void {
     .option("--cached", "offline: only the releases the release cache holds; nothing is asked of the registry")
     .option("--changelog <file>", "also write the changelog to FILE (docs/tool-search-changelog.md)")
     .option("--json", "print the run's summary as JSON")
+    .option("-q, --quiet", "no progress lines on stderr (notes, warnings and errors still)")
     .option("--verify-timeout <seconds>", "time budget for verifying each lift (default 300)", positiveSeconds)
     .action(async (range: string | undefined, opts: HistoryFlags) => {
       const { checkOutput } = await import("../output-folder.js");
       // --out first: nothing is fetched or lifted for an output that would be refused.
       checkOutput(opts.out, "track");
       const { history } = await import("../api/history.js");
-      const tty = process.stderr.isTTY && !opts.json;
+      const progress = cliProgress({ quiet: !!opts.quiet });
       const r = await history({
         pack: await cliRoutinePack(),
         out: opts.out,
@@ -70,9 +73,8 @@ export function registerHistory(program: Command): void {
         ...(opts.cached ? { cached: true } : {}),
         ...(opts.changelog ? { changelog: opts.changelog } : {}),
         ...(opts.verifyTimeout ? { verifyTimeoutS: opts.verifyTimeout } : {}),
-        ...(tty ? { onProgress: progressLine } : {}),
-      });
-      if (tty) process.stderr.write("\n");
+        onProgress: progress.onProgress,
+      }).finally(() => progress.end());
       const t = r.timeline;
       const lifted = t.releases.length - r.failed.length;
       if (opts.json)

@@ -5,7 +5,6 @@
 import { CommanderError } from "commander";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { jsLiteral, messageLine, terminalSafe as safe } from "../safe-text.js";
-import type { ProgressEvent } from "../api/progress.js";
 
 /** One JSON object on stdout, the form every `--json` prints: no raw line separator, whatever the input's text. */
 export function printJson(value: unknown): void {
@@ -26,10 +25,4 @@ export function report(e: unknown): number {
   process.stderr.write(`searchlift: internal error: ${messageLine(err?.message ?? String(e))}\n`);
   if (process.env.SEARCHLIFT_DEBUG) process.stderr.write(`${err?.stack}\n`);
   return ExitCode.internal;
-}
-
-/** A library progress event as one line on stderr, rewritten in place (for a TTY: callers pass it only then). */
-export function progressLine(e: ProgressEvent): void {
-  const count = e.total ? ` ${e.done ?? 0}/${e.total}` : "";
-  process.stderr.write(`\r\x1b[K${e.stage}${count}: ${messageLine(e.message)}`);
 }
