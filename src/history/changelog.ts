@@ -8,7 +8,7 @@
 import type { Skipped } from "../fetch/fetch.js";
 import { summarySentence } from "../diff/code-summary.js";
 import type { WitnessReport } from "../diff/behaviour.js";
-import type { Behaviour } from "../diff/behaviour.js";
+import { behaviourVerdict, type Behaviour } from "../diff/behaviour.js";
 import { markdownCode, markdownProse, markdownText as text } from "../safe-text.js";
 import { groupMembers, publishedDay, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
@@ -124,10 +124,11 @@ function noDifference(b: Behaviour): string {
   const c = b.coverage;
   if (!c) return `No behaviour difference found in ${b.searched} cases`;
   const of = c.before.of + c.after.of;
-  const missed = of - c.before.reached - c.after.reached;
-  return missed === 0
-    ? `A refactor: no behaviour difference found in ${b.searched} cases, and every changed statement and branch ran`
-    : `Unknown: no behaviour difference found in ${b.searched} cases; ${missed} of ${of} changed statements and branches never ran`;
+  const missed = c.before.unreached.length + c.after.unreached.length;
+  // The verdict is diff's (behaviourVerdict); only the lines never seen (release code) and the seconds are left out.
+  return behaviourVerdict(b) === "refactor"
+    ? `A refactor: no behaviour difference found in ${b.searched} cases; every changed statement and branch ran, and every changed condition was seen both ways`
+    : `Unknown: no behaviour difference found in ${b.searched} cases; ${missed} of ${of} points of the changed code (statements, branches, condition outcomes) were never seen${b.stopped ? "; the search was stopped" : ""}`;
 }
 
 /** The witness a sentence says (a witness's own summary, or that of a toolSearch and searchTools pair). */
