@@ -88,3 +88,20 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
     throw e;
   }
 }
+
+/**
+ * Write every file of `dir` (inside `root`) to a new temporary name beside it, then rename them all: no
+ * half-written output, and no symlink followed at a temporary or final name. A failure is one SearchliftError.
+ */
+export function writeFilesInside(root: string, dir: string, files: Array<[string, string]>): void {
+  const tmp: string[] = [];
+  try {
+    makeDirInside(root, dir);
+    for (const [path, text] of files) tmp.push(writeTemporary(path, text));
+    files.forEach(([path], i) => renameSync(tmp[i]!, path));
+  } catch (e) {
+    for (const t of tmp) rmSync(t, { force: true });
+    if (e instanceof SearchliftError) throw e;
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
+  }
+}

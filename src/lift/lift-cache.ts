@@ -12,9 +12,8 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultCache } from "../cache-dir.js";
 import { inputHash } from "../check/input-hash.js";
-import { ExitCode, SearchliftError } from "../errors.js";
 import { isClientName, isPlatform, isVersion } from "./release-info.js";
-import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
+import { pathInside, writeFilesInside } from "../safe-write.js";
 import { isAcceptedAgreement } from "../verify/shared-verification.js";
 import { VERSION } from "../version.js";
 import type { LiftResult } from "./lift.js";
@@ -67,16 +66,7 @@ export function reuseLift(cache: string, key: string, out: string, input: string
     [join(target, kept.moduleName), module],
     [join(target, kept.declarationsName), declarations],
   ];
-  const tmp: string[] = [];
-  try {
-    makeDirInside(out, target);
-    for (const [path, text] of files) tmp.push(writeTemporary(path, text));
-    files.forEach(([path], i) => renameSync(tmp[i]!, path));
-  } catch (e) {
-    for (const t of tmp) rmSync(t, { force: true });
-    if (e instanceof SearchliftError) throw e;
-    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
-  }
+  writeFilesInside(out, target, files);
   return { ...kept.result, input, module: files[0]![0], declarations: files[1]![0] } as LiftResult;
 }
 

@@ -4,7 +4,7 @@
  * in the sandbox, and write it — atomically — under <out>/<client>/<version>/<platform>/.
  */
 import { createHash } from "node:crypto";
-import { renameSync, rmSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { openContainerAsync } from "../extract/open-container.js";
 import type { Container, ModuleEntry } from "../extract/types.js";
@@ -15,7 +15,7 @@ import { lineColumn, moduleHtmlComment } from "../ast/parse-module.js";
 import { hasUseStrict, type Closure } from "./closure.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
-import { makeDirInside, pathInside, writeTemporary } from "../safe-write.js";
+import { pathInside, writeFilesInside } from "../safe-write.js";
 import { jsLiteral, lineCommentText } from "../safe-text.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
@@ -221,7 +221,7 @@ async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<str
   const dir = pathInside(opts.out, info.client, info.version, info.platform);
   const module = join(dir, `${pack.id}.mjs`);
   const declarations = join(dir, `${pack.id}.d.ts`);
-  writeAtomically(opts.out, dir, [
+  writeFilesInside(opts.out, dir, [
     [module, text],
     [declarations, pack.declarations()],
   ]);
@@ -420,23 +420,6 @@ function moduleSha256(c: Container, m: ModuleEntry): string {
   return hash.digest("hex");
 }
 let hashWindow: Buffer | undefined;
-
-/**
- * Write every file of `dir` (inside `out`) to a new temporary name beside it, then rename them all: no
- * half-written module, and no symlink followed at a temporary or final name.
- */
-function writeAtomically(out: string, dir: string, files: Array<[string, string]>): void {
-  const tmp: string[] = [];
-  try {
-    makeDirInside(out, dir);
-    for (const [path, text] of files) tmp.push(writeTemporary(path, text));
-    files.forEach(([path], i) => renameSync(tmp[i]!, path));
-  } catch (e) {
-    for (const t of tmp) rmSync(t, { force: true });
-    if (e instanceof SearchliftError) throw e;
-    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
-  }
-}
 
 /**
  * Why a verification does not make the lift "verified", or null when it does. It does when every case
