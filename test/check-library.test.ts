@@ -6,46 +6,32 @@
  * (search-hint.js) and not by 0.4.0 (required-terms.js), so "storm warning", list_alerts's hint and none of its other
  * words, returns it first on 0.5.0 and not at all on 0.4.0.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as Searchlift from "../src/index.js";
+import { useSampleRegistry } from "./helpers/sample-registry.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
-const FAKE_NPM = join(import.meta.dirname, "helpers", "fake-npm.mjs");
 const work = mkdtempSync(join(tmpdir(), "searchlift-check-library-"));
-const registry = join(work, "registry");
 const releaseCache = join(work, "releases");
 const liftCache = join(work, "lifts");
-const saved = { ...process.env };
 
 async function entry(): Promise<typeof Searchlift> {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   return (await import(join(ROOT, pkg.exports["."].default))) as typeof Searchlift;
 }
 
+let restoreEnv = () => {};
+
 beforeAll(() => {
-  mkdirSync(join(registry, "anthropic-ai-claude-code"), { recursive: true });
-  for (const v of ["0.4.0", "0.5.0"]) {
-    const pkg = join(work, `pkg-${v}`, "package");
-    mkdirSync(pkg, { recursive: true });
-    writeFileSync(join(pkg, "cli.js"), readFileSync(join(RELEASES, v)));
-    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version: v, bin: { claude: "cli.js" } }));
-    const tgz = join(registry, "anthropic-ai-claude-code", `${v}.tgz`);
-    expect(spawnSync("tar", ["-czf", tgz, "-C", join(work, `pkg-${v}`), "package"]).status).toBe(0);
-  }
-  chmodSync(FAKE_NPM, 0o755);
-  Object.assign(process.env, { SEARCHLIFT_NPM: FAKE_NPM, FAKE_NPM_REGISTRY: registry });
+  restoreEnv = useSampleRegistry(work, ["0.4.0", "0.5.0"]);
 });
 
 afterAll(() => {
-  for (const k of ["SEARCHLIFT_NPM", "FAKE_NPM_REGISTRY"]) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -3,47 +3,31 @@
  * versions, ranges, folders of releases — through the CLI's resolver, and check `out` before any work. Offline: a
  * stand-in npm (test/helpers/fake-npm.mjs) serves the sample releases as @anthropic-ai/claude-code versions.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as Searchlift from "../src/index.js";
+import { useSampleRegistry } from "./helpers/sample-registry.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const RELEASES = join(ROOT, "samples", "releases");
-const FAKE_NPM = join(import.meta.dirname, "helpers", "fake-npm.mjs");
 const work = mkdtempSync(join(tmpdir(), "searchlift-library-inputs-"));
-const registry = join(work, "registry");
 const releaseCache = join(work, "releases");
 const npmLog = join(work, "npm.log");
-const saved = { ...process.env };
 
 async function entry(): Promise<typeof Searchlift> {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   return (await import(join(ROOT, pkg.exports["."].default))) as typeof Searchlift;
 }
 
+let restoreEnv = () => {};
+
 beforeAll(() => {
-  // Each sample release as the cli.js package of that version.
-  mkdirSync(join(registry, "anthropic-ai-claude-code"), { recursive: true });
-  for (const v of ["0.3.0", "0.4.0", "0.5.0"]) {
-    const pkg = join(work, `pkg-${v}`, "package");
-    mkdirSync(pkg, { recursive: true });
-    writeFileSync(join(pkg, "cli.js"), readFileSync(join(RELEASES, v)));
-    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version: v, bin: { claude: "cli.js" } }));
-    const tgz = join(registry, "anthropic-ai-claude-code", `${v}.tgz`);
-    expect(spawnSync("tar", ["-czf", tgz, "-C", join(work, `pkg-${v}`), "package"]).status).toBe(0);
-  }
-  chmodSync(FAKE_NPM, 0o755);
-  Object.assign(process.env, { SEARCHLIFT_NPM: FAKE_NPM, FAKE_NPM_REGISTRY: registry, FAKE_NPM_LOG: npmLog });
+  restoreEnv = useSampleRegistry(work, ["0.3.0", "0.4.0", "0.5.0"], { FAKE_NPM_LOG: npmLog });
 });
 
 afterAll(() => {
-  for (const k of ["SEARCHLIFT_NPM", "FAKE_NPM_REGISTRY", "FAKE_NPM_LOG"]) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
   rmSync(work, { recursive: true, force: true });
 });
 
