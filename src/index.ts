@@ -1,11 +1,11 @@
 /**
  * searchlift as a library: every stage the CLI runs, each an async function taking an options object with an
- * `onProgress` callback (src/api/progress.ts). Failures are SearchliftError, whose `exitCode` is the CLI's.
+ * `onProgress` callback (src/progress.ts). Failures are SearchliftError, whose `exitCode` is the CLI's.
  */
 export { openContainer } from "./extract/open-container.js";
 export type { Container, ContainerFormat, ModuleEntry, ModuleKind, ModuleFormat, Encoding } from "./extract/types.js";
 export { SearchliftError, ExitCode } from "./errors.js";
-export type { ProgressEvent, OnProgress, ProgressOptions, Stage } from "./api/progress.js";
+export type { ProgressEvent, OnProgress, ProgressOptions, Stage } from "./progress.js";
 export { locate, type LocateOptions, type RoutineResult } from "./api/locate.js";
 export { lift, type LiftOptions, type LiftResult } from "./api/lift.js";
 export { diff, type DiffOptions, type DiffResult } from "./api/diff.js";

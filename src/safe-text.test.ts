@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ExitCode, SearchliftError } from "./errors.js";
 import { formatListing, type Listing } from "./extract/listing.js";
 import { NATIVE_PLATFORMS } from "./fetch/fetch.js";
-import { checkedReleaseInfo, isPlatform, isVersion } from "./lift/release-info.js";
+import { checkedReleaseInfo } from "./inputs/release-info.js";
+import { isPlatform, isVersionOrUnknown } from "./release-names.js";
 import { timelineHtml } from "./report/report-html.js";
 import { codeSpans, markdownCode, markdownProse, markdownText, messageLine, proseCode, quoted, terminalSafe } from "./safe-text.js";
 import { timelineMarkdown, type Timeline } from "./track/timeline.js";
@@ -72,7 +73,7 @@ describe("release path parts", () => {
     for (const p of [...NATIVE_PLATFORMS, "npm", "unknown", "linux-unknown", "darwin-unknown", "win32-unknown"])
       expect(isPlatform(p), p).toBe(true);
     for (const v of ["0.1.0", "2.0.70", "2.1.112", "2.1.332", "1.0.0-beta.1", "1.0.0+build.5", "1.0.0-rc.1+sha.abc", "unknown"])
-      expect(isVersion(v), v).toBe(true);
+      expect(isVersionOrUnknown(v), v).toBe(true);
     expect(checkedReleaseInfo("x", info("claude-code", "2.1.332", "linux-x64-musl"))).toEqual(
       info("claude-code", "2.1.332", "linux-x64-musl"),
     );

@@ -1,6 +1,6 @@
 /**
  * Writing under a folder the user chose, and nowhere else. Path parts taken from an input are checked
- * by their owners (release-info.ts); this is the second guard: the resolved path must lie inside the
+ * by their owners (release-names.ts); this is the second guard: the resolved path must lie inside the
  * folder, and a file is written to a fresh temporary name (exclusive create: a symlink or file planted
  * there is never followed) and renamed over the final name (a symlink there is replaced, not followed).
  */

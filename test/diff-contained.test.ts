@@ -19,7 +19,7 @@ import { liftInput } from "../src/lift/lift.js";
 import { toolSearchProbes } from "../src/routines/tool-search/probes.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline } from "../src/track/timeline.js";
-import { moduleToScript } from "../src/verify/verify.js";
+import { moduleToScript } from "../src/verify/module-script.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "searchlift.js");

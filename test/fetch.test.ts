@@ -4,7 +4,7 @@
  * resolved with --list and --dry-run. Run the build (`npm run build`) before the CLI tests. Under
  * SEARCHLIFT_SKIP_REAL=1 only the range grammar (no registry) runs.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,16 +13,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { fetchReleases, hostPlatform } from "../src/fetch/fetch.js";
 import { downloadRelease, RELEASE_META } from "../src/fetch/release-cache.js";
-import { compareVersions, parseReleaseSpec, satisfies } from "../src/fetch/release-range.js";
+import { parseReleaseSpec, satisfies } from "../src/fetch/release-range.js";
+import { compareVersions } from "../src/release-names.js";
+import { runCli } from "./helpers/cli.js";
 
-const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
 const PKG = "@anthropic-ai/claude-code";
 const SKIP_REAL = process.env.SEARCHLIFT_SKIP_REAL === "1";
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { timeout: 300_000, env });
 
 const tmp = () => mkdtempSync(join(tmpdir(), "searchlift-fetch-"));
 const sha512 = (file: string) => `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;

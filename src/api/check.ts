@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { runCheck, type CheckInput, type CheckResult } from "../check/check.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { resolveApiInputs, type InputOptions } from "./inputs.js";
-import type { ProgressOptions } from "./progress.js";
+import type { ProgressOptions } from "../progress.js";
 
 export type { CheckInput, CheckResult };
 /** --explain on missed tools and --suggest's measured edits (`explain` and `suggest` in CheckInput). */

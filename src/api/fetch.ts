@@ -2,7 +2,7 @@
  * Library `fetch`: Claude Code releases from the npm registry (through the user's npm), integrity-checked and cached.
  */
 import { fetchReleases, type FetchOptions as StageFetchOptions, type FetchResult } from "../fetch/fetch.js";
-import type { ProgressOptions } from "./progress.js";
+import type { ProgressOptions } from "../progress.js";
 
 export type { FetchResult };
 

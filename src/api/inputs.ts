@@ -5,7 +5,7 @@
  * through `onProgress` (stage "fetch").
  */
 import { existsSync } from "node:fs";
-import type { OnProgress } from "./progress.js";
+import type { OnProgress } from "../progress.js";
 
 /** How a library call resolves inputs given as versions or ranges (the CLI's --platform and --cache). */
 export interface InputOptions {

@@ -6,7 +6,7 @@ import { liftInput, type LiftOptions as StageLiftOptions, type LiftResult } from
 import { checkOutput } from "../output-folder.js";
 import { resolveApiInput, resolveApiInputs, type InputOptions } from "./inputs.js";
 import type { RoutinePack } from "../routines/pack.js";
-import type { ProgressOptions } from "./progress.js";
+import type { ProgressOptions } from "../progress.js";
 
 export type { LiftResult };
 

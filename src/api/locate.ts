@@ -5,7 +5,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { openContainer } from "../extract/open-container.js";
 import { locate as locateIn, type RoutineResult } from "../locate/locate.js";
 import { loadSignatures, SignatureError, type Signature } from "../locate/signature.js";
-import type { ProgressOptions } from "./progress.js";
+import type { ProgressOptions } from "../progress.js";
 
 export type { RoutineResult };
 

@@ -3,7 +3,7 @@
  * names them), plus competitors, are ranked by each release's own tool search for each query; a tool that
  * none of its own queries returns on some release is unfound.
  */
-import { assertSandboxable } from "../verify/sandbox.js";
+import { assertSandboxable } from "../verify/sandbox-node.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { compareBaseline, oldRanks, oldRanksOfRun, type Baseline, type SavedCheck } from "./baseline.js";
 import { judgedOn, outcome, type Expectation, type ExpectationOutcome, type ExpectationResult } from "./expectations.js";

@@ -179,7 +179,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
           .filter(Boolean);
   if (!given.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
   // The sandbox's one-time check, for the ranking, runs while the releases are fetched and lifted.
-  void import("../verify/sandbox.js").then(({ assertSandboxable }) => assertSandboxable().catch(() => {}));
+  void import("../verify/sandbox-node.js").then(({ assertSandboxable }) => assertSandboxable().catch(() => {}));
   const modules = await releaseModules(given, { log, ...pick(opts, "platform", "cache", "liftCache") });
   const r = await check({
     server,

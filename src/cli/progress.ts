@@ -7,7 +7,7 @@
  * what an input resolved to), warnings and errors still go to stderr.
  */
 import { messageLine } from "../safe-text.js";
-import type { OnProgress, ProgressEvent } from "../api/progress.js";
+import type { OnProgress, ProgressEvent } from "../progress.js";
 
 /** Without a terminal, a stage that has printed nothing for this long is printed again (with its seconds). */
 export const HEARTBEAT_MS = 10_000;

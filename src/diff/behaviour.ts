@@ -21,7 +21,7 @@ import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { SemanticRow } from "../routines/pack.js";
 import type { Tool } from "../routines/tool-search/corpus.js";
-import { moduleToScript } from "../verify/verify.js";
+import { moduleToScript } from "../verify/module-script.js";
 import { codeTokens, type CodeTokens } from "./code-tokens.js";
 import { movedDefinitionLines } from "./code-summary.js";
 import { ModuleRunError, runCalls, runCallsOnBoth, WITNESS_SANDBOX, type Side } from "./witness-run.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parse } from "acorn";
 import { beforeAll, describe, expect, it } from "vitest";
 import { lift } from "../api/lift.js";
-import { moduleToScript } from "../verify/verify.js";
+import { moduleToScript } from "../verify/module-script.js";
 import { COVERAGE_EXPORT, changedLines, instrument } from "./coverage.js";
 import { runCalls, runCallsReaching, type ContractCall } from "./witness-run.js";
 

@@ -15,19 +15,19 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, noDifferenceFound, sandboxScript, type Behaviour } from "./behaviour.js";
 import { codeDiff, type CodeDiff } from "./code-diff.js";
 import { summarySentence } from "./code-summary.js";
-import { assertSandboxable } from "../verify/sandbox.js";
+import { assertSandboxable } from "../verify/sandbox-node.js";
 import type { RoutinePack } from "../routines/pack.js";
 import type { SemanticRow } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { Budget } from "./witness-search.js";
-import type { OnProgress } from "../api/progress.js";
+import type { OnProgress } from "../progress.js";
 
 export interface DiffOptions {
   /** Keep the lifted modules under DIR/a and DIR/b (default: a temporary folder, removed). */
   out?: string;
   /** The witness search's budget (default 3000 calls; work, never time). */
   budget?: Budget;
-  /** Progress events (library API: src/api/progress.ts). */
+  /** Progress events (library API: src/progress.ts). */
   onProgress?: OnProgress;
   /** The routine compared (default: tool search). */
   pack?: RoutinePack;

@@ -18,7 +18,8 @@
  * either side is never a witness: nothing was compared (`limitHits` counts them).
  */
 import type { CallResult } from "../verify/sandbox.js";
-import { hitLimit, resultsAgree, shrinkCandidates } from "../verify/verify.js";
+import { shrinkCandidates } from "../verify/shrink.js";
+import { hitLimit, resultsAgree } from "../verify/verify.js";
 import { runCallsOnBoth, runCallsReaching, WITNESS_SANDBOX, type ContractCall, type Side } from "./witness-run.js";
 import { guidedCalls } from "./guided.js";
 

@@ -163,7 +163,7 @@ describe("carveScripts", () => {
     c.close();
   });
 
-  it("carves a 12 MB input in reasonable time", () => {
+  it("carves a 12 MB input in reasonable time", async ({ annotate }) => {
     const { bytes } = sample();
     const big = Buffer.concat([noise(12 * 1024 * 1024, 19), bytes]);
     const file = join(dir, "big.bin");
@@ -173,7 +173,7 @@ describe("carveScripts", () => {
     const ms = performance.now() - t;
     expect(c.modules).toHaveLength(2);
     c.close();
-    console.log(`carve of ${big.length} bytes: ${ms.toFixed(0)} ms`);
+    await annotate(`carve of ${big.length} bytes: ${ms.toFixed(0)} ms`);
     expect(ms).toBeLessThan(10_000);
   });
 });

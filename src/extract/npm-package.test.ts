@@ -91,12 +91,14 @@ const BIG_SCRIPT = SCRIPT + "console.log(y * 2);\n".repeat(20);
 
 describe("real releases", () => {
   for (const version of ["2.0.70", "2.1.112"]) {
-    it(`@anthropic-ai/claude-code@${version} .tgz: package/cli.js, one esm module, bytes equal to the tarball member`, () => {
+    it(`@anthropic-ai/claude-code@${version} .tgz: package/cli.js, one esm module, bytes equal to the tarball member`, async ({
+      annotate,
+    }) => {
       const file = npmPack(`@anthropic-ai/claude-code@${version}`);
       const want = execFileSync("tar", ["-xzOf", file, "package/cli.js"], { maxBuffer: 64 * 1024 * 1024 });
       const t = performance.now();
       const c = openContainer(file);
-      console.log(`open ${version} .tgz: ${(performance.now() - t).toFixed(0)} ms`);
+      await annotate(`open ${version} .tgz: ${(performance.now() - t).toFixed(0)} ms`);
       expect(c.format).toBe("npm-package");
       expect(c.input).toBe(file);
       expect(c.file).not.toBe(file);
@@ -157,11 +159,13 @@ describe("real releases", () => {
     expect(e2.message).toBe(e.message);
   });
 
-  it("platform package @anthropic-ai/claude-code-linux-x64@2.1.124 .tgz: the Bun binary keeps its format, member unpacked whole", () => {
+  it("platform package @anthropic-ai/claude-code-linux-x64@2.1.124 .tgz: the Bun binary keeps its format, member unpacked whole", async ({
+    annotate,
+  }) => {
     const file = npmPack("@anthropic-ai/claude-code-linux-x64@2.1.124");
     const t = performance.now();
     const c = openContainer(file);
-    console.log(`open linux-x64 2.1.124 .tgz (248 MB member): ${(performance.now() - t).toFixed(0)} ms`);
+    await annotate(`open linux-x64 2.1.124 .tgz (248 MB member): ${(performance.now() - t).toFixed(0)} ms`);
     expect(c.format).toBe("bun-elf");
     expect(c.input).toBe(file);
     expect(c.notes).toContain("program of @anthropic-ai/claude-code-linux-x64@2.1.124: claude (from files), a bun-elf container");

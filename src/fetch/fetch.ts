@@ -23,7 +23,8 @@ import {
   type CachedRelease,
   type ReleaseId,
 } from "./release-cache.js";
-import { compareVersions, parseReleaseSpec, satisfies, type ReleaseSpec } from "./release-range.js";
+import { compareVersions } from "../release-names.js";
+import { parseReleaseSpec, satisfies, type ReleaseSpec } from "./release-range.js";
 
 export const CLIENT_PACKAGE = "@anthropic-ai/claude-code";
 export const NATIVE_PLATFORMS = [

@@ -24,7 +24,7 @@ import { defaultCache } from "../cache-dir.js";
 import { digestsInBackground } from "../file-digests.js";
 import { basename, dirname, join } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
-import { isPlatform, isVersion } from "../lift/release-info.js";
+import { isPlatform, isVersion } from "../release-names.js";
 import { quoted } from "../safe-text.js";
 import { writeFileAtomic } from "../safe-write.js";
 import { npmCacheAdd, npmCacheContent, npmCacheFolder, npmPack } from "./npm-client.js";
@@ -54,8 +54,7 @@ export function defaultCacheDir(): string {
 
 /** `<cache>/<version>/<platform>`; both parts come from the registry or the user and must be folder-safe. */
 export function releaseDir(cache: string, version: string, platform: string): string {
-  if (!isVersion(version) || version === "unknown")
-    throw new SearchliftError(`refusing version ${quoted(version)}: not a semver version`, ExitCode.malformed);
+  if (!isVersion(version)) throw new SearchliftError(`refusing version ${quoted(version)}: not a semver version`, ExitCode.malformed);
   if (!isPlatform(platform)) throw new SearchliftError(`refusing platform ${quoted(platform)}: not a known platform`, ExitCode.malformed);
   return join(cache, version, platform);
 }

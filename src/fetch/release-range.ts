@@ -1,41 +1,23 @@
 /**
- * Versions and the range syntax of `searchlift fetch`: an exact version, a dist-tag (`latest`), a hyphen range
+ * The version arguments of `searchlift fetch`: an exact version, a dist-tag (`latest`), a hyphen range
  * (`2.1.100-2.1.112`, both ends included), or a semver comparator set (`>=2.1.100 <2.1.113`, `||` for
- * alternatives, `*` for all). Precedence and matching are the `semver` package's, so every ordering in
- * searchlift agrees with npm's; ranges never match prereleases (none are published).
+ * alternatives, `*` for all). Matching is the `semver` package's, as is precedence (release-names.ts); ranges
+ * never match prereleases (none are published).
  */
 import semver from "semver";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { compareVersions, normalizeVersion, readsAsVersion } from "../release-names.js";
 
 /** What a fetch argument asks for. */
 export type ReleaseSpec =
   { kind: "exact"; version: string } | { kind: "tag"; tag: string } | { kind: "range"; text: string; range: string };
-
-export function isVersion(s: string): boolean {
-  return semver.valid(s.trim()) !== null;
-}
-
-/** The version without a leading `v` or build metadata: how the registry names it. */
-export function normalizeVersion(s: string): string {
-  const v = semver.parse(s.trim());
-  if (!v) throw new SearchliftError(`not a version: ${s}`, ExitCode.usage);
-  return v.version;
-}
-
-/** Semver precedence: negative when a < b. Unparsable strings sort first, among themselves by text. */
-export function compareVersions(a: string, b: string): number {
-  const x = semver.valid(a);
-  const y = semver.valid(b);
-  if (!x || !y) return x ? 1 : y ? -1 : a < b ? -1 : a > b ? 1 : 0;
-  return semver.compare(x, y);
-}
 
 /** Parse `latest`, `2.1.112`, `2.1.100-2.1.112`, `>=2.1.100 <2.1.113`, `2.0.70 || >=2.1.110`, `*`. */
 export function parseReleaseSpec(text: string): ReleaseSpec {
   const s = text.trim();
   if (!s) throw new SearchliftError("empty version", ExitCode.usage);
   // `2.1.100-2.1.112` reads as a prerelease to semver; here it is a range, as fetch's help says.
-  if (isVersion(s) && !HYPHEN.test(s)) return { kind: "exact", version: normalizeVersion(s) };
+  if (readsAsVersion(s) && !HYPHEN.test(s)) return { kind: "exact", version: normalizeVersion(s) };
   if (/^[A-Za-z][\w.-]*$/.test(s) && !/^v\d/.test(s) && s !== "x") return { kind: "tag", tag: s };
   return {
     kind: "range",

@@ -9,7 +9,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { CLI_JS, CLIENT_PACKAGE, eraOf, hostPlatform, NATIVE_PLATFORMS, packageFor, type Skipped } from "../fetch/fetch.js";
 import { NpmError, npmView } from "../fetch/npm-client.js";
-import { compareVersions, isVersion, parseReleaseSpec, satisfies, type ReleaseSpec } from "../fetch/release-range.js";
+import { parseReleaseSpec, satisfies, type ReleaseSpec } from "../fetch/release-range.js";
+import { compareVersions, isVersion } from "../release-names.js";
 import { isPublishTime, recordedPublishTime, releaseDir, tarballName, type ReleaseId } from "../fetch/release-cache.js";
 import { join } from "node:path";
 

@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { delimiter, dirname, join, relative, isAbsolute } from "node:path";
 import { CLIENT_PACKAGE, hostPlatform } from "../fetch/fetch.js";
 import { runNpm } from "../fetch/npm-client.js";
-import { compareVersions, isVersion } from "../fetch/release-range.js";
+import { compareVersions, isVersion } from "../release-names.js";
 
 export type InstallKind = "versions-folder" | "npm-global" | "bun-global" | "path";
 

@@ -7,7 +7,8 @@
  * argument is a spec only when it is a version, `latest`, a hyphen range or a comparator set.
  */
 import { NATIVE_PLATFORMS } from "../fetch/fetch.js";
-import { isVersion, parseReleaseSpec, type ReleaseSpec } from "../fetch/release-range.js";
+import { parseReleaseSpec, type ReleaseSpec } from "../fetch/release-range.js";
+import { readsAsVersion } from "../release-names.js";
 
 export interface InputSpec {
   /** The argument as the user typed it. */
@@ -34,7 +35,7 @@ export function readVersionSpec(arg: string): InputSpec | null {
   if (!rest) return null;
   let kind: ReleaseSpec["kind"] | null = null;
   if (HYPHEN_RANGE.test(rest) || COMPARATORS.test(rest)) kind = "range";
-  else if (isVersion(rest)) kind = "exact";
+  else if (readsAsVersion(rest)) kind = "exact";
   else if (rest === "latest" || (prefixed && TAG.test(rest))) kind = "tag";
   if (!kind) return null;
   // The same reading fetch gives it (a bad range is refused there, with fetch's message).

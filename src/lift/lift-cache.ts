@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultCache } from "../cache-dir.js";
 import { inputHash } from "../check/input-hash.js";
-import { isClientName, isPlatform, isVersion } from "./release-info.js";
+import { isClientName, isPlatform, isVersionOrUnknown } from "../release-names.js";
 import { pathInside, writeFilesInside } from "../safe-write.js";
 import { isAcceptedAgreement } from "../verify/shared-verification.js";
 import { VERSION } from "../version.js";
@@ -110,7 +110,7 @@ interface Kept {
 function isUsable(k: Kept): boolean {
   if (k?.form !== FORM || k.searchlift !== VERSION || k.build !== buildDigest()) return false;
   const r = k.result;
-  if (!r || typeof r.version !== "string" || !isVersion(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform))
+  if (!r || typeof r.version !== "string" || !isVersionOrUnknown(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform))
     return false;
   if (typeof r.client !== "string" || !isClientName(r.client)) return false;
   // File names only: a plain name, never a path or a dot name.

@@ -20,12 +20,12 @@ import { jsLiteral, lineCommentText } from "../safe-text.js";
 import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
 import { sha256InBackground } from "../file-digests.js";
-import { releaseInfo, type ReleaseInfo } from "./release-info.js";
+import { releaseInfo, type ReleaseInfo } from "../inputs/release-info.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { toolSearchPack } from "../routines/tool-search/index.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
-import { verifierPool } from "./verifier-pool.js";
+import { verifierPool } from "../verify/verifier-pool.js";
 import { layoutModule } from "./layout.js";
 import { readerOrder } from "./reader-order.js";
 import { helperNotes } from "./helper-notes.js";
@@ -40,7 +40,7 @@ import {
   verificationKey,
   type Agreement,
 } from "../verify/shared-verification.js";
-import type { OnProgress } from "../api/progress.js";
+import type { OnProgress } from "../progress.js";
 
 export interface LiftOptions {
   out: string;
@@ -50,7 +50,7 @@ export interface LiftOptions {
   /** Time budget for the whole verification, in seconds (default DEFAULT_VERIFY_TIMEOUT_S). */
   verifyTimeoutS?: number;
   signaturesDir?: string;
-  /** Progress events (library API: src/api/progress.ts). */
+  /** Progress events (library API: src/progress.ts). */
   onProgress?: OnProgress;
   /** The routine lifted (default: tool search). */
   pack?: RoutinePack;
@@ -89,7 +89,7 @@ export interface NewShape {
   missing: string[];
 }
 
-/** This process's verifiers (verifier-pool.ts). */
+/** This process's verifiers (verify/verifier-pool.ts). */
 const verifiers = verifierPool();
 
 export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {

@@ -13,7 +13,7 @@ import type { Witness } from "../diff/witness-search.js";
 import type { Container } from "../extract/types.js";
 import type { VerifyCase } from "../verify/verify.js";
 import type { SemanticRow, Semantics } from "./tool-search/semantics.js";
-import type { Probe } from "./tool-search/probes.js";
+import type { Probe } from "./tool-search/probe-calls.js";
 import type { Routines, ToolSearchCode } from "./tool-search/tool-search-code.js";
 
 export type { Semantics, SemanticRow };

@@ -6,7 +6,7 @@
 import { noDifferenceFound, type Behaviour } from "../diff/behaviour.js";
 import type { SemanticRow } from "../routines/pack.js";
 import { summarySentence, type CodeSummary } from "../diff/code-summary.js";
-import { compareVersions } from "../fetch/release-range.js";
+import { compareVersions } from "../release-names.js";
 import { markdownProse, markdownText as text } from "../safe-text.js";
 import { outcomeCounts } from "../verify/shared-verification.js";
 

@@ -20,7 +20,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { openContainer } from "../extract/open-container.js";
 import { VERSION } from "../version.js";
 import { liftedCode } from "../lift/lift.js";
-import { isPlatform, isVersion } from "../lift/release-info.js";
+import { isPlatform, isVersion, isVersionOrUnknown } from "../release-names.js";
 import { isInside, writeFileAtomic } from "../safe-write.js";
 import { isAcceptedAgreement } from "../verify/shared-verification.js";
 import { timelineChanges } from "./changes.js";
@@ -30,7 +30,7 @@ import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./
 import { placeModules } from "./timeline-folder.js";
 import { checkOutput, liftedInTimeline } from "../output-folder.js";
 import { recordedPublishTime } from "../fetch/release-cache.js";
-import type { OnProgress } from "../api/progress.js";
+import type { OnProgress } from "../progress.js";
 
 export interface TrackOptions {
   out: string;
@@ -39,7 +39,7 @@ export interface TrackOptions {
   verify: boolean;
   /** Time budget for verifying each lift, in seconds (lift's --verify-timeout). */
   verifyTimeoutS?: number;
-  /** Progress events (library API: src/api/progress.ts): one as each release is lifted or read from the cache, then the change points. */
+  /** Progress events (library API: src/progress.ts): one as each release is lifted or read from the cache, then the change points. */
   onProgress?: OnProgress;
   /** The routine whose change points are compared (default: tool search; the lifts are the CLI's, tool search). */
   pack?: RoutinePack;
@@ -289,7 +289,7 @@ export async function liftOne(input: string, key: string, cache: string, verify:
         module,
       };
     }
-    if (!isVersion(release.version) || !isPlatform(release.platform)) throw new Error("not a release version or platform");
+    if (!isVersionOrUnknown(release.version) || !isPlatform(release.platform)) throw new Error("not a release version or platform");
   } catch {
     release = {
       input,
@@ -321,7 +321,7 @@ export function readCached(cache: string, key: string, verify: boolean): Release
     // A verification cached without its counts (or one the verdict now refuses) is not shown as verified: lifted again.
     if (r.verified && !isAcceptedAgreement(r.verified)) return null;
     // An entry whose version or module path would not have been written by liftOne is lifted again.
-    if (typeof r.version !== "string" || !isVersion(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform)) return null;
+    if (typeof r.version !== "string" || !isVersionOrUnknown(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform)) return null;
     if (r.module !== undefined && (typeof r.module !== "string" || !isInside(join(cache, key), r.module))) return null;
     const { verifiedRun: _, searchlift: __, ...release } = r;
     return release;

@@ -5,18 +5,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { registryNode } from "../../test/helpers/sea-fixtures.js";
-import {
-  asciiJsonLine,
-  assertSandboxable,
-  MAX_ERROR_CHARS,
-  MAX_LINE_BYTES,
-  MAX_RESULT_CHARS,
-  nodeVersion,
-  permissionFlag,
-  runInSandbox,
-  sandboxNodeArgs,
-  type CallResult,
-} from "./sandbox.js";
+import { MAX_ERROR_CHARS, MAX_LINE_BYTES, MAX_RESULT_CHARS, runInSandbox, type CallResult } from "./sandbox.js";
+import { assertSandboxable, nodeVersion, permissionFlag, sandboxNodeArgs } from "./sandbox-node.js";
+import { asciiJsonLine } from "./sandbox-wire.js";
 
 const ok = (value: unknown): CallResult => ({ ok: true, value });
 function errorOf(r: CallResult | undefined): string {

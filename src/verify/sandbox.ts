@@ -24,12 +24,12 @@
  * sandbox's code (this module and the child's own, never the untrusted code's), and never read from an error's
  * text: an error message that copies "timed out: …" or "not run: …" stays an error of the code.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { mallocEnv } from "./malloc-env.js";
+import { sandboxNodeArgs, nodeVersion, assertSandboxable, lastLines } from "./sandbox-node.js";
+import { argLine, asciiJsonLine } from "./sandbox-wire.js";
 
 export interface SandboxCall {
   /** A property of `globalThis.__searchlift`: a function (called with `args`, awaited), or, with no args, any
@@ -107,6 +107,10 @@ export interface SandboxOptions {
   turbofan?: boolean;
   /** The young generation's semi-space limit (`--max-semi-space-size`), in MB. Default: V8's (16 MB on 64-bit). */
   semiSpaceMb?: number;
+  /** Told the number of calls answered so far (of those passed to runInSandbox) each time it reaches a multiple of
+   *  `resultsEvery` (default 100): a count for progress, at a cost bounded by the calls, not paid per call. */
+  onResults?: (answered: number) => void;
+  resultsEvery?: number;
 }
 
 export type SandboxFailureKind = "timeout" | "memory" | "output" | "crash" | "protocol";
@@ -139,117 +143,6 @@ const DEFAULTS = {
   maxOutputBytes: 64 * 1024 * 1024,
 };
 
-/** The permission-model flag for a Node version: `--permission` from 22.13 / 23.5 on, before that
- *  `--experimental-permission` (20.0 – 22.12). Node < 20 has no permission model. */
-export function permissionFlag(version: string = process.versions.node): string {
-  const [major = 0, minor = 0] = version
-    .replace(/^v/, "")
-    .split(".")
-    .map((x) => parseInt(x, 10));
-  if (major < 20) throw new Error(`the sandbox needs Node's permission model (Node >= 20); this is Node ${version}`);
-  if (major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13)) return "--permission";
-  return "--experimental-permission";
-}
-
-/** The flags the child node is started with (before `-e <runner>`). No `--allow-*` flag is given. Without
- *  `turbofan`, V8's tiers stop below it (`--max-opt=2`: the interpreter, Sparkplug and, where on, Maglev). */
-export function sandboxNodeArgs(
-  memoryMb: number,
-  version: string = process.versions.node,
-  { turbofan = true, semiSpaceMb }: Pick<SandboxOptions, "turbofan" | "semiSpaceMb"> = {},
-): string[] {
-  if (!Number.isInteger(memoryMb) || memoryMb < 16) throw new RangeError(`memoryMb must be an integer >= 16, got ${memoryMb}`);
-  if (semiSpaceMb !== undefined && !(Number.isInteger(semiSpaceMb) && semiSpaceMb >= 1))
-    throw new RangeError(`semiSpaceMb must be an integer >= 1, got ${semiSpaceMb}`);
-  return [
-    permissionFlag(version),
-    "--no-warnings",
-    `--max-old-space-size=${memoryMb}`,
-    ...(turbofan ? [] : ["--max-opt=2"]),
-    ...(semiSpaceMb === undefined ? [] : [`--max-semi-space-size=${semiSpaceMb}`]),
-  ];
-}
-
-const versions = new Map<string, string>();
-
-/** The version of a node executable (`node -v`), asked once per path. */
-export function nodeVersion(nodePath: string = process.execPath): string {
-  if (nodePath === process.execPath) return process.versions.node;
-  let v = versions.get(nodePath);
-  if (v === undefined) {
-    const r = spawnSync(nodePath, ["-v"], { encoding: "utf8", env: {}, timeout: 30_000, windowsHide: true });
-    const m = /^v?(\d+\.\d+\.\d+)/.exec(r.stdout ?? "");
-    if (r.error || !m) throw new Error(`cannot run ${nodePath} -v: ${r.error?.message ?? (r.stderr || r.stdout || "no version")}`);
-    v = m[1]!;
-    versions.set(nodePath, v);
-  }
-  return v;
-}
-
-/** What the child tries, under the sandbox flags, to show that its permission model holds. */
-const PROBE = `
-const out = {};
-const fs = require("node:fs");
-try { fs.writeFileSync(process.argv[1], "x"); out.write = "allowed"; } catch (e) { out.write = e.code || String(e); }
-try { fs.readFileSync(process.execPath, { length: 1 }); out.read = "allowed"; } catch (e) { out.read = e.code || String(e); }
-try { require("node:child_process").spawnSync(process.execPath, ["-v"]); out.spawn = "allowed"; } catch (e) { out.spawn = e.code || String(e); }
-try { new (require("node:worker_threads").Worker)("1", { eval: true }).terminate(); out.worker = "allowed"; } catch (e) { out.worker = e.code || String(e); }
-process.stdout.write(JSON.stringify(out));`;
-
-const checked = new Map<string, Promise<void>>();
-
-/**
- * Check once per node executable that its permission model, with the sandbox's flags, denies file writes,
- * file reads, child processes and workers; rejects with what it allows otherwise. (Node 20.0 lets a child
- * spawn processes and start workers under --experimental-permission; 20.19+ and later majors deny them.)
- */
-export function assertSandboxable(nodePath: string = process.execPath): Promise<void> {
-  let p = checked.get(nodePath);
-  if (p === undefined) {
-    p = new Promise<void>((resolve, reject) => {
-      let version: string;
-      try {
-        version = nodeVersion(nodePath);
-      } catch (e) {
-        reject(e);
-        return;
-      }
-      const target = join(tmpdir(), `searchlift-sandbox-probe-${process.pid}-${Date.now()}`);
-      const child = spawn(nodePath, [...sandboxNodeArgs(32, version), "-e", PROBE, target], { env: {}, windowsHide: true });
-      let out = "";
-      let err = "";
-      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-      child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-      child.on("error", (e) => {
-        clearTimeout(timer);
-        reject(new Error(`cannot start ${nodePath}: ${e.message}`));
-      });
-      child.on("close", () => {
-        clearTimeout(timer);
-        rmSync(target, { force: true });
-        let got: Record<string, string>;
-        try {
-          got = JSON.parse(out) as Record<string, string>;
-        } catch {
-          reject(new Error(`Node ${version} (${nodePath}) cannot run the sandbox's permission check: ${lastLines(err) || "no output"}`));
-          return;
-        }
-        const allowed = ["write", "read", "spawn", "worker"].filter((k) => got[k] !== "ERR_ACCESS_DENIED");
-        if (allowed.length > 0)
-          reject(
-            new Error(
-              `Node ${version} (${nodePath}) is not a safe sandbox: its permission model does not deny ${allowed.map((k) => `${k} (${got[k]})`).join(", ")}`,
-            ),
-          );
-        else resolve();
-      });
-    });
-    checked.set(nodePath, p);
-  }
-  return p;
-}
-
 interface ChildOutcome {
   scriptError?: string;
   results: CallResult[];
@@ -277,7 +170,7 @@ export async function runInSandbox(script: string, calls: SandboxCall[], options
       break;
     }
     children++;
-    const out = await runChild(script, calls.slice(offset), careful, options);
+    const out = await runChild(script, calls.slice(offset), careful, options, offset);
     if (out.scriptError !== undefined && scriptError === undefined) scriptError = out.scriptError;
     for (const r of out.results) results.push(r);
     if (out.failure === undefined) break;
@@ -322,78 +215,6 @@ interface ChildLimits {
   timeoutMs: number;
   memoryMb: number;
   maxOutputBytes: number;
-}
-
-/** Argument lists as request lines, kept while their array lives: both sides of a verification send the same ones. */
-const argLines = new WeakMap<unknown[], Buffer>();
-
-/** Encode an argument list now, while the host waits for something else: a later call that passes this
- *  array (the same one) sends the line made here. Arguments that are not JSON throw here. */
-export function encodeArguments(args: unknown[]): void {
-  argLine(args);
-}
-
-function argLine(args: unknown[]): Buffer {
-  let line = argLines.get(args);
-  if (line === undefined) {
-    line = asciiJsonLine(args);
-    argLines.set(args, line);
-  }
-  return line;
-}
-
-/**
- * JSON text with every character past ASCII escaped (`\uXXXX`, one per UTF-16 unit), and a newline, as bytes:
- * the child reads its request as one-byte text, which it decodes, parses and holds at half the cost of UTF-16.
- * Escaped in the text's UTF-8 encoding (native) rather than by a regular expression over the JSON text, which
- * is UTF-16 as soon as one character is past Latin-1 (1965 of verify's 2000 argument lists); the bytes are what
- * is written. JSON.stringify's text is well-formed (lone surrogates come out escaped), so its UTF-8 decodes back
- * to the same UTF-16 units.
- */
-export function asciiJsonLine(value: unknown): Buffer {
-  const utf8 = Buffer.from(JSON.stringify(value) + "\n", "utf8");
-  let size = utf8.length;
-  for (let i = 0; i < utf8.length; i++) {
-    const b = utf8[i]!;
-    if (b < 0x80) continue;
-    const n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
-    size += (n === 4 ? 12 : 6) - n;
-    i += n - 1;
-  }
-  if (size === utf8.length) return utf8;
-  const out = Buffer.allocUnsafe(size);
-  let o = 0;
-  let run = 0;
-  for (let i = 0; i < utf8.length;) {
-    const b = utf8[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    o += utf8.copy(out, o, run, i);
-    let cp: number;
-    if (b >= 0xf0) cp = ((b & 0x07) << 18) | ((utf8[i + 1]! & 0x3f) << 12) | ((utf8[i + 2]! & 0x3f) << 6) | (utf8[i + 3]! & 0x3f);
-    else if (b >= 0xe0) cp = ((b & 0x0f) << 12) | ((utf8[i + 1]! & 0x3f) << 6) | (utf8[i + 2]! & 0x3f);
-    else cp = ((b & 0x1f) << 6) | (utf8[i + 1]! & 0x3f);
-    i += b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
-    run = i;
-    if (cp >= 0x10000) {
-      o = escapeUnit(out, o, 0xd800 + ((cp - 0x10000) >> 10));
-      o = escapeUnit(out, o, 0xdc00 + ((cp - 0x10000) & 0x3ff));
-    } else o = escapeUnit(out, o, cp);
-  }
-  utf8.copy(out, o, run);
-  return out;
-}
-
-const HEX = "0123456789abcdef";
-
-/** Write `\uXXXX` (lower-case hex) for one UTF-16 unit at `o`; returns the offset after it. */
-function escapeUnit(out: Buffer, o: number, unit: number): number {
-  out[o] = 0x5c; // backslash
-  out[o + 1] = 0x75; // u
-  for (let k = 0; k < 4; k++) out[o + 2 + k] = HEX.charCodeAt((unit >> (12 - 4 * k)) & 0xf);
-  return o + 6;
 }
 
 /**
@@ -450,7 +271,10 @@ class ChildMessages {
   done = false;
   protocolError: string | undefined;
 
-  constructor(private readonly calls: number) {}
+  constructor(
+    private readonly calls: number,
+    private readonly count?: { every: number; tell: (answered: number) => void },
+  ) {}
 
   line(line: string): void {
     if (line === "") return;
@@ -489,6 +313,7 @@ class ChildMessages {
         typeof limit === "string" && CALL_LIMITS.has(limit) ? { ok: false, error, limit: limit as CallLimit } : { ok: false, error },
       );
     }
+    if (this.count && this.results.length % this.count.every === 0) this.count.tell(this.results.length);
   }
 
   /** The outcome once the child has closed: a kill, a protocol error or an early death is its failure. */
@@ -542,7 +367,7 @@ function watchChild(
   };
 }
 
-function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions): Promise<ChildOutcome> {
+function runChild(script: string, calls: SandboxCall[], careful: number, options: SandboxOptions, offset: number): Promise<ChildOutcome> {
   const { request, limits } = childRequest(script, calls, careful, options);
   const nodePath = options.nodePath ?? process.execPath;
   const args = [...sandboxNodeArgs(limits.memoryMb, nodeVersion(nodePath), options), "--input-type=module", "-e", runnerSource()];
@@ -556,7 +381,9 @@ function runChild(script: string, calls: SandboxCall[], careful: number, options
     killingOnExit = true;
     liveChildren.add(child);
     child.on("exit", () => liveChildren.delete(child));
-    const messages = new ChildMessages(calls.length);
+    const { onResults } = options;
+    const every = Math.max(1, Math.floor(options.resultsEvery ?? 100));
+    const messages = new ChildMessages(calls.length, onResults ? { every, tell: (n) => onResults(offset + n) } : undefined);
     let killedFor: { kind: SandboxFailureKind; message: string } | undefined;
     // The line being read, as the chunks that hold it so far (bytes: a newline never occurs inside a UTF-8
     // sequence, so each line decodes on its own), never more than MAX_LINE_BYTES of them.
@@ -656,10 +483,6 @@ function residentKb(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-function lastLines(s: string): string {
-  return s.trim().split("\n").slice(-3).join(" | ").slice(0, 500);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

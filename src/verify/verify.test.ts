@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { defaultCorpus, type Tool } from "../routines/tool-search/corpus.js";
 import { runInSandbox } from "./sandbox.js";
-import {
-  callArgs,
-  jsonEqual,
-  moduleToScript,
-  prepareVerification,
-  resultsAgree,
-  shrinkCandidates,
-  verifyAgreement,
-  VerifySetupError,
-  type VerifyCase,
-} from "./verify.js";
+import { callArgs, jsonEqual, prepareVerification, resultsAgree, verifyAgreement, VerifySetupError, type VerifyCase } from "./verify.js";
+import { moduleToScript } from "./module-script.js";
+import { shrinkCandidates } from "./shrink.js";
 
 // A small keyword scorer in the style of the ToolSearch generations (name parts, substring and full-name
 // fallbacks, description and searchHint words at word boundaries, +required, caps, fast paths, select:).
@@ -246,11 +238,28 @@ describe("verifyAgreement on synthetic scorers", () => {
   });
 
   it("runs the cases split over several children per side with the same result", async () => {
-    const r = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, corpus.slice(0, 400), { parallel: 3, shrink: false });
+    const counts: string[] = [];
+    const onCases = (done: number, total: number) => void counts.push(`${done}/${total}`);
+    const r = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, corpus.slice(0, 400), { parallel: 3, shrink: false, onCases });
     const one = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, corpus.slice(0, 400), { parallel: 1, shrink: false });
     expect(r.agreed).toBe(one.agreed);
     expect(r.disagreements).toEqual(one.disagreements);
     expect(r.firstDisagreement?.index).toBe(one.firstDisagreement?.index);
+    // The count of cases both sides have run, summed over each side's three children: each hundred once.
+    expect(counts).toEqual(["100/400", "200/400", "300/400", "400/400"]);
+  });
+
+  it("tells the cases run so far at each hundred and at each batch's end, never once per case", async () => {
+    const counts: number[] = [];
+    const r = await verifyAgreement(ORIGINAL_SCRIPT, SAME_MODULE, corpus.slice(0, 250), {
+      batchCases: 120,
+      onCases: (done, total) => {
+        expect(total).toBe(250);
+        counts.push(done);
+      },
+    });
+    expect(r.agreed).toBe(250);
+    expect(counts).toEqual([100, 120, 200, 240, 250]);
   });
 
   it("a verification prepared before its programs are known (the verifier's wait) finds what one unprepared does", async () => {

@@ -8,10 +8,12 @@
  * both sides agrees, whatever the messages). The first disagreement is shrunk, greedily, to a small case that
  * still disagrees: fewer tools, a shorter query, fewer tool fields.
  */
-import { parse } from "acorn";
-import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import type { CorpusCase, Tool } from "../routines/tool-search/corpus.js";
-import { assertSandboxable, encodeArguments, runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
+import { runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
+import { assertSandboxable } from "./sandbox-node.js";
+import { encodeArguments } from "./sandbox-wire.js";
+import { moduleToScript } from "./module-script.js";
+import { shrinkDisagreement } from "./shrink.js";
 
 export type ContractFn = "searchTools" | "scoreTools" | "toolSearch";
 export const CONTRACT_FNS: readonly ContractFn[] = ["searchTools", "scoreTools", "toolSearch"];
@@ -38,6 +40,8 @@ export interface VerifyOptions {
   /** Cases sent to the children at a time (a fresh pair of children per batch). Default 2000: a new child
    *  compiles the code again and runs it cold, which costs more than the cases' text held at once. */
   batchCases?: number;
+  /** Told the cases run on both sides so far, at each multiple of CASES_EVERY and at the end of each batch (progress). */
+  onCases?: (done: number, total: number) => void;
   /** Shrink the first disagreement (default true), within these bounds. */
   shrink?: boolean;
   maxShrinkRounds?: number;
@@ -124,6 +128,9 @@ const VERIFY_SANDBOX: SandboxOptions = {
   semiSpaceMb: VERIFY_SEMI_SPACE_MB,
 };
 
+/** How often a verification tells its count (verify-process.ts passes it to the lift): 20 times in 2000 cases. */
+export const CASES_EVERY = 100;
+
 export async function verifyAgreement(
   original: string,
   emitted: string,
@@ -144,6 +151,16 @@ export async function verifyAgreement(
   let stopped: string | undefined;
   let ran = 0;
   let callCount = 0;
+  // The count told so far: each batch's children tell theirs as it passes a multiple of CASES_EVERY, the loop
+  // the batch's end.
+  let told = 0;
+  const tell = opts.onCases
+    ? (done: number) => {
+        if (done <= told) return;
+        told = done;
+        opts.onCases!(done, cases.length);
+      }
+    : undefined;
   for (let from = 0; from < cases.length; from += batch) {
     const slice = cases.slice(from, from + batch);
     const calls: SandboxCall[] = [];
@@ -152,12 +169,14 @@ export async function verifyAgreement(
       for (const fn of fns) calls.push({ fn, args });
     }
     callCount += calls.length;
+    const count = tell ? casesCounter(from, fns.length, tell) : undefined;
     const [ro, re] = await Promise.all([
-      runSide("original", original, calls, sandbox, parallel),
-      runSide("emitted", emittedScript, calls, sandbox, parallel),
+      runSide("original", original, calls, sandbox, parallel, count?.side(0)),
+      runSide("emitted", emittedScript, calls, sandbox, parallel, count?.side(1)),
     ]);
     tallyBatch(tally, ro, re, fns, from, slice.length);
     ran += slice.length;
+    tell?.(ran);
     const gaveUp = ro.find((r): r is { ok: false; error: string } => !r.ok && r.limit === "gave-up");
     if (gaveUp !== undefined) {
       stopped = gaveUp.error.replace(/^not run: /, "on the original code, ");
@@ -321,270 +340,49 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/**
+ * A batch's count of cases run on both sides, from the children's counts of calls answered (each child tells its
+ * own every CASES_EVERY cases' worth of calls): a case is run once both sides have answered all its calls. Told
+ * when it passes the next multiple of CASES_EVERY.
+ */
+function casesCounter(from: number, fns: number, tell: (done: number) => void) {
+  const answered: [number[], number[]] = [[], []];
+  const update = () => {
+    const calls = Math.min(...answered.map((slices) => slices.reduce((a, b) => a + b, 0)));
+    const done = from + Math.floor(calls / fns);
+    tell(done - (done % CASES_EVERY));
+  };
+  return {
+    /** Side `s`'s counting, for runSide: slice `i` tells the calls of its own it has had answered. */
+    side: (s: 0 | 1) => ({
+      callsPerCase: fns,
+      slice: (i: number) => (n: number) => {
+        answered[s][i] = n;
+        update();
+      },
+    }),
+  };
+}
+
 async function runSide(
   side: string,
   script: string,
   calls: SandboxCall[],
   sandbox: SandboxOptions,
   parallel: number,
+  count?: { callsPerCase: number; slice: (i: number) => (answered: number) => void },
 ): Promise<CallResult[]> {
   const n = Math.min(parallel, Math.max(1, calls.length));
   const size = Math.ceil(calls.length / n);
   const slices: SandboxCall[][] = [];
   for (let i = 0; i < n; i++) slices.push(calls.slice(i * size, (i + 1) * size));
-  const outs = await Promise.all(slices.map((s) => runInSandbox(script, s, sandbox)));
+  // Each slice tells its count every CASES_EVERY cases' worth of calls shared among the slices.
+  const every = count ? Math.max(1, Math.floor((CASES_EVERY * count.callsPerCase) / n)) : 0;
+  const outs = await Promise.all(
+    slices.map((s, i) => runInSandbox(script, s, count ? { ...sandbox, onResults: count.slice(i), resultsEvery: every } : sandbox)),
+  );
   for (const o of outs) {
     if (o.scriptError !== undefined) throw new VerifySetupError(`the ${side} script cannot be evaluated: ${o.scriptError}`);
   }
   return outs.flatMap((o) => o.results);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Module → script
-
-/** Turn an import-free ES module into a classic script that assigns its exports to `globalThis.__searchlift`
- *  (as getters, so live bindings stay live). The module body runs in a strict function, as in a module. */
-export function moduleToScript(source: string): string {
-  let ast;
-  try {
-    ast = parse(source, { ecmaVersion: "latest", sourceType: "module" });
-  } catch (e) {
-    throw new VerifySetupError(`the emitted module does not parse: ${(e as Error).message}`);
-  }
-  const edits: Array<{ start: number; end: number; text: string }> = [];
-  const exported = new Map<string, string>(); // exported name -> local name
-  for (const node of ast.body) {
-    switch (node.type) {
-      case "ImportDeclaration":
-        throw new VerifySetupError(`the emitted module imports "${String(node.source.value)}"; the contract forbids imports`);
-      case "ExportAllDeclaration":
-        throw new VerifySetupError(`the emitted module re-exports "${String(node.source.value)}"; the contract forbids imports`);
-      case "ExportNamedDeclaration": {
-        if (node.source)
-          throw new VerifySetupError(`the emitted module re-exports "${String(node.source.value)}"; the contract forbids imports`);
-        if (node.declaration) {
-          edits.push({ start: node.start, end: node.declaration.start, text: "" });
-          const d = node.declaration;
-          if (d.type === "VariableDeclaration")
-            for (const decl of d.declarations) for (const n of patternNames(decl.id)) exported.set(n, n);
-          else exported.set(d.id.name, d.id.name);
-        } else {
-          edits.push({ start: node.start, end: node.end, text: "" });
-          for (const s of node.specifiers) {
-            const local = s.local.type === "Identifier" ? s.local.name : String(s.local.value);
-            const name = s.exported.type === "Identifier" ? s.exported.name : String(s.exported.value);
-            exported.set(name, local);
-          }
-        }
-        break;
-      }
-      case "ExportDefaultDeclaration": {
-        const d = node.declaration;
-        if ((d.type === "FunctionDeclaration" || d.type === "ClassDeclaration") && d.id) {
-          edits.push({ start: node.start, end: d.start, text: "" });
-          exported.set("default", d.id.name);
-        } else {
-          edits.push({ start: node.start, end: d.start, text: "const __searchlift_default = " });
-          edits.push({ start: node.end, end: node.end, text: ";" });
-          exported.set("default", "__searchlift_default");
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  // Top-level await is legal in a module only; keep it legal by running the body in an async function.
-  const hasAwait = containsTopLevelAwait(ast.body);
-  let body = source;
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) body = body.slice(0, e.start) + e.text + body.slice(e.end);
-  const getters = [...exported].map(([name, local]) => `get ${JSON.stringify(name)}() { return ${local}; }`).join(",\n  ");
-  const api = `globalThis.__searchlift = {\n  ${getters}\n};`;
-  return hasAwait
-    ? `(async function () {\n"use strict";\n${body}\n;${api}\n})();\n`
-    : `(function () {\n"use strict";\n${body}\n;${api}\n})();\n`;
-}
-
-function patternNames(p: import("acorn").Pattern): string[] {
-  switch (p.type) {
-    case "Identifier":
-      return [p.name];
-    case "ObjectPattern":
-      return p.properties.flatMap((q) => (q.type === "RestElement" ? patternNames(q.argument) : patternNames(q.value)));
-    case "ArrayPattern":
-      return p.elements.flatMap((q) => (q ? patternNames(q) : []));
-    case "RestElement":
-      return patternNames(p.argument);
-    case "AssignmentPattern":
-      return patternNames(p.left);
-    default:
-      return [];
-  }
-}
-
-/** An `await` outside any function, found by a walk that does not enter functions. */
-function containsTopLevelAwait(node: unknown): boolean {
-  if (node === null || typeof node !== "object") return false;
-  if (Array.isArray(node)) return node.some(containsTopLevelAwait);
-  const n = node as { type?: string };
-  if (n.type === "AwaitExpression") return true;
-  if (n.type === "ForOfStatement" && (n as { await?: boolean }).await) return true;
-  if (n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression") return false;
-  for (const [k, v] of Object.entries(n)) {
-    if (k === "type" || k === "start" || k === "end" || k === "loc" || k === "range") continue;
-    if (typeof v === "object" && containsTopLevelAwait(v)) return true;
-  }
-  return false;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Shrinking
-
-/** Smaller variants of a case, biggest reductions first. */
-export function shrinkCandidates(c: VerifyCase): VerifyCase[] {
-  const out: VerifyCase[] = [];
-  const loaded = c.loaded ?? [];
-  const withDeferred = (deferred: Tool[]) => ({ ...c, deferred });
-  const withLoaded = (l: Tool[]) => ({ ...c, loaded: l });
-  // Tools: keep a single deferred tool, drop loaded tools, then remove chunks (halves … singles).
-  if (c.deferred.length > 1) for (const t of c.deferred) out.push(withDeferred([t]));
-  if (loaded.length > 0) out.push(withLoaded([]));
-  for (const [list, make] of [
-    [c.deferred, withDeferred],
-    [loaded, withLoaded],
-  ] as const) {
-    for (const chunk of chunkSizes(list.length)) {
-      for (let i = 0; i < list.length; i += chunk) {
-        if (chunk === list.length && list === loaded) continue; // already: loaded = []
-        out.push(make([...list.slice(0, i), ...list.slice(i + chunk)]));
-      }
-    }
-  }
-  if (c.maxResults !== undefined) {
-    const { maxResults: _m, ...rest } = c;
-    out.push(rest);
-  }
-  // Query: drop whitespace-separated tokens, comma-separated entries, then chunks of characters.
-  for (const q of shorterQueries(c.query)) out.push({ ...c, query: q });
-  // Tool fields, once there are few tools left.
-  if (c.deferred.length + loaded.length <= 8) {
-    const fieldVariants = (t: Tool): Tool[] => {
-      const v: Tool[] = [];
-      for (const k of ["description", "searchHint", "aliases", "mcpInfo", "isMcp"] as const) {
-        if (t[k] !== undefined) {
-          const { [k]: _drop, ...rest } = t;
-          v.push(rest);
-        }
-      }
-      // Fields the contract does not name (provenance.toolFields), which the corpus gives some tools.
-      for (const k of Object.keys(t)) {
-        if (CONTRACT_KEYS.has(k)) continue;
-        const { [k]: _drop, ...rest } = t;
-        v.push(rest as Tool);
-      }
-      for (const k of ["description", "searchHint"] as const) {
-        const s = t[k];
-        if (s !== undefined && s.length > 1) for (const shorter of shorterText(s)) v.push({ ...t, [k]: shorter });
-      }
-      if (t.aliases && t.aliases.length > 1) t.aliases.forEach((_, i) => v.push({ ...t, aliases: t.aliases!.filter((_a, j) => j !== i) }));
-      if (t.mcpInfo?.toolName !== undefined) v.push({ ...t, mcpInfo: { serverName: t.mcpInfo.serverName } });
-      return v;
-    };
-    c.deferred.forEach((t, i) => {
-      for (const v of fieldVariants(t)) out.push(withDeferred(c.deferred.map((x, j) => (j === i ? v : x))));
-    });
-    loaded.forEach((t, i) => {
-      for (const v of fieldVariants(t)) out.push(withLoaded(loaded.map((x, j) => (j === i ? v : x))));
-    });
-  }
-  return out;
-}
-
-/** The contract's Tool fields: any other key of a tool is one of a release's own (provenance.toolFields). */
-const CONTRACT_KEYS: ReadonlySet<string> = new Set(["name", "description", "searchHint", "aliases", "mcpInfo", "isMcp"]);
-
-function chunkSizes(n: number): number[] {
-  const sizes: number[] = [];
-  for (let k = Math.ceil(n / 2); k >= 1; k = k === 1 ? 0 : Math.ceil(k / 2)) if (!sizes.includes(k)) sizes.push(k);
-  return sizes;
-}
-
-function shorterQueries(q: string): string[] {
-  const out = new Set<string>();
-  const tokens = q.split(/(\s+)/); // keep separators at odd indices
-  const words = tokens.filter((_, i) => i % 2 === 0);
-  if (words.filter((w) => w !== "").length > 1) {
-    // Remove chunks of words (with the separator before them).
-    const n = words.length;
-    for (const chunk of chunkSizes(n)) {
-      if (n / chunk > 64) continue;
-      for (let i = 0; i < n; i += chunk) {
-        const kept: string[] = [];
-        for (let w = 0; w < n; w++) {
-          if (w >= i && w < i + chunk) continue;
-          if (kept.length > 0) kept.push(tokens[2 * w - 1] ?? " ");
-          kept.push(words[w]!);
-        }
-        out.add(kept.join(""));
-      }
-    }
-  }
-  const m = /^(\s*select:\s*)(.*)$/is.exec(q);
-  if (m && m[2]!.includes(",")) {
-    const entries = m[2]!.split(",");
-    for (const chunk of chunkSizes(entries.length)) {
-      if (entries.length / chunk > 64) continue;
-      for (let i = 0; i < entries.length; i += chunk) out.add(m[1]! + [...entries.slice(0, i), ...entries.slice(i + chunk)].join(","));
-    }
-  }
-  for (const s of shorterText(q)) out.add(s);
-  out.delete(q);
-  return [...out];
-}
-
-/** Remove chunks of characters (code points), halves first, at most 64 candidates per chunk size. */
-function shorterText(s: string): string[] {
-  const cps = [...s];
-  const out: string[] = [];
-  for (const chunk of chunkSizes(cps.length)) {
-    if (cps.length / chunk > 64) continue;
-    for (let i = 0; i < cps.length; i += chunk) out.push([...cps.slice(0, i), ...cps.slice(i + chunk)].join(""));
-  }
-  return out;
-}
-
-async function shrinkDisagreement(
-  original: string,
-  emittedScript: string,
-  start: Disagreement,
-  sandbox: SandboxOptions,
-  opts: VerifyOptions,
-): Promise<Disagreement & { steps: number; rounds: number }> {
-  const maxRounds = opts.maxShrinkRounds ?? 200;
-  const maxCandidates = opts.maxShrinkCandidates ?? 600;
-  const deadline = performance.now() + (opts.shrinkTimeMs ?? 120_000);
-  let cur = start;
-  let steps = 0;
-  let rounds = 0;
-  const seen = new Set<string>([JSON.stringify(start.case)]);
-  while (rounds < maxRounds && performance.now() < deadline) {
-    // A case already tried agreed then and agrees now: results depend on the case only.
-    const cands: VerifyCase[] = [];
-    for (const c of shrinkCandidates(cur.case)) {
-      if (cands.length >= maxCandidates) break;
-      const k = JSON.stringify(c);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      cands.push(c);
-    }
-    if (cands.length === 0) break;
-    rounds++;
-    const calls = cands.map((c) => ({ fn: cur.fn, args: callArgs(c) }));
-    const [ro, re] = await Promise.all([runInSandbox(original, calls, sandbox), runInSandbox(emittedScript, calls, sandbox)]);
-    const i = cands.findIndex((_, k) => !resultsAgree(ro.results[k]!, re.results[k]!));
-    if (i < 0) break;
-    cur = { case: cands[i]!, fn: cur.fn, original: ro.results[i]!, emitted: re.results[i]! };
-    steps++;
-  }
-  return { ...cur, steps, rounds };
 }

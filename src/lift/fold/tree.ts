@@ -5,7 +5,7 @@
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { BlockStatement, VariableDeclarator } from "acorn";
 import { fieldsOf, isFunction, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
-import { analyzeFunction } from "../fold-undefined.js";
+import { analyzeFunction } from "./fold-undefined.js";
 
 /** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
 export type Fold = (root: Node) => number;

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CAPS, createRng, defaultCorpus, generateCorpus, QUERY_KINDS, type CorpusCase, type Tool } from "./corpus.js";
+import { defaultCorpus, generateCorpus, type CorpusCase, type Tool } from "./corpus.js";
+import { QUERY_KINDS } from "./corpus-queries.js";
+import { CAPS } from "./corpus-words.js";
+import { createRng } from "./rng.js";
 
 const corpus = defaultCorpus();
 const allTools = (c: CorpusCase) => [...c.deferred, ...c.loaded];

@@ -3,7 +3,8 @@
  * corpus unchanged where there are no such fields.
  */
 import { describe, expect, it } from "vitest";
-import { createRng, defaultCorpus, withToolFields } from "./corpus.js";
+import { defaultCorpus, withToolFields } from "./corpus.js";
+import { createRng } from "./rng.js";
 import { queryWords, setField, toolsWithFields } from "./field-values.js";
 
 describe("tool field values", () => {

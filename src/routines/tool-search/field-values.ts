@@ -7,7 +7,7 @@
  * field fires), sometimes nothing, an empty string, a list of words, or another type (a number, a flag, null,
  * an object), which a release may test, skip or throw on.
  */
-import type { Rng } from "./corpus.js";
+import type { Rng } from "./rng.js";
 import type { Tool } from "../../../signatures/tool-search/lifted-module.d.ts";
 
 /** The contract's fields that hold an object, and the properties it names inside each (docs/scorer-module-contract.md,
@@ -15,6 +15,13 @@ import type { Tool } from "../../../signatures/tool-search/lifted-module.d.ts";
 export const CONTRACT_INNER_FIELDS: Readonly<Record<string, readonly string[]>> = { mcpInfo: ["serverName", "toolName"] };
 
 const OTHER_WORDS = ["tracker", "widget", "notes", "report", "Zephyr", "billing", "draft", "board", "archive", "quokka"];
+/** Values of each kind an object field (mcpInfo) may hold instead of an object, and how a sentence names them. */
+export const NOT_OBJECT_KINDS: ReadonlyArray<readonly [value: unknown, kind: string]> = [
+  ["probe", "a text"],
+  [true, "a flag"],
+  [7, "a number"],
+];
+
 const ODD_VALUES: readonly unknown[] = [0, 42, -1, true, false, null, {}, { text: "widget" }, [], [1, 2]];
 
 /** The words of a query a field's value may hold: its whitespace-separated words, without `+` and `select:`. */

@@ -6,7 +6,8 @@
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../ast/pattern.js";
-import { MAX_TOOL_FIELDS, fieldNameProblem, selectToolFields, toolFieldReads, toolFieldUses } from "./tool-fields.js";
+import { MAX_TOOL_FIELDS, fieldNameProblem, selectToolFields } from "./tool-field-names.js";
+import { toolFieldReads, toolFieldUses } from "./tool-fields.js";
 
 /** The fields read in `code`, whose first statement is the scorer (tool lists at `lists`) and whose function named `call`, if any, is call(). */
 function reads(code: string, lists: number[] = [1, 2]): string[] {

@@ -21,79 +21,19 @@
 import { analyze, type Scope, type Variable } from "eslint-scope";
 import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
-import { isFunction, memberName, returnedValues, type FunctionNode, type Node } from "../../ast/pattern.js";
-import { BUILTIN_MEMBER_NAMES, FORBIDDEN_PROPERTY_SET } from "../../lift/property-names.js";
-import { CONTRACT_INNER_FIELDS } from "./field-values.js";
-
-/** The fields the contract names (docs/scorer-module-contract.md, Tool). */
-export const CONTRACT_TOOL_FIELDS: readonly string[] = ["name", "description", "searchHint", "isMcp", "mcpInfo", "aliases"];
-/** What the adapter itself sets on the release's tool object (`prompt()` serves the description). */
-export const ADAPTER_TOOL_FIELDS: readonly string[] = ["prompt"];
-const KNOWN = new Set([...CONTRACT_TOOL_FIELDS, ...ADAPTER_TOOL_FIELDS]);
-/** At most this many properties are listed inside one field (passed or the contract's). */
-const MAX_INNER = 8;
-
-/** At most this many new fields are passed through; more are reported and not passed. */
-export const MAX_TOOL_FIELDS = 16;
-/** A field name the adapter writes by dot: a letter, then letters and digits, at most 64 characters. */
-const FIELD_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
-/** Names every object has through Object.prototype (an absent field would read the inherited member). */
-const OBJECT_PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Why a field name is not passed through, or null when it may be. */
-export function fieldNameProblem(name: string): string | null {
-  if (!FIELD_NAME.test(name)) return "not a plain name (a letter, then letters and digits, at most 64 characters)";
-  if (OBJECT_PROTOTYPE_NAMES.has(name)) return "a member of Object.prototype";
-  if (FORBIDDEN_PROPERTY_SET.has(name)) return "a name the safety check forbids";
-  if (BUILTIN_MEMBER_NAMES.has(name)) return "a name under which built-ins hold functions";
-  return null;
-}
-
-/** A name as reports show it: at most 40 characters, the length said when it is cut. */
-export function shownFieldName(name: string): string {
-  return name.length <= 40 ? name : `${name.slice(0, 40)}… (${name.length} characters)`;
-}
-
-export interface ToolFields {
-  /** New fields passed through to the release, sorted. */
-  passed: string[];
-  /** Properties the release reads inside a passed field (`tool.annotations.category`): `annotations.category`, for
-   *  the corpus to give such fields objects holding them. Sorted. */
-  inner: string[];
-  /** Properties the release reads inside a field the contract names, that the contract does not name inside it
-   *  (`mcpInfo.nameKey`): they reach the release with the field, which is passed as given. Sorted. */
-  within: string[];
-  /** New fields read but not passed, with the reason (names cut for reports: shownFieldName). */
-  refused: Array<{ name: string; why: string }>;
-}
-
-/** The new fields among those read: passed (acceptable names, at most MAX_TOOL_FIELDS) or refused, with why; the
- *  properties read inside those passed (`inner`: [field, property] pairs; acceptable names, at most MAX_INNER each);
- *  and those read inside a contract field that it does not name there (`within`, the same bounds). */
-export function selectToolFields(read: Iterable<string>, inner: Iterable<readonly [string, string]> = []): ToolFields {
-  const out: ToolFields = { passed: [], inner: [], within: [], refused: [] };
-  const names = [...new Set(read)].filter((n) => !KNOWN.has(n)).sort();
-  for (const name of names) {
-    const problem = fieldNameProblem(name);
-    if (problem) out.refused.push({ name: shownFieldName(name), why: problem });
-    else if (out.passed.length >= MAX_TOOL_FIELDS) out.refused.push({ name, why: `more than ${MAX_TOOL_FIELDS} new fields` });
-    else out.passed.push(name);
-  }
-  const counts = new Map<string, number>();
-  const [paths, within] = [new Set<string>(), new Set<string>()];
-  for (const [field, property] of inner) {
-    const named = Object.hasOwn(CONTRACT_INNER_FIELDS, field) ? CONTRACT_INNER_FIELDS[field]! : null;
-    const to = out.passed.includes(field) ? paths : named !== null && !named.includes(property) ? within : null;
-    if (to === null || fieldNameProblem(property) !== null) continue;
-    const path = `${field}.${property}`;
-    if (to.has(path) || (counts.get(field) ?? 0) >= MAX_INNER) continue;
-    to.add(path);
-    counts.set(field, (counts.get(field) ?? 0) + 1);
-  }
-  out.inner = [...paths].sort();
-  out.within = [...within].sort();
-  return out;
-}
+import { isFunction, returnedValues, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { BUILTIN_MEMBER_NAMES } from "../../lift/property-names.js";
+import {
+  functionOf,
+  methodOf,
+  patternKey,
+  patternKeys,
+  propertyKeyName,
+  propertyKey,
+  isConstantKey,
+  chainRoot,
+  patternIdentifiers,
+} from "./tool-field-syntax.js";
 
 /** Where tool lists enter the lifted code. */
 export interface ToolInputs {
@@ -532,84 +472,5 @@ class ToolFlow {
       (p?.type === "AssignmentExpression" && p.left === m && p.operator === "=") ||
       (p?.type === "UnaryExpression" && p.operator === "delete")
     );
-  }
-}
-
-/** The function of a root as assembled: a declaration or a function-valued declarator. */
-function functionOf(n: Node): FunctionNode | null {
-  if (isFunction(n)) return n;
-  if (n.type === "VariableDeclaration") {
-    const init = n.declarations[0]?.init;
-    return init && isFunction(init) ? init : null;
-  }
-  return null;
-}
-
-/** A method definition's name and function: class methods, object literal methods, `X.prototype.m = function`. */
-function methodOf(n: Node): { name: string; fn: Node } | null {
-  if ((n.type === "MethodDefinition" || n.type === "Property") && !n.computed && isFunction(n.value as Node)) {
-    const name = propertyKeyName(n.key);
-    return name === null ? null : { name, fn: n.value as Node };
-  }
-  if (n.type === "AssignmentExpression" && n.left.type === "MemberExpression" && isFunction(n.right)) {
-    const name = propertyKey(n.left);
-    return name === null ? null : { name, fn: n.right };
-  }
-  return null;
-}
-
-/** The name a pattern's property reads: `{ x }`, `{ "x": y }`, `{ ["x"]: y }`; null when computed otherwise. */
-function patternKey(p: Node & { type: "Property" }): string | null {
-  if (p.computed) return p.key.type === "Literal" && typeof p.key.value === "string" ? p.key.value : null;
-  return p.key.type === "Identifier" ? p.key.name : p.key.type === "Literal" ? String(p.key.value) : null;
-}
-
-/** The names an object pattern reads. */
-function patternKeys(n: Node & { type: "ObjectPattern" }): string[] {
-  return n.properties.flatMap((p) => {
-    const key = p.type === "Property" ? patternKey(p) : null;
-    return key === null ? [] : [key];
-  });
-}
-
-function propertyKeyName(key: Node): string | null {
-  if (key.type === "Identifier") return key.name;
-  if (key.type === "Literal" && (typeof key.value === "string" || typeof key.value === "number")) return String(key.value);
-  return null;
-}
-
-/** The property a member expression names by a constant: `o.x`, `o?.x`, `o["x"]`. */
-function propertyKey(m: Node & { type: "MemberExpression" }): string | null {
-  if (!m.computed) return memberName(m) ?? null;
-  return m.property.type === "Literal" && typeof m.property.value === "string" ? m.property.value : null;
-}
-
-function isConstantKey(k: Node): boolean {
-  return k.type === "Literal" && typeof k.value === "string";
-}
-
-function chainRoot(e: Node): Node {
-  let cur = e;
-  while (cur.type === "MemberExpression" || cur.type === "ChainExpression")
-    cur = cur.type === "ChainExpression" ? cur.expression : cur.object;
-  return cur;
-}
-
-/** The identifiers a binding pattern declares. */
-function patternIdentifiers(p: Node | null | undefined): Node[] {
-  if (!p) return [];
-  switch (p.type) {
-    case "Identifier":
-      return [p];
-    case "AssignmentPattern":
-      return patternIdentifiers(p.left);
-    case "RestElement":
-      return patternIdentifiers(p.argument);
-    case "ArrayPattern":
-      return p.elements.flatMap((e) => patternIdentifiers(e));
-    case "ObjectPattern":
-      return p.properties.flatMap((q) => patternIdentifiers(q.type === "RestElement" ? q : q.value));
-    default:
-      return [];
   }
 }

@@ -1,7 +1,7 @@
 import { parse } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
-import type { FunctionNode } from "../ast/pattern.js";
+import type { FunctionNode } from "../../ast/pattern.js";
 import { foldUndefinedLocals } from "./fold-undefined.js";
 
 function folded(src: string): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Verifier } from "../verify/verify-process.js";
-import type { VerifyResult } from "../verify/verify.js";
+import type { Verifier } from "./verify-process.js";
+import type { VerifyResult } from "./verify.js";
 import { verifierPool } from "./verifier-pool.js";
 
 /** Stand-in verifiers, numbered in the order started; each records whether it ran and whether it was stopped unused. */

@@ -18,3 +18,9 @@ export interface ProgressOptions {
   /** Called as the stage goes; an exception thrown here is not caught. */
   onProgress?: OnProgress;
 }
+
+/**
+ * Set to "1" in a child searchlift's environment (track's lifts): its progress events go to stderr as JSON
+ * lines, `{"progress": event}`, and nothing else does, so the parent can tell them on as its own.
+ */
+export const PROGRESS_JSON = "SEARCHLIFT_PROGRESS_JSON";

@@ -12,6 +12,7 @@ import { readMacho } from "../extract/macho.js";
 import { readPe } from "../extract/pe.js";
 import type { Container } from "../extract/types.js";
 import { MalformedInput } from "../errors.js";
+import { isClientName, isPlatform, isVersion, isVersionOrUnknown, UNKNOWN_VERSION } from "../release-names.js";
 import { quoted } from "../safe-text.js";
 
 export interface ReleaseInfo {
@@ -24,35 +25,16 @@ const BUILD_INFO = /PACKAGE_URL:"([^"]{1,200})"[^}]{0,600}?VERSION:"([^"]{1,64})
 
 /*
  * Client, version and platform become folder names (<out>/<client>/<version>/<platform>/), and all
- * three come from the input: each must match a strict pattern or the input is refused (exit 5).
+ * three come from the input: each must match its strict form (release-names.ts) or the input is refused (exit 5).
  */
-/** An npm package name without its scope; `.` and `..` cannot match (the first character is alphanumeric). */
-const CLIENT = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** A semver version (npm's own form). */
-const VERSION = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?$/;
-const OSES = ["linux", "darwin", "win32"];
-/** Node's process.arch values a client may be built for, plus `unknown` for a machine type we do not name. */
-const ARCHES = ["x64", "arm64", "ia32", "arm", "ppc64", "s390x", "riscv64", "loong64", "unknown"];
-/** Every platform name: `<os>-<arch>` (linux also `-musl`), `npm` for a plain script, `unknown`. */
-export const PLATFORMS: ReadonlySet<string> = new Set([
-  "npm",
-  "unknown",
-  ...OSES.flatMap((os) => ARCHES.flatMap((arch) => (os === "linux" ? [`${os}-${arch}`, `${os}-${arch}-musl`] : [`${os}-${arch}`]))),
-]);
-/** What releaseInfo says when the input does not tell: accepted as a path part. */
-const UNKNOWN = "unknown";
-
-export const isClientName = (s: string) => CLIENT.test(s);
-export const isVersion = (s: string) => VERSION.test(s) || s === UNKNOWN;
-export const isPlatform = (s: string) => PLATFORMS.has(s);
 
 export function releaseInfo(c: Container): ReleaseInfo {
   const embedded = embeddedBuildInfo(c);
   const pkg = c.package;
   const clientPackage = pkg?.name ?? embedded?.package ?? null;
-  const client = clientPackage ? clientName(clientPackage) : UNKNOWN;
+  const client = clientPackage ? clientName(clientPackage) : "unknown";
   const name = basename(c.input);
-  const version = pkg?.version || embedded?.version || (VERSION.test(name) ? name : UNKNOWN);
+  const version = pkg?.version || embedded?.version || (isVersion(name) ? name : UNKNOWN_VERSION);
   const suffix = pkg && clientPackage ? platformSuffix(pkg.name) : null;
   return checkedReleaseInfo(c.input, { client, version, platform: suffix ?? executablePlatform(c) ?? "npm" });
 }
@@ -61,7 +43,7 @@ export function releaseInfo(c: Container): ReleaseInfo {
 export function checkedReleaseInfo(input: string, info: ReleaseInfo): ReleaseInfo {
   const refuse = (what: string, value: string, rule: string) => new MalformedInput(input, `refusing ${what} ${quoted(value)}: ${rule}`);
   if (!isClientName(info.client)) throw refuse("client name", info.client, "not a plain package name ([a-z0-9._-], at most 64)");
-  if (!isVersion(info.version)) throw refuse("version", info.version, "not a semver version (1.2.3, 1.2.3-beta.1)");
+  if (!isVersionOrUnknown(info.version)) throw refuse("version", info.version, "not a semver version (1.2.3, 1.2.3-beta.1)");
   if (!isPlatform(info.platform)) throw refuse("platform", info.platform, `not a known platform (npm, linux-x64, darwin-arm64, …)`);
   return info;
 }

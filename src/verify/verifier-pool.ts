@@ -4,7 +4,7 @@
  * releases finish in the order their downloads do, not the order they started), rather than that lift
  * starting one cold while a ready one waits for the lift that started it.
  */
-import { startVerifier, type Verifier } from "../verify/verify-process.js";
+import { startVerifier, type Verifier } from "./verify-process.js";
 
 /** A started verifier no lift has given sides to yet. */
 interface IdleVerifier {

@@ -7,9 +7,9 @@
  */
 import { analyze, type ScopeManager } from "eslint-scope";
 import type { CallExpression, Literal, VariableDeclarator } from "acorn";
-import { fieldsOf, isNode, walk, type FunctionNode, type Node } from "../ast/pattern.js";
-import { rewriteTree } from "../ast/rewrite.js";
-import { isUndefined, undefinedAt } from "./fold/pure.js";
+import { fieldsOf, isNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { rewriteTree } from "../../ast/rewrite.js";
+import { isUndefined, undefinedAt } from "./pure.js";
 
 const BOOL = (value: boolean, at: Node): Node => ({ type: "Literal", value, raw: String(value), start: at.start, end: at.end });
 

@@ -1,0 +1,53 @@
+/**
+ * What the probes (probes.ts, rule-probes.ts) are made of: a probe's shape, the contract calls it makes, the tools
+ * they search, and how an answer reads — a list of names, scores, or the error a call threw.
+ */
+import type { ContractCall } from "../../diff/witness-run.js";
+import type { Tool } from "./corpus.js";
+
+export interface Probe {
+  feature: string;
+  calls: ContractCall[];
+  /** The row's value from the calls' answers (`{ error }` for a call that threw). */
+  read: (answers: unknown[]) => string;
+  /** The plain-language change, when the value changed ("now …", "no longer …"). */
+  sentence: (before: string, after: string, afterAnswers: unknown[], beforeAnswers?: unknown[]) => string;
+  /** The row this one measures again through another entry point: when both change alike, one sentence says so. */
+  again?: string;
+}
+
+export const mcp = (server: string, tool: string, description: string, searchHint?: string): Tool => ({
+  name: `mcp__${server}__${tool}`,
+  description,
+  isMcp: true,
+  mcpInfo: { serverName: server, toolName: tool },
+  ...(searchHint ? { searchHint } : {}),
+});
+
+export const call = (fn: ContractCall["fn"], query: string, deferred: Tool[], loaded: Tool[] = []): ContractCall => ({
+  fn,
+  query,
+  deferred,
+  loaded,
+});
+
+export const isError = (v: unknown): v is { error: string } =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
+
+export const thrown = (xs: unknown[]) => xs.find(isError) as { error: string } | undefined;
+
+export const has = (v: unknown, name: string) => Array.isArray(v) && v.includes(name);
+
+/** An answer as a sentence shows it: names, or for scoreTools each name with its score. */
+export const shown = (v: unknown) =>
+  Array.isArray(v)
+    ? v.length
+      ? v
+          .map((x) =>
+            typeof x === "object" && x !== null ? `${(x as { name?: unknown }).name} ${(x as { score?: unknown }).score}` : String(x),
+          )
+          .join(", ")
+      : "nothing"
+    : isError(v)
+      ? `throws (${v.error})`
+      : String(v);
