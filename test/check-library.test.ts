@@ -66,9 +66,21 @@ describe("the library's check takes the CLI's inputs as releases", () => {
     const range = await s.check({ ...input, releases: ["0.4.0-0.5.0"] }, { releaseCache, liftCache, onProgress: (e) => events.push(e) });
     expect(range.releases.map((r) => r.version)).toEqual(["0.4.0", "0.5.0"]);
     expect(ranks(range)).toEqual({ "0.4.0": null, "0.5.0": 1 });
-    // Which file each version became is said, as for the other commands (stage "fetch"), and the lifts (stage "check").
+    // Which file each version became is said, as for the other commands (stage "fetch"); each release's lift (k of n)
+    // and its verification's count of cases; then the ranking, release by release.
     expect(events.some((e) => e.stage === "fetch" && /0\.4\.0 \(npm\) → .*\.tgz/.test(e.message))).toBe(true);
-    expect(events.some((e) => e.stage === "check" && /^lifting /.test(e.message))).toBe(true);
+    for (const k of [1, 2]) {
+      expect(
+        events.some(
+          (e) => e.stage === "lift" && e.message.startsWith(`release ${k} of 2, `) && /: lifting \(once; kept in /.test(e.message),
+        ),
+      ).toBe(true);
+      const counts = events.filter((e) => e.stage === "verify" && e.message.startsWith(`release ${k} of 2, `)).map((e) => e.done);
+      expect(counts).toEqual([
+        0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900, 2000,
+      ]);
+    }
+    expect(events.filter((e) => e.stage === "check").map((e) => `${e.done}/${e.total}`)).toEqual(["0/2", "1/2", "2/2", "2/2"]);
 
     // fetch's release cache, which the range filled, as a folder of releases.
     const folder = await s.check({ ...input, releases: [releaseCache] }, { liftCache });

@@ -31,6 +31,9 @@ const BIN = join(ROOT, "bin", "searchlift.js");
 const SERVER = `node ${join(ROOT, "samples", "mcp-server", "server.mjs")}`;
 const SKIP_REAL = process.env.SEARCHLIFT_SKIP_REAL === "1";
 
+/** Progress on, as a user has it (the suite turns it off, vitest.config.ts); stderr is not a terminal here. */
+const AS_USER = { SEARCHLIFT_QUIET: "" };
+
 const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), `searchlift-check-${process.pid}-`)));
 
 function run(args: string[], env: Record<string, string> = {}) {
@@ -946,6 +949,7 @@ describe("check --url (the sample MCP server over streamable HTTP, with the SDK)
 describe("check --releases given as inputs", () => {
   it("lifts a release once into the lift cache, and reads it back on the next run", () => {
     const cache = join(dir, "lift-cache");
+    const release = join(ROOT, "samples", "releases", "0.7.0");
     const args = [
       "check",
       "--tools",
@@ -953,25 +957,42 @@ describe("check --releases given as inputs", () => {
       "--server-name",
       "acme",
       "--releases",
-      join(ROOT, "samples", "releases", "0.7.0"),
+      release,
       "--lift-cache",
       cache,
       "--query",
       "report",
       "--json",
     ];
-    const first = run(args);
+    // The cache is keyed by the input's sha256, which the lifted module records as its provenance.
+    const sha = createHash("sha256").update(readFileSync(release)).digest("hex");
+    const first = run(args, AS_USER);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain("lifting");
+    // What the user sees meanwhile on stderr: the release lifted and where it is kept, its verification with its
+    // count, the ranking (a line per step without a terminal).
+    const lines = first.stderr.trim().split("\n");
+    expect(lines[0]).toBe(`searchlift: lift: ${release}: lifting (once; kept in ${join(cache, sha)})`);
+    expect(lines).toContain(`searchlift: verify 0/2000: ${release}: verifying on 2000 cases`);
+    expect(lines).toContain(`searchlift: verify 2000/2000: ${release}: 2000/2000 cases agree`);
+    expect(lines.slice(-3)).toEqual([
+      "searchlift: check 0/1: ranking 4 tools on 1 query with 1 release",
+      "searchlift: check 1/1: ranked with 0.7.0 (npm)",
+      "searchlift: check 1/1: 0 tools unfound",
+    ]);
+    // Read back: said so; --quiet and SEARCHLIFT_QUIET=1 say nothing; the result on stdout is the same each time.
+    const again = run(args, AS_USER);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr.split("\n")[0]).toBe(`searchlift: lift: ${release}: lifted before, read from ${join(cache, sha)}`);
+    expect(again.stderr).not.toContain("verify");
+    const quiet = run([...args, "--quiet"], AS_USER);
+    expect(quiet.stderr).toBe("");
     const second = run(args);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toBe("");
+    for (const r of [again, quiet]) expect(r.stdout).toBe(second.stdout);
     expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
     expect(ranksOf(JSON.parse(second.stdout) as CheckJson, "report", "mcp__acme__report")).toEqual({ "0.7.0": 1 });
-    // The cache is keyed by the input's sha256, which the lifted module records as its provenance; beside the
-    // lifts, the verification they recorded.
-    const input = readFileSync(join(ROOT, "samples", "releases", "0.7.0"));
-    const sha = createHash("sha256").update(input).digest("hex");
+    // Beside the lifts, the verification they recorded.
     expect(readdirSync(cache).sort()).toEqual([sha, "inputs", "verifications"].sort());
     expect(readdirSync(join(cache, "verifications"))).toHaveLength(1);
     const module = (JSON.parse(second.stdout) as CheckJson).releases[0]!.module;
@@ -980,9 +1001,9 @@ describe("check --releases given as inputs", () => {
     const mark = join(cache, sha, "lifted.json");
     const { module: kept } = JSON.parse(readFileSync(mark, "utf8")) as { module: string };
     writeFileSync(mark, JSON.stringify({ module: kept }) + "\n");
-    const third = run(args);
+    const third = run(args, AS_USER);
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stderr).toContain("lifting");
+    expect(third.stderr.split("\n")[0]).toBe(`searchlift: lift: ${release}: lifting (once; kept in ${join(cache, sha)})`);
     expect(JSON.parse(third.stdout)).toEqual(JSON.parse(first.stdout));
     // A kept lift the static check now refuses (a later searchlift trusts another text of a port, or checks a
     // new rule) is lifted again, not reported broken.
@@ -1088,8 +1109,8 @@ describe("check --releases given as inputs", () => {
     expect(JSON.parse(byVersion.out.stdout)).toEqual(answer);
     // Without its lift the note leads nowhere: the release is taken from the release cache and lifted again.
     for (const e of readdirSync(liftCache)) if (/^[0-9a-f]{64}$/.test(e)) rmSync(join(liftCache, e), { recursive: true });
-    const redone = check("0.7.0");
-    expect(redone.out.stderr).toContain("lifting");
+    const redone = check("0.7.0", AS_USER);
+    expect(redone.out.stderr).toMatch(/^searchlift: lift: 0\.7\.0: lifting \(once; kept in /m);
     expect(redone.npm.filter((l) => /^(pack|cache) /.test(l))).toEqual([]);
     expect(JSON.parse(redone.out.stdout)).toEqual(answer);
   });
@@ -1145,9 +1166,9 @@ describe("check --releases given as inputs", () => {
       const first = run([...args, "--lift-cache", liftCache, "--json"]);
       expect(first.code, first.stderr).toBe(0);
       place(edited);
-      const second = run([...args, "--lift-cache", liftCache, "--json"]);
+      const second = run([...args, "--lift-cache", liftCache, "--json"], AS_USER);
       expect(second.code, second.stderr).toBe(0);
-      expect(second.stderr).toContain("lifting");
+      expect(second.stderr).toMatch(/^searchlift: lift: .*: lifting \(once; kept in /m);
       expect(modules(second)).not.toEqual(modules(first));
       // Lifted from the program as it is now: its provenance names the edited program's sha256.
       const sha = createHash("sha256").update(edited).digest("hex");

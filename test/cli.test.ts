@@ -168,9 +168,9 @@ describe("progress on stderr", () => {
           .split(":")[1]!
           .trim(),
       ),
-    ).toEqual(expect.arrayContaining(["lift", "verify", "verify 40/40"]));
+    ).toEqual(expect.arrayContaining(["lift", "verify 0/40", "verify 40/40"]));
     expect(stages[0]).toBe(`searchlift: lift: ${input}: reading`);
-    expect(stages.some((l) => l === `searchlift: verify: ${input}: verifying on 40 cases`)).toBe(true);
+    expect(stages.some((l) => l === `searchlift: verify 0/40: ${input}: verifying on 40 cases`)).toBe(true);
     expect(stages.some((l) => l === `searchlift: verify 40/40: ${input}: 40/40 cases agree`)).toBe(true);
     expect(stages.at(-1)).toMatch(/^searchlift: lift: .*: wrote .*tool-search\.mjs$/);
 

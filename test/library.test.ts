@@ -43,14 +43,20 @@ describe("the library (dist/index.js)", () => {
     expect(loc.events.at(-1)).toMatchObject({ stage: "locate", message: "tool-search/scorer: found" });
     await expect(s.locate(sample("0.7.0"), { routines: ["no/such"] })).rejects.toMatchObject({ exitCode: s.ExitCode.usage });
 
-    // Verified on a small corpus: the verification's events come through too.
+    // Verified on a small corpus: the verification's events come through too, with its count of cases run as the
+    // verifier (a process of its own) tells it, each hundred.
     const out = tmp("lift");
     const lf = recorder();
-    const lifted = await s.lift(sample("0.7.0"), { out, cases: 60, onProgress: lf.onProgress });
-    expect(lifted).toMatchObject({ version: "0.7.0", platform: "npm", verified: { cases: 60, agreed: 60 } });
+    const lifted = await s.lift(sample("0.7.0"), { out, cases: 300, onProgress: lf.onProgress });
+    expect(lifted).toMatchObject({ version: "0.7.0", platform: "npm", verified: { cases: 300, agreed: 300 } });
     expect(existsSync(lifted.module)).toBe(true);
     expect([...lf.stages()]).toEqual(["lift", "verify"]);
-    expect(lf.events.map((e) => e.message)).toContain("60/60 cases agree");
+    expect(lf.events.filter((e) => e.stage === "verify").map((e) => `${e.done}/${e.total}: ${e.message}`)).toEqual([
+      "0/300: verifying on 300 cases",
+      "100/300: verifying on 300 cases",
+      "200/300: verifying on 300 cases",
+      "300/300: 300/300 cases agree",
+    ]);
     await expect(s.lift(join(ROOT, "samples", "refused", "0.8.0"), { out, verify: false })).rejects.toBeInstanceOf(s.SearchliftError);
 
     const df = recorder();
@@ -83,7 +89,11 @@ describe("the library (dist/index.js)", () => {
       { onProgress: ck.onProgress },
     );
     expect(r.results.length).toBeGreaterThan(0);
-    expect(ck.events.map((e) => e.done)).toEqual([0, 1]);
+    expect(ck.events.map((e) => `${e.done}/${e.total}: ${e.message}`)).toEqual([
+      `0/1: ranking 1 tool on ${s.defaultQueries(tools).length} queries with 1 release`,
+      "1/1: ranked with 0.7.0 (npm)",
+      "1/1: 0 tools unfound",
+    ]);
   });
 
   it("two lifts of one program in one process share its verification; another program gets its own", async () => {

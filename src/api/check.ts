@@ -51,11 +51,11 @@ export async function check(given: CheckInput | CheckReleasesInput, options: Che
   const n = input.modules.length;
   options.onProgress?.({
     stage: "check",
-    message: `ranking ${input.tools.length} tools on ${input.queries.length} queries with ${n} release${n === 1 ? "" : "s"}`,
+    message: `ranking ${count(input.tools.length, "tool")} on ${count(input.queries.length, "query", "queries")} with ${count(n, "release")}`,
     done: 0,
     total: n,
   });
-  const r = await runCheck(input);
+  const r = await runCheck(input, options.onProgress);
   options.onProgress?.({
     stage: "check",
     message:
@@ -65,6 +65,11 @@ export async function check(given: CheckInput | CheckReleasesInput, options: Che
     total: n,
   });
   return r;
+}
+
+/** "1 query", "2 queries". */
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -86,6 +91,7 @@ async function releaseModulesOf(args: string[], options: CheckOptions): Promise<
   if (!named.length) throw new SearchliftError(`no release to check with in ${args.length ? args.join(", ") : "releases"}`, ExitCode.usage);
   return releaseModules(named, {
     log: (message) => options.onProgress?.({ stage: "check", message }),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.platform ? { platform: options.platform } : {}),
     ...(options.releaseCache ? { cache: options.releaseCache } : {}),
     ...(options.liftCache ? { liftCache: options.liftCache } : {}),

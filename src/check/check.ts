@@ -16,6 +16,7 @@ import { explainMissed, wantMissed, type MissedExplained } from "./explain-misse
 import { candidateEdits, edited, editProbe, measuredSuggestions, type ExpectationSuggestions } from "./suggest.js";
 import { ProbeBatch } from "./tool-probes.js";
 import { READ_PROBE_CAP } from "./rank.js";
+import type { OnProgress } from "../progress.js";
 
 export interface CheckRelease {
   /** The key of this release in `ranks`: its version, with its platform when two releases share a version. */
@@ -115,7 +116,11 @@ export interface CheckInput {
   baseline?: { source: string; tools: ClientTool[]; kind?: "tools" | "server" } | { source: string; saved: SavedCheck };
 }
 
-export async function runCheck(input: CheckInput): Promise<CheckResult> {
+/**
+ * `onProgress` is told each release as it is ranked (stage "check", k of n) and the steps after the ranking
+ * that run in the sandbox again (--explain, --suggest, a baseline).
+ */
+export async function runCheck(input: CheckInput, onProgress?: OnProgress): Promise<CheckResult> {
   // The sandbox's one-time check runs while the modules are read and checked.
   assertSandboxable().catch(() => {});
   const expectations = input.expectations ?? [];
@@ -132,8 +137,15 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
   // Scores and probes are asked in the same child as the ranks: a second child per release costs more than
   // scoring every query once more.
   const req = probeRequest(run, texts);
+  let ranked = 0;
   const rankings = distinctReleases(
-    await Promise.all(input.modules.map((m) => rankWithModule(m, scripts.get(m)!, all, texts, req))),
+    await Promise.all(
+      input.modules.map(async (m) => {
+        const r = await rankWithModule(m, scripts.get(m)!, all, texts, req);
+        onProgress?.({ stage: "check", message: `ranked with ${r.version} (${r.platform})`, done: ++ranked, total: input.modules.length });
+        return r;
+      }),
+    ),
     input.log,
   );
   const releases = releaseKeys(rankings);
@@ -159,8 +171,17 @@ export async function runCheck(input: CheckInput): Promise<CheckResult> {
     ),
     warnings: [...collisionWarnings(input.tools), ...judged.filter((e) => !Object.keys(e.results).length).map(unjudgedWarning)],
   };
-  if (input.explain || input.suggest) await addAdvice(run, result, all, missed, probes);
-  if (input.baseline) result.baseline = await baselineOf(input.baseline, run, result);
+  if (input.explain || input.suggest) {
+    onProgress?.({
+      stage: "check",
+      message: input.suggest ? "measuring edits to the missed tools on every release" : "explaining the ranks",
+    });
+    await addAdvice(run, result, all, missed, probes);
+  }
+  if (input.baseline) {
+    onProgress?.({ stage: "check", message: `the baseline, ${input.baseline.source}` });
+    result.baseline = await baselineOf(input.baseline, run, result);
+  }
   return result;
 }
 

@@ -10,6 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ExitCode, SearchliftError } from "../errors.js";
 import type { ResolvedInput } from "../inputs/resolve-input.js";
 import type { InputSpec } from "../inputs/version-spec.js";
+import type { OnProgress } from "../progress.js";
 import { inputHash } from "./input-hash.js";
 import { rememberedRelease, rememberRelease } from "./remembered.js";
 
@@ -19,7 +20,17 @@ export interface ReleaseFlags {
   cache?: string;
   /** Where lifted modules are kept (default ~/.cache/searchlift/check). */
   liftCache?: string;
+  /** What the command chose or found, and why a kept lift is redone: notes, shown whatever --quiet says. */
   log: (line: string) => void;
+  /** Each release's lift and verification as they go, "release k of n, <arg>: …" (progress, which --quiet silences). */
+  onProgress?: OnProgress;
+}
+
+/** The progress of the k-th release (of n) named `arg`: the lift's own events, said of that release. */
+function releaseProgress(flags: ReleaseFlags, k: number, n: number, arg: string): OnProgress | undefined {
+  const { onProgress } = flags;
+  const which = n > 1 ? `release ${k} of ${n}, ${arg}` : arg;
+  return onProgress && ((e) => onProgress({ ...e, message: `${which}: ${e.message}` }));
 }
 
 /** Written last into a cache folder: the lifted module's path inside it. A folder without it is redone. */
@@ -83,7 +94,10 @@ export async function releaseModules(args: readonly string[], flags: ReleaseFlag
   const lifts = new Map<string, Promise<string>>();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < distinct.length; i = next++) modules.set(distinct[i]!, await releaseModule(distinct[i]!, flags, tags, lifts));
+    for (let i = next++; i < distinct.length; i = next++) {
+      const progress = releaseProgress(flags, i + 1, distinct.length, distinct[i]!);
+      modules.set(distinct[i]!, await releaseModule(distinct[i]!, { ...flags, onProgress: progress }, tags, lifts));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(2, distinct.length) }, worker));
   return distinct.map((a) => modules.get(a)!);
@@ -155,14 +169,21 @@ async function askTag(tag: string): Promise<string> {
 
 async function releaseModule(arg: string, flags: ReleaseFlags, tags: TagVersions, lifts: Map<string, Promise<string>>): Promise<string> {
   const lifted = liftedModuleAt(arg);
-  if (lifted) return lifted;
+  if (lifted) {
+    flags.onProgress?.({ stage: "lift", message: "a lifted module, taken as it is" });
+    return lifted;
+  }
   const liftCache = resolve(flags.liftCache ?? defaultLiftCache());
   const onDisk = existsSync(arg);
   // A release lifted before is read back without the registry or its tarball: the lift cache holds what check uses.
   const release = onDisk ? null : await namedRelease(arg, flags, tags);
   const before = release && rememberedRelease(liftCache, release.version, release.platform);
-  const remembered = before ? await cachedModule(join(liftCache, before), arg, flags.log) : null;
-  if (remembered) return remembered;
+  const keptIn = before ? join(liftCache, before) : null;
+  const remembered = keptIn ? await cachedModule(keptIn, arg, flags.log) : null;
+  if (remembered) {
+    flags.onProgress?.({ stage: "lift", message: `lifted before, read from ${keptIn}` });
+    return remembered;
+  }
   // A tag is fetched as the version it named above: it may name another by now.
   const { file: input, sha256: fetchedSha256 } = onDisk
     ? { file: arg, sha256: undefined }
@@ -214,13 +235,22 @@ async function resolveInput(arg: string, flags: ReleaseFlags): Promise<ResolvedI
 /** The module lifted from `input` into `dir`, or already there. */
 async function liftInto(dir: string, arg: string, input: string, inputSha256: string | undefined, flags: ReleaseFlags): Promise<string> {
   const cached = await cachedModule(dir, arg, flags.log);
-  if (cached) return cached;
+  if (cached) {
+    flags.onProgress?.({ stage: "lift", message: `lifted before, read from ${dir}` });
+    return cached;
+  }
   rmSync(dir, { recursive: true, force: true });
-  flags.log(`lifting ${arg} (once; kept in ${dir})`);
+  flags.onProgress?.({ stage: "lift", message: `lifting (once; kept in ${dir})` });
   const { liftInput } = await import("../lift/lift.js");
   // Beside the lifts, the verifications they recorded: a release of a routine already lifted reuses its own.
   const verifications = join(dirname(dir), "verifications");
-  const r = await liftInput(input, { out: dir, verify: true, verifications, ...(inputSha256 ? { inputSha256 } : {}) });
+  const r = await liftInput(input, {
+    out: dir,
+    verify: true,
+    verifications,
+    ...(inputSha256 ? { inputSha256 } : {}),
+    ...(flags.onProgress ? { onProgress: flags.onProgress } : {}),
+  });
   writeFileSync(join(dir, MARK), JSON.stringify({ module: relative(dir, r.module), form: LIFT_FORM }) + "\n");
   return r.module;
 }

@@ -8,6 +8,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { messageLine } from "../safe-text.js";
 import type { ClientTool, ListedTool } from "../check/naming.js";
 import { printJson } from "./output.js";
+import { cliProgress, type CliProgress } from "./progress.js";
 
 interface CheckFlags {
   tools?: string;
@@ -35,6 +36,7 @@ interface CheckFlags {
   baseline?: string;
   baselineServer?: string;
   baselineUrl?: string;
+  quiet?: boolean;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -101,10 +103,18 @@ export function registerCheck(program: Command): void {
     .option("--baseline-url <url>", "an earlier catalog from a live MCP server reached over streamable HTTP, ranked now as --baseline")
     .option("--fail-on-unfound", `exit ${ExitCode.unfound} when a tool is returned by none of its own queries on some release`)
     .option("--fail-on-expect", `exit ${ExitCode.unfound} when an expectation is missed on some release it is judged on`)
-    .action(async (opts: CheckFlags) => runCheckCommand(opts));
+    .option("-q, --quiet", "no progress lines on stderr (notes, warnings and errors still)")
+    .action(async (opts: CheckFlags) => {
+      const progress = cliProgress({ quiet: !!opts.quiet });
+      try {
+        await runCheckCommand(opts, progress);
+      } finally {
+        progress.end();
+      }
+    });
 }
 
-async function runCheckCommand(opts: CheckFlags): Promise<void> {
+async function runCheckCommand(opts: CheckFlags, progress: CliProgress): Promise<void> {
   if ([opts.tools, opts.server, opts.url].filter((x) => x !== undefined).length !== 1) {
     throw new SearchliftError('give the tools with --tools FILE, --server "<command> [args…]" or --url URL (one of them)', ExitCode.usage);
   }
@@ -135,10 +145,12 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
       `${maxRank !== undefined ? "--max-rank" : opts.failOnExpect ? "--fail-on-expect" : "--suggest"} needs expectations: give --expect or --expectations`,
       ExitCode.usage,
     );
-  const log = (line: string) => process.stderr.write(`searchlift: ${messageLine(line)}\n`);
+  // Notes (what was chosen, warnings) stay whatever --quiet says; progress is the releases' lifts and the ranking.
+  const log = (line: string) => progress.note(`searchlift: ${messageLine(line)}`);
+  if (!opts.tools) progress.onProgress({ stage: "check", message: `listing the tools of ${opts.url ?? opts.server}` });
   const listed = opts.tools
     ? await toolsFromFile(opts.tools, readToolsFile)
-    : await toolsFromServer(opts.url !== undefined ? { url: opts.url } : { command: opts.server! }, timeoutS);
+    : await toolsFromServer(opts.url !== undefined ? { url: opts.url } : { command: opts.server! }, timeoutS, progress);
   const server = opts.serverName ?? listed.serverName ?? listed.fallbackName;
   if (!server) throw new SearchliftError("the server gives no name of its own: name it with --server-name", ExitCode.usage);
   const otherServers = (files: string[]) =>
@@ -160,7 +172,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
         : undefined;
   const baseline =
     opts.baseline !== undefined || baselineServer
-      ? await baselineInput(opts.baseline ?? baselineServer!, server, otherServers(opts.loaded), timeoutS)
+      ? await baselineInput(opts.baseline ?? baselineServer!, server, otherServers(opts.loaded), timeoutS, progress)
       : undefined;
   const texts = [...opts.query, ...(opts.queries ? q.readQueriesFile(opts.queries) : [])];
   // With expectations, a query is for the tools expected of it; the other given queries are shown, and judge no tool.
@@ -180,19 +192,24 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
   if (!given.length) throw new SearchliftError("--releases names no release", ExitCode.usage);
   // The sandbox's one-time check, for the ranking, runs while the releases are fetched and lifted.
   void import("../verify/sandbox-node.js").then(({ assertSandboxable }) => assertSandboxable().catch(() => {}));
-  const modules = await releaseModules(given, { log, ...pick(opts, "platform", "cache", "liftCache") });
-  const r = await check({
-    server,
-    tools,
-    competitors,
-    queries,
-    modules,
-    log,
-    explain: opts.explain === true,
-    suggest: opts.suggest === true,
-    expectations,
-    baseline,
-  });
+  const modules = await releaseModules(given, { log, onProgress: progress.onProgress, ...pick(opts, "platform", "cache", "liftCache") });
+  const r = await check(
+    {
+      server,
+      tools,
+      competitors,
+      queries,
+      modules,
+      log,
+      explain: opts.explain === true,
+      suggest: opts.suggest === true,
+      expectations,
+      baseline,
+    },
+    { onProgress: progress.onProgress },
+  );
+  // The result on stdout, below a cleared live line.
+  progress.end();
   for (const w of r.warnings) log(`warning: ${w}`);
   if (opts.json && r.summary.omittedRows)
     log(
@@ -216,7 +233,7 @@ async function runCheckCommand(opts: CheckFlags): Promise<void> {
  * --baseline: a saved check as it is, or the tools of a tools file or of a server (--baseline-server, --baseline-url,
  * listed as the new catalog's server is) named as this server's (the same --loaded applies).
  */
-async function baselineInput(from: string | ServerSource, server: string, loaded: ClientTool[], timeoutS: number) {
+async function baselineInput(from: string | ServerSource, server: string, loaded: ClientTool[], timeoutS: number, progress: CliProgress) {
   const [{ readBaselineFile }, { clientTool, markLoaded }] = await Promise.all([
     import("../check/baseline.js"),
     import("../check/naming.js"),
@@ -228,7 +245,11 @@ async function baselineInput(from: string | ServerSource, server: string, loaded
       loaded,
     ).tools;
   if (typeof from !== "string") {
-    const listed = await toolsFromServer(from, timeoutS, "the baseline server").catch((e: unknown) => {
+    progress.onProgress({
+      stage: "check",
+      message: `listing the tools of the baseline server, ${"url" in from ? from.url : from.command}`,
+    });
+    const listed = await toolsFromServer(from, timeoutS, progress, "the baseline server").catch((e: unknown) => {
       if (!(e instanceof SearchliftError)) throw e;
       // Said of the baseline's server, not the catalog's: "--server: …" is the new catalog's option.
       const message = e.message.replace(/^--(server|url):/, "--baseline-$1:");
@@ -258,14 +279,14 @@ async function toolsFromFile(path: string, read: (path: string) => Omit<Listed, 
 }
 
 /** A live server's tools; when it fails, the last lines it wrote on stderr come first (the error's line last). */
-async function toolsFromServer(source: ServerSource, timeoutS: number, which = "the MCP server"): Promise<Listed> {
+async function toolsFromServer(source: ServerSource, timeoutS: number, progress: CliProgress, which = "the MCP server"): Promise<Listed> {
   const { listServerTools, ServerFailed } = await import("../check/server-tools.js");
   try {
     return await listServerTools(source, timeoutS * 1000);
   } catch (e) {
     // One line says it all when the server wrote one; more are its stack trace or its log, shown as its tail.
     if (e instanceof ServerFailed && e.stderrTail.length > 1)
-      process.stderr.write(`searchlift: ${which}'s stderr ended with:\n${e.stderrTail.map((l) => `  | ${l}\n`).join("")}`);
+      progress.note(`searchlift: ${which}'s stderr ended with:\n${e.stderrTail.map((l) => `  | ${l}`).join("\n")}`);
     throw e;
   }
 }

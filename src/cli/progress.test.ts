@@ -45,6 +45,39 @@ describe("cliProgress", () => {
     expect(out.text).toBe(before);
   });
 
+  it("a count advancing within a step: redrawn on a terminal; elsewhere carried by the 10 s line, its clock kept", () => {
+    const cases = (done: number, message = "0.7.0: verifying on 2000 cases") => ({ stage: "verify" as const, message, done, total: 2000 });
+    const log = sink(false);
+    const p = cliProgress({ stream: log, now: Date.now });
+    p.onProgress(cases(0));
+    vi.advanceTimersByTime(4000);
+    p.onProgress(cases(100));
+    vi.advanceTimersByTime(4000);
+    p.onProgress(cases(200));
+    // Two releases verified at once (check): each one's advances are advances, not new steps.
+    p.onProgress(cases(0, "0.5.0: verifying on 2000 cases"));
+    p.onProgress(cases(300));
+    p.onProgress(cases(100, "0.5.0: verifying on 2000 cases"));
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    expect(log.text).toBe(
+      "searchlift: verify 0/2000: 0.7.0: verifying on 2000 cases\n" +
+        "searchlift: verify 0/2000: 0.5.0: verifying on 2000 cases\n" +
+        "searchlift: verify 100/2000, 10 s: 0.5.0: verifying on 2000 cases\n",
+    );
+    // The end of a count is a line of its own.
+    p.onProgress(cases(2000, "0.7.0: 2000/2000 cases agree"));
+    expect(log.text.endsWith("searchlift: verify 2000/2000: 0.7.0: 2000/2000 cases agree\n")).toBe(true);
+    p.end();
+
+    const term = sink(true);
+    const t = cliProgress({ stream: term, now: Date.now });
+    t.onProgress(cases(0));
+    vi.advanceTimersByTime(5000);
+    t.onProgress(cases(100));
+    expect(term.text.endsWith("\r\x1b[Kverify 100/2000, 5 s: 0.7.0: verifying on 2000 cases")).toBe(true);
+    t.end();
+  });
+
   it("on a terminal: one line rewritten in place, cut to the terminal's width, cleared at the end", () => {
     const out = sink(true);
     const p = cliProgress({ stream: out, now: Date.now });

@@ -3,11 +3,13 @@
  * the same from run to run). On a terminal: one live line, rewritten in place, with the stage, its counts and
  * the seconds the stage has run. Elsewhere (CI, a pipe, a log file): a plain line at each event, and while a
  * stage runs with no event, the same line again with its seconds at least every 10 s, so a log shows which
- * stage a slow run was in. `--quiet` (or SEARCHLIFT_QUIET=1) silences progress; notes (what the command chose,
- * what an input resolved to), warnings and errors still go to stderr.
+ * stage a slow run was in. A count that only advances within a step (verification's cases done, told every 100
+ * cases) redraws the terminal's line but prints no line of its own elsewhere: the 10 s line carries it. `--quiet`
+ * (or SEARCHLIFT_QUIET=1) silences progress; notes (what the command chose, what an input resolved to), warnings
+ * and errors still go to stderr.
  */
 import { messageLine } from "../safe-text.js";
-import type { OnProgress, ProgressEvent } from "../progress.js";
+import { PROGRESS_JSON, type OnProgress, type ProgressEvent } from "../progress.js";
 
 /** Without a terminal, a stage that has printed nothing for this long is printed again (with its seconds). */
 export const HEARTBEAT_MS = 10_000;
@@ -39,11 +41,17 @@ export interface CliProgressOptions {
 /** The reporter a command's long work reports through. */
 export function cliProgress(options: CliProgressOptions = {}): CliProgress {
   const out = options.stream ?? process.stderr;
+  // A parent searchlift (track's child lifts) reads the events themselves, one JSON line each, from this stream.
+  if (process.env[PROGRESS_JSON] === "1")
+    return { onProgress: (e) => out.write(`${JSON.stringify({ progress: e })}\n`), note: () => {}, end: () => {} };
   if (options.quiet || process.env.SEARCHLIFT_QUIET === "1")
     return { onProgress: () => {}, note: (line) => out.write(`${line}\n`), end: () => {} };
   const now = options.now ?? Date.now;
   const tty = out.isTTY === true;
   let current: { event: ProgressEvent; since: number } | null = null;
+  // When each step now counting began (a step: its stage, words and total), so that an advance of its count keeps
+  // the step's clock and is known as an advance even when two steps alternate (check lifts two releases at once).
+  const steps = new Map<string, { since: number; done: number }>();
   let lastPrinted = 0;
   let live = false;
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -86,11 +94,20 @@ export function cliProgress(options: CliProgressOptions = {}): CliProgress {
 
   return {
     onProgress(e) {
-      // A new stage (or a new count) starts its clock; more words within the same step keep it.
+      const key = e.total ? `${e.stage}\0${e.total}\0${e.message}` : null;
+      const step = key === null ? undefined : steps.get(key);
+      // An advance: a step seen before whose count moved on, short of its end.
+      const advance = step !== undefined && e.done !== undefined && e.done > step.done && e.done < e.total!;
+      // A new stage (or a new count) starts its clock; more words within the same step, or its count's advance, keep it.
       const same = current && current.event.stage === e.stage && current.event.done === e.done;
-      current = { event: e, since: same ? current!.since : now() };
+      const since = advance ? step.since : same ? current!.since : now();
+      current = { event: e, since };
+      if (key !== null) {
+        if (steps.size >= 64 && !step) steps.clear();
+        steps.set(key, { since, done: e.done ?? 0 });
+      }
       if (tty) draw();
-      else {
+      else if (!advance) {
         out.write(`searchlift: ${text(e, null)}\n`);
         lastPrinted = now();
       }

@@ -316,14 +316,21 @@ async function verifyDraft(verifier: Verifier, sides: Sides, opts: LiftOptions, 
     return recorded;
   }
   const budgetS = opts.verifyTimeoutS ?? DEFAULT_VERIFY_TIMEOUT_S;
-  const { outcome, shared } = sharedVerification(key, () => verifier.run(sides.original, sides.draft, budgetS * 1000, sides.toolFields));
+  const message = `verifying on ${cases} cases`;
+  // The cases run on both sides so far, as the verifier tells them (every CASES_EVERY cases, verify.ts); the
+  // last count is the outcome's, said below.
+  const onCases = (done: number, total: number) => {
+    if (done < total) opts.onProgress?.({ stage: "verify", message, done, total });
+  };
+  const { outcome, shared } = sharedVerification(key, () =>
+    verifier.run(sides.original, sides.draft, budgetS * 1000, sides.toolFields, opts.onProgress ? onCases : undefined),
+  );
   if (shared) verifier.cancel();
-  opts.onProgress?.({
-    stage: "verify",
-    message: shared
-      ? `the same program as another release lifted in this run: its verification on ${cases} cases`
-      : `verifying on ${cases} cases`,
-  });
+  opts.onProgress?.(
+    shared
+      ? { stage: "verify", message: `the same program as another release lifted in this run: its verification on ${cases} cases` }
+      : { stage: "verify", message, done: 0, total: cases },
+  );
   let v: VerifyResult;
   try {
     v = await outcome;

@@ -44,10 +44,10 @@ export function verifierPool(start: (routine: string, cases: number) => Verifier
       }
       let claimed: Verifier | undefined;
       return {
-        run(original, emitted, budgetMs, toolFields) {
+        run(original, emitted, budgetMs, toolFields, onCases) {
           claimed = claim(routine, cases) ?? start(routine, cases);
           running++;
-          return claimed.run(original, emitted, budgetMs, toolFields).finally(() => running--);
+          return claimed.run(original, emitted, budgetMs, toolFields, onCases).finally(() => running--);
         },
         cancel() {
           if (own) stop(own);

@@ -3,8 +3,9 @@
  * the lift's process, which still holds what it read from a 400 MB release. Both stay small.
  *
  * As a program (stdin: a line { routine, cases }, whose corpus it makes and encodes for the sandbox at once,
- * while the lift works on; then a line { original, emitted }; then kept open. stdout: the VerifyResult as JSON) and as the functions that start
- * it. The verifier and its sandbox children end with the lift: when its stdin closes (the lift exited, was
+ * while the lift works on; then a line { original, emitted }; then kept open. stdout: a line { casesDone } as the
+ * count passes each multiple of CASES_EVERY (verify.ts), then the VerifyResult as JSON on a line of its own) and as the
+ * functions that start it. The verifier and its sandbox children end with the lift: when its stdin closes (the lift exited, was
  * killed, or gave up at its time budget) or its parent changes.
  */
 import { spawn } from "node:child_process";
@@ -14,6 +15,9 @@ import { routinePack } from "../routines/packs.js";
 import { killSandboxChildren } from "./sandbox.js";
 import { mallocEnv } from "./malloc-env.js";
 import { prepareVerification, VERIFY_SEMI_SPACE_MB, verifyAgreement, type VerifyResult } from "./verify.js";
+
+/** A count line of the verifier's stdout (never the result's: a VerifyResult has no casesDone). */
+const CASES_LINE = /^\{"casesDone":(\d+),"cases":(\d+)\}$/;
 
 /** The first line: which corpus to make, made while the lift is still at work. */
 interface CorpusRequest {
@@ -41,8 +45,15 @@ export class VerifyBudgetExceeded extends Error {
 /** A verifier process, started before the code to verify exists so that it makes its corpus meanwhile. */
 export interface Verifier {
   /** Compare `original` and `emitted` on the corpus (with values for `toolFields`, when given); stopped (with its
-   *  sandboxes) after `budgetMs`. Once. */
-  run(original: string, emitted: string, budgetMs?: number, toolFields?: readonly string[]): Promise<VerifyResult>;
+   *  sandboxes) after `budgetMs`; `onCases` is told the cases run so far as they pass each multiple of CASES_EVERY.
+   *  Once. */
+  run(
+    original: string,
+    emitted: string,
+    budgetMs?: number,
+    toolFields?: readonly string[],
+    onCases?: (done: number, total: number) => void,
+  ): Promise<VerifyResult>;
   /** Stop it unused (the lift failed first), or let it end once run has answered. */
   cancel(): void;
 }
@@ -55,12 +66,25 @@ export function startVerifier(routine: string, cases: number): Verifier {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, ...mallocEnv() },
   });
-  const out: Buffer[] = [];
   const err: Buffer[] = [];
+  // Lines of stdout: the counts, told as they come, and the result, the last line.
+  let out = "";
+  let tellCases: ((done: number, total: number) => void) | undefined;
+  let lastLine = "";
   let exit: (code: number | null) => void = () => {};
   let startError: Error | undefined;
   let running = false;
-  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (d: string) => {
+    out += d;
+    for (let nl = out.indexOf("\n"); nl >= 0; nl = out.indexOf("\n")) {
+      const line = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      const count = CASES_LINE.exec(line);
+      if (count) tellCases?.(Number(count[1]), Number(count[2]));
+      else lastLine = line;
+    }
+  });
   child.stderr.on("data", (b: Buffer) => err.push(b));
   child.stdin.on("error", () => {}); // a verifier that already exited
   child.on("error", (e) => (startError = e));
@@ -68,8 +92,9 @@ export function startVerifier(routine: string, cases: number): Verifier {
   // One line each (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
   child.stdin.write(JSON.stringify({ routine, cases } satisfies CorpusRequest) + "\n");
   return {
-    run(original, emitted, budgetMs = Infinity, toolFields = []) {
+    run(original, emitted, budgetMs = Infinity, toolFields = [], onCases) {
       running = true;
+      tellCases = onCases;
       return new Promise((resolve, reject) => {
         if (startError) return reject(startError);
         child.on("error", reject);
@@ -89,7 +114,7 @@ export function startVerifier(routine: string, cases: number): Verifier {
           if (code !== 0)
             return reject(new Error(Buffer.concat(err).toString("utf8").trim().split("\n").pop() || `the verifier exited with ${code}`));
           try {
-            resolve(JSON.parse(Buffer.concat(out).toString("utf8")) as VerifyResult);
+            resolve(JSON.parse(out.trim() ? out : lastLine) as VerifyResult);
           } catch {
             reject(new Error("the verifier answered something that is not JSON"));
           }
@@ -143,8 +168,10 @@ async function main(): Promise<void> {
     corpus = pack.corpus(cases, toolFields);
     await prepareVerification(corpus);
   }
-  const v = await verifyAgreement(original, emitted, corpus);
-  process.stdout.write(JSON.stringify(v), () => process.exit(0));
+  const v = await verifyAgreement(original, emitted, corpus, {
+    onCases: (done, total) => process.stdout.write(`{"casesDone":${done},"cases":${total}}\n`),
+  });
+  process.stdout.write(JSON.stringify(v) + "\n", () => process.exit(0));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
