@@ -27,9 +27,8 @@ export const HEAVY_OFFLINE = [
   // Minutes of witness searches and sandbox runs (each of the 55 escapes through diff and track, for one).
   "test/diff-determinism.test.ts",
   "test/escapes-diff-track.test.ts",
-  // End-to-end runs that lift and verify many releases each. Vitest runs one file at a time here (two cores);
-  // measured in the unit tier under load (issue 42; seconds per file): check's CLI (sample releases lifted,
-  // MCP servers started; 352) and library (70), track over the 8 bundled samples with every change point's
+  // End-to-end runs that lift and verify many releases each, measured in the unit tier under load (issue 42;
+  // seconds per file): check's CLI (sample releases lifted, MCP servers started; 352) and library (70), track over the 8 bundled samples with every change point's
   // behaviour view (inputs 237, track 155), history over the samples packed as releases (96), track, check
   // and diff over crafted releases (input-text 117, new-tool-fields 112), and verifications stopped at their
   // time and memory bounds on purpose (verify-bounds 118). The unit tier keeps the lift, diff and track CLI
@@ -60,6 +59,10 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 1_200_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one file at a time on two, while most of a file's time
+    // is spent waiting on the processes it starts (the CLI, the verifier, sandbox children), about half a core.
+    // The unit tier runs two files at once; the full tier keeps one, for its memory bounds and fixture builds.
+    ...(process.env.SEARCHLIFT_TIER === "unit" ? { maxWorkers: 2 } : {}),
     // Lets test/helpers/cache.ts skip a test that would download under SEARCHLIFT_SKIP_REAL=1, and fails a test
     // that reaches for the network then.
     setupFiles: ["test/helpers/network-gate.ts"],

@@ -18,7 +18,7 @@ const PROGRAM = Buffer.from(
 );
 
 describe("carve memory", () => {
-  it("carves a 256 MB file with two embedded programs, peak RSS growing far less than the file", () => {
+  it("carves a 256 MB file with two embedded programs, peak RSS growing far less than the file", async ({ annotate }) => {
     const file = join(dir, "big.bin");
     const block = noise(1 << 20, 42);
     const fd = openSync(file, "w");
@@ -42,7 +42,7 @@ describe("carve memory", () => {
     const c = carveScripts(new FileByteSource(file), file);
     const ms = performance.now() - t;
     const grew = process.resourceUsage().maxRSS * 1024 - before;
-    console.log(`carve of ${pos} bytes: ${ms.toFixed(0)} ms, peak RSS grew ${(grew / 1e6).toFixed(0)} MB`);
+    await annotate(`carve of ${pos} bytes: ${ms.toFixed(0)} ms, peak RSS grew ${(grew / 1e6).toFixed(0)} MB`);
     expect(c.modules.map((m) => [m.start, m.end])).toEqual(at.map((a) => [a, a + PROGRAM.length]));
     c.close();
     expect(grew).toBeLessThan(100e6);

@@ -3,22 +3,18 @@
  * result or a one-line error from every command that parses it — never V8's abort
  * ("RegExpCompiler Allocation failed", exit 134) nor a stack trace. See src/ast/acorn-warm.ts.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { REPO } from "./helpers/bun-fixtures.js";
+import { runCli } from "./helpers/cli.js";
 
-const BIN = join(REPO, "bin", "searchlift.js");
 const work = mkdtempSync(join(tmpdir(), "searchlift-deep-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000, maxBuffer: 1 << 26 });
-  return { code: r.status, signal: r.signal, stderr: r.stderr };
-}
+const run = (...args: string[]) => runCli(args, { timeout: 120_000 });
 
 const NESTS: Array<[string, string, string, string]> = [
   ["if", "if (1) {\n", "}\n", "x++;"],

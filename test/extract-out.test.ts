@@ -11,15 +11,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { writeCraftedBun, type CraftedModule } from "./helpers/bun-craft.js";
 import { REPO } from "./helpers/bun-fixtures.js";
+import { BIN, runCli } from "./helpers/cli.js";
 
-const BIN = join(REPO, "bin", "searchlift.js");
 const work = mkdtempSync(join(tmpdir(), "searchlift-extract-out-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function run(args: string[], cwd = REPO) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 60_000, cwd, maxBuffer: 1 << 28 });
-  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (args: string[], cwd = REPO) => runCli(args, { timeout: 60_000, cwd });
 
 const rooted = (name: string, i: number): CraftedModule => ({ name: `/$bunfs/root/${name}`, contents: `export const m${i} = ${i};\n` });
 

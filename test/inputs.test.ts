@@ -25,9 +25,9 @@ import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { readVersionSpec } from "../src/inputs/version-spec.js";
 import { cacheDir } from "./helpers/cache.js";
+import { runCli } from "./helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const SAMPLES = join(ROOT, "samples", "releases");
 const FAKE_NPM = join(import.meta.dirname, "helpers", "fake-npm.mjs");
 const PKG = "@anthropic-ai/claude-code";
@@ -59,11 +59,7 @@ function machine(opts: { npmRoot?: string; registry?: string } = {}): Machine {
   return { home, bin, env };
 }
 
-function run(m: Machine | null, args: string[], cwd = ROOT) {
-  const env = { ...process.env, ...(m?.env ?? {}) };
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, env, cwd, maxBuffer: 256 * 1024 * 1024 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (m: Machine | null, args: string[], cwd = ROOT) => runCli(args, { timeout: 300_000, env: m?.env ?? {}, cwd });
 
 /** The sample release `version` as an npm package folder named @anthropic-ai/claude-code (bin: cli.js). */
 function samplePackage(dir: string, version: string): string {

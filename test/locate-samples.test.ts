@@ -37,11 +37,11 @@ import { ExitCode } from "../src/errors.js";
 import { cacheDir } from "./helpers/cache.js";
 import { decodeMappings, identifierAt, LineIndex, type SourceMapV3 } from "./helpers/sourcemap.js";
 import { memoryContainer } from "./helpers/memory-container.js";
+import { runCli } from "./helpers/cli.js";
 
 const REPO = resolve(import.meta.dirname, "..");
 const SAMPLES = join(REPO, "samples", "tool-search");
 const BUN = join(REPO, "node_modules", ".bin", "bun");
-const BIN = join(REPO, "bin", "searchlift.js");
 const SIGNATURES = loadSignatures();
 const IDS = ["tool-search/call", "tool-search/defer-policy", "tool-search/mode", "tool-search/name-parser", "tool-search/scorer"] as const;
 type RoutineId = (typeof IDS)[number];
@@ -702,10 +702,7 @@ describe.each(SAMPLE_LIST)("locate: tool-search sample $name", (sample) => {
 // ---------------------------------------------------------------------------------------------
 // The CLI: JSON shape and exit codes.
 
-function runCli(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const locateCli = (...args: string[]) => runCli(args, { timeout: 120_000 });
 
 describe("searchlift locate CLI on the samples", () => {
   const byName = (n: string) => SAMPLE_LIST.find((s) => s.name === n)!;
@@ -713,7 +710,7 @@ describe("searchlift locate CLI on the samples", () => {
   it("--json: all five found → exit 0, shape { input, routines: [{ id, status, module, start, end, line, column, variant, roles }] }", () => {
     const sample = byName("coarse-parts");
     const es = esbuildSample(sample, HASH);
-    const r = runCli("locate", es.files[0]!, "--json");
+    const r = locateCli("locate", es.files[0]!, "--json");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(ExitCode.ok);
     const out = JSON.parse(r.stdout);
@@ -752,7 +749,7 @@ describe("searchlift locate CLI on the samples", () => {
   it("routines a generation does not have → exit 7, reported absent without a place", () => {
     const sample = byName("mcp-name-substring");
     const es = esbuildSample(sample, HASH);
-    const r = runCli("locate", es.files[0]!, "--json");
+    const r = locateCli("locate", es.files[0]!, "--json");
     expect(r.code).toBe(ExitCode.absent);
     const out = JSON.parse(r.stdout);
     const status = Object.fromEntries(out.routines.map((x: { id: string; status: string }) => [x.id, x.status]));
@@ -765,7 +762,7 @@ describe("searchlift locate CLI on the samples", () => {
     });
     for (const x of out.routines.filter((x: { status: string }) => x.status === "absent")) expect(x.module).toBeUndefined();
     // --routine narrows to the ones present: exit 0.
-    expect(runCli("locate", es.files[0]!, "--routine", "tool-search/scorer", "tool-search/call", "--json").code).toBe(ExitCode.ok);
+    expect(locateCli("locate", es.files[0]!, "--routine", "tool-search/scorer", "tool-search/call", "--json").code).toBe(ExitCode.ok);
   });
 
   it("the scorer twice under two referenced names → exit 8, ambiguous with both candidates", () => {
@@ -797,7 +794,7 @@ describe("searchlift locate CLI on the samples", () => {
         const t = truthFor({ variant: "name-parts", file: twin, where: { fn }, roles: {} }, [stage], true);
         return { line: t.line, column: t.column, variant: "name-parts" };
       };
-      const r = runCli("locate", outFile, "--json");
+      const r = locateCli("locate", outFile, "--json");
       expect(r.code).toBe(ExitCode.ambiguous);
       const out = JSON.parse(r.stdout);
       const scorer = out.routines.find((x: { id: string }) => x.id === "tool-search/scorer");

@@ -4,7 +4,6 @@
  * so, lists the field in provenance, passes it through and verifies on cases that give it values; diff names
  * the field and finds the behaviour it changes. Hostile field names are refused, never written.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,16 +12,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { toolSearchPack } from "../src/routines/tool-search/index.js";
 import { defaultCorpus } from "../src/routines/tool-search/corpus.js";
 import { ExitCode } from "../src/errors.js";
+import { runCli } from "./helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const BASE = join(ROOT, "samples", "releases", "0.3.0");
 const ANCHOR = "        if (patterns.get(term).test(description)) score += 2;\n";
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (...args: string[]) => runCli(args, { timeout: 300_000 });
 
 /** 0.3.0 with `line` added to the scorer's loop, in a folder of its own. */
 function mutated(line: string, name = "x.js"): string {

@@ -9,7 +9,9 @@ import { npmPack } from "./helpers/cache.js";
 import { openContainer } from "../src/extract/open-container.js";
 
 describe("npm .tgz streaming", () => {
-  it("opens @anthropic-ai/claude-code-darwin-arm64@2.1.332 (package.json after a 383 MB member) without buffering the member", () => {
+  it("opens @anthropic-ai/claude-code-darwin-arm64@2.1.332 (package.json after a 383 MB member) without buffering the member", async ({
+    annotate,
+  }) => {
     const file = npmPack("@anthropic-ai/claude-code-darwin-arm64@2.1.332");
     const before = process.resourceUsage().maxRSS * 1024;
     const t = performance.now();
@@ -18,7 +20,7 @@ describe("npm .tgz streaming", () => {
     const grew = process.resourceUsage().maxRSS * 1024 - before;
     try {
       const member = statSync(c.file).size;
-      console.log(
+      await annotate(
         `open darwin-arm64 2.1.332 .tgz: ${ms.toFixed(0)} ms, ${member} byte member, peak RSS grew ${(grew / 1e6).toFixed(0)} MB`,
       );
       expect(member).toBe(383795280);

@@ -4,25 +4,20 @@
  * replaces only an earlier extract. A track run that fails never replaces a better timeline, and its counts
  * are true. The CLI runs as a process, offline, on the sample releases.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
+import { runCli } from "./helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const RELEASES = join(ROOT, "samples", "releases");
 const REFUSED = join(ROOT, "samples", "refused", "0.8.0");
 const work = mkdtempSync(join(tmpdir(), "searchlift-out-safety-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function run(...args: string[]) {
-  const started = Date.now();
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 600_000, cwd: work, maxBuffer: 64 << 20 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
-}
+const run = (...args: string[]) => runCli(args, { cwd: work });
 
 /** A fresh folder under the test's work folder. */
 function folder(name: string): string {

@@ -4,7 +4,6 @@
  * (strict) only where the runtime would make one. Checked against Node itself on crafted releases
  * (samples/parse-mode/build-release.mjs).
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,9 +15,9 @@ import { ExitCode } from "../src/errors.js";
 import { openContainer } from "../src/extract/open-container.js";
 import { StatementParser } from "../src/locate/partial-parse.js";
 import { statementStarts } from "../src/locate/statement-starts.js";
+import { runCli } from "./helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const work = mkdtempSync(join(tmpdir(), "searchlift-parse-mode-"));
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: string };
@@ -29,10 +28,7 @@ const builder = (await import(join(ROOT, "samples", "parse-mode", "build-release
 const build = builder.buildParseModeRelease;
 const search = builder.searchWithNode;
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 600_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (...args: string[]) => runCli(args);
 
 /** The declaration of `name` among the statements covering the text's first occurrence of `let name`. */
 function declaration(p: StatementParser, text: string, name: string): Node {

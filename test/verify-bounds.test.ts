@@ -87,7 +87,7 @@ describe("verification ends, and says why, whatever the helper does", () => {
 
   it.runIf(process.platform === "linux")(
     "a helper that throws 40 MB messages: the verifier stays small and the verdict is the original's failures (exit 16)",
-    async () => {
+    async ({ annotate }) => {
       const r = await watched([
         "lift",
         hostile("huge-errors", 'throw new Error("x".repeat(40e6));'),
@@ -101,7 +101,7 @@ describe("verification ends, and says why, whatever the helper does", () => {
       expect(r.stderr.length).toBeLessThan(4_000);
       // Each error is cut to 256 KB in the sandbox, and a child's output is read a bounded line at a time: the
       // verifier holds megabytes of them, not gigabytes.
-      console.log(`peak resident memory, MB: ${JSON.stringify(r.peakMb)}`);
+      await annotate(`peak resident memory, MB: ${JSON.stringify(r.peakMb)}`);
       expect(r.peakMb["verifier"]).toBeDefined();
       expect(r.peakMb["verifier"]!).toBeLessThan(400);
       expect(r.peakMb["main"]!).toBeLessThan(400);
