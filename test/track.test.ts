@@ -16,6 +16,8 @@ import { ExitCode } from "../src/errors.js";
 import type { SemanticRow } from "../src/routines/tool-search/semantics.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline, compareVersions, timelineMarkdown, type Change, type Timeline } from "../src/track/timeline.js";
+import { track } from "../src/track/track.js";
+import type { ProgressEvent } from "../src/progress.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
@@ -201,6 +203,21 @@ describe("searchlift track", () => {
     expect(t.releases.map((r) => [r.version, r.verified])).toEqual([
       ["0.3.1", { cases: 2000, agreed: 2000, bothReturned: 2000, bothThrew: 0 }],
     ]);
+  });
+
+  it("with verification on, tells each lift's count of cases verified as it goes, with the release it is for", async () => {
+    const events: ProgressEvent[] = [];
+    const cache = mkdtempSync(join(tmpdir(), "searchlift-track-cache-"));
+    const out = join(mkdtempSync(join(tmpdir(), "searchlift-track-")), "timeline");
+    await track([join(RELEASES, "0.4.0")], { out, cache, verify: true, onProgress: (e) => events.push(e) });
+    const counts = events.filter((e) => e.stage === "verify");
+    expect(counts.every((e) => e.message === "verifying 0.4.0" && e.total === 2000)).toBe(true);
+    const done = counts.map((e) => e.done!);
+    // The child tells its count every 100 cases: from 0, rising, never the end (the release's own line says that).
+    expect(done[0]).toBe(0);
+    expect(done.some((d) => d > 0)).toBe(true);
+    expect(done.every((d, i) => d < 2000 && (i === 0 || d >= done[i - 1]!))).toBe(true);
+    expect(events.at(-1)?.stage).not.toBe("verify");
   });
 });
 

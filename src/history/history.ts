@@ -22,7 +22,7 @@ import { checkOutput } from "../output-folder.js";
 import type { OnProgress } from "../progress.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { writeFileAtomic } from "../safe-write.js";
-import { liftOne, readCached, writeTimeline } from "../track/track.js";
+import { liftHere, readCached, verifyingCount, writeTimeline } from "../track/track.js";
 import type { Release, Timeline } from "../track/timeline.js";
 import { VERSION } from "../version.js";
 import { changelogMarkdown } from "./changelog.js";
@@ -57,7 +57,7 @@ export interface HistoryOptions {
   pack?: RoutinePack;
 }
 
-/** Wall seconds spent per stage: fetching or reading releases, lifting (locate, lift and verify, in child processes), explaining. */
+/** Wall seconds spent per stage: fetching or reading releases, lifting (locate, lift and verify: track's liftHere, the sides of a verification in child processes), explaining. */
 export interface HistoryTimes {
   reading: number;
   lifting: number;
@@ -261,7 +261,11 @@ async function pipeline(
         const cachedLift = readCached(opts.cacheDir, f.sha256, opts.verify);
         const r = cachedLift
           ? { ...cachedLift, input: f.tarball }
-          : await liftOne(f.tarball, f.sha256, opts.cacheDir, opts.verify, opts.verifyTimeoutS);
+          : await liftHere(f.tarball, f.sha256, opts.cacheDir, opts.verify, {
+              ...(opts.verifyTimeoutS ? { verifyTimeoutS: opts.verifyTimeoutS } : {}),
+              ...(opts.pack ? { pack: opts.pack } : {}),
+              onProgress: verifyingCount(p.version, opts.onProgress),
+            });
         times.lifting += (performance.now() - t) / 1000;
         if (!cachedLift && r.routineHash !== null) counts.lifted++;
         // The plan's version and platform are the release's, whatever a failed lift could read of them.

@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { createInterface } from "node:readline";
 import { contiguousShares, nextIn } from "./work-shares.js";
 import { defaultCache } from "../cache-dir.js";
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -19,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { openContainer } from "../extract/open-container.js";
 import { VERSION } from "../version.js";
-import { liftedCode } from "../lift/lift.js";
+import { liftedCode, liftInput, LiftFailure } from "../lift/lift.js";
 import { isPlatform, isVersion, isVersionOrUnknown } from "../release-names.js";
 import { isInside, writeFileAtomic } from "../safe-write.js";
 import { isAcceptedAgreement } from "../verify/shared-verification.js";
@@ -30,7 +31,7 @@ import { buildTimeline, timelineMarkdown, type Release, type Timeline } from "./
 import { placeModules } from "./timeline-folder.js";
 import { checkOutput, liftedInTimeline } from "../output-folder.js";
 import { recordedPublishTime } from "../fetch/release-cache.js";
-import type { OnProgress } from "../progress.js";
+import { PROGRESS_JSON, type OnProgress, type ProgressEvent } from "../progress.js";
 
 export interface TrackOptions {
   out: string;
@@ -94,7 +95,8 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const shares = contiguousShares(todo, jobs);
   const worker = async (k: number) => {
     for (let i = nextIn(shares, k); i !== undefined; i = nextIn(shares, k)) {
-      const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify, opts.verifyTimeoutS);
+      const verifying = verifyingCount(basename(inputs[i]!), opts.onProgress);
+      const r = await liftOne(inputs[i]!, keys[i]!, cache, opts.verify, opts.verifyTimeoutS, verifying);
       releases[i] = r;
       opts.onProgress?.({
         stage: "track",
@@ -238,31 +240,131 @@ const DEFINITE: ReadonlySet<number> = new Set([
   ExitCode.inconclusive,
 ]);
 
+/** What a lift said of one release: `searchlift lift --json`'s result, or the same read off liftInput in this process. */
+interface LiftAnswer {
+  error?: string;
+  exitCode?: number;
+  version?: string;
+  platform?: string;
+  module?: string;
+  signature?: string;
+  verified?: Release["verified"] | "skipped";
+}
+
+/**
+ * A lift's events as track and history tell them: only the verification's count of cases, with the release it
+ * is for, so a long verification shows it moving (the release's own line comes when its lift is over).
+ */
+export function verifyingCount(release: string, onProgress: OnProgress | undefined): OnProgress {
+  return (e: ProgressEvent) => {
+    if (e.stage === "verify" && e.total && e.done !== undefined && e.done < e.total)
+      onProgress?.({ stage: "verify", message: `verifying ${release}`, done: e.done, total: e.total });
+  };
+}
+
 /** Lift one release in a child process; the result (or the error) is cached under its key. */
-export async function liftOne(input: string, key: string, cache: string, verify: boolean, verifyTimeoutS?: number): Promise<Release> {
+export async function liftOne(
+  input: string,
+  key: string,
+  cache: string,
+  verify: boolean,
+  verifyTimeoutS?: number,
+  onProgress?: OnProgress,
+): Promise<Release> {
+  const tmp = liftFolder(cache, key);
+  const { stdout, code } = await run(
+    process.execPath,
+    [
+      BIN,
+      "lift",
+      input,
+      "--out",
+      join(tmp, "lifted"),
+      "--json",
+      ...(verify ? [] : ["--no-verify"]),
+      ...(verifyTimeoutS ? ["--verify-timeout", String(verifyTimeoutS)] : []),
+      // Most adjacent releases carry the same routine: one verification of it serves them all.
+      ...(verify ? ["--verifications", join(cache, "verifications")] : []),
+      // This cache is track's own; its progress is said here, from the results and the events the child tells.
+      "--no-lift-cache",
+    ],
+    onProgress,
+  );
+  let res: LiftAnswer | undefined;
+  try {
+    res = JSON.parse(stdout).results[0];
+  } catch {
+    res = undefined;
+  }
+  return keepAnswer(input, key, cache, tmp, verify, res, `lift failed (exit ${code})`);
+}
+
+/**
+ * liftOne in this process: the same lift (liftInput, as `searchlift lift` runs it), the same module written and
+ * the same entry cached, without a process to start, a bundle to load and compile, or a tarball to hash again
+ * (`sha256` is the caller's, taken as the tarball was read). What only the command line does is left out: the
+ * probe table `lift --json` prints, which track does not read. Several at once share this process's verifiers
+ * and one verification of the same program. A bug of ours that throws is this release's error, not cached.
+ */
+export async function liftHere(
+  input: string,
+  sha256: string,
+  cache: string,
+  verify: boolean,
+  opts: { verifyTimeoutS?: number; pack?: RoutinePack; onProgress?: OnProgress } = {},
+): Promise<Release> {
+  const tmp = liftFolder(cache, sha256);
+  let res: LiftAnswer | undefined;
+  try {
+    const r = await liftInput(input, {
+      out: join(tmp, "lifted"),
+      verify,
+      inputSha256: sha256,
+      ...(opts.pack ? { pack: opts.pack } : {}),
+      ...(opts.verifyTimeoutS ? { verifyTimeoutS: opts.verifyTimeoutS } : {}),
+      ...(verify ? { verifications: join(cache, "verifications") } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
+    res = { version: r.version, platform: r.platform, module: r.module, signature: r.signature, verified: r.verified ?? "skipped" };
+  } catch (e) {
+    if (e instanceof SearchliftError) {
+      // As lift's command line reports it (src/cli/lift.ts): the release where it was read, the message on one line.
+      const release = e instanceof LiftFailure ? e.release : null;
+      res = {
+        ...(release ? { version: release.version, platform: release.platform } : {}),
+        error: e.message.replace(/\s*\n\s*/g, " ").trim(),
+        exitCode: e.exitCode,
+      };
+    }
+  }
+  return keepAnswer(input, sha256, cache, tmp, verify, res, "lift failed (exit 1)");
+}
+
+/** A fresh folder of our own beside the entry `key` will be (nothing planted at a predictable name is written through). */
+function liftFolder(cache: string, key: string): string {
+  return mkdtempSync(`${join(cache, key)}.tmp-`);
+}
+
+/**
+ * The release a lift's answer describes, its entry moved from `tmp` into place under `key` when the answer is
+ * definite (else `tmp` is removed, and the release is lifted again next run). No answer: the lift failed with
+ * `failure`.
+ */
+function keepAnswer(
+  input: string,
+  key: string,
+  cache: string,
+  tmp: string,
+  verify: boolean,
+  res: LiftAnswer | undefined,
+  failure: string,
+): Release {
   const dir = join(cache, key);
-  // A fresh folder of our own: nothing planted at a predictable name is written through.
-  const tmp = mkdtempSync(`${dir}.tmp-`);
-  const { stdout, code } = await run(process.execPath, [
-    BIN,
-    "lift",
-    input,
-    "--out",
-    join(tmp, "lifted"),
-    "--json",
-    ...(verify ? [] : ["--no-verify"]),
-    ...(verifyTimeoutS ? ["--verify-timeout", String(verifyTimeoutS)] : []),
-    // Most adjacent releases carry the same routine: one verification of it serves them all.
-    ...(verify ? ["--verifications", join(cache, "verifications")] : []),
-    // This cache is track's own; its progress is said here, from the results.
-    "--no-lift-cache",
-    "--quiet",
-  ]);
   let release: Release;
   let definite = false;
   try {
-    const res = JSON.parse(stdout).results[0];
-    definite = DEFINITE.has(res.error ? res.exitCode : ExitCode.ok);
+    if (!res) throw new Error("no answer");
+    definite = DEFINITE.has(res.error ? res.exitCode! : ExitCode.ok);
     if (res.error) {
       release = {
         input,
@@ -273,19 +375,19 @@ export async function liftOne(input: string, key: string, cache: string, verify:
         verified: null,
       };
     } else {
-      if (!isInside(tmp, res.module)) throw new Error("the lifted module is outside the cache");
+      if (!isInside(tmp, res.module!)) throw new Error("the lifted module is outside the cache");
       const hash = createHash("sha256")
-        .update(liftedCode(readFileSync(res.module, "utf8")))
+        .update(liftedCode(readFileSync(res.module!, "utf8")))
         .digest("hex");
       // Where the module will be once the folder is renamed into place.
-      const module = join(dir, relative(tmp, res.module));
+      const module = join(dir, relative(tmp, res.module!));
       release = {
         input,
-        version: res.version,
-        platform: res.platform,
+        version: res.version!,
+        platform: res.platform!,
         routineHash: hash,
-        signature: res.signature,
-        verified: res.verified === "skipped" ? null : res.verified,
+        signature: res.signature!,
+        verified: res.verified === "skipped" ? null : res.verified!,
         module,
       };
     }
@@ -296,7 +398,7 @@ export async function liftOne(input: string, key: string, cache: string, verify:
       version: versionGuess(input),
       platform: "unknown",
       routineHash: null,
-      error: `lift failed (exit ${code})`,
+      error: failure,
       verified: null,
     };
   }
@@ -321,7 +423,8 @@ export function readCached(cache: string, key: string, verify: boolean): Release
     // A verification cached without its counts (or one the verdict now refuses) is not shown as verified: lifted again.
     if (r.verified && !isAcceptedAgreement(r.verified)) return null;
     // An entry whose version or module path would not have been written by liftOne is lifted again.
-    if (typeof r.version !== "string" || !isVersionOrUnknown(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform)) return null;
+    if (typeof r.version !== "string" || !isVersionOrUnknown(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform))
+      return null;
     if (r.module !== undefined && (typeof r.module !== "string" || !isInside(join(cache, key), r.module))) return null;
     const { verifiedRun: _, searchlift: __, ...release } = r;
     return release;
@@ -374,12 +477,32 @@ function writeAtomic(path: string, text: string): void {
   writeFileAtomic(path, text);
 }
 
-function run(cmd: string, args: string[]): Promise<{ stdout: string; code: number | null }> {
+function run(cmd: string, args: string[], onProgress?: OnProgress): Promise<{ stdout: string; code: number | null }> {
   return new Promise((resolvePromise) => {
-    // The lift exits when this process dies (see exit-with-parent.ts), and takes its verifier along.
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, SEARCHLIFT_EXIT_WITH_PARENT: "1" } });
+    // The lift exits when this process dies (see exit-with-parent.ts), and takes its verifier along. Its stderr
+    // holds only its progress events, as JSON lines (PROGRESS_JSON), read when asked for and dropped otherwise.
+    const env = { ...process.env, SEARCHLIFT_EXIT_WITH_PARENT: "1", [PROGRESS_JSON]: "1" };
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", onProgress ? "pipe" : "ignore"], env });
     let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    if (onProgress && child.stderr) readProgress(child.stderr, onProgress);
     child.on("close", (code) => resolvePromise({ stdout, code }));
   });
+}
+
+/** A child's progress events, one JSON line each; a line that is not one is skipped. */
+function readProgress(stream: NodeJS.ReadableStream, onProgress: OnProgress): void {
+  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+    const event = progressEvent(line);
+    if (event) onProgress(event);
+  });
+}
+
+function progressEvent(line: string): ProgressEvent | undefined {
+  try {
+    const e = (JSON.parse(line) as { progress?: ProgressEvent }).progress;
+    return e && typeof e.stage === "string" && typeof e.message === "string" ? e : undefined;
+  } catch {
+    return undefined;
+  }
 }
