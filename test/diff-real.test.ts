@@ -104,8 +104,11 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
     expect(changed[0]!.after).toContain("mcpInfo.serverInfoName");
     expect(changed[0]!.before).not.toContain("mcpInfo.");
     expect(r.behaviour.changed).toEqual([]);
-    // No witness: the verdict is said first, with why the new branch never ran, then the field sentence.
-    expect(formatDiff(r)).toMatch(/^Unknown: no behaviour difference found in \d+ cases .*reached only when \w+ is made with/m);
+    // No witness, and the new branch runs only with a constructor option the tool search never passes: a refactor,
+    // said first with the points that cannot run and why, then the field sentence.
+    expect(formatDiff(r)).toMatch(
+      /^A refactor: no behaviour difference found in \d+ cases .*every changed point the tool search can reach was seen.*cannot run in the tool search: \d+ reachable only when `this\.#\w+` is true — the tool search never makes ToolDescriptionCache with its constructor option \w+/m,
+    );
     expect(formatDiff(r)).toMatch(/^- now reads the tool fields `mcpInfo\.nameKey`, `mcpInfo\.serverInfoName`/m);
   });
 

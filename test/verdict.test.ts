@@ -3,7 +3,6 @@
  * both and how many differed, and "verified" only when none differed and at least 3/4 returned normally on
  * both sides. A routine that throws on half the corpus the same way on both sides is inconclusive, not verified.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,15 +11,16 @@ import { ExitCode } from "../src/errors.js";
 import { verificationRefused } from "../src/lift/lift.js";
 import { isAcceptedAgreement, recordAgreement, recordedAgreement, returnedEnough } from "../src/verify/shared-verification.js";
 import type { VerifyResult } from "../src/verify/verify.js";
+import { behaviourVerdict, noDifferenceFound, type Behaviour, type ChangedCodeRun } from "../src/diff/behaviour.js";
+import type { ChangedPoint } from "../src/diff/coverage.js";
+import { changelogMarkdown } from "../src/history/changelog.js";
+import type { Timeline } from "../src/track/timeline.js";
+import { runCli } from "./helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const RELEASES = join(ROOT, "samples", "releases");
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 600_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (...args: string[]) => runCli(args);
 
 /** A verification that ran every case, with `threw` cases throwing on both sides and `differed` differing. */
 function result(cases: number, threw: number, differed = 0): VerifyResult {
@@ -174,5 +174,119 @@ describe("lift prints the counts, and refuses what only agrees by throwing", () 
     const again = run("track", join(RELEASES, "0.3.0"), "--out", join(work, "t2"), "--cache", cache, "--json");
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).releases[0].verified).toEqual(want);
+  });
+});
+
+describe("diff's verdict where no witness was found: behaviour changed, a refactor, or unknown", () => {
+  const point = (line: number, code: string, extra: Partial<ChangedPoint> = {}): ChangedPoint => ({
+    line,
+    kind: "statement",
+    code,
+    ...extra,
+  });
+  const cannot = "reachable only when `this.#useExtra` is true — the tool search never makes Cache with its constructor option useExtra";
+  const behaviour = (before: ChangedCodeRun, after: ChangedCodeRun): Behaviour => ({
+    searched: 3600,
+    seconds: 1.5,
+    coverage: { before, after },
+    changed: [],
+    sentences: [],
+  });
+
+  it("a refactor when every reachable point was seen, naming the points that cannot run and why", () => {
+    const b = behaviour(
+      { reached: 4, of: 4, unreached: [], unreachable: [] },
+      {
+        reached: 7,
+        of: 7,
+        unreached: [],
+        unreachable: [point(966, "x", { unreachable: cannot }), point(967, "y", { unreachable: cannot })],
+      },
+    );
+    expect(behaviourVerdict(b)).toBe("refactor");
+    expect(noDifferenceFound(b)).toBe(
+      "A refactor: no behaviour difference found in 3600 cases (1.5 s); every changed point the tool search can reach was seen: " +
+        "each statement and branch ran, each condition went both ways (4 points before, 7 after); " +
+        `2 more points cannot run in the tool search: 2 ${cannot}`,
+    );
+  });
+
+  it("unknown while a reachable point was never seen: k of the n reachable points, named, the unreachable apart", () => {
+    const b = behaviour(
+      { reached: 3, of: 4, unreached: [point(10, "score += 3;")], unreachable: [] },
+      { reached: 5, of: 5, unreached: [], unreachable: [point(20, "z", { unreachable: cannot })] },
+    );
+    expect(behaviourVerdict(b)).toBe("unknown");
+    expect(noDifferenceFound(b)).toBe(
+      "Unknown: no behaviour difference found in 3600 cases (1.5 s); 1 of 9 reachable points of the changed code " +
+        "(statements, branches, condition outcomes) were never seen (line 10 before: `score += 3;`); " +
+        `1 more point cannot run in the tool search: 1 ${cannot}`,
+    );
+  });
+
+  it("a timeline written before points were told apart (no `unreachable`) reads as it did: every point counts", () => {
+    const b = behaviour({ reached: 1, of: 2, unreached: [point(3, "a")] }, { reached: 2, of: 2, unreached: [] });
+    expect(behaviourVerdict(b)).toBe("unknown");
+    expect(noDifferenceFound(b)).toMatch(/^Unknown: .*; 1 of 4 reachable points .*\(line 3 before: `a`\)$/);
+  });
+
+  it("the changelog says the same verdict without the release's code: the reasons by the fact that stops them", () => {
+    const change = (b: Behaviour) => ({ from: "1.0.0", to: "1.0.1", behaviour: b, semantics: [], code: null });
+    const release = (version: string) => ({ version, platform: "npm", routineHash: "h", verified: { cases: 2000, agreed: 2000 } });
+    const refactor = behaviour(
+      { reached: 4, of: 4, unreached: [], unreachable: [] },
+      { reached: 7, of: 7, unreached: [], unreachable: [point(966, "secretCode()", { unreachable: cannot })] },
+    );
+    const unknown = behaviour(
+      { reached: 3, of: 4, unreached: [point(10, "secretCode()")], unreachable: [] },
+      { reached: 7, of: 7, unreached: [], unreachable: [] },
+    );
+    const md = (b: Behaviour) =>
+      changelogMarkdown(
+        {
+          releases: [release("1.0.0"), release("1.0.1")],
+          groups: [
+            { first: "1.0.0", last: "1.0.0", releases: ["1.0.0"], routineHash: "a" },
+            { first: "1.0.1", last: "1.0.1", releases: ["1.0.1"], routineHash: "b" },
+          ],
+          changes: [change(b)],
+        } as unknown as Timeline,
+        { skipped: [], platform: null },
+      );
+    expect(md(refactor)).toContain(
+      "A refactor: no behaviour difference found in 3600 cases; every changed point the tool search can reach was seen: each statement and branch ran, " +
+        "each condition went both ways; 1 more point cannot run in the tool search: 1 because the tool search never makes Cache with its constructor option useExtra.",
+    );
+    expect(md(unknown)).toContain(
+      "Unknown: no behaviour difference found in 3600 cases; 1 of 11 reachable points of the changed code (statements, branches, condition outcomes) were never seen.",
+    );
+    for (const b of [refactor, unknown]) expect(md(b)).not.toContain("secretCode");
+  });
+});
+
+describe("diff's verdict where none of the changed code can run", () => {
+  it("says so once, with why, and is a refactor", () => {
+    const cannot = "reachable only when `refreshTools?.()` is set — the tool search gives call() `refreshTools` as undefined";
+    const p: ChangedPoint = {
+      line: 5,
+      kind: "condition",
+      code: "refreshTools?.()",
+      why: "never set (always null or undefined)",
+      unreachable: cannot,
+    };
+    const b: Behaviour = {
+      searched: 3600,
+      seconds: 2,
+      coverage: {
+        before: { reached: 0, of: 0, unreached: [], unreachable: [] },
+        after: { reached: 0, of: 0, unreached: [], unreachable: [p] },
+      },
+      changed: [],
+      sentences: [],
+    };
+    expect(behaviourVerdict(b)).toBe("refactor");
+    expect(noDifferenceFound(b)).toBe(
+      `A refactor: no behaviour difference found in 3600 cases (2 s); none of the changed code can run in the tool search (1 point): 1 ${cannot}`,
+    );
   });
 });

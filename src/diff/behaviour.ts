@@ -285,11 +285,17 @@ export async function moduleTable(
   }
 }
 
-/** Of one module's changed statements and branches (coverage.ts), how many the search ran, and those it never did. */
+/**
+ * Of one module's changed points (statements, branches, condition outcomes; coverage.ts) that the contract's
+ * functions can run, how many the search saw, and those it never did; apart, the points they can never run,
+ * each with why (reachability.ts), which no search could see and which do not count.
+ */
 export interface ChangedCodeRun {
   reached: number;
   of: number;
   unreached: ChangedPoint[];
+  /** Absent from a timeline written before searchlift told these apart. */
+  unreachable?: ChangedPoint[];
 }
 
 /** Both modules with probes at their changed lines, as sandbox scripts; null when the code is the same or a copy cannot be instrumented. */
@@ -338,10 +344,12 @@ function changedCodeRun(
   points: [ChangedPoint[], ChangedPoint[]],
   reached: [Set<number>, Set<number>],
 ): { before: ChangedCodeRun; after: ChangedCodeRun } {
+  // A point said unreachable that a call did reach counts as reached: what ran is the evidence.
   const one = (ps: ChangedPoint[], r: Set<number>): ChangedCodeRun => ({
     reached: ps.filter((_, i) => r.has(i)).length,
-    of: ps.length,
-    unreached: ps.filter((_, i) => !r.has(i)),
+    of: ps.filter((p, i) => r.has(i) || !p.unreachable).length,
+    unreached: ps.filter((p, i) => !r.has(i) && !p.unreachable),
+    unreachable: ps.filter((p, i) => !r.has(i) && p.unreachable),
   });
   return { before: one(points[0], reached[0]), after: one(points[1], reached[1]) };
 }
@@ -370,17 +378,51 @@ export function noDifferenceFound(b: Behaviour): string {
   return `${behaviourVerdict(b) === "refactor" ? "A refactor" : "Unknown"}: ${found}`;
 }
 
-/** "; every changed statement and branch ran, and every changed condition was seen both ways (12 points before,
- *  14 after)", or what was never seen, by line. */
+/**
+ * "; every changed point the tool search can reach was seen (…)", or what was never seen, by line; then the
+ * points it can never run, by why ("; 3 more cannot run in the tool search: reachable only when … — …").
+ */
 function coverageClause(b: Behaviour): string {
   const c = b.coverage;
   if (!c) return "";
-  const missed = [...c.before.unreached.map((p) => ({ ...p, side: "before" })), ...c.after.unreached.map((p) => ({ ...p, side: "after" }))];
-  if (missed.length === 0)
-    return `; every changed statement and branch ran, and every changed condition was seen both ways (${c.before.of} points before, ${c.after.of} after)`;
-  const named = missed.slice(0, 3).map((p) => `line ${p.line} ${p.side}: \`${p.code}\`${p.why ? `, ${p.why}` : ""}`);
-  const more = missed.length > 3 ? `, and ${missed.length - 3} more` : "";
-  return `; ${missed.length} of ${c.before.of + c.after.of} points of the changed code (statements, branches, condition outcomes) were never seen (${named.join("; ")}${more})`;
+  const side = (run: ChangedCodeRun, name: string) => run.unreached.map((p) => ({ ...p, side: name }));
+  const missed = [...side(c.before, "before"), ...side(c.after, "after")];
+  const of = c.before.of + c.after.of;
+  const none = "; the changed lines hold no statement, branch or condition of the routine's functions";
+  const out =
+    missed.length > 0
+      ? `; ${missed.length} of ${of} reachable points of the changed code (statements, branches, condition outcomes) were never seen (${missed
+          .slice(0, 3)
+          .map((p) => `line ${p.line} ${p.side}: \`${p.code}\`${p.why ? `, ${p.why}` : ""}`)
+          .join("; ")}${missed.length > 3 ? `, and ${missed.length - 3} more` : ""})`
+      : of > 0
+        ? `; every changed point the tool search can reach was seen: each statement and branch ran, each condition went both ways (${c.before.of} points before, ${c.after.of} after)`
+        : unreachableCount(b) === 0
+          ? none
+          : "";
+  return out + unreachableClause(b, (p) => p.unreachable ?? "");
+}
+
+/** "; 3 more points cannot run in the tool search: 2 reachable only when … — …; 1 …", grouped by `reason`. */
+export function unreachableClause(b: Behaviour, reason: (p: ChangedPoint) => string): string {
+  const c = b.coverage;
+  const all = c ? [...(c.before.unreachable ?? []), ...(c.after.unreachable ?? [])] : [];
+  if (all.length === 0) return "";
+  const groups = new Map<string, number>();
+  for (const p of all) groups.set(reason(p), (groups.get(reason(p)) ?? 0) + 1);
+  const shown = [...groups].slice(0, 3).map(([why, n]) => `${n} ${why}`);
+  const more = groups.size > 3 ? `, and ${groups.size - 3} more reasons` : "";
+  const points = `${all.length} ${all.length === 1 ? "point" : "points"}`;
+  // Where no changed point can run at all, that is the whole evidence.
+  const head =
+    c!.before.of + c!.after.of === 0
+      ? `none of the changed code can run in the tool search (${points})`
+      : `${all.length} more ${all.length === 1 ? "point" : "points"} cannot run in the tool search`;
+  return `; ${head}: ${shown.join("; ")}${more}`;
+}
+
+function unreachableCount(b: Behaviour): number {
+  return (b.coverage?.before.unreachable?.length ?? 0) + (b.coverage?.after.unreachable?.length ?? 0);
 }
 
 /** What a change point's behaviour view shows: a difference, a refactor whose changed code all ran, or unknown. */

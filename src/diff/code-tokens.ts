@@ -179,7 +179,15 @@ export function codeTokens(a: string, b: string): CodeTokens {
   };
 }
 
-const TEST_METHODS: Record<string, NameTest["test"]> = { startsWith: "prefix", endsWith: "suffix", includes: "part" };
+// indexOf and split look for a part too: where a name is cut (`name.indexOf("__", prefix.length)`).
+const TEST_METHODS: Record<string, NameTest["test"]> = {
+  startsWith: "prefix",
+  endsWith: "suffix",
+  includes: "part",
+  indexOf: "part",
+  lastIndexOf: "part",
+  split: "part",
+};
 
 /**
  * The texts the code on `lines` tests strings against (ChangedCode.nameTests), in the order of the code. Constants

@@ -13,13 +13,15 @@
  * returns) each get two points, seen true and seen false, and an operand the other module's chain lacks (a new
  * disjunct or conjunct) a third, seen deciding its chain — the one case in which it changes anything. What is
  * never reached is named by its line, so that "no difference found" can say whether the changed code ran at
- * all, and each way that matters.
+ * all, and each way that matters. A point the contract's functions can never run (reachability.ts) says why,
+ * and is counted apart.
  */
 import { parse } from "acorn";
 import { diffLines } from "diff";
 import { walk } from "estree-walker";
 import type { Node as EstreeNode } from "estree";
 import type { Node } from "../ast/pattern.js";
+import { Reachability, type Outcome } from "./reachability.js";
 
 /** The probe's name in an instrumented module: reserved, no lifted module uses it. */
 export const REACH = "__searchliftReach";
@@ -38,9 +40,12 @@ export interface ChangedPoint {
   kind: "statement" | "branch" | "condition";
   /** The code at the point, on one line, at most 80 characters. */
   code: string;
-  /** When the code says so, what must hold for the point to run: "reached only when …" (optionGuard); for a
-   *  condition point, the outcome it stands for ("never false", "never seen deciding …"). */
+  /** For a condition point, the outcome it stands for ("never false", "never seen deciding …"). */
   why?: string;
+  /** Why the contract's functions can never run the point, from what the module itself states
+   *  (reachability.ts): "reachable only when … — the tool search …". Such a point is not counted as code
+   *  the search must see; a point that is merely hard to reach has none. */
+  unreachable?: string;
 }
 
 export interface Instrumented {
@@ -82,14 +87,21 @@ interface Insertion {
  * an `&&`/`||` are new: one it does not have, in a chain whose other operands it has.
  */
 export function instrument(text: string, lines: ReadonlySet<number>, counterpart?: string): Instrumented {
-  const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", locations: true }) as unknown as Node;
+  const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", locations: true, ranges: true }) as unknown as Node;
   const points: ChangedPoint[] = [];
   const inserts: Insertion[] = [];
   const ancestors: Node[] = [];
   const otherOperands = counterpart === undefined ? null : operandTexts(counterpart);
-  const point = (n: Node, kind: ChangedPoint["kind"], outcome?: string) => {
-    const why = optionGuard(ast, [...ancestors, n]) ?? outcome;
-    points.push({ line: n.loc!.start.line, kind, code: excerpt(text, n), ...(why ? { why } : {}) });
+  const reach = new Reachability(text, ast);
+  const point = (n: Node, kind: ChangedPoint["kind"], why?: string, need?: Outcome) => {
+    const unreachable = reach.unreachable(ancestors.at(-1) === n ? ancestors : [...ancestors, n], need);
+    points.push({
+      line: n.loc!.start.line,
+      kind,
+      code: excerpt(text, n),
+      ...(why ? { why } : {}),
+      ...(unreachable ? { unreachable } : {}),
+    });
     return points.length - 1;
   };
   const probe = (n: Node, kind: ChangedPoint["kind"]) => `${REACH}(${point(n, kind)})`;
@@ -113,6 +125,7 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
         n,
         "condition",
         `never seen deciding its \`${op}\` (${seen})${pure ? "" : "; not checked: the rest may change state"}`,
+        op === "||" ? "decides||" : "decides&&",
       );
       if (pure) {
         const receivers = [...new Set(rest.flatMap((r) => regexReceivers(r)).map((r) => text.slice(r.start, r.end)))];
@@ -122,8 +135,8 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
         wrap(n, `${DECIDE}(${d}, (`, `), ${op === "||" ? 1 : 0}, ${thunk})`);
       }
     }
-    const i = point(n, "condition", words[0]);
-    point(n, "condition", words[1]);
+    const i = point(n, "condition", words[0], leaf.nullish ? "set" : "true");
+    point(n, "condition", words[1], leaf.nullish ? "nullish" : "false");
     wrap(n, `${COND}(${i}, (`, `), ${leaf.nullish ? 1 : 0})`);
   };
   const chosen = changedStatements(ast, text, lines);
@@ -162,92 +175,6 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
     },
   });
   return { text: applyInsertions(text, inserts) + recorder(), points };
-}
-
-/**
- * "reached only when C is made with its constructor option p, which no code in this module passes": when the
- * code at the end of `path` (the root's descendants down to it) runs only if `this.f` holds (an `&&`'s right, a
- * `?:`'s or an `if`'s consequent under a test whose conjuncts include `this.f`), and class C sets f in its
- * constructor alone, from parameter p with a falsy default or none, and every `new C(…)` of the module leaves p
- * out. Otherwise null.
- */
-function optionGuard(root: Node, path: readonly Node[]): string | null {
-  for (let i = path.length - 1; i > 0; i--) {
-    const [parent, child] = [path[i - 1]!, path[i]!];
-    const guard =
-      parent.type === "LogicalExpression" && parent.operator === "&&" && parent.right === child
-        ? parent.left
-        : (parent.type === "ConditionalExpression" || parent.type === "IfStatement") && parent.consequent === child
-          ? parent.test
-          : null;
-    if (!guard) continue;
-    const cls = [...path.slice(0, i)].reverse().find((n) => n.type === "ClassDeclaration" || n.type === "ClassExpression");
-    if (!cls || !("id" in cls) || !cls.id) continue;
-    for (const field of conjuncts(guard as Node).flatMap((c) => (thisField(c) === null ? [] : [thisField(c)!]))) {
-      const option = constructorOption(cls, field);
-      if (option && !constructedWith(root, cls.id.name, option.index))
-        return `reached only when ${cls.id.name} is made with its constructor option ${option.name}, which no code in this module passes`;
-    }
-  }
-  return null;
-}
-
-function conjuncts(e: Node): Node[] {
-  return e.type === "LogicalExpression" && e.operator === "&&" ? [...conjuncts(e.left as Node), ...conjuncts(e.right as Node)] : [e];
-}
-
-/** `this.f` or `this.#f`: "f" or "#f". */
-function thisField(e: Node): string | null {
-  if (e.type !== "MemberExpression" || e.computed || e.object.type !== "ThisExpression") return null;
-  return e.property.type === "PrivateIdentifier" ? `#${e.property.name}` : e.property.type === "Identifier" ? e.property.name : null;
-}
-
-/** The constructor parameter that alone sets `field` (`this.f = p`), when its default is falsy or absent. */
-function constructorOption(cls: Node, field: string): { name: string; index: number } | null {
-  const writes: Node[] = [];
-  walk(cls as unknown as EstreeNode, {
-    enter(raw) {
-      const n = raw as unknown as Node;
-      if (
-        (n.type === "AssignmentExpression" || n.type === "UpdateExpression") &&
-        thisField(n.type === "AssignmentExpression" ? n.left : n.argument) === field
-      )
-        writes.push(n);
-    },
-  });
-  const body = (cls as Node & { body: { body: Node[] } }).body.body;
-  const ctor = body.find((m) => m.type === "MethodDefinition" && m.kind === "constructor") as (Node & { value: Node }) | undefined;
-  const w = writes[0];
-  if (!ctor || writes.length !== 1 || w?.type !== "AssignmentExpression" || w.operator !== "=" || w.right.type !== "Identifier")
-    return null;
-  if (!(ctor.value.start <= w.start && w.end <= ctor.value.end)) return null;
-  const name = w.right.name;
-  const params = (ctor.value as Node & { params: Node[] }).params;
-  const index = params.findIndex(
-    (p) =>
-      (p.type === "AssignmentPattern" ? p.left : p).type === "Identifier" &&
-      ((p.type === "AssignmentPattern" ? p.left : p) as { name: string }).name === name,
-  );
-  if (index < 0) return null;
-  const p = params[index]!;
-  const falsy =
-    p.type !== "AssignmentPattern" ||
-    (p.right.type === "Literal" && !p.right.value) ||
-    (p.right.type === "Identifier" && p.right.name === "undefined");
-  return falsy ? { name, index } : null;
-}
-
-/** Whether some `new C(…)` in the module passes an argument at `index` (a spread may). */
-function constructedWith(root: Node, name: string, index: number): boolean {
-  let found = false;
-  walk(root as unknown as EstreeNode, {
-    enter(raw) {
-      const n = raw as unknown as Node;
-      if (n.type === "NewExpression" && n.callee.type === "Identifier" && n.callee.name === name)
-        if (n.arguments.length > index || n.arguments.some((a) => a.type === "SpreadElement")) found = true;
-    },
-  });
-  return found;
 }
 
 /**

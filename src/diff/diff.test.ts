@@ -235,7 +235,8 @@ describe("searchlift diff (command line)", () => {
       after: expect.any(String),
       changed: expect.any(Boolean),
     });
-    for (const w of r.behaviour.changed)
+    // maxResults where the call gave one; rule where calls made from the witness could tell it (docs/commands.md).
+    for (const w of r.behaviour.changed) {
       expect(Object.keys(w).filter((k) => k !== "maxResults")).toEqual([
         "function",
         "query",
@@ -244,7 +245,10 @@ describe("searchlift diff (command line)", () => {
         "before",
         "after",
         "summary",
+        ...("rule" in w ? ["rule"] : []),
       ]);
+      if ("rule" in w) expect(w.rule).toMatch(/^\S.*: /);
+    }
 
     const keep = tmp();
     const same = run(a, a, "--out", keep);

@@ -8,7 +8,7 @@
 import type { Skipped } from "../fetch/fetch.js";
 import { summarySentence } from "../diff/code-summary.js";
 import type { WitnessReport } from "../diff/behaviour.js";
-import { behaviourVerdict, type Behaviour } from "../diff/behaviour.js";
+import { behaviourVerdict, unreachableClause, type Behaviour } from "../diff/behaviour.js";
 import { markdownCode, markdownProse, markdownText as text } from "../safe-text.js";
 import { groupMembers, publishedDay, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
@@ -125,10 +125,14 @@ function noDifference(b: Behaviour): string {
   if (!c) return `No behaviour difference found in ${b.searched} cases`;
   const of = c.before.of + c.after.of;
   const missed = c.before.unreached.length + c.after.unreached.length;
+  // The points that cannot run, by the fact that stops them (what follows the dash), without the release's code.
+  const cannot = unreachableClause(b, (p) => `because ${p.unreachable?.split(" — ").at(-1) ?? "a fact of the code"}`);
   // The verdict is diff's (behaviourVerdict); only the lines never seen (release code) and the seconds are left out.
-  return behaviourVerdict(b) === "refactor"
-    ? `A refactor: no behaviour difference found in ${b.searched} cases; every changed statement and branch ran, and every changed condition was seen both ways`
-    : `Unknown: no behaviour difference found in ${b.searched} cases; ${missed} of ${of} points of the changed code (statements, branches, condition outcomes) were never seen${b.stopped ? "; the search was stopped" : ""}`;
+  if (behaviourVerdict(b) === "refactor")
+    return of > 0
+      ? `A refactor: no behaviour difference found in ${b.searched} cases; every changed point the tool search can reach was seen: each statement and branch ran, each condition went both ways${cannot}`
+      : `A refactor: no behaviour difference found in ${b.searched} cases${cannot || "; the changed lines hold no statement, branch or condition of the routine's functions"}`;
+  return `Unknown: no behaviour difference found in ${b.searched} cases; ${missed} of ${of} reachable points of the changed code (statements, branches, condition outcomes) were never seen${cannot}${b.stopped ? "; the search was stopped" : ""}`;
 }
 
 /** The witness a sentence says (a witness's own summary, or that of a toolSearch and searchTools pair). */

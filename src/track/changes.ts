@@ -36,8 +36,10 @@ export interface ChangeOptions {
  *  2: witnesses by search and probe rows (1 was the fixed catalog's queries); 3: witnesses shrunk to few tools;
  *  5: the code summary kept beside the view; 6: work-bounded, steered search with the changed code's coverage;
  *  7: the scoring table's "adds: …" rows in place of single-query scores, throws said after result changes;
- *  8: a witness's rule said where calls made from it find one (a paragraph dropped from descriptions). */
-const CACHE_FORMAT = 8;
+ *  8: a witness's rule said where calls made from it find one (a paragraph dropped from descriptions);
+ *  9: the changed points the contract's functions can never run counted apart (coverage's `unreachable`);
+ *  10: more of them known (empty arrays through the select path's pairs, hand-offs and copies). */
+const CACHE_FORMAT = 13;
 
 /** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
 type Compared = BehaviourView & { code: CodeSummary };
