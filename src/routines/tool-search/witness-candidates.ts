@@ -10,9 +10,12 @@
  * - the texts they test names against (`name.startsWith("mcp__remote-devices__device_")`, `includes`, `endsWith`,
  *   `===`): tools named with that prefix, part, suffix or name, MCP-shaped when the name is, asked for by name,
  *   by `select:`, by a word of the name, deferred and loaded, and all such tools together;
+ * - the names they compare for equality, in pairs: a tool named one of them holding the other as an alias,
+ *   beside a tool named the other (a lookup by name or alias that now prefers one of them);
  * - the properties they read: a tool carrying that field (an unknown one too: `tool.title`), its value made of
  *   words the query holds, as a string, a list and a flag, beside a tool without it; a property read inside a
- *   contract field (`entry.mcpInfo.nameKey`) inside the tool's own object of that field;
+ *   contract field (`entry.mcpInfo.nameKey`) inside the tool's own object of that field; an object field of the
+ *   contract (mcpInfo) holding a text, a flag or a number;
  * - their strings and regexes: as queries, tool names, `select:` names, and joining a tool's name parts; a long
  *   text (a paragraph the code strips from descriptions) inside a description, the query one of its words;
  * - ties: tools that score the same, listed in an order their names do not sort in (a tie-breaker on names).
@@ -32,7 +35,7 @@ import type { ContractCall } from "../../diff/witness-run.js";
 import type { ContractFn } from "../../verify/verify.js";
 import { DEFAULT_QUERIES, defaultCatalog } from "./catalogs.js";
 import { generateCorpus, type Tool } from "./corpus.js";
-import { CONTRACT_INNER_FIELDS } from "./field-values.js";
+import { CONTRACT_INNER_FIELDS, NOT_OBJECT_KINDS } from "./field-values.js";
 
 const FNS: readonly ContractFn[] = ["toolSearch", "searchTools", "scoreTools"];
 
@@ -376,6 +379,24 @@ function* fieldCalls(members: readonly string[], paths: readonly string[] = []):
   }
 }
 
+/** Values that an object field of the contract (mcpInfo) is not, which code reading it may take in its stride
+ *  or refuse — a text, a flag, a number: a property read, a WeakMap key. */
+const NOT_OBJECTS: readonly unknown[] = NOT_OBJECT_KINDS.map(([value]) => value);
+
+/** A tool whose object field the changed code reads (mcpInfo) holds a value that is not an object, beside an
+ *  ordinary tool, asked for by a word of both descriptions and by its name: code that now keeps such a value in a
+ *  WeakMap, or reads a property of it another way, throws where it did not (or no longer throws). */
+function* notObjectCalls(members: readonly string[], paths: readonly string[]): Generator<ContractCall> {
+  const other = mcp("other", "tool_y", "Does a thing");
+  for (const field of Object.keys(CONTRACT_INNER_FIELDS)) {
+    if (!members.includes(field) && !paths.some((p) => p.startsWith(`${field}.`))) continue;
+    for (const value of NOT_OBJECTS) {
+      const odd = { ...mcp("probe", "tool_x", "Does a thing"), [field]: value } as Tool;
+      for (const q of ["thing", "tool_x"]) yield* callsFor(q, [other, odd], []);
+    }
+  }
+}
+
 /** Names that pass (and just fail) a test of the changed code: `prefix` + a word, a word + `suffix`, the part
  *  inside, the name itself. */
 function testedNames(t: NameTest): string[] {
@@ -389,6 +410,21 @@ function testedNames(t: NameTest): string[] {
     case "equal":
       return [t.text];
   }
+}
+
+/** Names at the edges of a prefix-then-part parse, for the first few prefixes and parts the changed code tests. */
+function prefixPartEdges(tests: readonly NameTest[]): string[] {
+  const prefixes = [...new Set(tests.filter((t) => t.test === "prefix").map((t) => t.text))].slice(0, 4);
+  const parts = [...new Set(tests.filter((t) => t.test === "part").map((t) => t.text))].slice(0, 4);
+  const names = new Set<string>();
+  for (const p of prefixes) {
+    if (parts.length > 0) names.add(p);
+    for (const s of parts.filter((x) => x !== p)) {
+      names.add(`${p}${s}probe`);
+      names.add(`${p}probe${s}`);
+    }
+  }
+  return [...names];
 }
 
 /** A tool of that name: MCP-shaped (server and tool from the name) when the name is `mcp__server__tool`, with
@@ -417,9 +453,66 @@ function* nameTestCalls(tests: readonly NameTest[]): Generator<ContractCall> {
       }
     }
   }
+  // A prefix and a part the code looks for after it, at the edges of the name's parse: the part right after the
+  // prefix (nothing between), at the end (nothing after), and the prefix alone (`mcp____x`, `mcp__x__`, `mcp__`).
+  for (const name of prefixPartEdges(tests).filter(usable)) {
+    for (const tool of toolsNamed(name)) {
+      every.push(tool);
+      yield* callsFor(name, [tool, ...base.slice(0, 3)], []);
+      yield* callsFor(`select:${name}`, [tool], base.slice(0, 2));
+      yield* callsFor("thing", [tool, mcp("other", "tool_y", "Does a thing")], []);
+    }
+  }
   // All of them together, asked for by each word of their names: a rule on one name that another brings along.
   const words = [...new Set(every.flatMap((t) => nameParts(t.name).map((w) => w.toLowerCase())))].slice(0, 24);
   for (const w of words) yield* callsFor(w, [...every.slice(0, 24), ...base.slice(0, 2)], []);
+}
+
+/** A second tool whose alias is another tool's name, for each two names the changed code compares for
+ *  equality (`name === a && entry.name === b`: a lookup by name or alias that prefers one of them), those
+ *  compared side by side first, both ways, then the others, and a pair of its own (also when the changed code
+ *  compares no names but reads aliases): the holder (named the one,
+ *  the other as its alias) before or after the tool of that name, deferred or loaded, asked for by that name,
+ *  `select:` of it, and a word only one of the two descriptions holds (a lookup that picks the other tool
+ *  reads the other description). */
+function* aliasCalls(tests: readonly NameTest[], members: readonly string[]): Generator<ContractCall> {
+  const usable = (s: string) => /^[\p{L}\p{N}_.-]{1,60}$/u.test(s) && !s.startsWith("mcp__");
+  const names = [...new Set(tests.filter((t) => t.test === "equal").map((t) => t.text))].filter(usable).slice(0, 6);
+  const pairs: Array<[string, string]> = [];
+  const add = (x: string, y: string) => {
+    if (x !== y && !pairs.some(([p, q]) => p === x && q === y)) pairs.push([x, y]);
+  };
+  names.forEach((x, i) => {
+    const y = names[i + 1];
+    if (y === undefined) return;
+    add(x, y);
+    add(y, x);
+  });
+  for (const x of names) for (const y of names) add(x, y);
+  // Code that reads aliases, or compares names, may look tools up by either: a pair of its own as well.
+  if (names.length === 0 && !members.includes("aliases")) return;
+  add("Probe", "ProbeTool");
+  const held = (x: string, y: string) => ({
+    named: builtIn(x, "Zephyr widget"),
+    holder: builtIn(y, "Runs a sandbox", { aliases: [x] }),
+  });
+  // First, for every pair, the holder ahead of the tool of that name (a lookup that takes the first answering
+  // tool takes the holder); then, for the first few pairs of compared names (those compared side by side), the
+  // other layouts and queries. Bounded so that the rest of the budget (and of the kinds reported) goes to the rest.
+  for (const [x, y] of pairs.slice(0, 12)) {
+    const { named, holder } = held(x, y);
+    for (const q of ["zephyr", `select:${x}`]) yield* callsFor(q, [holder, named], []);
+  }
+  for (const [x, y] of pairs.slice(0, Math.min(4, pairs.length - 1))) {
+    const { named, holder } = held(x, y);
+    yield* callsFor("sandbox", [holder, named], []);
+    yield* callsFor(x, [holder, named], []);
+    for (const q of ["zephyr", `select:${x}`]) {
+      yield* callsFor(q, [named, holder], []);
+      yield* callsFor(q, [named], [holder]);
+      yield* callsFor(q, [holder], [named]);
+    }
+  }
 }
 
 /** Sample characters of a regular expression's source: its literal characters and those of its classes. */
@@ -475,6 +568,8 @@ function* changedCalls(tokens: CodeTokens): Generator<ContractCall> {
     [thresholdCalls(c.numbers), 6],
     [wordCapCalls(c.numbers), 6],
     [nameTestCalls(c.nameTests), 9],
+    [aliasCalls(c.nameTests, c.members), 6],
+    [notObjectCalls(c.members, c.paths), 3],
     [fieldCalls(c.members, c.paths), 6],
     [changedStringCalls(c.strings), 6],
     [longStringCalls(c.strings), 3],

@@ -27,6 +27,37 @@ describe("witnessSummary", () => {
     expect(line).toMatch(/returns .*_2, .*_1 \(was: .*_1, .*_2\)$/);
   });
 
+  it("a tool whose mcpInfo is not an object says what it holds, and one holding another's name as an alias says that", () => {
+    const text = tool("WebFetch", { mcpInfo: "github" as unknown as Tool["mcpInfo"] });
+    const line = witnessSummary(
+      witness({
+        fn: "scoreTools",
+        query: "",
+        deferred: [text],
+        before: [{ name: "WebFetch", score: 0 }],
+        after: { error: "TypeError: Invalid value used as weak map key" },
+      }),
+    );
+    expect(line).toBe(
+      'scoreTools `""` (deferred: WebFetch (mcpInfo "github", not an object)) now throws (TypeError: Invalid value used as weak map key); it returned WebFetch',
+    );
+    const pair = [tool("REPL", { aliases: ["Eval", "Other"] }), tool("Eval")];
+    expect(witnessSummary(witness({ query: "select:Eval", deferred: pair, before: ["REPL"], after: ["Eval"] }))).toBe(
+      'toolSearch `"select:Eval"` (deferred: Eval, REPL (alias Eval)) returns Eval (was: REPL)',
+    );
+  });
+
+  it("toolSearch and searchTools twins shorten alike: the same words after their names, however long", () => {
+    const odd = tool("mcp__probe__tool_x", { mcpInfo: "probe" as unknown as Tool["mcpInfo"] });
+    for (let n = 0; n <= 160; n++) {
+      const error = `TypeError: Cannot read properties of undefined (reading '${"x".repeat(n)}')`;
+      const w = witness({ query: "", deferred: [odd], before: [], after: { error } });
+      const [t, s] = [witnessSummary(w), witnessSummary({ ...w, fn: "searchTools" })];
+      expect(t.slice("toolSearch".length)).toBe(s.slice("searchTools".length));
+      expect(`toolSearch and searchTools${t.slice("toolSearch".length)}`.length).toBeLessThanOrEqual(MAX_SENTENCE);
+    }
+  });
+
   it("a throw on a tool without mcpInfo.toolName says so, and names the tool first among many", () => {
     const odd = tool(long(7), { mcpInfo: { serverName: "s" } as Tool["mcpInfo"] });
     const deferred = [...Array.from({ length: 9 }, (_, i) => tool(`mcp__s__t${i}`)), odd];

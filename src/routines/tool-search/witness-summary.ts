@@ -5,11 +5,10 @@
 import type { Witness } from "../../diff/witness-search.js";
 import { proseCode } from "../../safe-text.js";
 import type { Tool } from "./corpus.js";
+import { isError } from "./probe-calls.js";
 
 type Scored = Array<{ name: string; score: number }>;
 
-const isError = (v: unknown): v is { error: string } =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
 const names = (v: unknown): string[] =>
   Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x : String((x as { name?: unknown })?.name))) : [];
 
@@ -88,10 +87,19 @@ const list = (xs: string[], most = 3) =>
 function toolsNote(w: Witness, most: number, name: number): string {
   const focus = witnessFocus(w);
   // A tool given without mcpInfo.toolName is part of what the witness shows (releases differ on it): first.
-  const odd = (t: Tool) => t.mcpInfo !== undefined && t.mcpInfo.toolName === undefined;
+  // So is one whose mcpInfo is not an object at all (a text, a flag): code reading it may refuse it.
+  const notObject = (t: Tool) => t.mcpInfo !== undefined && (typeof t.mcpInfo !== "object" || t.mcpInfo === null);
+  const odd = (t: Tool) => notObject(t) || (t.mcpInfo !== undefined && t.mcpInfo.toolName === undefined);
   const rank = (t: Tool) => (odd(t) ? -1 : focus.includes(t.name) ? focus.indexOf(t.name) : focus.length);
-  const shown = (ts: Tool[]) =>
-    [...ts].sort((x, y) => rank(x) - rank(y)).map((t) => `${cutName(t.name, name)}${odd(t) ? " (mcpInfo without toolName)" : ""}`);
+  // An alias that is another tool's name of the witness is part of what it shows too (which of the two the name means).
+  const all = [...w.deferred, ...w.loaded];
+  const alias = (t: Tool) => (t.aliases ?? []).find((a) => a !== t.name && all.some((u) => u !== t && u.name === a));
+  const note = (t: Tool) => {
+    const a = alias(t);
+    if (notObject(t)) return ` (mcpInfo ${cut(JSON.stringify(t.mcpInfo) ?? "", 24)}, not an object)`;
+    return odd(t) ? " (mcpInfo without toolName)" : a !== undefined ? ` (alias ${cutName(a, name)})` : "";
+  };
+  const shown = (ts: Tool[]) => [...ts].sort((x, y) => rank(x) - rank(y)).map((t) => `${cutName(t.name, name)}${note(t)}`);
   const [d, l] = [shown(w.deferred), shown(w.loaded)];
   return `(deferred: ${list(d, most)}${l.length ? `; loaded: ${list(l, most)}` : ""}${w.maxResults !== undefined ? `; maxResults ${w.maxResults}` : ""})`;
 }
@@ -100,8 +108,9 @@ function toolsNote(w: Witness, most: number, name: number): string {
  *  fewer tools are named where more would not fit, and what still does not fit is cut. */
 export function witnessSummary(w: Witness): string {
   // A list line may become "toolSearch and searchTools …" (behaviour.ts says twins once): room for that, the
-  // same in both twins.
-  const max = w.fn === "scoreTools" ? MAX_SENTENCE : MAX_SENTENCE - "and searchTools ".length;
+  // same in both twins — "toolSearch" is a character shorter than "searchTools", so its line gets a character
+  // less, and both twins shorten their inputs alike and cut at the same place after their names.
+  const max = w.fn === "scoreTools" ? MAX_SENTENCE : MAX_SENTENCE - "and searchTools ".length - ("searchTools".length - w.fn.length);
   // Tools named, and characters of an error and of a name, fewer at each try.
   const tries: Array<[most: number, error: number, name: number]> = [
     [3, 80, 40],
