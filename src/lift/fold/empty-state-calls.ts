@@ -22,10 +22,15 @@ import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { isPure } from "./pure.js";
 import { laterWrites, rewriteUp, variablesOf, type Fold } from "./tree.js";
 
-/** Where the adapter passes the empty state: call()'s name, and for each of its parameters the keys of the object given there that hold `emptyState()`. */
+/**
+ * Where the adapter passes the empty state: call()'s name, and for each of its parameters the keys of the object
+ * given there that hold `emptyState()`; `context`, the source of those arguments (effect-free-statements.ts reads
+ * which parts hold the adapter's list of tools).
+ */
 export interface EmptyStateArguments {
   call: string;
   keys: string[][];
+  context?: string;
 }
 
 /**

@@ -35,6 +35,7 @@ import { compoundBodies } from "./compound-bodies.js";
 import { freshObjectReads } from "./fresh-object-reads.js";
 import { effectFreeCalls } from "./effect-free-calls.js";
 import { emptyStateCalls, type EmptyStateArguments } from "./empty-state-calls.js";
+import { effectFreeStatements } from "./effect-free-statements.js";
 
 /** The folds that remove what the ports' cuts left dead; the namer reads the code as they leave it. */
 export const DEAD_CODE_FOLDS: Record<string, Fold> = {
@@ -144,7 +145,8 @@ export function foldDeadCode(
 /**
  * The minifier's idioms in a module body written as a person would, with the dead-code folds again for what
  * that uncovers (`let t = (g(), a); return t;` is `g(); return a;`): as foldDeadCode, with every fold, and
- * with the calls of what the adapter fills with the empty state dropped where `emptyState` says where that is.
+ * with the calls of what the adapter fills with the empty state dropped where `emptyState` says where that is, and
+ * the statements that provably do nothing (reads of the length of arrays, some of them the adapter's).
  */
 export function foldIdioms(
   statements: Node[],
@@ -152,5 +154,9 @@ export function foldIdioms(
   params: string[] = [],
   emptyState: EmptyStateArguments | null = null,
 ): Record<string, number> {
-  return foldDeadCode(statements, used, params, { ...FOLDS, emptyStateCalls: emptyStateCalls(emptyState) });
+  return foldDeadCode(statements, used, params, {
+    ...FOLDS,
+    emptyStateCalls: emptyStateCalls(emptyState),
+    effectFreeStatements: effectFreeStatements(emptyState),
+  });
 }
