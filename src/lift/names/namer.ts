@@ -29,6 +29,7 @@ import { markedTerms } from "./marked-terms.js";
 import { objectKey } from "./object-key.js";
 import { calleeParameter, callerArgument } from "./callee-parameter.js";
 import { lengthBound } from "./length-bound.js";
+import { mapKey } from "./map-key.js";
 import { COUNTERS, loopCounter } from "./loop-counter.js";
 import { predicate } from "./predicate.js";
 import { producingCall } from "./producing-call.js";
@@ -56,6 +57,7 @@ const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 /** Rules with evidence, strongest first. */
 export const RULES: ReadonlyArray<[string, Rule]> = [
   ["loop counter", loopCounter],
+  ["map key", mapKey],
   ["destructured key", destructuredKey],
   ["array element", arrayElement],
   ["marked terms", markedTerms],

@@ -293,6 +293,9 @@ function staticResult(recv: Node, method: string, e: CallExpression, ctx: NameCo
   if (recv.name === "Object" && /^(keys|values|entries)$/.test(method)) return join(arg ?? method, arg ? method : null);
   if (recv.name === "Array" && method === "from") return arg ? plural(elementOf(arg) ?? arg) : "list";
   if (recv.name === "JSON") return method === "parse" ? "parsed" : "json";
+  // No further than a length: the end of a chunk or a window (`Math.min(offset + 8192, text.length)`).
+  if (recv.name === "Math" && method === "min" && e.arguments.some((a) => a.type === "MemberExpression" && memberName(a) === "length"))
+    return "end";
   if (recv.name === "Math") return join(method, arg);
   if (recv.name === "Promise" && (method === "all" || method === "allSettled")) return "results";
   // A frozen value is the value: a shared empty list or object is what it stands in for, nothing.

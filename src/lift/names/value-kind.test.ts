@@ -75,4 +75,42 @@ describe("value kinds", () => {
     const out = named("function root(q) { let a = q.trim(); a = q.split(' '); return a; }", { q: "query" });
     expect(out).toMatch(/let trimmedQuery = /);
   });
+
+  it("a function is not named as a result, a list or a text; a verb phrase or a handler's name fits", () => {
+    expect(kindOf(expr("(x) => x"))).toBe("function");
+    expect(kindOf(expr("(function () {})"))).toBe("function");
+    expect(misfit("otherResult", "function")).toBe(true);
+    expect(fitName("otherResult", "function")).toBe("otherHandler");
+    expect(fitName("filteredList", "function")).toBe("filteredHandler");
+    for (const name of ["getResult", "makeHandler", "onResult", "callback", "alwaysFalse", "isDeferred"])
+      expect(misfit(name, "function")).toBe(false);
+  });
+
+  it("the namer names a handler a factory makes as a handler, not as its result (2.1.332's call())", () => {
+    const out = named(
+      "function root(q) { let h_m = (names) => (res) => names.length === 0 ? res : { ...res, names }; let h_o = (u) => (x) => h_m(u)(x); let r = h_o(q); return r(q); }",
+      { q: "query" },
+    );
+    const name = out.match(/let (\w+) = \w+\(query\);/)?.[1];
+    expect(name).toBeDefined();
+    expect(misfit(name!, "function")).toBe(false);
+    // The factory's own result, a call of what it returns, is not a function: its name is not corrected.
+    expect(named("function root(q) { let h_m = (n) => [n]; let r = h_m(q); return r; }", { q: "query" })).not.toContain("Handler");
+  });
+
+  it("a value used only as a key is a key; the end of a chunk is an end, not a min", () => {
+    const cache = named(
+      "class C { #d = new Map(); get(n, loaded) { let k = loaded ? `loaded:${n}` : n; let r = this.#d.get(k); if (r) return r; this.#d.set(k, 1); return 1; } }\nfunction root(q) { return new C().get(q, true); }",
+      { q: "query" },
+    );
+    expect(cache).toMatch(/let cacheKey = /);
+    // A use that is not a lookup (here, returned) leaves the rules that name it by how it is made.
+    expect(named("function root(q, m) { let k = `a:${q}`; m.get(k); return k; }", { q: "query" })).not.toMatch(/let (cacheKey|key) =/);
+    const chunks = named(
+      "function root(text) { let out = []; for (let o = 0; o < text.length; o += 64) { let m = Math.min(o + 64, text.length); for (let i = o; i < m; i++) out.push(i); } return out; }",
+      { text: "text" },
+    );
+    expect(chunks).toMatch(/let end = Math\.min\(/);
+    expect(named("function root(a, b) { let m = Math.min(a, b); return m; }")).not.toMatch(/let end =/);
+  });
 });

@@ -11,15 +11,18 @@
  * array (`.split()`, `.filter()`, `.map()`, an array literal, `Array.from`, `Object.keys`), a boolean
  * (comparisons, `!`, `.includes()`, `.some()`, `.startsWith()`, `.test()`) and a number (`.length`,
  * arithmetic, `.indexOf()`). A binding's kind is its initializer's, when every later assignment agrees;
- * the element a callback gets from a `.split()` result is a string. Kinds are read from the code alone,
+ * the element a callback gets from a `.split()` result is a string. A function (an arrow or function
+ * expression, or the call of a local function whose every return is one, as a handler factory's) is not
+ * named as a result, a list or a text: `let otherResult = makeHandler(names);` reads `otherHandler`.
+ * Kinds are read from the code alone,
  * so the same code gets the same correction in every release. `scripts/placeholders.mjs` counts the
  * names that still contradict their value's kind with `misfit`.
  */
-import type { Node } from "../../ast/pattern.js";
+import { isFunction, returnedValues, type Node } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 import { cap, plural, singular, uncap } from "./words.js";
 
-export type ValueKind = "string" | "array" | "boolean" | "number";
+export type ValueKind = "string" | "array" | "boolean" | "number" | "function";
 
 const STRING_METHODS = new Set([
   "trim",
@@ -47,11 +50,16 @@ const ARITHMETIC = new Set(["-", "*", "/", "%", "**", "|", "&", "^", "<<", ">>",
 
 /** What an identifier refers to: its initializer when it is a variable never given a value of another kind, else null. */
 export type KindLookup = (id: Node) => ValueKind | null;
+/** The kind of what a call of the function an identifier holds returns, when every return shows the same kind. */
+export type ReturnLookup = (callee: Node) => ValueKind | null;
 
 /** The kind of value an expression makes, when its code shows it; null when it does not. */
-export function kindOf(e: Node | null | undefined, lookup: KindLookup = () => null): ValueKind | null {
+export function kindOf(e: Node | null | undefined, lookup: KindLookup = () => null, returns: ReturnLookup = () => null): ValueKind | null {
   if (!e) return null;
   switch (e.type) {
+    case "ArrowFunctionExpression":
+    case "FunctionExpression":
+      return "function";
     case "TemplateLiteral":
       return "string";
     case "Literal":
@@ -91,7 +99,7 @@ export function kindOf(e: Node | null | undefined, lookup: KindLookup = () => nu
     case "MemberExpression":
       return !e.computed && e.property.type === "Identifier" && e.property.name === "length" ? "number" : null;
     case "CallExpression":
-      return calledKind(e, lookup);
+      return calledKind(e, lookup) ?? (e.callee.type === "Identifier" ? returns(e.callee) : null);
     default:
       return null;
   }
@@ -152,6 +160,11 @@ const PREDICATE = /^(is|has|have|can|should|was|were|needs|does|did|are|will|mat
 /** Words that open a boolean's name as well as a list's (`noQuery`, `allTools`): a predicate only for a boolean. */
 const QUANTIFIER = /^(no|not|any|all|every|some|none|exact|found|only)$/;
 const QUANTITY = /^(max|min|total|num|count|limit|number)$/;
+/** Nouns of a value a function is not: what it returns, or gets. */
+const RESULT_WORDS = /^(result|results|value|values|data|output|response|info|item|items)$/;
+/** First words that make a name a verb phrase or a handler's (`getResult`, `onResult`, `makeList`). */
+const VERB =
+  /^(get|make|create|build|find|format|parse|run|call|apply|compute|check|handle|on|to|read|load|fetch|resolve|select|filter|map|add|set|update|refresh|always|never)$/;
 
 const wordsOf = (name: string): string[] => name.replace(/\d+$/, "").split(/(?=[A-Z])/);
 const isList = (w: string) => LIST_WORDS.test(w) || singular(w) !== null;
@@ -172,6 +185,9 @@ export function misfit(name: string, kind: ValueKind): boolean {
     case "number":
       if (QUANTITY.test(first) || COUNT_WORDS.test(head) || /Ms$|ms$/.test(name)) return false;
       return predicate || TEXT_WORDS.test(head) || LIST_WORDS.test(head) || isList(head);
+    case "function":
+      if (VERB.test(uncap(first)) || predicate) return false;
+      return RESULT_WORDS.test(head) || LIST_WORDS.test(head) || TEXT_WORDS.test(head) || COUNT_WORDS.test(head);
   }
 }
 
@@ -204,6 +220,9 @@ export function fitName(name: string, kind: ValueKind): string {
     case "number":
       if (TEXT_WORDS.test(head)) return `${name}Length`;
       return uncap([...rest, singular(head) ?? head.replace(LIST_WORDS, "item"), "Count"].map(cap).join(""));
+    case "function":
+      // What a function is for shows where it is called; a handler is the nearest word that does not mislead.
+      return uncap([...rest, "Handler"].map(cap).join(""));
   }
 }
 
@@ -226,7 +245,14 @@ export function bindingKind(b: Binding, ctx: NameContext, depth = 0): ValueKind 
     );
   }
   if (b.kind !== "variable" || b.iterates || !b.init) return null;
-  const kind = kindOf(b.init, lookup);
+  const returns: ReturnLookup = (callee) => {
+    const fn = ctx.bindingOf(callee);
+    if (!fn || fn === b || !fn.init || !isFunction(fn.init) || (fn.kind === "variable" && (fn.iterates || reassigned(fn, ctx))))
+      return null;
+    const kinds = returnedValues(fn.init).map((r) => (r ? kindOf(r, lookup) : null));
+    return kinds.length > 0 && kinds.every((k) => k === kinds[0]) ? kinds[0]! : null;
+  };
+  const kind = kindOf(b.init, lookup, returns);
   if (!kind) return null;
   for (const u of b.uses) {
     const p = ctx.parent(u);
