@@ -15,7 +15,9 @@
  * - `noop`: statements without an effect: an expression with no call, construction, assignment, update,
  *   await, yield or delete (`searchResult.data.matches;`), a call of a function of the module whose
  *   body does nothing but return such expressions (`getAccepted();`), or a call of a part of call()'s
- *   context that the adapter fills with `emptyState()` (`contextRoom();`).
+ *   context that the adapter fills with `emptyState()` (`contextRoom();`), or a call of a string or array method
+ *   that only makes a new value, thrown away, with arguments that do nothing either (`query.replace(re, identity);`:
+ *   no effect on a string, though only the contract says the query is one).
  *
  *   node scripts/idioms.mjs <lifted .mjs | folder of lifted modules | release input>… [--json] [--show]
  *
@@ -134,6 +136,44 @@ function emptyFunctions(ast) {
   return names;
 }
 
+/** Methods of strings and arrays that only make a new value (a callback of theirs may do more; see thrownAway). */
+const VALUE_METHODS = new Set([
+  "replace",
+  "replaceAll",
+  "slice",
+  "substring",
+  "trim",
+  "trimStart",
+  "trimEnd",
+  "toLowerCase",
+  "toUpperCase",
+  "split",
+  "join",
+  "concat",
+  "padStart",
+  "padEnd",
+  "map",
+  "filter",
+  "flatMap",
+  "includes",
+  "indexOf",
+  "startsWith",
+  "endsWith",
+]);
+
+/** `x.replace(re, identity);`: a value method's new value thrown away, its arguments without effect and its callbacks quiet. */
+function thrownAway(e, empties, constants) {
+  if (e.type !== "CallExpression" || e.callee.type !== "MemberExpression" || e.callee.computed) return false;
+  if (!VALUE_METHODS.has(e.callee.property.name) || hasVisibleEffect(e.callee.object)) return false;
+  return e.arguments.every((a) => {
+    // A name passed may be a callback: only a quiet function of the module's, or a constant, is surely harmless.
+    if (a.type === "Identifier") return empties.has(a.name) || constants.has(a.name);
+    if (a.type === "ArrowFunctionExpression" || a.type === "FunctionExpression")
+      return a.body.type === "BlockStatement" ? a.body.body.every(quietStatement) : !hasVisibleEffect(a.body);
+    return !hasVisibleEffect(a);
+  });
+}
+
 /** { counts, findings } for one module's text. */
 export function measure(text) {
   const code = codeOf(text);
@@ -145,6 +185,14 @@ export function measure(text) {
     findings.push({ kind, line: n.loc.start.line });
   };
   const empties = emptyFunctions(ast);
+  // Names declared with a literal (a regular expression, a string, a number): no callback.
+  const constants = new Set();
+  const collect = (n) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && (n.init?.type === "Literal" || n.init?.type === "TemplateLiteral"))
+      constants.add(n.id.name);
+    children(n).forEach(collect);
+  };
+  collect(ast);
   const heads = new Set();
   const visit = (n) => {
     if (n.type === "ForStatement") {
@@ -161,7 +209,7 @@ export function measure(text) {
       if (e.type === "LogicalExpression" || e.type === "ConditionalExpression") found("ctl", n);
       const emptyCall =
         e.type === "CallExpression" && e.callee.type === "Identifier" && empties.has(e.callee.name) && !e.arguments.some(hasVisibleEffect);
-      if (!hasVisibleEffect(e) || emptyCall) found("noop", n);
+      if (!hasVisibleEffect(e) || emptyCall || thrownAway(e, empties, constants)) found("noop", n);
     }
     if (n.type === "IfStatement" && n.alternate && exits(n.consequent)) found("else", n);
     const bodies = LOOPS.has(n.type) ? [n.body] : n.type === "IfStatement" ? [n.consequent, n.alternate] : [];

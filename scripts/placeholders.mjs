@@ -14,6 +14,9 @@
  *
  * `--show` lists each module's misfit names with the kind of their value.
  *
+ * `--churn` measures instead the rename churn from each module to the next, in the order given: of the functions
+ * whose code is the same on both sides but for names (renameChurn), how many names changed (`--show` lists some).
+ *
  * A release input (a tarball, binary, cli.js) is lifted first, without verification, to a temporary folder.
  */
 import { execFileSync } from "node:child_process";
@@ -22,11 +25,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "acorn";
+import { generate } from "astring";
 import { analyze } from "eslint-scope";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { kindOf, misfit, elementKind, iteratedList } = await import(join(root, "dist", "lift", "names", "value-kind.js"));
 const { isParagraph } = await import(join(root, "dist", "lift", "names", "long-text.js"));
+const { returnedValues } = await import(join(root, "dist", "ast", "pattern.js"));
 const LOOP_COUNTERS = new Set(["i", "j", "k", "n"]);
 const PROVENANCE_MARK = "\nconst provenance = ";
 
@@ -127,7 +132,16 @@ export function misfitNames(ast) {
     seen.add(v);
     try {
       const lookup = (id) => kindOfVariable(variableOf.get(id));
-      const kind = kindOf(initOf(v), lookup);
+      // A call of a local function whose every return has one kind (a handler factory's handler).
+      const returns = (callee) => {
+        const f = variableOf.get(callee);
+        const def = f?.defs.length === 1 ? f.defs[0] : null;
+        const fn = def?.type === "FunctionName" ? def.node : initOf(f);
+        if (!fn || !/Function/.test(fn.type) || f.references.some((r) => r.isWrite() && !r.init)) return null;
+        const kinds = returnedValues(fn).map((r) => (r ? kindOf(r, lookup) : null));
+        return kinds.length > 0 && kinds.every((k) => k === kinds[0]) ? kinds[0] : null;
+      };
+      const kind = kindOf(initOf(v), lookup, returns);
       if (!kind) return null;
       for (const ref of v.references) {
         if (!ref.isWrite() || ref.init) continue;
@@ -164,6 +178,89 @@ export function misfitNames(ast) {
   return out.sort((a, b) => a.at - b.at).map(({ name, kind }) => ({ name, kind }));
 }
 
+/**
+ * The functions of a module, each as its code with every name replaced by its order of first appearance (`$0`,
+ * `$1`, …) and the names in that order: a function declaration, or a declaration of one binding to a function,
+ * at any depth. A function inside another is its own unit: in the outer one it is a name, so each name belongs
+ * to the one unit whose own code holds it. Property keys are not names; the platform's globals are not counted.
+ */
+export function namedUnits(text) {
+  const ast = parse(codeOf(text), { ecmaVersion: "latest", sourceType: "module" });
+  const isUnit = (n) =>
+    n.type === "FunctionDeclaration" ||
+    (n.type === "VariableDeclaration" && n.declarations.length === 1 && /Function/.test(n.declarations[0].init?.type ?? ""));
+  const units = [];
+  const find = (n) => {
+    if (!n || typeof n.type !== "string") return;
+    if (isUnit(n)) units.push(n);
+    for (const k of Object.keys(n)) {
+      const v = n[k];
+      if (Array.isArray(v)) v.forEach(find);
+      else if (v && typeof v === "object") find(v);
+    }
+  };
+  find(ast);
+  return units.map((unit) => {
+    const names = [];
+    const slot = (name) => {
+      if (!names.includes(name)) names.push(name);
+      return `$${names.indexOf(name)}`;
+    };
+    // A copy with the names replaced, and each inner unit replaced by its name.
+    const copy = (n, top) => {
+      if (!n || typeof n !== "object") return n;
+      if (Array.isArray(n)) return n.map((c) => copy(c, false));
+      if (!top && isUnit(n)) {
+        const id = n.type === "FunctionDeclaration" ? n.id : n.declarations[0].id;
+        return { type: "ExpressionStatement", expression: { type: "Identifier", name: `unit ${copy(id, false).name}` } };
+      }
+      if (n.type === "Identifier") return { type: "Identifier", name: slot(n.name) };
+      const out = { ...n };
+      for (const k of Object.keys(n)) {
+        if (k === "loc" || k === "start" || k === "end") continue;
+        const v = n[k];
+        const key =
+          (k === "property" && n.type === "MemberExpression" && !n.computed) ||
+          (k === "key" && /^(Property|MethodDefinition|PropertyDefinition)$/.test(n.type) && !n.computed) ||
+          (k === "label" && /^(Labeled|Break|Continue)Statement$/.test(n.type));
+        if (!key) out[k] = copy(v, false);
+      }
+      // `{ name }` reads the binding `name` under the key `name`: the key stays, the value is a name.
+      if (n.type === "Property" && n.shorthand) out.shorthand = false;
+      return out;
+    };
+    const code = generate(copy(unit, true));
+    return { code, names: names.filter((name) => !(name in globalThis)) };
+  });
+}
+
+/**
+ * Rename churn from module `a` to module `b`: the units (see namedUnits) whose code, names aside, is the same on
+ * both sides, paired in order, and how many of their names differ. { units: [a's, b's], matched, names, renamed,
+ * examples }: `renamed` of `names` (non-global names of matched units) changed; up to 8 examples `old → new`.
+ */
+export function renameChurn(a, b) {
+  const [ua, ub] = [namedUnits(a), namedUnits(b)];
+  const byCode = new Map();
+  for (const u of ub) byCode.set(u.code, [...(byCode.get(u.code) ?? []), u]);
+  let matched = 0;
+  let names = 0;
+  let renamed = 0;
+  const examples = [];
+  for (const u of ua) {
+    const other = byCode.get(u.code)?.shift();
+    if (!other) continue;
+    matched++;
+    names += u.names.length;
+    u.names.forEach((name, i) => {
+      if (other.names[i] === name) return;
+      renamed++;
+      if (examples.length < 8) examples.push(`${name} → ${other.names[i]}`);
+    });
+  }
+  return { units: [ua.length, ub.length], matched, names, renamed, examples };
+}
+
 /** The lifted modules an input names: a module, a folder of them, or a release input lifted into a temporary folder. */
 export function liftedModules(path) {
   if (statSync(path).isDirectory()) {
@@ -194,9 +291,10 @@ export function labelOf(file) {
 function main(argv) {
   const json = argv.includes("--json");
   const show = argv.includes("--show");
-  const inputs = argv.filter((a) => a !== "--json" && a !== "--show");
+  const churn = argv.includes("--churn");
+  const inputs = argv.filter((a) => !["--json", "--show", "--churn"].includes(a));
   if (!inputs.length) {
-    console.error("usage: node scripts/placeholders.mjs <lifted .mjs | folder | release input>… [--json] [--show]");
+    console.error("usage: node scripts/placeholders.mjs <lifted .mjs | folder | release input>… [--json] [--show] [--churn]");
     process.exit(2);
   }
   const rows = [];
@@ -209,10 +307,12 @@ function main(argv) {
       process.exit(1);
     }
     for (const e of entries) {
-      rows.push({ module: labelOf(e.file), ...measure(readFileSync(e.file, "utf8")) });
+      const text = readFileSync(e.file, "utf8");
+      rows.push({ module: labelOf(e.file), ...measure(text), text: churn ? text : undefined });
       if (e.cleanup) rmSync(e.cleanup, { recursive: true, force: true });
     }
   }
+  if (churn) return printChurn(rows, json, show);
   if (json) return console.log(JSON.stringify(rows, null, 2));
   const w = Math.max(6, ...rows.map((r) => r.module.length));
   console.log(`${"module".padEnd(w)}  lines  references  placeholders   share  misfits  most frequent`);
@@ -226,6 +326,19 @@ function main(argv) {
     );
     if (show) for (const m of r.misfits) console.log(`  ${m.name}: a ${m.kind === "array" ? "list" : m.kind}`);
   }
+}
+
+/** `--churn`: the rename churn from each module to the next, in the order given, and in all. */
+function printChurn(rows, json, show) {
+  const pairs = rows.slice(1).map((r, i) => ({ from: rows[i].module, to: r.module, ...renameChurn(rows[i].text, r.text) }));
+  const total = { matched: 0, names: 0, renamed: 0 };
+  for (const p of pairs) for (const k of Object.keys(total)) total[k] += p[k];
+  if (json) return console.log(JSON.stringify({ pairs, total }, null, 2));
+  for (const p of pairs) {
+    console.log(`${p.from} → ${p.to}: ${p.renamed} of ${p.names} names renamed in ${p.matched} functions unchanged but for names`);
+    if (show) for (const e of p.examples) console.log(`  ${e}`);
+  }
+  console.log(`total: ${total.renamed} of ${total.names} names renamed in ${total.matched} functions`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));

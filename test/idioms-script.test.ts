@@ -22,6 +22,38 @@ describe("scripts/idioms.mjs: statements without effect", () => {
     ].join("\n");
     expect(noops(code)).toEqual([5, 7, 9]);
   });
+  it("comparisons, reads and operators whose value is thrown away, wherever they are", () => {
+    const code = [
+      "async function f(search) {",
+      "  let matches = await search();",
+      "  matches.length === 0;",
+      "  if (matches.length === 0) return [];",
+      "  !matches;",
+      "  `${matches.length} found`;",
+      "  matches.length === 0 || (await search());",
+      "  return matches;",
+      "}",
+      "",
+    ].join("\n");
+    expect(noops(code)).toEqual([3, 5, 6]);
+  });
+  it("a string or array method's new value thrown away, unless a callback passed may do something", () => {
+    const code = [
+      "const pattern = /mcp__\\w+/g;",
+      "function identity(x) { return x; }",
+      "function note(x) { seen.push(x); }",
+      "function f(query, callback) {",
+      "  query.replace(pattern, identity);",
+      "  query.trim();",
+      "  query.replace(pattern, note);",
+      "  query.replace(pattern, callback);",
+      "  query.split(' ').map((word) => seen.push(word));",
+      "  return query;",
+      "}",
+      "",
+    ].join("\n");
+    expect(noops(code)).toEqual([5, 6]);
+  });
   it("calls of the parts of call()'s context the adapter fills with the empty state", () => {
     const code = [
       "async function call(input, context) {",
