@@ -124,8 +124,8 @@ export async function behaviourView(
     found = await searchWitnesses(side(a), side(b), pack.witnessCandidates(tokens), {
       budget,
       prelude: probes.flatMap((p) => p.calls),
-      kindOf: pack.witnessKind,
-      focus: pack.witnessFocus,
+      kindOf: (w) => pack.witnessKind(w),
+      focus: (w) => pack.witnessFocus(w),
       bound: { signal: bound.signal, seconds: boundSeconds },
       ...(probed ? { coverage: probed.sides } : {}),
     });

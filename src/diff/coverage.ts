@@ -160,13 +160,13 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
       const leaf = conditionLeaf(text, ancestors, key as string, otherOperands);
       if (leaf) condition(n, leaf);
       if (n.type === "IfStatement") {
-        wrap(n.consequent as Node, `{ ${probe(n.consequent as Node, "branch")}; `, " }");
-        if (n.alternate) wrap(n.alternate as Node, `{ ${probe(n.alternate as Node, "branch")}; `, " }");
+        wrap(n.consequent, `{ ${probe(n.consequent, "branch")}; `, " }");
+        if (n.alternate) wrap(n.alternate, `{ ${probe(n.alternate, "branch")}; `, " }");
       } else if (n.type === "ConditionalExpression") {
-        wrap(n.consequent as Node, `(${probe(n.consequent as Node, "branch")}, `, ")");
-        wrap(n.alternate as Node, `(${probe(n.alternate as Node, "branch")}, `, ")");
+        wrap(n.consequent, `(${probe(n.consequent, "branch")}, `, ")");
+        wrap(n.alternate, `(${probe(n.alternate, "branch")}, `, ")");
       } else if (n.type === "LogicalExpression") {
-        wrap(n.right as Node, `(${probe(n.right as Node, "branch")}, `, ")");
+        wrap(n.right, `(${probe(n.right, "branch")}, `, ")");
       }
     },
     leave(raw) {
@@ -304,7 +304,7 @@ function conditionLeaf(text: string, path: readonly Node[], key: string, otherOp
     const last = at === ops.length - 1;
     if (parent.operator === "??") return last ? null : { nullish: true };
     if (last && !isTest(path, r)) return null;
-    const op = parent.operator as "&&" | "||";
+    const op = parent.operator;
     const norm = (x: Node) => text.slice(x.start, x.end).replace(/\s+/g, "");
     const isNew =
       otherOperands !== null && ops.length > 1 && !otherOperands.has(norm(n)) && ops.every((o) => o === n || otherOperands.has(norm(o)));
@@ -383,7 +383,7 @@ function isPredicate(fn: Node, call: Node | undefined): boolean {
 
 /** The operands of a chain of one operator (`a || b || c`: a, b, c). */
 function operands(e: Node, op: string): Node[] {
-  return e.type === "LogicalExpression" && e.operator === op ? [...operands(e.left as Node, op), ...operands(e.right as Node, op)] : [e];
+  return e.type === "LogicalExpression" && e.operator === op ? [...operands(e.left, op), ...operands(e.right, op)] : [e];
 }
 
 /** The texts (without spaces) of every `&&`/`||` operand in a module, to tell a new operand from an old one. */
@@ -391,7 +391,7 @@ function operandTexts(text: string): Set<string> {
   const out = new Set<string>();
   let ast: Node;
   try {
-    ast = parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+    ast = parse(text, { ecmaVersion: "latest", sourceType: "module" });
   } catch {
     return out;
   }
@@ -464,7 +464,7 @@ function pureExpression(n: Node | null | undefined, inFunction: boolean): boolea
     case "ArrayExpression":
       return n.elements.every((e) => e === null || (e.type !== "SpreadElement" && pure(e)));
     case "ArrowFunctionExpression":
-      return n.params.every((p) => p.type === "Identifier") && n.body.type !== "BlockStatement" && pureExpression(n.body as Node, true);
+      return n.params.every((p) => p.type === "Identifier") && n.body.type !== "BlockStatement" && pureExpression(n.body, true);
     case "CallExpression": {
       if (!n.arguments.every((a) => a.type !== "SpreadElement" && pure(a))) return false;
       const c = n.callee as Node;
@@ -494,7 +494,7 @@ function regexReceivers(n: Node): Node[] {
         x.callee.property.type === "Identifier" &&
         (x.callee.property.name === "test" || x.callee.property.name === "exec")
       )
-        out.push(x.callee.object as Node);
+        out.push(x.callee.object);
     },
   });
   return out;

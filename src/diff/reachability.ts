@@ -173,14 +173,13 @@ export class Reachability {
     for (;;) {
       if (e.type === "MemberExpression") {
         if (e.object.type === "Identifier") break;
-        e = e.object as Node;
-      } else if (e.type === "BinaryExpression" || e.type === "LogicalExpression") e = e.left as Node;
-      else if (e.type === "CallExpression") e = e.callee as Node;
-      else if (e.type === "ChainExpression") e = e.expression as Node;
+        e = e.object;
+      } else if (e.type === "BinaryExpression" || e.type === "LogicalExpression") e = e.left;
+      else if (e.type === "CallExpression") e = e.callee;
+      else if (e.type === "ChainExpression") e = e.expression;
       else return null;
     }
-    if (e.type !== "MemberExpression" || e.optional || this.variable(e.object as Node) !== this.variable(n) || !this.variable(n))
-      return null;
+    if (e.type !== "MemberExpression" || e.optional || this.variable(e.object) !== this.variable(n) || !this.variable(n)) return null;
     const what = (v as Value & { kind: "const" }).value === null ? "null" : "undefined";
     return `reachable only when \`${this.code(p.right)}\` is true with \`${this.code(n)}\` false — \`${this.code(n)}\` is always ${what} (${because(v)}), and reading \`${this.code(e)}\` of it throws`;
   }
@@ -235,17 +234,14 @@ export class Reachability {
           // An empty state's method, or an empty array's reading one, never calls the functions it is given.
           const callee = n.callee.type === "ChainExpression" ? n.callee.expression : n.callee;
           const receiver = callee.type === "MemberExpression" ? callee.object : callee;
-          const v = this.value(receiver as Node);
+          const v = this.value(receiver);
           const reads = callee.type === "MemberExpression" && ARRAY_READS.has(memberName(callee) ?? "");
           // The empty state's `get(k)` makes `new k()`: a function given to it runs.
           const constructs = v?.kind === "empty" && callee.type === "MemberExpression" && memberName(callee) === "get";
           if (!v || constructs || !(v.kind === "empty" || (v.kind === "none" && reads))) return;
           for (const a of n.arguments)
-            if (isFunction(a as Node))
-              this.markDead(
-                (a as FunctionNode).body as Node,
-                `reachable only when \`${this.code(receiver as Node)}\` holds something — ${because(v)}`,
-              );
+            if (isFunction(a))
+              this.markDead((a as FunctionNode).body, `reachable only when \`${this.code(receiver)}\` holds something — ${because(v)}`);
         } else if (n.type === "ForOfStatement") {
           const v = this.value(n.right);
           if (v && (v.kind === "empty" || v.kind === "none"))
@@ -279,20 +275,19 @@ export class Reachability {
       enter: (raw) => {
         const n = raw as unknown as Node;
         if (n.type === "FunctionDeclaration" && n.id) named.push([n.id, n]);
-        if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.init && isFunction(n.init as Node))
-          named.push([n.id, n.init as FunctionNode]);
+        if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.init && isFunction(n.init)) named.push([n.id, n.init]);
       },
     });
     for (let found = true; found;) {
       found = false;
       for (const [id, fn] of named) {
-        if (this.isDead(fn.body as Node)) continue;
+        if (this.isDead(fn.body)) continue;
         const v = this.variable(id);
         if (!v || v.defs.length !== 1) continue;
         const uses = v.references.filter((r) => !r.init).map((r) => r.identifier as unknown as Node);
         if (uses.length === 0 || !uses.every((u) => contains(fn, u) || this.isDead(u))) continue;
         const name = (id as { name: string }).name;
-        this.markDead(fn.body as Node, `reachable only when \`${name}\` is called — every call of it is in code that cannot run`);
+        this.markDead(fn.body, `reachable only when \`${name}\` is called — every call of it is in code that cannot run`);
         found = true;
       }
     }
@@ -360,7 +355,7 @@ export class Reachability {
         return null;
       }
       case "BinaryExpression": {
-        const [l, r] = [this.value(n.left as Node), this.value(n.right)];
+        const [l, r] = [this.value(n.left), this.value(n.right)];
         if (!l || !r) return null;
         // An object (the empty state, an array) is never equal to a primitive.
         if ((l.kind === "const") !== (r.kind === "const") && ["===", "!==", "==", "!="].includes(n.operator)) {
@@ -399,7 +394,7 @@ export class Reachability {
         if (n.elements.length === 0) return { kind: "none", why: "" };
         // `[...xs]`, `[...new Set(xs)]` of empty arrays: a copy that holds nothing.
         if (n.elements.every((e) => e?.type === "SpreadElement")) {
-          const empties = n.elements.map((e) => this.copied((e as Node & { type: "SpreadElement" }).argument as Node));
+          const empties = n.elements.map((e) => this.copied(e.argument as Node));
           return empties.every((e) => e) ? { kind: "none", why: empties.find((e) => e!.why)?.why ?? "" } : null;
         }
         if (n.elements.some((e) => !e || e.type === "SpreadElement")) return null;
@@ -428,16 +423,16 @@ export class Reachability {
       const w = this.variable(n);
       const def = w?.defs.length === 1 ? w.defs[0] : undefined;
       const decl = def?.type === "Variable" ? (def.node as unknown as Node & { type: "VariableDeclarator" }) : undefined;
-      const head = decl && this.parent(this.parent(decl as Node) ?? (decl as Node));
+      const head = decl && this.parent(this.parent(decl) ?? decl);
       if (!decl?.init || decl.id !== (def!.name as never) || head?.type === "ForOfStatement" || head?.type === "ForInStatement")
         return false;
-      return !w!.references.some((r) => r.isWrite() && !r.init) && this.isArray(decl.init as Node);
+      return !w!.references.some((r) => r.isWrite() && !r.init) && this.isArray(decl.init);
     }
     if (n.type !== "CallExpression" || n.callee.type !== "MemberExpression") return false;
     const method = memberName(n.callee) ?? "";
     if (!ARRAY_MAKERS.has(method)) return false;
     // A string's split gives an array; the other makers only when called on an array.
-    return method === "split" ? n.arguments.length >= 1 && n.arguments[0]!.type === "Literal" : this.isArray(n.callee.object as Node);
+    return method === "split" ? n.arguments.length >= 1 && n.arguments[0]!.type === "Literal" : this.isArray(n.callee.object);
   }
 
   private member(o: Value, key: string): Value | null {
@@ -487,7 +482,7 @@ export class Reachability {
   private call(n: Node & { type: "CallExpression" }): Value | null {
     const callee = n.callee as Node;
     if (callee.type === "MemberExpression") {
-      const o = this.value(callee.object as Node);
+      const o = this.value(callee.object);
       const method = memberName(callee);
       if (method === undefined) return null;
       const cb = n.arguments[0] as Node | undefined;
@@ -504,7 +499,7 @@ export class Reachability {
         n.arguments.length === 1 &&
         !callee.optional &&
         (!o || o.kind === "tuple") &&
-        this.isArray(callee.object as Node)
+        this.isArray(callee.object)
       ) {
         // Each element mapped to an array literal of its own, made afresh on every call of the callback.
         const r = this.returned(literal);
@@ -553,7 +548,7 @@ export class Reachability {
   /** What a function returns on every call: the same value from each of its returns, or null. */
   private returned(fn: FunctionNode): Value | null {
     const values: Array<Value | null> = [];
-    if (fn.body.type !== "BlockStatement") values.push(this.value(fn.body as Node));
+    if (fn.body.type !== "BlockStatement") values.push(this.value(fn.body));
     else {
       const returns: Node[] = [];
       walk(fn.body as unknown as EstreeNode, {
@@ -662,7 +657,7 @@ export class Reachability {
       const at = p.arguments.indexOf(id as never);
       if (at < 0 || p.arguments.slice(0, at).some((a) => a.type === "SpreadElement")) return false;
       const q = this.directFunction(p.callee)?.params[at] as Node | undefined;
-      target = q?.type === "AssignmentPattern" ? (q.left as Node) : q;
+      target = q?.type === "AssignmentPattern" ? q.left : q;
     }
     if (target?.type !== "Identifier") return false;
     const w = this.variable(target);
@@ -715,8 +710,8 @@ export class Reachability {
     return first.elements.every((e, i) => {
       if (!e) return true;
       if (e.type !== "Identifier") return false;
-      if (rows.elems[i]?.kind !== "none") return !rows.elems[i] || rows.elems[i]!.kind === "const";
-      const w = this.variable(e as Node);
+      if (rows.elems[i]?.kind !== "none") return !rows.elems[i] || rows.elems[i].kind === "const";
+      const w = this.variable(e);
       return !!w && this.variableValue(w)?.kind === "none";
     });
   }
@@ -731,7 +726,7 @@ export class Reachability {
             ? p.test
             : null;
       if (!test) continue;
-      const t = this.value(test as Node);
+      const t = this.value(test);
       if (!t) continue;
       const taken =
         p.type === "LogicalExpression"
@@ -783,16 +778,16 @@ export class Reachability {
     const name = def.name as unknown as Node;
     if (def.type === "Variable") {
       const decl = def.node as unknown as Node & { type: "VariableDeclarator" };
-      const head = this.parent(this.parent(decl as Node) ?? (decl as Node));
+      const head = this.parent(this.parent(decl) ?? decl);
       if (head && (head.type === "ForOfStatement" || head.type === "ForInStatement")) return null;
-      const steps = patternPath(decl.id as Node, name);
+      const steps = patternPath(decl.id, name);
       if (!steps) return null;
-      const base: Value | null = decl.init ? this.value(decl.init as Node) : { kind: "const", value: undefined, why: "" };
+      const base: Value | null = decl.init ? this.value(decl.init) : { kind: "const", value: undefined, why: "" };
       return named(this.project(base, steps), name);
     }
     if (def.type === "Parameter") {
       const fn = def.node as unknown as FunctionNode;
-      const index = fn.params.findIndex((p) => contains(p as Node, name));
+      const index = fn.params.findIndex((p) => contains(p, name));
       if (index < 0) return null;
       const steps = patternPath(fn.params[index] as Node, name);
       if (!steps) return null;
@@ -805,7 +800,7 @@ export class Reachability {
         call.callee.type === "MemberExpression" &&
         ELEMENT_READS.has(memberName(call.callee) ?? "")
       ) {
-        const rows = this.value(call.callee.object as Node);
+        const rows = this.value(call.callee.object);
         if (rows?.kind === "rows") return named(this.project({ kind: "tuple", elems: rows.elems, why: "" }, steps), name);
       }
       // Each call's argument through the pattern (its defaults where a call leaves it out), then one value for all.
@@ -824,17 +819,15 @@ export class Reachability {
     }
     const id = fn.type === "FunctionDeclaration" ? fn.id : (this.parent(fn) as { id?: Node } | undefined)?.id;
     if (!id || fn.params.slice(0, index + 1).some((p) => p.type === "RestElement")) return null;
-    const v = this.variable(id as Node);
-    if (!v || !this.directFunction(id as Node)) return null;
+    const v = this.variable(id);
+    if (!v || !this.directFunction(id)) return null;
     const values = v.references
       .filter((r) => !r.init)
-      .map((r) => {
+      .map((r): Value | null => {
         const call = this.parent(r.identifier as unknown as Node) as Node & { type: "CallExpression" };
         if (call.arguments.slice(0, index + 1).some((a) => a.type === "SpreadElement")) return null;
         const a = call.arguments[index] as Node | undefined;
-        return a
-          ? this.value(a)
-          : ({ kind: "const", value: undefined, why: `no call of \`${(id as { name: string }).name}\` passes it` } as Value);
+        return a ? this.value(a) : { kind: "const", value: undefined, why: `no call of \`${(id as { name: string }).name}\` passes it` };
       });
     return values.length ? values : null;
   }
@@ -937,7 +930,7 @@ export class Reachability {
     if (!name) return null;
     const option = constructorOption(cls, field);
     if (!option) return null;
-    const v = this.variable(name as Node);
+    const v = this.variable(name);
     if (!v || v.defs.length !== 1 || v.references.some((r) => r.isWrite() && !r.init)) return null;
     const made = v.references.every((r) => {
       if (r.init) return true;
@@ -953,7 +946,7 @@ export class Reachability {
         p.callee.type === "MemberExpression" &&
         memberName(p.callee) === "get"
       )
-        return this.value(p.callee.object as Node)?.kind === "empty";
+        return this.value(p.callee.object)?.kind === "empty";
       return false;
     });
     if (!made) return null;
@@ -974,7 +967,7 @@ function propertyNode(o: Node & { type: "ObjectExpression" }, key: string): Node
       !p.computed &&
       (p.key.type === "Identifier" ? p.key.name : String((p.key as { value: unknown }).value)) === key
     )
-      return p.value as Node;
+      return p.value;
   return undefined;
 }
 
@@ -982,7 +975,7 @@ function objectOf(e: Node & { type: "ObjectExpression" }): Value | null {
   const props = new Map<string, Node>();
   for (const p of e.properties) {
     if (p.type !== "Property" || p.computed || p.kind !== "init") return null;
-    props.set(p.key.type === "Identifier" ? p.key.name : String((p.key as { value: unknown }).value), p.value as Node);
+    props.set(p.key.type === "Identifier" ? p.key.name : String((p.key as { value: unknown }).value), p.value);
   }
   return { kind: "object", props, node: e, why: "" };
 }
@@ -1039,7 +1032,7 @@ function copiedParam(fn: FunctionNode, globalSet: (id: Node) => boolean): number
   const ret =
     body.type === "BlockStatement"
       ? body.body.length === 1 && body.body[0]!.type === "ReturnStatement"
-        ? body.body[0]!.argument
+        ? body.body[0].argument
         : null
       : body;
   if (ret?.type !== "ArrayExpression" || ret.elements.length !== 1 || ret.elements[0]?.type !== "SpreadElement") return -1;
@@ -1072,22 +1065,22 @@ type Step = { key: string } | { fallback: Node } | { index: number };
 function patternPath(pattern: Node, name: Node): Step[] | null {
   if (pattern === name) return [];
   if (pattern.type === "AssignmentPattern") {
-    const inner = patternPath(pattern.left as Node, name);
+    const inner = patternPath(pattern.left, name);
     return inner ? [{ fallback: pattern.right as Node }, ...inner] : null;
   }
   if (pattern.type === "ArrayPattern")
     for (const [i, e] of pattern.elements.entries()) {
-      if (!e || !contains(e as Node, name)) continue;
+      if (!e || !contains(e, name)) continue;
       if (e.type === "RestElement") return null;
-      const inner = patternPath(e as Node, name);
+      const inner = patternPath(e, name);
       return inner ? [{ index: i }, ...inner] : null;
     }
   if (pattern.type === "ObjectPattern")
     for (const p of pattern.properties) {
-      if (p.type !== "Property" || !contains(p.value as Node, name)) continue;
+      if (p.type !== "Property" || !contains(p.value, name)) continue;
       if (p.computed) return null;
       const key = p.key.type === "Identifier" ? p.key.name : String((p.key as { value: unknown }).value);
-      const inner = patternPath(p.value as Node, name);
+      const inner = patternPath(p.value, name);
       return inner ? [{ key }, ...inner] : null;
     }
   return null;
@@ -1112,7 +1105,7 @@ function constructorOption(cls: Node, field: string): { name: string; index: num
     enter(raw) {
       const n = raw as unknown as Node;
       if (
-        (n.type === "AssignmentExpression" && fieldOf(n.left as Node) === field) ||
+        (n.type === "AssignmentExpression" && fieldOf(n.left) === field) ||
         (n.type === "UpdateExpression" && fieldOf(n.argument) === field)
       )
         writes.push(n);
@@ -1178,7 +1171,7 @@ function adapterCall(ast: Node, r: Reachability): { call: FunctionNode; args: No
       const n = raw as unknown as Node;
       if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && memberName(n.callee) === "call") {
         calls++;
-        args = n.arguments.slice(1) as Node[];
+        args = n.arguments.slice(1);
       }
     },
   });

@@ -195,7 +195,7 @@ function* numberCalls(numbers: readonly number[]): Generator<ContractCall> {
     if (!Number.isInteger(n) || n < 2 || n > 70_000) continue;
     for (const len of n > 2000 ? [n + 1] : [n, n + 1]) {
       yield* two(paddedQuery(len, "slack", true), base);
-      if (len <= 5000) yield* two([...Array(len - 1).fill("zq"), "slack"].join(" "), base);
+      if (len <= 5000) yield* two([...Array<string>(len - 1).fill("zq"), "slack"].join(" "), base);
       if (len <= 2000)
         yield* callsFor(`select:${Array.from({ length: len - 1 }, (_, i) => `x${i}`).join(",")},mcp__slack__send_message`, base, []);
       yield* two("zork", [{ ...GRAMMAR_TOOLS[0]!, searchHint: paddedQuery(len, "zork", true) }]);
@@ -352,10 +352,10 @@ function* fieldCalls(members: readonly string[], paths: readonly string[] = []):
     const container = containerOf(field, paths);
     const with_ = (value: unknown): Tool =>
       container !== null
-        ? ({ ...plain, [container]: { ...(plain as unknown as Record<string, object>)[container], [field]: value } } as Tool)
-        : ({ ...plain, [field]: value } as Tool);
+        ? { ...plain, [container]: { ...(plain as unknown as Record<string, object>)[container], [field]: value } }
+        : { ...plain, [field]: value };
     if (kinds.includes("text")) {
-      const builtInWith = { ...builtIn("ProbeTool", "Does a thing"), [field]: "Zephyr widget" } as Tool;
+      const builtInWith = { ...builtIn("ProbeTool", "Does a thing"), [field]: "Zephyr widget" };
       for (const q of ["zephyr", "zephyr widget", "zeph", "Zephyr widget", "+zephyr thing"]) {
         yield* callsFor(q, [other, with_("Zephyr widget")], []);
         if (container === null) yield* callsFor(q, [other, builtInWith], []);
@@ -391,7 +391,7 @@ function* notObjectCalls(members: readonly string[], paths: readonly string[]): 
   for (const field of Object.keys(CONTRACT_INNER_FIELDS)) {
     if (!members.includes(field) && !paths.some((p) => p.startsWith(`${field}.`))) continue;
     for (const value of NOT_OBJECTS) {
-      const odd = { ...mcp("probe", "tool_x", "Does a thing"), [field]: value } as Tool;
+      const odd = { ...mcp("probe", "tool_x", "Does a thing"), [field]: value };
       for (const q of ["thing", "tool_x"]) yield* callsFor(q, [other, odd], []);
     }
   }

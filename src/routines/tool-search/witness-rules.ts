@@ -53,7 +53,7 @@ export function witnessRule(w: Witness): WitnessRule | null {
 function paragraphRule(w: Witness): WitnessRule | null {
   if (w.fn !== "scoreTools" || !Array.isArray(w.before) || !Array.isArray(w.after)) return null;
   const [a, b] = [w.before as Scored, w.after as Scored];
-  const i = a.findIndex((x, k) => b[k] !== undefined && b[k]!.score !== x.score);
+  const i = a.findIndex((x, k) => b[k] !== undefined && b[k].score !== x.score);
   const tool = i < 0 ? undefined : w.deferred[i];
   const description = tool?.description;
   if (!tool || typeof description !== "string" || description.trim() === "") return null;
@@ -69,7 +69,10 @@ function paragraphRule(w: Witness): WitnessRule | null {
   return {
     calls,
     say: (before, after) => {
-      const score = (v: unknown) => (Array.isArray(v) && typeof v[0]?.score === "number" ? (v[0].score as number) : null);
+      const score = (v: unknown) => {
+        const top: unknown = Array.isArray(v) ? v[0] : undefined;
+        return typeof top === "object" && top !== null && "score" in top && typeof top.score === "number" ? top.score : null;
+      };
       const lost = new Set(asked.filter((_, k) => (score(before[k]) ?? 0) > 0 && score(after[k]) === 0));
       const gained = new Set(asked.filter((_, k) => score(before[k]) === 0 && (score(after[k]) ?? 0) > 0));
       // The control paragraph must count on both sides: else the change is not a paragraph's.
@@ -176,7 +179,7 @@ function aliasRule(w: Witness): WitnessRule | null {
     say: (before, after) => {
       // Which tool each answer took name to mean: "named", "holder", or null (neither, or a throw).
       const selected = (v: unknown) => {
-        const first = Array.isArray(v) ? v[0] : undefined;
+        const first: unknown = Array.isArray(v) ? v[0] : undefined;
         return first === name ? "named" : first === holder.name ? "holder" : null;
       };
       const described = (v: unknown, k: number) => {
@@ -234,7 +237,7 @@ function malformedRule(w: Witness): WitnessRule | null {
   const without: Tool = { ...odd };
   delete (without as unknown as Record<string, unknown>)[field];
   const kinds = notObject ? NOT_OBJECT_KINDS : [];
-  const calls = [variant(without), ...kinds.map(([value]) => variant({ ...odd, [field]: value } as Tool))];
+  const calls = [variant(without), ...kinds.map(([value]) => variant({ ...odd, [field]: value }))];
   return {
     calls,
     say: (before, after) => {

@@ -59,7 +59,7 @@ describe("witnessSummary", () => {
   });
 
   it("a throw on a tool without mcpInfo.toolName says so, and names the tool first among many", () => {
-    const odd = tool(long(7), { mcpInfo: { serverName: "s" } as Tool["mcpInfo"] });
+    const odd = tool(long(7), { mcpInfo: { serverName: "s" } });
     const deferred = [...Array.from({ length: 9 }, (_, i) => tool(`mcp__s__t${i}`)), odd];
     const error = "TypeError: Cannot read properties of undefined (reading 'toLowerCase') at a very long stack of frames";
     const line = witnessSummary(

@@ -139,7 +139,7 @@ function summaryWith(w: Witness, most: number, error: number, name: number): str
     const [a, b] = [w.before as Scored, w.after as Scored];
     const moved =
       Array.isArray(a) && Array.isArray(b)
-        ? a.flatMap((x, i) => (b[i] && b[i]!.score !== x.score ? [`${shortName(x.name)} ${x.score} → ${b[i]!.score}`] : []))
+        ? a.flatMap((x, i) => (b[i] && b[i].score !== x.score ? [`${shortName(x.name)} ${x.score} → ${b[i].score}`] : []))
         : [];
     return `${on}: scores ${moved.length ? moved.slice(0, most).join(", ") + (moved.length > most ? `, and ${moved.length - most} more` : "") : "differ"}`;
   }
