@@ -722,7 +722,8 @@ describe("check --baseline", () => {
     const fromFile = run([...args, ...expects, "--baseline", weather("weather.json"), "--json"]);
     expect(fromFile.code, fromFile.stderr).toBe(0);
     type WithBaseline = CheckJson & { baseline: { source: string; kind: string; items: Array<{ ranks: unknown }> } };
-    const [s, f] = [fromServer, fromFile].map((r) => JSON.parse(r.stdout) as WithBaseline);
+    const parsed = (r: { stdout: string }) => JSON.parse(r.stdout) as WithBaseline;
+    const [s, f] = [parsed(fromServer), parsed(fromFile)];
     expect(s.baseline.kind).toBe("server");
     expect(s.baseline.source).toBe(SERVER);
     const { source: _s, kind: _k, ...counted } = s.baseline;

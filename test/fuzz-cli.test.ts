@@ -130,12 +130,14 @@ function mutate(c: Corpus, rnd: () => number): { op: string; bytes: Buffer } {
     }
     case 4: {
       const depth = [100, 2000, 20_000][int(3)]!;
-      const [open, close] = [
-        ["if (1) {", "}"],
-        ["(", ")"],
-        ["`${", "}`"],
-        ["[", "]"],
-      ][int(4)]!;
+      const [open, close] = (
+        [
+          ["if (1) {", "}"],
+          ["(", ")"],
+          ["`${", "}`"],
+          ["[", "]"],
+        ] as const
+      )[int(4)]!;
       const nest = Buffer.from(`\nfunction z(){${open.repeat(depth)}0${close.repeat(rnd() < 0.8 ? depth : depth - 1)}}\n`);
       return { op: `nest${depth}${open}@${at}`, bytes: Buffer.concat([b.subarray(0, at), nest, b.subarray(at)]) };
     }

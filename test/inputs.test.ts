@@ -39,7 +39,8 @@ const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), "searchlift-inputs-"))
 interface Machine {
   home: string;
   bin: string;
-  env: Record<string, string>;
+  env: Record<string, string> &
+    Record<"HOME" | "PATH" | "BUN_INSTALL" | "XDG_CACHE_HOME" | "SEARCHLIFT_NPM" | "FAKE_NPM_ROOT" | "FAKE_NPM_REGISTRY", string>;
 }
 
 function machine(opts: { npmRoot?: string; registry?: string } = {}): Machine {
@@ -249,7 +250,7 @@ describe("fetch downloads through npm's cache (a fake npm over sample tarballs)"
       "view @anthropic-ai/claude-code@0.6.0",
     ]);
     const bytes = readFileSync(published);
-    bytes[bytes.length >> 1] ^= 0xff;
+    bytes[bytes.length >> 1]! ^= 0xff;
     mkdirSync(dirname(filed), { recursive: true });
     writeFileSync(filed, bytes);
     const damaged = fetchWith("damaged", { FAKE_NPM_CACHE: npmCache });

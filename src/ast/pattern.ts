@@ -84,13 +84,13 @@ function parsePattern(source: string): Pattern {
     const expr = stmt?.type === "ExpressionStatement" ? stmt.expression : undefined;
     const only = expr?.type === "ObjectExpression" ? expr.properties : undefined;
     if (!only || only.length !== 1) throw new Error(`@property pattern must be one object member: ${source}`);
-    return { source, root: only[0] };
+    return { source, root: only[0]! };
   }
   const prog = tryParse(source) ?? tryParse(`(${source}\n)`);
   if (!prog) throw new Error(`pattern does not parse as JavaScript: ${source}`);
   if (prog.body.length === 1) {
-    const only = prog.body[0];
-    if (only.type === "VariableDeclaration" && only.declarations.length === 1) return { source, root: only.declarations[0] };
+    const only = prog.body[0]!;
+    if (only.type === "VariableDeclaration" && only.declarations.length === 1) return { source, root: only.declarations[0]! };
     return { source, root: only.type === "ExpressionStatement" && metaName(only) === null ? unwrapParens(only.expression) : only };
   }
   return { source, root: { type: "BlockStatement", body: prog.body, start: 0, end: 0 } as Node };

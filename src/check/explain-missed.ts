@@ -107,7 +107,12 @@ export function explainMissed(batch: ProbeBatch, query: string, tool: ClientTool
   if (score === null) return null;
   const terms: MissedTerm[] = [];
   for (const term of queryTerms(query)) {
-    const [full, noHint, noDescription, nameOnly] = [v.full, v.noHint, v.noDescription, v.nameOnly].map((t) => num(term, t));
+    const [full, noHint, noDescription, nameOnly] = [
+      num(term, v.full),
+      num(term, v.noHint),
+      num(term, v.noDescription),
+      num(term, v.nameOnly),
+    ];
     if (full === null || noHint === null || noDescription === null || nameOnly === null) return null;
     const hint = full - noHint;
     const description = full - noDescription;

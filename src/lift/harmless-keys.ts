@@ -76,7 +76,7 @@ export class NumericAnalysis {
       case "ConditionalExpression":
         return this.isNumeric(e.consequent) && this.isNumeric(e.alternate);
       case "SequenceExpression":
-        return this.isNumeric(e.expressions[e.expressions.length - 1]);
+        return this.isNumeric(e.expressions[e.expressions.length - 1]!);
       case "AssignmentExpression":
         if (e.operator === "=") return this.isNumeric(e.right);
         // `+=` and the logical assignments may yield either side.
@@ -107,7 +107,7 @@ export class NumericAnalysis {
  */
 export function constantString(e: Node): string | null {
   if (e.type === "Literal" && typeof e.value === "string") return e.value;
-  if (e.type === "TemplateLiteral" && e.expressions.length === 0) return e.quasis[0].value.cooked ?? null;
+  if (e.type === "TemplateLiteral" && e.expressions.length === 0) return e.quasis[0]!.value.cooked ?? null;
   if (e.type === "BinaryExpression" && e.operator === "+") {
     const l = constantString(e.left) ?? constantPrimitive(e.left);
     const r = constantString(e.right) ?? constantPrimitive(e.right);

@@ -224,7 +224,7 @@ function keepOf(e: Node, discarded: boolean, droppable: (e: Node) => boolean): N
     const last = e.expressions.length - 1;
     const kept = e.expressions.filter((x: Node, i: number) => !((discarded || i < last) && droppable(x)));
     if (kept.length === 0) return null;
-    return kept.length === 1 ? kept[0] : { ...e, expressions: kept };
+    return kept.length === 1 ? kept[0]! : { ...e, expressions: kept };
   }
   // `await sleep(…)` as a statement waits on the host and yields nothing: the same as a discarded call.
   if (discarded && e.type === "AwaitExpression" && droppable(e.argument)) return null;

@@ -383,7 +383,7 @@ function assignmentIn(e: Node, name: string): Node | null {
 /** `F(() => { …; name = …; … })`: an assignment among the statements of a lazy-init arrow. */
 function lazyInitAssignment(e: Node, name: string): Node | null {
   if (e.type !== "CallExpression" || e.arguments.length !== 1) return null;
-  const fn = e.arguments[0];
+  const fn = e.arguments[0]!;
   if (fn.type !== "ArrowFunctionExpression" || fn.params.length !== 0 || fn.body.type !== "BlockStatement") return null;
   for (const st of fn.body.body) {
     if (st.type === "ExpressionStatement") {

@@ -59,7 +59,7 @@ export function safetyProblems(
     key.callee.type === "Identifier" &&
     key.callee.name === KEY_PORT &&
     key.arguments.length === 1 &&
-    key.arguments[0].type !== "SpreadElement" &&
+    key.arguments[0]!.type !== "SpreadElement" &&
     trusted.port !== null &&
     resolved.get(key.callee) === trusted.port;
 

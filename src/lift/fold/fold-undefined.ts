@@ -105,7 +105,7 @@ function candidates(fn: FunctionNode, sm: ScopeManager, done: Set<string>, isLoo
         if (calls.length === reads.length) {
           const fnScope = sm.acquire(init as never);
           for (let i = 0; i < init.params.length; i++) {
-            const p = init.params[i];
+            const p = init.params[i]!;
             const pkey = `${key}#${i}`;
             if (
               p.type !== "Identifier" ||

@@ -408,7 +408,7 @@ describe("naming rules", () => {
   it("a curated name by code shape, else by the features listed", () => {
     const code = "function h_0001(a) { return a.replace(/[.*]/g, '\\\\$&'); }\nfunction root(q) { return h_0001(q); }";
     const program = parse(code, { ecmaVersion: "latest", sourceType: "module" });
-    const shape = codeShape(program.body[0]);
+    const shape = codeShape(program.body[0]!);
     const byShape = curatedLookup(readEntries(`{"name": "escapeForPattern", "about": "x", "shapes": ["${shape}"]}`));
     expect(named(code, {}, byShape)).toContain("function escapeForPattern(");
     const byFeatures = curatedLookup(

@@ -242,10 +242,12 @@ function guardedConstant(cut: HostCut, e: Node): Node | null {
   const param = f!.params.findIndex(
     (p: Node) => p.type === "Identifier" && ret.argument.type === "Identifier" && p.name === ret.argument.name,
   );
-  if (!isConstant(ret.argument) && !(param >= 0 && e.arguments[param] && e.arguments[param].type !== "SpreadElement")) return null;
-  if (!cut.host.reachesFrom(d!.module, check) || !cut.reachesHost(e.callee.name)) return null;
+  const passed = param >= 0 ? e.arguments[param] : undefined;
+  if (!isConstant(ret.argument) && !(passed && passed.type !== "SpreadElement")) return null;
+  // A call that passes fewer arguments than the helper returns from: no node to stand for its answer.
+  const answer = param >= 0 ? passed : ret.argument;
+  if (!answer || !cut.host.reachesFrom(d!.module, check) || !cut.reachesHost(e.callee.name)) return null;
   cut.dropped.push({ name: e.callee.name, at: cut.at(e) });
-  const answer = param >= 0 ? e.arguments[param] : ret.argument;
   return { ...structuredClone(answer), start: e.start, end: e.end, range: [e.start, e.end] };
 }
 

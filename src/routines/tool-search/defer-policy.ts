@@ -25,16 +25,11 @@ export function replaceDeferPolicy(fn: FunctionNode, call: LocatedRoutine, at: (
     if (
       n.type === "CallExpression" &&
       n.arguments.length === 1 &&
-      same(n.arguments[0]) &&
+      same(n.arguments[0]!) &&
       ((n.callee as MemberExpression).property as Identifier | undefined)?.name === "filter"
     ) {
-      n.arguments[0] = {
-        type: "Identifier",
-        name: DEFERRED_BY_CALLER,
-        start: n.arguments[0].start,
-        end: n.arguments[0].end,
-        range: [n.arguments[0].start, n.arguments[0].end],
-      };
+      const { start, end } = n.arguments[0]!;
+      n.arguments[0] = { type: "Identifier", name: DEFERRED_BY_CALLER, start, end, range: [start, end] };
       replaced = true;
     }
   });
@@ -101,7 +96,7 @@ function policyFunction(fn: FunctionNode, deferred: string | undefined, all: str
     if (n.type === "FunctionDeclaration" && n.id?.name === name) local = n;
   });
   const f = local as FunctionNode | null;
-  if (!f || f.params.length !== 1 || f.params[0].type !== "Identifier")
+  if (!f || f.params.length !== 1 || f.params[0]?.type !== "Identifier")
     throw new LiftError(`${name}, which computes the deferred tools, is not a local function of one parameter`, at(init));
   const param = f.params[0].name;
   let filters = false;

@@ -96,7 +96,7 @@ export function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerNam
         init.callee.type === "MemberExpression" &&
         memberName(init.callee) === "get" &&
         init.arguments.length === 1 &&
-        init.arguments[0].type === "Identifier"
+        init.arguments[0]?.type === "Identifier"
       ) {
         cacheClass = init.arguments[0].name;
         return id("cache", a);
@@ -133,11 +133,11 @@ export function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerNam
         f?.type === "ArrowFunctionExpression" &&
         f.expression &&
         f.params.length === 1 &&
-        f.params[0].type === "Identifier" &&
+        f.params[0]?.type === "Identifier" &&
         depth < 8
       ) {
         depth++;
-        const inlined = rewrite(substitute(f.body, f.params[0].name, a.arguments[0]));
+        const inlined = rewrite(substitute(f.body, f.params[0].name, a.arguments[0]!));
         depth--;
         return inlined;
       }

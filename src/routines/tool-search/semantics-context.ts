@@ -92,8 +92,10 @@ export class Context {
         // A parameter of a named function: what its callers pass.
         const param = this.params.get(m.name);
         if (param)
-          for (const call of this.calls.get(param.fn) ?? [])
-            if (call.arguments[param.index]) for (const o of this.origins(call.arguments[param.index], seen, depth + 1)) out.add(o);
+          for (const call of this.calls.get(param.fn) ?? []) {
+            const passed = call.arguments[param.index];
+            if (passed) for (const o of this.origins(passed, seen, depth + 1)) out.add(o);
+          }
       }
     });
     return out;

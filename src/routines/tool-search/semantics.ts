@@ -306,7 +306,7 @@ function fastPaths(ctx: Context, n: Node, f: CodeFeatures): void {
   }
   if ((n.type === "ArrowFunctionExpression" || n.type === "FunctionExpression") && n.params.length === 1) {
     const body =
-      n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0].type === "ReturnStatement"
+      n.body.type === "BlockStatement" && n.body.body.length === 1 && n.body.body[0]?.type === "ReturnStatement"
         ? n.body.body[0].argument
         : n.body;
     if (body?.type === "BinaryExpression" && body.operator === "===" && (isLoweredName(body.left) || isLoweredName(body.right)))
@@ -350,7 +350,7 @@ interface Weight {
 
 /** `score += N` or `score += x.isMcp ? A : B` (alone, or alone in a block). */
 function scoreRule(s: Node, number: (n: Node) => number | undefined): { target: string; weights: Weight[] } | null {
-  if (s.type === "BlockStatement" && s.body.length === 1) s = s.body[0];
+  if (s.type === "BlockStatement" && s.body.length === 1) s = s.body[0]!;
   if (s.type !== "ExpressionStatement") return null;
   const e = s.expression;
   if (e.type !== "AssignmentExpression" || e.operator !== "+=" || e.left.type !== "Identifier") return null;
