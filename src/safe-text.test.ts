@@ -48,7 +48,7 @@ describe("terminal-safe text", () => {
           bytecode: false,
           start: 0,
           end: 1,
-        } as Listing["modules"][0],
+        },
       ],
     };
     const out = formatListing(l);

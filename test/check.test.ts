@@ -889,7 +889,7 @@ async function startHttpServer(...flags: string[]): Promise<{ url: string; child
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       out += d.toString("utf8");
       if (out.includes("\n")) resolve(out.trim());
     });

@@ -174,7 +174,7 @@ function runCli(cmd: string[], input: string, out: string): Outcome {
     maxBuffer: 1 << 26,
   });
   const rss = Number(String(r.output[3] ?? "0")) / 1024;
-  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT";
+  const timedOut = r.error !== undefined && "code" in r.error && r.error.code === "ETIMEDOUT";
   return { what: args.join(" "), code: r.status, signal: r.signal, stderr: String(r.stderr ?? ""), rssMb: rss, timedOut };
 }
 

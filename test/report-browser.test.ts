@@ -404,7 +404,7 @@ async function expectSameAsJson(page: Page, t: Timeline): Promise<void> {
       version: g.getAttribute("data-version")!,
       feature: g.getAttribute("data-feature")!,
       value: g.getAttribute("data-value")!,
-      readings: JSON.parse(g.getAttribute("data-readings")!),
+      readings: JSON.parse(g.getAttribute("data-readings")),
       title: g.querySelector("title")?.textContent ?? "",
       kind: g.closest("g.lane")?.getAttribute("data-kind") ?? "",
       band: g.querySelector("rect.band")?.getAttribute("class") ?? null,

@@ -94,7 +94,7 @@ describe("memberName", () => {
 describe("walkValues", () => {
   it("visits what holds a value, not the names of properties", () => {
     const names: string[] = [];
-    walkValues(code("f(a.b, o[c], { d: e, [g]: h, i })") as unknown as Node, (n) => void (n.type === "Identifier" && names.push(n.name)));
+    walkValues(code("f(a.b, o[c], { d: e, [g]: h, i })"), (n) => void (n.type === "Identifier" && names.push(n.name)));
     expect(names).toEqual(["f", "a", "o", "c", "e", "g", "h", "i"]);
   });
 });
@@ -102,7 +102,7 @@ describe("walkValues", () => {
 describe("someNode", () => {
   it("finds a node at any depth, and asks about no node after the first that passes", () => {
     const asked: string[] = [];
-    const found = someNode(code("f(a, () => g(b), c)") as unknown as Node, (n) => {
+    const found = someNode(code("f(a, () => g(b), c)"), (n) => {
       if (n.type === "Identifier") asked.push(n.name);
       return n.type === "Identifier" && n.name === "b";
     });

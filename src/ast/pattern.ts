@@ -136,10 +136,10 @@ function seqName(n: Node | null): string | null {
 /** Canonical form of a target node for comparison: what a minifier may have rewritten. */
 function canon(n: Node): Node {
   if (n.type === "UnaryExpression" && n.operator === "!" && n.argument.type === "Literal" && typeof n.argument.value === "number") {
-    return { type: "Literal", value: n.argument.value === 0, start: n.start, end: n.end } as Node;
+    return { type: "Literal", value: n.argument.value === 0, start: n.start, end: n.end };
   }
   if (n.type === "UnaryExpression" && n.operator === "void" && n.argument.type === "Literal" && n.argument.value === 0) {
-    return { type: "Identifier", name: "undefined", start: n.start, end: n.end } as Node;
+    return { type: "Identifier", name: "undefined", start: n.start, end: n.end };
   }
   if (n.type === "ParenthesizedExpression") return canon(n.expression);
   return n;

@@ -148,7 +148,7 @@ function expectationEntry(x: unknown, bad: (why: string) => Error): ExpectationS
   return {
     query,
     tool,
-    ...(e["rank"] !== undefined ? { rank: e["rank"] as number } : {}),
+    ...(e["rank"] !== undefined ? { rank: e["rank"] } : {}),
     ...(releases !== undefined ? { releases: (releases as string[]).map((r) => r.trim()) } : {}),
   };
 }

@@ -171,7 +171,7 @@ export async function rankWithModule(
     if (!r.ok) throw broken(`toolSearch failed on query ${JSON.stringify(queries[i])}: ${r.error}`);
     if (!Array.isArray(r.value) || !r.value.every((x) => typeof x === "string"))
       throw broken(`toolSearch did not return a list of names for ${JSON.stringify(queries[i])}`);
-    return r.value as string[];
+    return r.value;
   });
   const p = (prov?.ok && typeof prov.value === "object" && prov.value !== null ? prov.value : {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" && v ? v : "unknown");

@@ -118,15 +118,14 @@ describe("measuredSuggestions", () => {
   });
 
   it("orders by worst-case rank, then characters changed", () => {
-    const s = (chars: number, after: number | null): Suggestion =>
-      ({
-        kind: "description",
-        text: String(chars),
-        chars,
-        ranks: { a: { before: null, after } },
-        improves: ["a"],
-        met: false,
-      }) as Suggestion;
+    const s = (chars: number, after: number | null): Suggestion => ({
+      kind: "description",
+      text: String(chars),
+      chars,
+      ranks: { a: { before: null, after } },
+      improves: ["a"],
+      met: false,
+    });
     expect([s(9, 1), s(3, 2), s(2, 1), s(1, null)].sort(bestFirst).map((x) => x.chars)).toEqual([2, 9, 3, 1]);
   });
 });

@@ -55,7 +55,7 @@ export async function runToolProbes(module: string, all: ClientTool[], probes: T
     if (!r.ok) return null;
     const kind = probes[i]!.kind;
     if (kind === "score") return typeof r.value === "number" ? r.value : null;
-    return Array.isArray(r.value) && r.value.every((x) => typeof x === "string") ? (r.value as string[]) : null;
+    return Array.isArray(r.value) && r.value.every((x) => typeof x === "string") ? r.value : null;
   });
 }
 

@@ -72,7 +72,7 @@ function definitionSpans(code: string): Map<string, { text: string; start: numbe
   const out = new Map<string, { text: string; start: number; end: number }>();
   let program;
   try {
-    program = parse(code, { ecmaVersion: "latest", sourceType: "module" }) as unknown as { body: Node[] };
+    program = parse(code, { ecmaVersion: "latest", sourceType: "module" });
   } catch {
     return out;
   }

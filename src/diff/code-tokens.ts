@@ -198,7 +198,7 @@ function nameTestsOf(code: string, lines: ReadonlySet<number>): NameTest[] {
   if (lines.size === 0) return [];
   let program: Node;
   try {
-    program = parse(code, { ecmaVersion: "latest", sourceType: "module", locations: true }) as unknown as Node;
+    program = parse(code, { ecmaVersion: "latest", sourceType: "module", locations: true });
   } catch {
     return [];
   }
@@ -220,7 +220,7 @@ function nameTestsOf(code: string, lines: ReadonlySet<number>): NameTest[] {
       case "TemplateLiteral": {
         let out = e.quasis[0]!.value.cooked ?? "";
         for (let i = 0; i < e.expressions.length; i++) {
-          const part = text(e.expressions[i] as Node, depth + 1);
+          const part = text(e.expressions[i], depth + 1);
           if (part === null) return null;
           out += part + (e.quasis[i + 1]!.value.cooked ?? "");
         }
@@ -228,7 +228,7 @@ function nameTestsOf(code: string, lines: ReadonlySet<number>): NameTest[] {
       }
       case "BinaryExpression": {
         if (e.operator !== "+") return null;
-        const [l, r] = [text(e.left as Node, depth + 1), text(e.right as Node, depth + 1)];
+        const [l, r] = [text(e.left, depth + 1), text(e.right, depth + 1)];
         return l === null || r === null ? null : l + r;
       }
       default:
@@ -247,11 +247,11 @@ function nameTestsOf(code: string, lines: ReadonlySet<number>): NameTest[] {
         n.callee.property.type === "Identifier"
       ) {
         const test = Object.hasOwn(TEST_METHODS, n.callee.property.name) ? TEST_METHODS[n.callee.property.name]! : null;
-        const t = test && n.arguments.length >= 1 ? text(n.arguments[0] as Node) : null;
+        const t = test && n.arguments.length >= 1 ? text(n.arguments[0]) : null;
         if (test && t) out.push({ test, text: t });
       }
       if (n.type === "BinaryExpression" && ["===", "!==", "==", "!="].includes(n.operator)) {
-        const t = text(n.left as Node) ?? text(n.right as Node);
+        const t = text(n.left) ?? text(n.right);
         if (t) out.push({ test: "equal", text: t });
       }
     },

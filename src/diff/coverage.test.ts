@@ -137,7 +137,7 @@ describe("condition outcomes", () => {
   it("checks the rest of the chain without moving a global regex's lastIndex, and passes values on as they were", async () => {
     const { text } = instrument(after, new Set([2]), before);
     const plain = await import(`data:text/javascript,${encodeURIComponent(after)}`);
-    const m = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as typeof plain;
+    const m = await import(`data:text/javascript,${encodeURIComponent(text)}`);
     const tools = [
       { name: "y", aliases: ["x"], description: "xa" },
       { name: "x", aliases: ["x"], description: "a" },

@@ -51,7 +51,7 @@ function tarPass(onEntry: OnEntry, done: () => boolean) {
     failed: () => failure !== null,
     /** Throw what went wrong, unless the pass had what it wanted first. */
     check(input: string): void {
-      const f = failure as { code: string; message: string } | null;
+      const f = failure;
       if (!f || done()) return;
       if (!sawEntry) throw unrecognized(input, "gzip data that is not a tar archive (not an npm package)");
       throw malformed(input, `broken .tgz: ${f.message.split("\n")[0]}`);
@@ -321,7 +321,7 @@ export function copyMember(input: string, dir: string, member: string, index: nu
         copy = copyEntry(entry, index, join(sub, posix.basename(member)));
         return "take";
       },
-      () => copy !== null && (copy as MemberCopy).done,
+      () => copy !== null && copy.done,
     );
   } finally {
     if (copy) closeCopy(copy);

@@ -157,7 +157,7 @@ async function fetchPlanned(
   // What the cache already holds, verified.
   const found = new Map<ReleaseId, FetchedRelease>();
   for (const id of plan) {
-    const hit = await lookupCached(cache, id, integrity.get(key(id))!);
+    const hit = await lookupCached(cache, id, integrity.get(key(id)));
     if (hit.status === "hit") found.set(id, { ...hit.release, cached: true });
     else if (hit.status === "corrupt") opts.warn?.(`cached ${id.version} (${id.platform}) is corrupt (${hit.why}); fetching it again`);
   }

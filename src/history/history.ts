@@ -291,10 +291,10 @@ async function pipeline(
             counts.bytes -= f.bytes;
           }
         }
-        releases[i]!.input = tarballName(p.package, p.version);
+        releases[i].input = tarballName(p.package, p.version);
       }
       giveBack();
-      const r = releases[i]!;
+      const r = releases[i];
       opts.onProgress?.({
         stage: "history",
         message: `${r.version} (${r.platform}) ${r.error ? `not lifted: ${r.error}` : "lifted"}`,

@@ -71,7 +71,7 @@ function toStatement(d: ClosureEntry, names: Map<string, string>): Node {
     case "AssignmentExpression":
       if (d.kind === "member") {
         // `F.prototype.x = …` stays an assignment; only its references are renamed.
-        stmt = { type: "ExpressionStatement", expression: node, start: node.start, end: node.end, range: [node.start, node.end] } as Node;
+        stmt = { type: "ExpressionStatement", expression: node, start: node.start, end: node.end, range: [node.start, node.end] };
         renameStatement(stmt, "", "", (name) => {
           const key = d.references.get(name);
           return key ? (names.get(key) ?? null) : null;

@@ -337,7 +337,7 @@ function asStatement(node: Node): Node {
         start: node.start,
         end: node.end,
         range: [node.start, node.end],
-      } as Node;
+      };
     case "Property":
     case "MethodDefinition":
       return asStatement(node.value);

@@ -22,7 +22,7 @@ export function wrapConversionCallbacks(text: string): string {
     if ((n.type === "CallExpression" || n.type === "NewExpression") && n.arguments.length)
       for (const a of n.arguments) if (a.type === "Identifier" && CONVERSIONS.has(a.name) && globals.has(a)) at.push(a);
   };
-  walk(ast as unknown as Node, visit);
+  walk(ast, visit);
   let out = text;
   for (const a of at.sort((x, y) => y.start - x.start)) {
     const name = (a as Node & { name: string }).name;

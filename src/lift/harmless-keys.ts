@@ -5,7 +5,7 @@
  * (`for (let i = 0; …; i++)`). Shared by the key port (which wraps every other key) and the safety
  * check (which refuses every other key not wrapped).
  */
-import type { Scope, ScopeManager, Variable } from "eslint-scope";
+import type { ScopeManager, Variable } from "eslint-scope";
 import type { VariableDeclarator } from "acorn";
 import type { Node } from "../ast/pattern.js";
 import { FORBIDDEN_PROPERTY_SET } from "./property-names.js";
@@ -25,7 +25,7 @@ export class NumericAnalysis {
     private readonly parents: Parents,
   ) {
     const candidates = new Set<Variable>();
-    for (const scope of scopes.scopes as Scope[]) {
+    for (const scope of scopes.scopes) {
       for (const ref of scope.references) if (ref.resolved) this.variableOf.set(ref.identifier as unknown as Node, ref.resolved);
       for (const v of scope.variables)
         if (v.defs.length > 0 && v.defs.every((d) => d.type === "Variable" && (d.node as unknown as VariableDeclarator).id === d.name))

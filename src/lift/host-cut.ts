@@ -37,7 +37,7 @@ export function removeUnusedHostLocals(
         const def = v.defs[0];
         if (v.defs.length !== 1 || def?.type !== "Variable") continue;
         const d = def.node as unknown as VariableDeclarator;
-        if (removed.has(d as Node)) continue;
+        if (removed.has(d)) continue;
         if (d.id?.type !== "Identifier" || !d.init || v.references.some(isRead) || !reachesHost(d.init)) continue;
         target = d;
         break;
@@ -46,7 +46,7 @@ export function removeUnusedHostLocals(
     }
     if (!target) return;
     const d = target;
-    walk(d as Node, (n) => void removed.add(n));
+    walk(d, (n) => void removed.add(n));
     dropped.push({ name: ((d.init as CallExpression).callee as Identifier | undefined)?.name ?? (d.id as Identifier).name, at: at(d) });
     walk(fn, (n) => {
       if (n.type === "VariableDeclaration") n.declarations = n.declarations.filter((x: Node) => x !== d);

@@ -67,7 +67,7 @@ export function reuseLift(cache: string, key: string, out: string, input: string
     [join(target, kept.declarationsName), declarations],
   ];
   writeFilesInside(out, target, files);
-  return { ...kept.result, input, module: files[0]![0], declarations: files[1]![0] } as LiftResult;
+  return { ...kept.result, input, module: files[0]![0], declarations: files[1]![0] };
 }
 
 /** Keep a lift that succeeded under `key` (written whole or not at all; a failure to keep it is not the lift's). */

@@ -10,14 +10,14 @@ function escape(name: string): string {
 /** [offset, length] of each place in `text` where a property path of `name` may be assigned (`name.a.b =`). */
 function memberPlacesOf(text: string, name: string): Array<[number, number]> {
   const re = new RegExp(`(?<![\\w$.#])${escape(name)}(?:\\.[A-Za-z_$][\\w$]*)+\\s*=(?![=>])`, "g");
-  return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
+  return [...text.matchAll(re)].map((m) => [m.index, m[0].length]);
 }
 
 /** [offset, length] of each place in `text` where a declaration of `name` may begin: `function x(`, `class x`, `x=` (not `x==`, `x=>`, `.x=`, `#x=`). */
 function declarationPlacesOf(text: string, name: string): Array<[number, number]> {
   const n = escape(name);
   const re = new RegExp(`(?:function\\s*\\*?\\s*${n}\\s*\\(|class\\s+${n}(?![\\w$])|(?<![\\w$.#])${n}\\s*=(?![=>]))`, "g");
-  return [...text.matchAll(re)].map((m) => [m.index!, m[0].length]);
+  return [...text.matchAll(re)].map((m) => [m.index, m[0].length]);
 }
 
 /** Every identifier-like word of a text: the names to ask about. */

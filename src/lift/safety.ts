@@ -18,7 +18,7 @@
  * - What a built-in holds under a member name (`includes`, `call`, `max`, …) is only called,
  *   never taken as a value nor assigned: a shared built-in function is never in the module's hands.
  */
-import type { Reference, Scope, ScopeManager, Variable } from "eslint-scope";
+import type { ScopeManager, Variable } from "eslint-scope";
 import type { FunctionDeclaration, Identifier, Program } from "acorn";
 import { fieldsOf, isNode, type Node, type NodeOf } from "../ast/pattern.js";
 import { constantString, type Parents } from "./harmless-keys.js";
@@ -51,7 +51,7 @@ export function safetyProblems(
   const out: Problem[] = [];
   const trusted = trustedFunctions(text, ast, scopes, out);
   const resolved = new Map<Node, Variable | null>();
-  for (const scope of scopes.scopes as Scope[]) for (const r of scope.references) resolved.set(r.identifier as unknown as Node, r.resolved);
+  for (const scope of scopes.scopes) for (const r of scope.references) resolved.set(r.identifier as unknown as Node, r.resolved);
   const judge = new KeyJudge(scopes, parents);
   const isPort = (key: Node) =>
     key.type === "CallExpression" &&
@@ -81,7 +81,7 @@ export function safetyProblems(
     }
   };
   visit(ast);
-  for (const ref of scopes.globalScope!.through as Reference[]) {
+  for (const ref of scopes.globalScope!.through) {
     const id = ref.identifier as unknown as Identifier;
     if (!BUILTINS.has(id.name) || PRIMITIVES.has(id.name) || insideAny(id, trusted.nodes)) continue;
     const misuse = globalMisuse(id, parents) ?? mutatedArgument(id, parents);
@@ -206,11 +206,11 @@ interface Trusted {
  */
 function trustedFunctions(text: string, ast: Program, scopes: ScopeManager, out: Problem[]): Trusted {
   const trusted: Trusted = { nodes: new Set(), port: null };
-  const moduleScope = (scopes.scopes as Scope[]).find((s) => s.type === "module")!;
+  const moduleScope = scopes.scopes.find((s) => s.type === "module")!;
   for (const stmt of ast.body) {
     // A module-level function declaration has a name (only `export default function` may not).
-    if (stmt.type !== "FunctionDeclaration" || !TRUSTED_FUNCTIONS.has(stmt.id!.name)) continue;
-    const name: string = stmt.id!.name;
+    if (stmt.type !== "FunctionDeclaration" || !TRUSTED_FUNCTIONS.has(stmt.id.name)) continue;
+    const name: string = stmt.id.name;
     const v = moduleScope.set.get(name)!;
     if (text.slice(stmt.start, stmt.end) !== TRUSTED_FUNCTIONS.get(name))
       out.push({ what: `${name} (not the canonical function)`, at: stmt.start });
@@ -222,7 +222,7 @@ function trustedFunctions(text: string, ast: Program, scopes: ScopeManager, out:
   }
   // Shadowing: another binding of a trusted function's name makes calls by that name something else.
   const names = new Set([...trusted.nodes].map((f) => (f as FunctionDeclaration).id.name));
-  for (const scope of scopes.scopes as Scope[]) {
+  for (const scope of scopes.scopes) {
     for (const v of scope.variables) {
       if (!names.has(v.name) || scope === moduleScope) continue;
       for (const d of v.defs)

@@ -38,14 +38,13 @@ export function codeShape(node: Node, digits = 12): string {
     const fields = fieldsOf(n);
     if (fields.type === "PropertyName") fields.type = "Identifier";
   });
-  const text = generate(asGeneratable(copy) as never);
+  const text = generate(asGeneratable(copy));
   return createHash("sha256").update(text).digest("hex").slice(0, digits);
 }
 
 /** astring prints statements and expressions; a declarator or a method is printed inside a holder. */
 function asGeneratable(n: Node): Node {
-  if (n.type === "VariableDeclarator")
-    return { type: "VariableDeclaration", kind: "let", declarations: [n], start: n.start, end: n.end } as Node;
+  if (n.type === "VariableDeclarator") return { type: "VariableDeclaration", kind: "let", declarations: [n], start: n.start, end: n.end };
   if (n.type === "Property" || n.type === "MethodDefinition")
     return {
       type: "ExpressionStatement",

@@ -206,7 +206,7 @@ function forwardedCallee(mv: ModuleView, name: string): Node | null {
   const escaped = name.replace(/\$/g, "\\$");
   const at = new RegExp(`(?<![\\w$.])(?:function\\s*\\*?\\s*${escaped}\\s*\\(|${escaped}\\s*=(?!=))`, "g");
   for (const m of mv.text.matchAll(at)) {
-    for (const stmt of mv.statementsAt(m.index!) ?? []) {
+    for (const stmt of mv.statementsAt(m.index) ?? []) {
       let out: Node | null = null;
       walk(stmt, (n) => {
         if (out) return;
@@ -229,7 +229,7 @@ function forwardedCallee(mv: ModuleView, name: string): Node | null {
 function forwardingCall(fn: Node): Node | null {
   if (fn.type !== "ArrowFunctionExpression" && fn.type !== "FunctionExpression" && fn.type !== "FunctionDeclaration") return null;
   let e: Node | null | undefined = fn.body;
-  if (e?.type === "BlockStatement") e = e.body.length === 1 && e.body[0]!.type === "ReturnStatement" ? e.body[0]!.argument : null;
+  if (e?.type === "BlockStatement") e = e.body.length === 1 && e.body[0]!.type === "ReturnStatement" ? e.body[0].argument : null;
   if (e?.type === "AwaitExpression") e = e.argument;
   if (e?.type !== "CallExpression") return null;
   const params = fn.params;
@@ -248,7 +248,7 @@ function forwardingCall(fn: Node): Node | null {
         );
       return p.type === "Identifier" && a.type === "Identifier" && a.name === p.name;
     });
-  return same ? (e.callee as Node) : null;
+  return same ? e.callee : null;
 }
 
 interface Found {

@@ -88,7 +88,7 @@ export function methodAsFunction(n: Node): Node | null {
   if (n.type === "MethodDefinition" || n.type === "Property") {
     const plain = n.type === "MethodDefinition" ? n.kind === "method" : n.kind === "init";
     if (plain && !n.computed && n.key.type === "Identifier" && n.value.type === "FunctionExpression") {
-      out = { ...n.value, type: "FunctionDeclaration", id: n.key, start: n.start, end: n.end } as Node;
+      out = { ...n.value, type: "FunctionDeclaration", id: n.key, start: n.start, end: n.end };
       if (n.range) out.range = n.range;
       Object.defineProperty(out, METHOD_OF, { value: n });
     }

@@ -154,8 +154,8 @@ export class StatementParser {
   private topLevel(program: Program): Node[] {
     const first = program.body[0] as Node | undefined;
     if (CJS_WRAPPER.test(this.text) && first?.type === "ExpressionStatement" && first.expression.type === "FunctionExpression")
-      return first.expression.body.body as Node[];
-    return program.body as Node[];
+      return first.expression.body.body;
+    return program.body;
   }
 
   /** Whether `pos` is outside every bracket of its statement (see StatementScanner.atTopLevel). */

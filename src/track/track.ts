@@ -438,7 +438,7 @@ async function inputKey(input: string, memo: Record<string, string>): Promise<st
   const st = statSync(input, { throwIfNoEntry: false });
   if (!st) throw new SearchliftError("cannot read input: ENOENT", ExitCode.unreadable, input);
   const id = `${resolve(input)}\0${st.size}\0${st.mtimeMs}`;
-  if (memo[id]) return memo[id]!;
+  if (memo[id]) return memo[id];
   const h = createHash("sha256");
   // A package folder is keyed by its program's bytes (its own mtime misses an edit in place); a folder
   // with no program we can read, by its path and mtime: lift will say what is wrong with it.

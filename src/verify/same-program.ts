@@ -20,7 +20,7 @@ import { someNode, walk, type Node } from "../ast/pattern.js";
 export function programKey(script: string): string | null {
   let program: Node;
   try {
-    program = parse(script, { ecmaVersion: "latest", sourceType: "script", ranges: true }) as unknown as Node;
+    program = parse(script, { ecmaVersion: "latest", sourceType: "script", ranges: true });
   } catch {
     return null;
   }
@@ -47,15 +47,13 @@ export function programKey(script: string): string | null {
   walk(program, (n) => {
     if (n.type === "Property") (n as unknown as { shorthand: boolean }).shorthand = false;
   });
-  return createHash("sha256")
-    .update(generate(program as never))
-    .digest("hex");
+  return createHash("sha256").update(generate(program)).digest("hex");
 }
 
 function looksUpNamesAtRunTime(program: Node): boolean {
   return someNode(program, (n) => {
     if (n.type === "WithStatement") return true;
     const callee = n.type === "CallExpression" ? (n as unknown as { callee: Node }).callee : null;
-    return callee?.type === "Identifier" && (callee as unknown as Identifier).name === "eval";
+    return callee?.type === "Identifier" && callee.name === "eval";
   });
 }

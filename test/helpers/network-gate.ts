@@ -105,7 +105,7 @@ if (process.env.SEARCHLIFT_SKIP_REAL === "1" && !state[installed]) {
       throw new Error(`SEARCHLIFT_SKIP_REAL=1: a test tried to connect to ${host}`);
     }
     return connect.apply(this, args);
-  } as typeof net.Socket.prototype.connect;
+  };
 }
 
 // The check after each test, in every test file (a worker process may run several).

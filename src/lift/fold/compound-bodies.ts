@@ -47,7 +47,7 @@ function indentations(root: Node): Map<Node, number> {
 }
 
 /** Code as printed on one line. */
-const flat = (n: Node): string => generate(n as never).replace(/\s*\n\s*/g, " ");
+const flat = (n: Node): string => generate(n).replace(/\s*\n\s*/g, " ");
 
 /** The width of `head` followed by `body` printed on one line at `indent`. */
 const flatWidth = (indent: number, head: string, body: Node): number => indent + head.length + flat(body).length;

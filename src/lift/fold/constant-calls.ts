@@ -29,7 +29,7 @@ function constantResult(fn: Node | null | undefined): Node | null {
   const body: Node[] = (fn.body as BlockStatement).body;
   if (body.length === 0) return undefinedAt(fn);
   if (body.length !== 1 || body[0]!.type !== "ReturnStatement") return null;
-  const value = body[0]!.argument;
+  const value = body[0].argument;
   return !value ? undefinedAt(fn) : constant(value) ? value : null;
 }
 

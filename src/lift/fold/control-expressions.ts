@@ -9,7 +9,7 @@
  *
  * The value of the statement was unused, so only the test and the branch taken run, as before.
  */
-import type { Expression, LogicalExpression, UnaryExpression } from "acorn";
+import type { Expression, LogicalExpression } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { blockOf, ifOf, statementsOf } from "./statement-lists.js";
 import { rewriteUp, type Fold } from "./tree.js";
@@ -20,14 +20,14 @@ const NEGATED: Record<string, string> = { "===": "!==", "!==": "===", "==": "!="
 export function negated(e: Node): Expression {
   if (e.type === "UnaryExpression" && e.operator === "!") return e.argument;
   if (e.type === "BinaryExpression" && NEGATED[e.operator]) return { ...e, operator: NEGATED[e.operator] as "===" };
-  return { type: "UnaryExpression", operator: "!", prefix: true, argument: e as Expression, start: e.start, end: e.end } as UnaryExpression;
+  return { type: "UnaryExpression", operator: "!", prefix: true, argument: e as Expression, start: e.start, end: e.end };
 }
 
 function testOf(e: LogicalExpression): Expression {
   if (e.operator === "&&") return e.left;
   if (e.operator === "||") return negated(e.left);
   const nil = { type: "Literal", value: null, raw: "null", start: e.left.start, end: e.left.end } as Expression;
-  return { type: "BinaryExpression", operator: "==", left: e.left, right: nil, start: e.left.start, end: e.left.end } as Expression;
+  return { type: "BinaryExpression", operator: "==", left: e.left, right: nil, start: e.left.start, end: e.left.end };
 }
 
 export const controlExpressions: Fold = (root) => {

@@ -48,7 +48,7 @@ function closedCode(fn: Node): string | null {
   // Twins that read nothing from outside are small (what a cut leaves); the scope analysis numbered each
   // node twice in `range`, so a function's size is known without a walk.
   if (fn.range && fn.range[1] - fn.range[0] > 2 * MAX_NODES) return null;
-  const params = new Map(fn.params.map((p, i) => [(p as Identifier).name, `#${i}`]));
+  const params = new Map(fn.params.map((p, i) => [p.name, `#${i}`]));
   let closed = true;
   const text = JSON.stringify(fn.body, function (this: unknown, key, value: unknown) {
     if (!closed || key === "start" || key === "end" || key === "range" || key === "loc" || key === "raw") return undefined;

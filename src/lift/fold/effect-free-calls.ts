@@ -58,7 +58,7 @@ function quietStatements(statements: Node[], known: Known): boolean {
 /** Whether calling `fn` directly has no effect and cannot throw (nor reject, when async). */
 function quietFunction(fn: FunctionNode, known: Known): boolean {
   if (fn.generator || !fn.params.every((p: Node) => p.type === "Identifier")) return false;
-  return fn.expression ? isPure(fn.body as Node, known) : quietStatements((fn.body as BlockStatement).body as Node[], known);
+  return fn.expression ? isPure(fn.body, known) : quietStatements((fn.body as BlockStatement).body, known);
 }
 
 export const effectFreeCalls: Fold = (root) => {
@@ -86,7 +86,7 @@ export const effectFreeCalls: Fold = (root) => {
     });
     if (onlyRead) uses.forEach((id) => plainObjects.add(id));
   }
-  const known: Known = { read: (m) => !m.computed && plainObjects.has(m.object as Node) };
+  const known: Known = { read: (m) => !m.computed && plainObjects.has(m.object) };
   const quiet = new Set<Variable>();
   for (const v of variables) {
     const fn = boundFunction(v, heads);
@@ -98,7 +98,7 @@ export const effectFreeCalls: Fold = (root) => {
     if (n.type !== "ExpressionStatement" || n.expression.type !== "CallExpression") return n;
     const call = n.expression;
     if (call.optional || call.callee.type !== "Identifier") return n;
-    const v = resolved.get(call.callee as Node);
+    const v = resolved.get(call.callee);
     if (!v || !quiet.has(v)) return n;
     if (!call.arguments.every((a: Node) => a.type !== "SpreadElement" && isPure(a, known))) return n;
     count++;

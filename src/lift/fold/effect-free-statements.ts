@@ -207,13 +207,13 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
           if (known.has(v)) return known.get(v)!;
           const decl = singleDeclarator(v, heads);
           if (!decl || laterWrites(v).length > 0 || (v.defs[0]!.parent as unknown as { kind: string }).kind === "var") return null;
-          return kindOf(decl.init as Node | null, bound, depth + 1);
+          return kindOf(decl.init, bound, depth + 1);
         }
         case "UnaryExpression":
           return e.operator === "void" && isPure(e.argument) ? "undefined" : null;
         case "AwaitExpression":
           // Promise.all settles with a new array of the values (or rejects, and the await throws).
-          if (promiseAll(e.argument as Node)) return "array";
+          if (promiseAll(e.argument)) return "array";
           // Neither an array nor undefined is a thenable: the await gives it back.
           return kindOf(e.argument, bound, depth);
         case "ChainExpression":
@@ -238,7 +238,7 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
           // The kind of what is called: a receiver's for an array method, the binding's for a function.
           const target = callee.type === "MemberExpression" ? callee.object : callee;
           const optional = e.optional || (callee.type === "MemberExpression" && callee.optional);
-          const targetKind = kindOf(target as Node, bound, depth);
+          const targetKind = kindOf(target, bound, depth);
           // `undefined?.()` gives undefined; `undefined()` throws, which gives nothing.
           if (targetKind === "undefined") return optional ? "undefined" : null;
           if (callee.type === "MemberExpression") {
@@ -254,7 +254,7 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
           if (!fn || fn.generator) return null;
           // An async function's call gives a promise: only `await f()` gives what it returns.
           if (fn.async && parents.get(e)?.type !== "AwaitExpression") return null;
-          return returnKind(fn, e.arguments as Node[], bound, depth + 1);
+          return returnKind(fn, e.arguments, bound, depth + 1);
         }
         default:
           return null;
@@ -271,7 +271,7 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
       !resolved.has(e.callee.object);
     /** What a call of `fn` with `args` returns, when every way out of its body returns the same kind. */
     const returnKind = (fn: FunctionNode, args: Node[], bound: Map<Variable, Kind>, depth: number): Kind => {
-      if (fn.body.type === "BlockStatement" && (fn.body as BlockStatement).body.at(-1)?.type !== "ReturnStatement") return null;
+      if (fn.body.type === "BlockStatement" && fn.body.body.at(-1)?.type !== "ReturnStatement") return null;
       const inner = new Map(bound);
       fn.params.forEach((p: Node, i: number) => {
         const v = p.type === "Identifier" ? declared.get(p) : undefined;
@@ -348,26 +348,26 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
         env.set(v, args[i] ?? null);
       }
       const kinds: Quiet[] = [];
-      if (fn.expression) kinds.push(quiet(fn.body as Node, env, depth, budget));
+      if (fn.expression) kinds.push(quiet(fn.body, env, depth, budget));
       else {
         const body = (fn.body as BlockStatement).body as Node[];
         if (body.at(-1)?.type !== "ReturnStatement") return null;
         for (const s of body) {
           if (s.type === "VariableDeclaration" && s.kind !== "var") {
             for (const d of s.declarations) {
-              const v = d.id.type === "Identifier" ? declared.get(d.id as Node) : undefined;
-              const kind = d.init ? quiet(d.init as Node, env, depth, budget) : null;
+              const v = d.id.type === "Identifier" ? declared.get(d.id) : undefined;
+              const kind = d.init ? quiet(d.init, env, depth, budget) : null;
               if (!v || kind === null || laterWrites(v).length > 0) return null;
               env.set(v, kind);
             }
             continue;
           }
           let value: Node | null | undefined;
-          if (s.type === "ReturnStatement") value = s.argument as Node | null;
-          else if (s.type === "IfStatement" && !s.alternate && quiet(s.test as Node, env, depth, budget) !== null) {
+          if (s.type === "ReturnStatement") value = s.argument;
+          else if (s.type === "IfStatement" && !s.alternate && quiet(s.test, env, depth, budget) !== null) {
             const then = s.consequent as Node;
             const only = then.type === "BlockStatement" && then.body.length === 1 ? (then.body[0] as Node) : then;
-            if (only.type === "ReturnStatement") value = only.argument as Node | null;
+            if (only.type === "ReturnStatement") value = only.argument;
           }
           const kind = value ? quiet(value, env, depth, budget) : null;
           if (kind === null) return null;
@@ -412,22 +412,22 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
           return v && constantsReady && moduleString(v) ? "string" : null;
         }
         case "UnaryExpression":
-          if (e.operator === "!") return quiet(e.argument as Node, env, depth, budget) !== null ? "boolean" : null;
+          if (e.operator === "!") return quiet(e.argument, env, depth, budget) !== null ? "boolean" : null;
           return e.operator === "-" && e.argument.type === "Literal" && typeof e.argument.value === "number" ? "number" : null;
         case "BinaryExpression":
           // Comparing primitives converts them without running anything.
           return /^([!=]==?|[<>]=?)$/.test(e.operator) &&
-            quiet(e.left as Node, env, depth, budget) !== null &&
-            quiet(e.right as Node, env, depth, budget) !== null
+            quiet(e.left, env, depth, budget) !== null &&
+            quiet(e.right, env, depth, budget) !== null
             ? "boolean"
             : null;
         case "ConditionalExpression": {
-          if (quiet(e.test as Node, env, depth, budget) === null) return null;
-          const [a, b] = [quiet(e.consequent as Node, env, depth, budget), quiet(e.alternate as Node, env, depth, budget)];
+          if (quiet(e.test, env, depth, budget) === null) return null;
+          const [a, b] = [quiet(e.consequent, env, depth, budget), quiet(e.alternate, env, depth, budget)];
           return a === null || b === null ? null : a === b ? a : "primitive";
         }
         case "MemberExpression":
-          return !e.computed && !e.optional && memberName(e) === "length" && quiet(e.object as Node, env, depth, budget) === "string"
+          return !e.computed && !e.optional && memberName(e) === "length" && quiet(e.object, env, depth, budget) === "string"
             ? "number"
             : null;
         case "CallExpression": {
@@ -437,11 +437,11 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
           if (callee.type === "MemberExpression") {
             const method = callee.computed || callee.optional ? undefined : memberName(callee);
             const gives = method === undefined ? undefined : QUIET_STRING_METHODS.get(method);
-            if (!gives || quiet(callee.object as Node, env, depth, budget) !== "string") return null;
+            if (!gives || quiet(callee.object, env, depth, budget) !== "string") return null;
             if (method !== "replace") return args.every((a) => quiet(a, env, depth, budget) !== null) ? gives : null;
             // A regular expression made in place (no shared lastIndex), and a replacement that is a string or comes from a quiet replacer.
             const [pattern, replacement] = args;
-            if (args.length !== 2 || (!(pattern!.type === "Literal" && pattern!.regex) && quiet(pattern!, env, depth, budget) === null))
+            if (args.length !== 2 || (!(pattern!.type === "Literal" && pattern.regex) && quiet(pattern!, env, depth, budget) === null))
               return null;
             if (quiet(replacement!, env, depth, budget) !== null) return gives;
             const replacer = closureOf(replacement!, env);
@@ -491,7 +491,7 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
       const callee = e.callee;
       const method = memberName(callee);
       const takesRegex = method === undefined || callee.optional ? undefined : DISCARDABLE_STRING_METHODS.get(method);
-      if (takesRegex === undefined || !holds(callee.object as Node, statement, "string")) return false;
+      if (takesRegex === undefined || !holds(callee.object, statement, "string")) return false;
       return (e.arguments as Node[]).every((a, i) => {
         if (a.type === "Literal") {
           if ("bigint" in a && a.bigint !== undefined) return false;
@@ -511,11 +511,8 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
       if (n.type !== "ExpressionStatement" || n.directive || !listOf(parent)) return n;
       // An array's or a string's length is its own data property: reading it runs no getter and cannot throw.
       const length = (m: Node & { type: "MemberExpression" }): boolean =>
-        !m.computed &&
-        !m.optional &&
-        memberName(m) === "length" &&
-        (holds(m.object as Node, n, "array") || holds(m.object as Node, n, "string"));
-      if (isPure(n.expression, { length }) || discardedStringCall(n.expression as Node, n)) drop.add(n);
+        !m.computed && !m.optional && memberName(m) === "length" && (holds(m.object, n, "array") || holds(m.object, n, "string"));
+      if (isPure(n.expression, { length }) || discardedStringCall(n.expression, n)) drop.add(n);
       return n;
     });
     if (drop.size === 0) return 0;
@@ -564,13 +561,13 @@ function adapterFacts(
       const key = p.key.type === "Identifier" ? p.key.name : p.key.type === "Literal" ? String(p.key.value) : null;
       const held = key === null ? undefined : shape.get(key);
       // `{ options: { tools } }`: the pattern reads the object literal the adapter wrote there.
-      if (held instanceof Map) collect(p.value as Node, held);
+      if (held instanceof Map) collect(p.value, held);
       if (p.value.type !== "Identifier" || !held || held instanceof Map) continue;
       const v = declared.get(p.value);
       if (v && v.defs.length === 1 && laterWrites(v).length === 0) facts.set(v, held);
     }
   };
-  const first = (fn.body as BlockStatement).body[0] as Node | undefined;
+  const first = fn.body.body[0] as Node | undefined;
   const input = fn.params[0] as Node | undefined;
   const query: Shape = new Map([["query", "string"]]);
   if (input?.type === "ObjectPattern") collect(input, query);
@@ -583,7 +580,7 @@ function adapterFacts(
       const id = r.identifier as unknown as Node;
       const parent = parents.get(id);
       if (parent?.type === "VariableDeclarator" && parent.init === id && parent.id.type === "ObjectPattern") {
-        destructured.push(parent.id as Node);
+        destructured.push(parent.id);
         return true;
       }
       if (parent?.type !== "MemberExpression" || parent.object !== id || (parent.computed && parent.property.type !== "Literal"))
@@ -608,7 +605,7 @@ function adapterFacts(
     const v = p.type === "Identifier" ? declared.get(p) : undefined;
     if (!v || laterWrites(v).length > 0 || first?.type !== "VariableDeclaration") return;
     // `let { tools, refreshTools } = context;` as call()'s first statement.
-    for (const d of first.declarations) if (d.init?.type === "Identifier" && resolved.get(d.init) === v) collect(d.id as Node, keys);
+    for (const d of first.declarations) if (d.init?.type === "Identifier" && resolved.get(d.init) === v) collect(d.id, keys);
   });
   return none;
 }

@@ -11,7 +11,6 @@
  * binding or a global there.
  */
 import type { Scope, Variable } from "eslint-scope";
-import type { IfStatement } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { declaresInBlock, exits, listOf, setList } from "./statement-lists.js";
 import { rewriteUp, variablesOf, type Fold } from "./tree.js";
@@ -59,7 +58,7 @@ export const elseAfterExit: Fold = (root) => {
         }
       }
       count++;
-      out.push({ ...s, alternate: null } as IfStatement);
+      out.push({ ...s, alternate: null });
       // The else's statements may be ifs of the same kind (an else-if chain).
       queue.unshift(...rest);
     }

@@ -8,9 +8,7 @@ function folded(src: string): string {
   const program = parse(src, { ecmaVersion: "latest", sourceType: "module", ranges: true });
   const fn = program.body[0] as FunctionNode;
   foldUndefinedLocals(fn);
-  return generate(fn as never)
-    .replace(/\s+/g, " ")
-    .trim();
+  return generate(fn).replace(/\s+/g, " ").trim();
 }
 
 describe("foldUndefinedLocals", () => {

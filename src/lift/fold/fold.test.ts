@@ -22,10 +22,7 @@ import { unusedFunctions } from "./unused-functions.js";
 import { unusedParameters } from "./unused-parameters.js";
 import { duplicateFunctions } from "./duplicate-functions.js";
 
-const flat = (n: Node) =>
-  generate(n as never)
-    .replace(/\s+/g, " ")
-    .trim();
+const flat = (n: Node) => generate(n).replace(/\s+/g, " ").trim();
 
 /** `src` is the body of an async function f; returns f folded by `folds` (all of them by default), on one line. */
 function folded(src: string, folds?: Record<string, Fold>): string {

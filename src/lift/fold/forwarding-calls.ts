@@ -6,7 +6,7 @@
  * goes once nothing calls it (unusedFunctions).
  */
 import type { CallExpression, Identifier } from "acorn";
-import type { Reference, Scope, Variable } from "eslint-scope";
+import type { Scope, Variable } from "eslint-scope";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { boundFunction, laterWrites, loopHeadsOf, reads, rewriteUp, soleReturn, variablesOf, type Fold } from "./tree.js";
 
@@ -17,7 +17,7 @@ function forwardedCall(fn: FunctionNode | null): CallExpression | null {
   if (!params.every((p) => p.type === "Identifier")) return null;
   const value = soleReturn(fn);
   if (value?.type !== "CallExpression" || value.optional || value.callee.type !== "Identifier") return null;
-  const names = params.map((p) => (p as Identifier).name);
+  const names = params.map((p) => p.name);
   if (new Set(names).size !== names.length || names.includes(value.callee.name)) return null;
   const args = value.arguments as Node[];
   const passed = args.length === names.length && args.every((a, i) => a.type === "Identifier" && a.name === names[i]);
@@ -42,11 +42,10 @@ export const forwardingCalls: Fold = (root) => {
   const calls = new Map<Node, { target: Variable; params: number; from: Scope }>();
   for (const v of variables) {
     const call = forwardedCall(boundFunction(v, heads));
-    const target = call && variableOf.get(call.callee as Node);
+    const target = call && variableOf.get(call.callee);
     // The target is read when the wrapper runs, after the arguments: one never written reads the same either way.
     if (!target || target === v || laterWrites(target).length > 0) continue;
-    for (const r of reads(v))
-      calls.set(r.identifier as unknown as Node, { target, params: call.arguments.length, from: (r as Reference).from });
+    for (const r of reads(v)) calls.set(r.identifier as unknown as Node, { target, params: call.arguments.length, from: r.from });
   }
   if (calls.size === 0) return 0;
   let count = 0;

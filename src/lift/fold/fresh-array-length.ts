@@ -13,7 +13,7 @@ function freshArrayName(decl: Node | undefined): string | null {
   if (decl?.type !== "VariableDeclaration") return null;
   const last = decl.declarations.at(-1);
   const made = last?.init?.type === "ArrayExpression" && last.init.elements.length === 0;
-  return made && last!.id.type === "Identifier" ? last!.id.name : null;
+  return made && last.id.type === "Identifier" ? last.id.name : null;
 }
 
 const isLengthOf = (n: Node, name: string): boolean =>

@@ -18,7 +18,7 @@
  * another object literal written there, not overwritten by a later spread.
  */
 import type { Variable } from "eslint-scope";
-import type { BlockStatement, Expression, ObjectExpression, Property } from "acorn";
+import type { BlockStatement, ObjectExpression, Property } from "acorn";
 import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { listOf } from "./statement-lists.js";
 import { boundFunction, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
@@ -122,7 +122,7 @@ export const freshObjectReads: Fold = (root) => {
         else if (v && typeof v === "object" && typeof (v as Node).type === "string") count(v as Node);
       }
     };
-    count(g.body as Node);
+    count(g.body);
     return returns === 1 ? last.argument : null;
   };
   /** The fresh literals every call of `fn` passes as its parameter `index`; null unless `fn` is only ever called directly. */
@@ -170,7 +170,7 @@ export const freshObjectReads: Fold = (root) => {
       const d = before.declarations[0]!;
       if (d.id.type !== "Identifier" || d.id.name !== chain.base || !d.init) return;
       const own = variables.find((x) => singleDeclarator(x, heads) === d);
-      const literal = freshLiteral(d.init as Expression);
+      const literal = freshLiteral(d.init);
       if (own && laterWrites(own).length === 0 && literal && safeChain(literal, chain.keys)) drop.add(s);
     });
     return n;

@@ -19,8 +19,8 @@ import { unusedFunctions } from "./unused-functions.js";
 function folded(src: string, folds?: Record<string, Fold>): string {
   const program = parse(`async function f(a, b) { ${src} }`, { ecmaVersion: "latest", sourceType: "module" });
   const fn = program.body[0] as FunctionDeclaration;
-  foldFunction(fn as Node, folds);
-  return generate(fn.body as never)
+  foldFunction(fn, folds);
+  return generate(fn.body)
     .replace(/\s+/g, " ")
     .trim()
     .replace(/^\{\s*/, "")

@@ -116,7 +116,7 @@ export function foldDeadCode(
   params: string[] = [],
   folds: Record<string, Fold> = DEAD_CODE_FOLDS,
 ): Record<string, number> {
-  const id = (name: string): Node => ({ type: "Identifier", name, start: -1, end: -1 }) as Node;
+  const id = (name: string): Node => ({ type: "Identifier", name, start: -1, end: -1 });
   const uses = {
     type: "ReturnStatement",
     argument: { type: "ArrayExpression", elements: used.map(id), start: -1, end: -1 },

@@ -5,7 +5,7 @@
  * of its arguments stay. A hook whose stack the code goes on to read is left for the safety check to refuse.
  * Verification compares the folded module with the original, which keeps the call.
  */
-import type { CallExpression, ExpressionStatement, ThrowStatement } from "acorn";
+import type { CallExpression, ExpressionStatement } from "acorn";
 import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { effectsOf, withEffects } from "./pure.js";
 import { rewriteUp, variablesOf, type Fold } from "./tree.js";
@@ -46,7 +46,7 @@ export const stackTraceHooks: Fold = (root) => {
       const target = parts.length === 2 ? hookTarget(parts[0]!) : null;
       if (target === null || last.type !== "Identifier" || last.name !== target || !isGlobal()) return n;
       count++;
-      return { ...n, argument: withEffects(argumentEffects(parts[0]!), last) } as ThrowStatement as Node;
+      return { ...n, argument: withEffects(argumentEffects(parts[0]!), last) };
     }
     // `Error.captureStackTrace(e, f); throw e;`
     const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;

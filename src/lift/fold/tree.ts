@@ -147,7 +147,7 @@ export function boundFunction(v: Variable, heads: Set<Node>): FunctionNode | nul
 
 /** The expression a function returns when returning it is all it does (`(x) => e`, `function () { return e; }`). */
 export function soleReturn(fn: FunctionNode): Node | null {
-  if (fn.expression) return fn.body as Node;
+  if (fn.expression) return fn.body;
   const body: Node[] = (fn.body as BlockStatement).body;
-  return body.length === 1 && body[0]!.type === "ReturnStatement" ? (body[0]!.argument ?? null) : null;
+  return body.length === 1 && body[0]!.type === "ReturnStatement" ? (body[0].argument ?? null) : null;
 }

@@ -4,7 +4,6 @@
  *
  *   if (x === void 0) return void 0;   →   if (x === undefined) return undefined;
  */
-import type { Identifier } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { inside, rewriteUp, variablesOf, type Fold } from "./tree.js";
 
@@ -18,7 +17,7 @@ export const undefinedValues: Fold = (root) => {
     if (n.type !== "UnaryExpression" || n.operator !== "void" || n.argument.type !== "Literal") return n;
     if (shadowed.length > 0 && (!n.range || shadowed.some((block) => block === root || inside(n, block)))) return n;
     count++;
-    return { type: "Identifier", name: "undefined", start: n.start, end: n.end } as Identifier;
+    return { type: "Identifier", name: "undefined", start: n.start, end: n.end };
   });
   return count;
 };

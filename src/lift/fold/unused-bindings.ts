@@ -50,7 +50,7 @@ export const unusedBindings: Fold = (root) => {
  */
 function dropUnread(declaration: VariableDeclaration, dropped: Set<Node>, counted: () => void): Node[] {
   // Left as it is (the same node) when it keeps every declarator: folds that found nothing to do leave the tree unchanged.
-  if (!declaration.declarations.some((d) => dropped.has(d as Node))) return [declaration];
+  if (!declaration.declarations.some((d) => dropped.has(d))) return [declaration];
   const out: Node[] = [];
   let run: VariableDeclarator[] = [];
   const flush = () => {

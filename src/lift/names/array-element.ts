@@ -20,7 +20,7 @@ export const arrayElement: Rule = (b, ctx) => {
     return joined ? `${joined}Parts` : ctx.lastResort ? "rest" : null;
   }
   const first = pattern.elements[0] === b.id && pattern.elements.length > 1;
-  return first && isSplit((ctx.parent(pattern) as VariableDeclarator).init as Node | null, ctx) ? "prefix" : null;
+  return first && isSplit((ctx.parent(pattern) as VariableDeclarator).init, ctx) ? "prefix" : null;
 };
 
 /** The name of the variable whose value is made by joining `b` (`toolName = … b.join("__") …`). */

@@ -17,7 +17,7 @@ export const functionPurpose: Rule = (b, ctx) => {
   if (b.kind === "class") return className(b.init);
   const fn = b.kind === "function" || (b.kind === "variable" && !b.iterates) ? b.init : null;
   if (!isFunction(fn)) return null;
-  return purpose(fn!, b, ctx);
+  return purpose(fn, b, ctx);
 };
 
 function purpose(fn: FunctionNode, b: Binding, ctx: NameContext): string | null {
@@ -42,7 +42,7 @@ function purpose(fn: FunctionNode, b: Binding, ctx: NameContext): string | null 
     first.type === "ObjectExpression"
       ? first.properties.map((p: Node) => (p.type === "Property" && !p.computed ? keyWord(p.key) : null)).filter(Boolean)
       : [];
-  if (keys.length) return join("build", keys[0] as string);
+  if (keys.length) return join("build", keys[0]);
   if (first.type === "TemplateLiteral") return "formatText";
   const test = predicateName(first, ctx);
   if (test && values.every((v) => isBooleanish(v)))

@@ -45,7 +45,7 @@ export const iterationElement: Rule = (b, ctx) => {
  */
 function pairPart(b: Binding, ctx: NameContext): string | null {
   const pattern = b.fn!.params[b.index] as ArrayPattern;
-  const at = pattern.elements.indexOf(b.id as never);
+  const at = pattern.elements.indexOf(b.id);
   const call = ctx.parent(b.fn!);
   if (b.index !== 0 || at < 0 || call?.type !== "CallExpression" || call.arguments[0] !== b.fn) return null;
   if (call.callee.type !== "MemberExpression" || !ITERATING.has(memberName(call.callee) ?? "")) return null;

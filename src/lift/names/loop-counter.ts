@@ -16,7 +16,7 @@ export const loopCounter: Rule = (b, ctx) => {
   if (step !== 1) return "offset";
   let depth = 0;
   for (let n = ctx.parent(loop as Node); n && !/Function/.test(n.type); n = ctx.parent(n))
-    if (n.type === "ForStatement" && countsByOne(n as ForStatement, ctx)) depth++;
+    if (n.type === "ForStatement" && countsByOne(n, ctx)) depth++;
   return COUNTERS[depth] ?? null;
 };
 
@@ -24,13 +24,13 @@ export const loopCounter: Rule = (b, ctx) => {
 function loopOf(b: Binding, ctx: NameContext): ForStatement | null {
   if (b.kind !== "variable" || b.iterates) return null;
   const declaration = ctx.parent(ctx.parent(b.id) as Node) as VariableDeclaration | undefined;
-  const loop = declaration && ctx.parent(declaration as Node);
-  return loop?.type === "ForStatement" && loop.init === (declaration as Node) ? (loop as ForStatement) : null;
+  const loop = declaration && ctx.parent(declaration);
+  return loop?.type === "ForStatement" && loop.init === (declaration as Node) ? loop : null;
 }
 
 /** How far `update` moves the counter each turn: 1 for `i++`, `--i`, `i += 1`; the constant of `i += 8192`; null otherwise. */
 function stepOf(update: Node | null | undefined, b: Binding): number | null {
-  const isCounter = (n: Node) => n.type === "Identifier" && b.uses.includes(n as never);
+  const isCounter = (n: Node) => n.type === "Identifier" && b.uses.includes(n);
   if (update?.type === "UpdateExpression") return isCounter(update.argument) ? 1 : null;
   if (update?.type !== "AssignmentExpression" || !isCounter(update.left)) return null;
   if ((update.operator !== "+=" && update.operator !== "-=") || update.right.type !== "Literal") return null;
@@ -42,7 +42,7 @@ function stepOf(update: Node | null | undefined, b: Binding): number | null {
 function countsByOne(loop: ForStatement, ctx: NameContext): boolean {
   const declared = loop.init?.type === "VariableDeclaration" ? loop.init.declarations : [];
   return declared.some((d) => {
-    const b = ctx.bindingOf(d.id as Node);
-    return !!b && stepOf(loop.update as Node | null, b) === 1;
+    const b = ctx.bindingOf(d.id);
+    return !!b && stepOf(loop.update, b) === 1;
   });
 }

@@ -401,7 +401,7 @@ describe("naming rules", () => {
     const program = parse("function root(a, b) { return b.tools; }", { ecmaVersion: "latest", sourceType: "module", ranges: true });
     const fn = program.body[0] as unknown as { params: Array<Node & { role?: string }> };
     fn.params[1]!.role = "context";
-    nameProgram({ statements: program.body as Node[], roles: new Map(), taken: ["root"], renamable: () => false });
+    nameProgram({ statements: program.body, roles: new Map(), taken: ["root"], renamable: () => false });
     expect(generate(program as never)).toMatch(/function root\(\w+, context\) \{\n {2}return context\.tools;/);
   });
 

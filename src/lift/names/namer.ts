@@ -101,7 +101,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
     return cur;
   };
   const moduleScope = sm.scopes.find((s) => s.type === "module");
-  const all = collectBindings(sm.scopes as never, ctx.parents, statementOf, moduleScope);
+  const all = collectBindings(sm.scopes, ctx.parents, statementOf, moduleScope);
   const used = new Set<string>([...input.taken, ...BUILTINS, ...REFUSED_BUILTINS, ...RESERVED, ...FORBIDDEN_PROPERTY_SET]);
   for (const ref of sm.globalScope!.through) used.add((ref.identifier as unknown as Identifier).name);
   for (const s of moduleScope?.through ?? []) used.add((s.identifier as unknown as Identifier).name);

@@ -5,7 +5,7 @@
  * that is not there. Shadowing is safe only where nothing inside the function refers to an outer variable of
  * that name, so the inner name can capture no reference.
  */
-import type { FunctionNode, Node } from "../../ast/pattern.js";
+import type { FunctionNode } from "../../ast/pattern.js";
 import type { Binding, NameContext } from "./context.js";
 
 /** Whether `b` may take `name`, held by `holders` (bindings whose scopes meet b's), by the rule above. */
@@ -32,6 +32,6 @@ function argumentsEverywhere(b: Binding, ctx: NameContext): Binding[] | null {
 }
 
 function inside(n: Binding["id"], fn: FunctionNode, ctx: NameContext): boolean {
-  for (let p = ctx.parent(n as unknown as Node); p; p = ctx.parent(p)) if (p === fn) return true;
+  for (let p = ctx.parent(n); p; p = ctx.parent(p)) if (p === fn) return true;
   return false;
 }

@@ -7,7 +7,7 @@ import { namePrivateFields } from "./private-fields.js";
 function named(code: string): string {
   const program = parse(code, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
   namePrivateFields(program);
-  return generate(program as never);
+  return generate(program);
 }
 
 /** A description cache as releases minify it, with its fields lettered as `letters` says. */

@@ -457,6 +457,6 @@ export function verbResult(fn: string): string | null {
   if (/^(get|read|load|fetch|find|compute|collect|build|make|create|to|list|select|pick|lookup|count)$/.test(verb!))
     return rest ? uncap(rest) : verb === "count" ? "count" : null;
   if (PARTICIPLES[verb!]) return join(PARTICIPLES[verb!]!, rest ? uncap(rest) : null);
-  if (NOUNS[verb!]) return rest ? join(uncap(rest), NOUNS[verb!]!) : NOUNS[verb!]!;
+  if (NOUNS[verb!]) return rest ? join(uncap(rest), NOUNS[verb!]) : NOUNS[verb!]!;
   return rest ? `${fn}Result` : `${verb}Result`;
 }

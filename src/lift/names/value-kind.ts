@@ -84,7 +84,7 @@ export function kindOf(e: Node | null | undefined, lookup: KindLookup = () => nu
       if (COMPARISONS.has(e.operator)) return "boolean";
       if (ARITHMETIC.has(e.operator)) return "number";
       if (e.operator !== "+") return null;
-      const [l, r] = [kindOf(e.left, lookup), kindOf(e.right as Node, lookup)];
+      const [l, r] = [kindOf(e.left, lookup), kindOf(e.right, lookup)];
       if (l === "string" || r === "string") return "string";
       return l === "number" && r === "number" ? "number" : null;
     }

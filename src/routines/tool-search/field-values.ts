@@ -118,7 +118,7 @@ export function setInnerField(
     if (i === odd) value = oddFieldValue(rng);
     else if (mode === "list") value = Array.from({ length: rng.range(0, 3) }, () => fieldText(rng, words, others));
     else value = rng.chance(0.04) ? "" : fieldText(rng, words, others);
-    return { ...t, [field]: { ...object, [property]: value } } as Tool;
+    return { ...t, [field]: { ...object, [property]: value } };
   });
 }
 

@@ -70,7 +70,7 @@ function cap(feature: string, reference: ContractCall, lengths: number[], make: 
       const [x, y] = [throwsAt.exec(before), throwsAt.exec(after)];
       // "query cap (characters) in toolSearch" → a query of N characters, in toolSearch.
       const [, input, unit, where] = /^(.*?) cap \((\w+)\)(.*)$/.exec(feature) ?? [feature, feature, "", ""];
-      const of = (n: string) => `a ${input!.replace(/:$/, "")} input of ${n} ${unit}${where}`;
+      const of = (n: string) => `a ${input.replace(/:$/, "")} input of ${n} ${unit}${where}`;
       if (y && !x) return `${of(y[2]!)} now throws (${y[3]}); no cap up to ${y[1]} (was: ${before})`;
       if (x && !y) return `${of(x[2]!)} no longer throws (${x[3]}); the ${feature} is now ${after}`;
       return `the ${feature} is now ${after} (was ${before})`;

@@ -72,7 +72,7 @@ export function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerNam
   const args: Node[] = (site as CallExpression).arguments;
   if (args.length !== arity) throw new LiftError(`call() passes ${args.length} arguments to the scorer, which takes ${arity}`, at(site));
   const slotOf = new Map<string, (typeof SLOTS)[number]>();
-  for (const slot of SLOTS) if (slot !== "cache" && roles[slot]) slotOf.set(roles[slot]!, slot);
+  for (const slot of SLOTS) if (slot !== "cache" && roles[slot]) slotOf.set(roles[slot], slot);
   for (const [name, slot] of inputSlots(fn, roles.input)) if (![...slotOf.values()].includes(slot)) slotOf.set(name, slot);
   let cacheClass: string | null = null;
   let depth = 0;
@@ -142,7 +142,7 @@ export function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerNam
         return inlined;
       }
     }
-    throw new LiftError(`call() passes the scorer an argument this stage cannot classify: ${generate(a as never)}`, at(a));
+    throw new LiftError(`call() passes the scorer an argument this stage cannot classify: ${generate(a)}`, at(a));
   };
   const rewritten = args.map(rewrite);
   const identity = rewritten.every((a, i) => a.type === "Identifier" && a.name === SLOTS[i]);

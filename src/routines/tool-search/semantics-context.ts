@@ -66,7 +66,7 @@ export class Context {
     if (n.type === "Literal" && typeof n.value === "number") return n.value;
     if (n.type === "Identifier") {
       const inits = this.inits.get(n.name);
-      if (inits?.length === 1 && inits[0]!.type === "Literal" && typeof inits[0]!.value === "number") return inits[0]!.value as number;
+      if (inits?.length === 1 && inits[0]!.type === "Literal" && typeof inits[0].value === "number") return inits[0].value;
     }
     return undefined;
   }

@@ -141,7 +141,7 @@ export function passedToolFields(program: Node): string[] {
 export function inputChanges(before: string, after: string): { rows: SemanticRow[]; sentences: string[] } {
   const read = (text: string) => {
     try {
-      return passedToolFields(parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node);
+      return passedToolFields(parse(text, { ecmaVersion: "latest", sourceType: "module" }));
     } catch {
       return [];
     }

@@ -17,7 +17,7 @@ export function functionOf(n: Node): FunctionNode | null {
 
 /** A method definition's name and function: class methods, object literal methods, `X.prototype.m = function`. */
 export function methodOf(n: Node): { name: string; fn: Node } | null {
-  if ((n.type === "MethodDefinition" || n.type === "Property") && !n.computed && isFunction(n.value as Node)) {
+  if ((n.type === "MethodDefinition" || n.type === "Property") && !n.computed && isFunction(n.value)) {
     const name = propertyKeyName(n.key);
     return name === null ? null : { name, fn: n.value as Node };
   }

@@ -18,7 +18,7 @@
  * inside a contract field that the contract does not name (`mcpInfo.nameKey`) are as new as a new field.
  * Everything is by structure, never by a release's names.
  */
-import { analyze, type Scope, type Variable } from "eslint-scope";
+import { analyze, type Variable } from "eslint-scope";
 import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
 import { isFunction, returnedValues, type FunctionNode, type Node } from "../../ast/pattern.js";
@@ -111,7 +111,7 @@ class ToolFlow {
   ) {
     this.program = { type: "Program", sourceType: "module", body: [...statements], start: 0, end: 0, range: [0, 0] } as unknown as Node;
     const sm = analyze(this.program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
-    for (const scope of sm.scopes as Scope[]) {
+    for (const scope of sm.scopes) {
       for (const v of scope.variables) for (const id of v.identifiers) this.varOf.set(id as unknown as Node, v);
       for (const ref of scope.references) if (ref.resolved) this.varOf.set(ref.identifier as unknown as Node, ref.resolved);
     }
@@ -332,12 +332,12 @@ class ToolFlow {
       const m = propertyKey(callee);
       const receiver = callee.object;
       if (m !== null && this.is(receiver, "list") && CALLBACK_ELEMENTS[m]) {
-        for (const fn of this.functionsOf(n.arguments[0] as Node | undefined))
-          for (const i of CALLBACK_ELEMENTS[m]!) this.markPattern((fn as FunctionNode).params[i], "tool");
+        for (const fn of this.functionsOf(n.arguments[0]))
+          for (const i of CALLBACK_ELEMENTS[m]) this.markPattern((fn as FunctionNode).params[i], "tool");
       }
       if (m === "forEach" && this.is(receiver, "map"))
-        for (const fn of this.functionsOf(n.arguments[0] as Node | undefined)) this.markPattern((fn as FunctionNode).params[0], "tool");
-      if (m === "set" && receiver.type === "Identifier" && n.arguments[1] && this.is(n.arguments[1] as Node, "tool"))
+        for (const fn of this.functionsOf(n.arguments[0])) this.markPattern((fn as FunctionNode).params[0], "tool");
+      if (m === "set" && receiver.type === "Identifier" && n.arguments[1] && this.is(n.arguments[1], "tool"))
         this.mark(this.varOf.get(receiver), "map");
     }
     // A call of a function parameter: what it is called with, for the functions passed in its place.
@@ -349,7 +349,7 @@ class ToolFlow {
         const index = fn.params.findIndex((p) => patternIdentifiers(p).includes(def.name as unknown as Node));
         if (index >= 0)
           n.arguments.forEach((a, j) => {
-            if (a.type !== "SpreadElement") for (const k of KINDS) if (this.is(a as Node, k)) this.addParamCall(fn, index, j, k);
+            if (a.type !== "SpreadElement") for (const k of KINDS) if (this.is(a, k)) this.addParamCall(fn, index, j, k);
           });
       }
     }
@@ -357,12 +357,12 @@ class ToolFlow {
       const f = fn as FunctionNode;
       n.arguments.forEach((a, i) => {
         if (a.type === "SpreadElement") return;
-        for (const k of KINDS) if (this.is(a as Node, k)) this.markPattern(f.params[i], k);
-        for (const field of this.fieldsOf(a as Node)) this.markField(f.params[i], field);
+        for (const k of KINDS) if (this.is(a, k)) this.markPattern(f.params[i], k);
+        for (const field of this.fieldsOf(a)) this.markField(f.params[i], field);
         // A function passed where the callee calls its parameter with tools.
         const calls = this.paramCalls.get(fn)?.get(i);
         if (calls)
-          for (const passed of this.functionsOf(a as Node))
+          for (const passed of this.functionsOf(a))
             for (const [j, kinds] of calls) for (const k of kinds) this.markPattern((passed as FunctionNode).params[j], k);
       });
     }
@@ -425,7 +425,7 @@ class ToolFlow {
         if (k === "tool") return e.computed && !isConstantKey(e.property) && this.is(e.object, "list", d);
         return k === "list" && propertyKey(e) === "tools" && this.contextParams.has(this.varOf.get(chainRoot(e))!);
       case "NewExpression":
-        return k === "map" && e.callee.type === "Identifier" && e.callee.name === "Map" && this.pairsOfTools(e.arguments[0] as Node, d);
+        return k === "map" && e.callee.type === "Identifier" && e.callee.name === "Map" && this.pairsOfTools(e.arguments[0], d);
       case "CallExpression":
         return this.callIs(e, k, d);
       default:
@@ -441,10 +441,10 @@ class ToolFlow {
       if (k === "list") {
         if (m !== null && SAME_ELEMENTS.has(m) && this.is(r, "list", d)) return true;
         if ((m === "map" || m === "flatMap") && this.is(r, "list", d))
-          for (const fn of this.functionsOf(e.arguments[0] as Node | undefined))
+          for (const fn of this.functionsOf(e.arguments[0]))
             if (this.returns.get(fn)?.has("tool") || (m === "flatMap" && this.returns.get(fn)?.has("list"))) return true;
         if (m === "values" && this.is(r, "map", d)) return true;
-        if (m === "from" && r.type === "Identifier" && r.name === "Array" && this.is(e.arguments[0] as Node, "list", d)) return true;
+        if (m === "from" && r.type === "Identifier" && r.name === "Array" && this.is(e.arguments[0], "list", d)) return true;
       }
       if (k === "tool") {
         if (m !== null && ONE_ELEMENT.has(m) && this.is(r, "list", d)) return true;
@@ -458,9 +458,9 @@ class ToolFlow {
   private pairsOfTools(e: Node | undefined, d: number): boolean {
     if (e?.type !== "CallExpression" || e.callee.type !== "MemberExpression" || propertyKey(e.callee) !== "map") return false;
     if (!this.is(e.callee.object, "list", d)) return false;
-    return this.functionsOf(e.arguments[0] as Node | undefined).some((fn) =>
+    return this.functionsOf(e.arguments[0]).some((fn) =>
       returnedValues(fn as FunctionNode).some(
-        (r) => r?.type === "ArrayExpression" && r.elements.length === 2 && this.is(r.elements[1] as Node, "tool", d),
+        (r) => r?.type === "ArrayExpression" && r.elements.length === 2 && this.is(r.elements[1], "tool", d),
       ),
     );
   }
