@@ -31,6 +31,10 @@ export const COVERAGE_EXPORT = "__searchliftCoverage";
 const COND = "__searchliftCond";
 const DECIDE = "__searchliftDecide";
 const KEEP = "__searchliftKeep";
+/** The comparison log's name (reserved too): passes an operand on as it was, keeping the strings seen. */
+const SEEN = "__searchliftSeen";
+/** The methods whose argument the changed code compares a value against (a name looked up, a prefix tested). */
+const COMPARING = new Set(["includes", "startsWith", "endsWith", "has", "get", "indexOf"]);
 
 export interface ChangedPoint {
   /** 1-based line in the module's text. */
@@ -159,6 +163,7 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
       if (depth === 0 || !lines.has(n.loc!.start.line)) return;
       const leaf = conditionLeaf(text, ancestors, key as string, otherOperands);
       if (leaf) condition(n, leaf);
+      for (const operand of comparedOperands(n)) wrap(operand, `${SEEN}(`, ")");
       if (n.type === "IfStatement") {
         wrap(n.consequent, `{ ${probe(n.consequent, "branch")}; `, " }");
         if (n.alternate) wrap(n.alternate, `{ ${probe(n.alternate, "branch")}; `, " }");
@@ -175,6 +180,20 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
     },
   });
   return { text: applyInsertions(text, inserts) + recorder(), points };
+}
+
+/**
+ * The operands of a comparison the changed code makes, whose strings the search then puts in its calls (the
+ * comparison log of input-to-state fuzzing): both sides of `===`/`!==`/`==`/`!=`, and the argument of a lookup
+ * or a test (`names.includes(copyName(name))`, `map.get(term)`, `name.startsWith(prefix)`).
+ */
+function comparedOperands(n: Node): Node[] {
+  if (n.type === "BinaryExpression" && ["===", "!==", "==", "!="].includes(n.operator))
+    return [n.left as Node, n.right].filter((x) => x.type !== "Literal" && x.type !== "PrivateIdentifier");
+  if (n.type !== "CallExpression" || n.callee.type !== "MemberExpression" || n.callee.computed) return [];
+  const method = n.callee.property.type === "Identifier" ? n.callee.property.name : "";
+  const first = n.arguments[0];
+  return COMPARING.has(method) && first && first.type !== "SpreadElement" && first.type !== "Literal" ? [first] : [];
 }
 
 /**
@@ -222,7 +241,8 @@ function lineStarts(text: string): number[] {
  * The recorder, at the end of the module (hoisted declarations): which probes ran, and the first call to reach
  * each. A condition's probe passes its value on as it was; a new operand's deciding is checked by running the
  * rest of its chain (pure, regexes' lastIndex put back) only until it is first seen, and a throw there counts as
- * not deciding.
+ * not deciding. A compared operand's strings are kept with the first calls that made each (at most 256 strings of
+ * at most 120 characters, 4 calls each), read with the argument "seen".
  */
 function recorder(): string {
   return `
@@ -241,7 +261,19 @@ function ${KEEP}(rs, f) {
   var kept = rs.map((r) => (r instanceof RegExp ? r.lastIndex : 0));
   try { return f(); } finally { rs.forEach((r, k) => { if (r instanceof RegExp) r.lastIndex = kept[k]; }); }
 }
-function ${COVERAGE_EXPORT}(call) { if (call === undefined) return [...__searchliftReached]; __searchliftCall = call; }
+var __searchliftSeenStrings = new Map();
+function ${SEEN}(v) {
+  if (typeof v !== "string" || v.length === 0 || v.length > 120) return v;
+  var calls = __searchliftSeenStrings.get(v);
+  if (calls === undefined && __searchliftSeenStrings.size < 256) __searchliftSeenStrings.set(v, [__searchliftCall]);
+  else if (calls !== undefined && calls.length < 4 && calls[calls.length - 1] !== __searchliftCall) calls.push(__searchliftCall);
+  return v;
+}
+function ${COVERAGE_EXPORT}(call) {
+  if (call === undefined) return [...__searchliftReached];
+  if (call === "seen") return [...__searchliftSeenStrings];
+  __searchliftCall = call;
+}
 export { ${COVERAGE_EXPORT} };
 `;
 }

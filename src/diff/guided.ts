@@ -38,6 +38,30 @@ export function guidedCalls(
   return out;
 }
 
+/**
+ * Calls that give the changed code the strings it compared (`values`: each with the first calls that made it), at
+ * most `count`: where the code looked a name up, the name is there. For each string not yet in its call: the call
+ * with a tool of that name added, searched or already loaded, and with the string as its query; then each call
+ * with every string it made as tools at once (a check over all the names, `copies.length === 1`, goes both ways).
+ */
+export function comparedValueCalls(values: ReadonlyArray<readonly [string, readonly ContractCall[]]>, count: number): ContractCall[] {
+  const named = (name: string): Tool => ({ name, description: "Does a thing for you" });
+  const absent = (c: ContractCall, value: string) => c.query !== value && ![...c.deferred, ...c.loaded].some((t) => t.name === value);
+  // Each string with the first call that made it; and each call with every string it made.
+  const first: Array<[string, ContractCall]> = [];
+  const byCall = new Map<ContractCall, string[]>();
+  for (const [value, calls] of values) {
+    const made = calls.filter((c) => absent(c, value));
+    if (made[0]) first.push([value, made[0]]);
+    for (const c of made) byCall.set(c, [...(byCall.get(c) ?? []), value]);
+  }
+  const together = [...byCall].filter(([, names]) => names.length > 1).slice(0, Math.floor(count / 6));
+  const out = together.map(([c, names]): ContractCall => ({ ...c, deferred: [...c.deferred, ...names.slice(0, 8).map(named)] }));
+  for (const [value, c] of first)
+    out.push({ ...c, deferred: [...c.deferred, named(value)] }, { ...c, loaded: [...c.loaded, named(value)] }, { ...c, query: value });
+  return out.slice(0, count);
+}
+
 type Pick = <T>(xs: readonly T[]) => T;
 
 function edit(c: ContractCall, pick: Pick, random: () => number, words: readonly string[], fields: readonly string[]): ContractCall {
@@ -95,7 +119,7 @@ function fieldFromQuery(c: ContractCall, terms: string[], pick: Pick, random: ()
       : random() < 0.5
         ? value
         : `${typeof old === "string" ? old : ""} ${value}`.trim();
-  const deferred = c.deferred.map((x, i) => (i === at ? ({ ...t, [field]: now } as Tool) : x));
+  const deferred = c.deferred.map((x, i) => (i === at ? { ...t, [field]: now } : x));
   const query = random() < 0.5 ? terms.map((x) => (x.replace(/^\+/, "") === word ? `+${word}` : x)).join(" ") : c.query;
   return { ...c, deferred, query };
 }

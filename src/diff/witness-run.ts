@@ -40,6 +40,7 @@ const CALL = "__searchlift_call";
 /** An instrumented module's recorder, and the call that reads it after the others. */
 const COVERAGE = COVERAGE_EXPORT;
 const REACHED = "__searchlift_reached";
+const SEEN = "__searchlift_seen";
 
 /**
  * The script's tail: the queries and tool lists, as literals (JSON is JavaScript, and a literal is escaped once
@@ -58,8 +59,10 @@ function harness(queries: string[], lists: Tool[][]): string {
     if (max !== null) options.maxResults = max;
     return api[fn](queries[q], lists[d], options);
   } });
-  if (typeof api.${COVERAGE} === "function")
+  if (typeof api.${COVERAGE} === "function") {
     Object.defineProperty(api, ${JSON.stringify(REACHED)}, { value: function () { return api.${COVERAGE}(); } });
+    Object.defineProperty(api, ${JSON.stringify(SEEN)}, { value: function () { return api.${COVERAGE}("seen"); } });
+  }
 })(${JSON.stringify(queries)}, ${JSON.stringify(lists)});\n`;
 }
 
@@ -164,13 +167,26 @@ export async function runCallsReaching(
   b: Side,
   calls: readonly ContractCall[],
   options: SandboxOptions = WITNESS_SANDBOX,
-): Promise<{ results: [CallResult[], CallResult[]]; reached: [Map<number, number>, Map<number, number>] }> {
+): Promise<Reaching> {
   const p = prepare(calls, true);
-  const withReadout = { ...p, sandboxCalls: [...p.sandboxCalls, { fn: REACHED, args: [] }] };
+  const withReadout = { ...p, sandboxCalls: [...p.sandboxCalls, { fn: REACHED, args: [] }, { fn: SEEN, args: [] }] };
   const [ra, rb] = await Promise.all([runPrepared(a, withReadout, options), runPrepared(b, withReadout, options)]);
-  const readout = (r: CallResult[]) => {
-    const last = r.length > calls.length ? r[calls.length] : undefined;
-    return new Map<number, number>(last?.ok && Array.isArray(last.value) ? (last.value as Array<[number, number]>) : []);
+  // Both readouts are lists of pairs: [probe, call] and [string, calls].
+  const readout = <K, V = number>(r: CallResult[], at: number) => {
+    const out = r.length > calls.length + at ? r[calls.length + at] : undefined;
+    return new Map<K, V>(out?.ok && Array.isArray(out.value) ? (out.value as Array<[K, V]>) : []);
   };
-  return { results: [ra.slice(0, calls.length), rb.slice(0, calls.length)], reached: [readout(ra), readout(rb)] };
+  return {
+    results: [ra.slice(0, calls.length), rb.slice(0, calls.length)],
+    reached: [readout<number>(ra, 0), readout<number>(rb, 0)],
+    seen: [readout<string, number[]>(ra, 1), readout<string, number[]>(rb, 1)],
+  };
+}
+
+/** Each call's result on both sides; the probes each side reached, each with the index of the call that first got
+ *  there, and the strings its changed code compared, each with the first few calls that made it. */
+export interface Reaching {
+  results: [CallResult[], CallResult[]];
+  reached: [Map<number, number>, Map<number, number>];
+  seen: [Map<string, number[]>, Map<string, number[]>];
 }

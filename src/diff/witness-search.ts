@@ -20,8 +20,8 @@
 import type { CallResult } from "../verify/sandbox.js";
 import { shrinkCandidates } from "../verify/shrink.js";
 import { hitLimit, resultsAgree } from "../verify/verify.js";
-import { runCallsOnBoth, runCallsReaching, WITNESS_SANDBOX, type ContractCall, type Side } from "./witness-run.js";
-import { guidedCalls } from "./guided.js";
+import { runCallsOnBoth, runCallsReaching, WITNESS_SANDBOX, type ContractCall, type Reaching, type Side } from "./witness-run.js";
+import { comparedValueCalls, guidedCalls } from "./guided.js";
 
 /** What a call returned, or `{ error }` when it threw. */
 export type Answer = unknown;
@@ -109,16 +109,17 @@ export function answerOf(r: CallResult): Answer {
  *  before had not. A fixed number, as the budget is. */
 const GUIDED_CALLS = 600;
 const GUIDED_ROUNDS = 2;
+/** Calls made from the strings the changed code compared, at most (guided.ts's comparedValueCalls). */
+const COMPARED_CALLS = 300;
 /** The guided edits' seed: fixed, so the same modules give the same calls. */
 const GUIDED_SEED = 0x5ea1;
 
 /** A pair of runs for the search: in the caller's bound, counting the calls a limit stopped. */
 interface Runner {
   run(calls: readonly ContractCall[]): Promise<[CallResult[], CallResult[]]>;
-  /** As run, on the instrumented copies where there are some: also the probes each call reached first. */
-  reaching(
-    calls: readonly ContractCall[],
-  ): Promise<{ results: [CallResult[], CallResult[]]; reached: [Map<number, number>, Map<number, number>] }>;
+  /** As run, on the instrumented copies where there are some: also the probes each call reached first, and the
+   *  strings the changed code compared. */
+  reaching(calls: readonly ContractCall[]): Promise<Reaching>;
   /** Whether two results say something: both ran to an answer (or a throw) of the code's own. */
   compared(x: CallResult, y: CallResult): boolean;
   readonly over: boolean;
@@ -132,7 +133,11 @@ function runner(a: Side, b: Side, bound: SearchOptions["bound"], coverage: Cover
     reaching: async (calls) =>
       coverage
         ? runCallsReaching(coverage.a, coverage.b, calls, options)
-        : { results: await runCallsOnBoth(a, b, calls, options), reached: [new Map(), new Map()] },
+        : {
+            results: await runCallsOnBoth(a, b, calls, options),
+            reached: [new Map<number, number>(), new Map<number, number>()],
+            seen: [new Map<string, number[]>(), new Map<string, number[]>()],
+          },
     compared(x, y) {
       if (!hitLimit(x) && !hitLimit(y)) return true;
       r.limitHits++;
@@ -169,23 +174,31 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
     const batch = take(it, Math.min(preludeResults ? BATCH : FIRST_BATCH, budget.cases - searched));
     if (batch.length === 0 && preludeResults) break;
     const all = [...prelude, ...batch];
-    const { results, reached } = await run.reaching(all);
+    const { results, reached, seen } = await run.reaching(all);
     const [ra, rb] = results;
     const skip = prelude.length;
     preludeResults ??= [ra.slice(0, skip), rb.slice(0, skip)];
     prelude = [];
-    reach.record(all, reached);
+    reach.record(all, reached, seen);
     batch.forEach((c, i) => compare(c, ra[skip + i]!, rb[skip + i]!));
     searched += batch.length;
     if (batch.length === 0) break;
+  }
+  // The strings the changed code compared, put into the calls that made them: a name the code looks for is given.
+  if (opts.coverage && found.size < max + 4 && !run.over) {
+    const calls = comparedValueCalls(reach.comparedValues(), COMPARED_CALLS);
+    const { results, reached, seen } = await run.reaching(calls);
+    reach.record(calls, reached, seen);
+    calls.forEach((c, i) => compare(c, results[0][i]!, results[1][i]!));
+    searched += calls.length;
   }
   // Guided rounds: edits of the calls that got to changed code, for the differences there that the candidates missed.
   let seeds = reach.firstReachers();
   for (let round = 0; opts.coverage && round < GUIDED_ROUNDS && seeds.length > 0 && found.size < max + 4 && !run.over; round++) {
     const calls = guidedCalls(seeds, opts.coverage.words, GUIDED_CALLS / GUIDED_ROUNDS, GUIDED_SEED + round, opts.coverage.fields);
-    const { results, reached } = await run.reaching(calls);
+    const { results, reached, seen } = await run.reaching(calls);
     const before = reach.size();
-    const fresh = reach.record(calls, reached);
+    const fresh = reach.record(calls, reached, seen);
     calls.forEach((c, i) => compare(c, results[0][i]!, results[1][i]!));
     searched += calls.length;
     seeds = reach.size() > before ? fresh : seeds;
@@ -212,13 +225,21 @@ export async function searchWitnesses(a: Side, b: Side, candidates: Iterable<Con
   };
 }
 
-/** The probes reached on each side, and the call that reached each first. */
+/** The probes reached on each side, and the call that reached each first; the strings compared, and the call that
+ *  made each first. */
 class ReachLog {
   readonly reached: [Set<number>, Set<number>] = [new Set(), new Set()];
   private by: ContractCall[] = [];
+  private values = new Map<string, ContractCall[]>();
 
-  /** Adds a batch's probes; returns the calls that reached a probe no earlier batch had. */
-  record(calls: readonly ContractCall[], maps: [Map<number, number>, Map<number, number>]): ContractCall[] {
+  /** Adds a batch's probes and compared strings; returns the calls that reached a probe no earlier batch had. */
+  record(calls: readonly ContractCall[], maps: Reaching["reached"], seen: Reaching["seen"]): ContractCall[] {
+    for (const m of seen)
+      for (const [value, ks] of m) {
+        const known = this.values.get(value) ?? [];
+        const made = ks.map((k) => calls[k]).filter((c): c is ContractCall => c !== undefined && !known.includes(c));
+        this.values.set(value, [...known, ...made].slice(0, 4));
+      }
     const fresh = new Set<ContractCall>();
     maps.forEach((m, side) => {
       for (const [point, k] of m) {
@@ -234,6 +255,12 @@ class ReachLog {
 
   firstReachers(): ContractCall[] {
     return [...this.by];
+  }
+
+  /** The strings compared so far, in the order first seen (the first module's first), each with the first calls
+   *  that made it. */
+  comparedValues(): Array<[string, ContractCall[]]> {
+    return [...this.values];
   }
 
   size(): number {

@@ -398,11 +398,16 @@ function* notObjectCalls(members: readonly string[], paths: readonly string[]): 
 }
 
 /** Names that pass (and just fail) a test of the changed code: `prefix` + a word, a word + `suffix`, the part
- *  inside, the name itself. */
+ *  inside, the name itself; for a prefix other than MCP's own, also an MCP tool whose server has it (code that
+ *  tests a name's server part: `mcp__plugin_probe__tool`). */
 function testedNames(t: NameTest): string[] {
   switch (t.test) {
     case "prefix":
-      return [`${t.text}probe`, `${t.text}probe__tool`];
+      return [
+        `${t.text}probe`,
+        `${t.text}probe__tool`,
+        ...(t.text.startsWith("mcp__") || !/^[\w.-]+$/.test(t.text) ? [] : [`mcp__${t.text}probe__tool`]),
+      ];
     case "suffix":
       return [`probe${t.text}`];
     case "part":
@@ -435,6 +440,22 @@ function toolsNamed(name: string): Tool[] {
   return [builtIn(name, "Does a thing for you")];
 }
 
+/**
+ * A loaded tool that the query names by its last part or its words, not by its whole name (what a search says of a
+ * tool the conversation already has), and for an MCP tool, two such tools of one name on two servers: the query
+ * names both.
+ */
+function* loadedCalls(tool: Tool, word: string, base: readonly Tool[]): Generator<ContractCall> {
+  yield { fn: "toolSearch", query: word, deferred: base.slice(0, 2), loaded: [tool] };
+  // A name of words joined by `_` (`plugin_probe`), asked for by its words: the query is not the name itself.
+  if (!tool.name.startsWith("mcp__") && tool.name.includes("_"))
+    yield { fn: "toolSearch", query: tool.name.split("_").join(" "), deferred: base.slice(0, 2), loaded: [tool] };
+  const info = tool.mcpInfo;
+  if (!info?.serverName || !info.toolName) return;
+  const twin = mcp(`${info.serverName}_two`, info.toolName, tool.description ?? "");
+  yield { fn: "toolSearch", query: info.toolName, deferred: base.slice(0, 2), loaded: [tool, twin] };
+}
+
 /** Tools named to pass the tests the changed code makes on names, asked for in the ways a name is found. */
 function* nameTestCalls(tests: readonly NameTest[]): Generator<ContractCall> {
   const base = [...GRAMMAR_TOOLS];
@@ -450,6 +471,7 @@ function* nameTestCalls(tests: readonly NameTest[]): Generator<ContractCall> {
         yield* callsFor(word, [tool, mcp("other", "tool_y", "Does a thing")], []);
         yield* callsFor(`${word} thing`, base.slice(0, 3), [tool]);
         yield { fn: "toolSearch", query: `select:${name}`, deferred: base.slice(0, 2), loaded: [tool] };
+        yield* loadedCalls(tool, word, base);
       }
     }
   }
