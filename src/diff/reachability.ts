@@ -18,6 +18,7 @@ import { analyze, type Variable } from "eslint-scope";
 import { walk } from "estree-walker";
 import type { Node as EstreeNode } from "estree";
 import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pattern.js";
+import { heldEntry, type MapContext } from "./map-entries.js";
 
 type Primitive = undefined | null | boolean | number | string;
 
@@ -34,7 +35,9 @@ type Value =
   /** One array literal just made, element by element (null: not known). Never kept by a binding. */
   | { kind: "tuple"; elems: Array<Value | null>; why: string }
   /** An array of array literals each made afresh by the same `map` callback, element by element, nothing writes. */
-  | { kind: "rows"; elems: Array<Value | null>; why: string };
+  | { kind: "rows"; elems: Array<Value | null>; why: string }
+  /** An object a map holds under the key read (map-entries.ts): never undefined, never a primitive. */
+  | { kind: "entry"; why: string };
 
 /** What must hold for a point to run: one outcome of a test, seen deciding its `&&`/`||`, or nothing more. */
 export type Outcome = "true" | "false" | "set" | "nullish" | "decides||" | "decides&&";
@@ -87,7 +90,7 @@ const ELEMENT_READS = new Set(["flatMap", "map", "some", "every", "forEach", "fi
 /** Methods of an array that give a new array: on an array, their result is one. */
 const ARRAY_MAKERS = new Set(["filter", "map", "flatMap", "slice", "concat", "split"]);
 
-export class Reachability {
+export class Reachability implements MapContext {
   private readonly parents = new Map<Node, Node>();
   private readonly variableOf = new Map<Node, Variable>();
   private readonly declared = new Map<Node, Variable>();
@@ -388,7 +391,7 @@ export class Reachability {
           if (fn?.async && !fn.generator) return this.returned(fn);
         }
         const a = this.value(arg);
-        return a && a.kind !== "object" ? a : null;
+        return a && a.kind !== "object" && a.kind !== "entry" ? a : null;
       }
       case "ArrayExpression": {
         if (n.elements.length === 0) return { kind: "none", why: "" };
@@ -441,6 +444,7 @@ export class Reachability {
         if (key === "length") return { kind: "const", value: o.elems.length, why: o.why };
         return /^\d+$/.test(key) && Number(key) < o.elems.length ? withWhy(o.elems[Number(key)] ?? null, o.why) : null;
       case "rows":
+      case "entry":
         return null;
       case "empty":
         if (key === "length" || key === "size") return { kind: "const", value: 0, why: o.why };
@@ -485,6 +489,8 @@ export class Reachability {
       const o = this.value(callee.object);
       const method = memberName(callee);
       if (method === undefined) return null;
+      const held = method === "get" ? heldEntry(this, n) : null;
+      if (held) return { kind: "entry", why: held };
       const cb = n.arguments[0] as Node | undefined;
       const literal = cb && isFunction(cb) && !cb.async && !cb.generator ? cb : null;
       if (o?.kind === "rows") {
@@ -567,7 +573,7 @@ export class Reachability {
   }
 
   /** The function an identifier names when every other use of that name is a call of it (none hands it on). */
-  private directFunction(id: Node): FunctionNode | null {
+  directFunction(id: Node): FunctionNode | null {
     const v = this.variable(id);
     if (!v || v.defs.length !== 1 || v.references.some((r) => r.isWrite() && !r.init)) return null;
     const def = v.defs[0]!;
