@@ -61,5 +61,5 @@ export interface BackgroundHash {
 /** The file's sha256 (hex), on a worker thread. */
 export function sha256InBackground(path: string): BackgroundHash {
   const d = digestsInBackground(path, ["sha256"]);
-  return { result: d.result.then(([hex]) => hex!), cancel: d.cancel };
+  return { result: d.result.then(([hex]) => hex!), cancel: () => d.cancel() };
 }

@@ -34,7 +34,7 @@ export function checkOutput(out: string, command: OutputCommand, force = false):
     st = statSync(out);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT") refuse(`cannot use --out: ${code ?? e}`);
+    if (code !== "ENOENT") refuse(`cannot use --out: ${code ?? String(e)}`);
     // A dangling link is something the user has there: not replaced.
     if (lstatOrNull(out)) refuse(`--out is a link to nothing; nothing was written (name a new or empty folder)`);
     return "absent";
@@ -45,7 +45,7 @@ export function checkOutput(out: string, command: OutputCommand, force = false):
   try {
     names = readdirSync(out).filter((n) => !TEMPORARY.test(n));
   } catch (e) {
-    return refuse(`cannot read the --out folder: ${(e as NodeJS.ErrnoException).code ?? e}`);
+    return refuse(`cannot read the --out folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
   if (names.length === 0) return "empty";
   const other = otherCommand(out, names, command);

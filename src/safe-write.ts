@@ -102,6 +102,6 @@ export function writeFilesInside(root: string, dir: string, files: Array<[string
   } catch (e) {
     for (const t of tmp) rmSync(t, { force: true });
     if (e instanceof SearchliftError) throw e;
-    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, files[0]![0]);
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.output, files[0]![0]);
   }
 }

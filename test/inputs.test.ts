@@ -76,7 +76,7 @@ function sampleTarball(file: string, version: string): string {
   samplePackage(join(work, "package"), version);
   mkdirSync(dirname(file), { recursive: true });
   const r = spawnSync("tar", ["-czf", file, "-C", work, "package"]);
-  if (r.status !== 0) throw new Error(`tar failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`tar failed: ${String(r.stderr)}`);
   return file;
 }
 

@@ -22,8 +22,8 @@ const work = mkdtempSync(join(tmpdir(), "searchlift-parse-mode-"));
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: string };
 const builder = (await import(join(ROOT, "samples", "parse-mode", "build-release.mjs"))) as {
-  buildParseModeRelease(kind: string, out: string): string;
-  searchWithNode(file: string, query: string, side: "release" | "lifted"): Answer;
+  buildParseModeRelease: (kind: string, out: string) => string;
+  searchWithNode: (file: string, query: string, side: "release" | "lifted") => Answer;
 };
 const build = builder.buildParseModeRelease;
 const search = builder.searchWithNode;

@@ -16,6 +16,7 @@ export interface LocateOptions extends ProgressOptions {
   signaturesDir?: string;
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a failure rejects, as the API says
 export async function locate(input: string, options: LocateOptions = {}): Promise<RoutineResult[]> {
   const signatures = selectSignatures(options.signaturesDir, options.routines);
   options.onProgress?.({ stage: "locate", message: `matching ${signatures.length} signature${signatures.length === 1 ? "" : "s"}` });
@@ -41,7 +42,7 @@ export function selectSignatures(dir: string | undefined, ids: string[] | undefi
     all = loadSignatures(dir);
   } catch (e) {
     if (e instanceof SignatureError) throw new SearchliftError(`bad signature: ${e.message}`, ExitCode.usage);
-    throw new SearchliftError(`cannot read signatures: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.usage, dir);
+    throw new SearchliftError(`cannot read signatures: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.usage, dir);
   }
   if (!ids) return all;
   const unknown = ids.filter((id) => !all.some((s) => s.id === id));

@@ -48,6 +48,14 @@ export function isNode(v: unknown): v is Node {
   return typeof v === "object" && v !== null && typeof (v as { type?: unknown }).type === "string";
 }
 
+/**
+ * Whether a field's value is a list: read as nodes (null in an array's holes) by the walkers that splice and
+ * rewrite them, which still check each element, since `range` is a list of numbers.
+ */
+export function isNodeList(v: unknown): v is (Node | null)[] {
+  return Array.isArray(v);
+}
+
 export type Binding = Node | Node[];
 export type Bindings = Map<string, Binding>;
 
@@ -152,7 +160,7 @@ function canonTree(n: Node): Node {
   if (c !== n) return c;
   const out = fieldsOf({ ...n });
   for (const [k, v] of Object.entries(fieldsOf(n))) {
-    if (Array.isArray(v)) out[k] = v.map((x) => (x && typeof x === "object" ? canonTree(x) : x));
+    if (isNodeList(v)) out[k] = v.map((x) => (x && typeof x === "object" ? canonTree(x) : x));
     else if (isNode(v)) out[k] = canonTree(v);
   }
   return out as unknown as Node;
@@ -216,8 +224,8 @@ export function matchNode(pat: Node, node: Node | null | undefined, env: Binding
     if (k === "kind" && pat.type === "VariableDeclaration") continue;
     const p = ps[k];
     const v = ts[k];
-    if (Array.isArray(p)) {
-      if (!Array.isArray(v)) return null;
+    if (isNodeList(p)) {
+      if (!isNodeList(v)) return null;
       cur = matchList(p, v, 0, 0, cur);
     } else if (p && typeof p === "object") {
       if (!v || typeof v !== "object") return null;

@@ -76,7 +76,11 @@ export function readExpectationsFile(path: string): ExpectationSpec[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new SearchliftError(`cannot read the expectations file: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.unreadable, path);
+    throw new SearchliftError(
+      `cannot read the expectations file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      ExitCode.unreadable,
+      path,
+    );
   }
   const yaml = /\.ya?ml$/i.test(path);
   // JSON is YAML too: one parse gives both formats the line each entry starts on.

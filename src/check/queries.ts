@@ -71,6 +71,6 @@ export function readQueriesFile(path: string): string[] {
   try {
     return readFileSync(path, "utf8").split(/\r?\n/);
   } catch (e) {
-    throw new SearchliftError(`cannot read the queries file: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.unreadable, path);
+    throw new SearchliftError(`cannot read the queries file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.unreadable, path);
   }
 }

@@ -17,7 +17,7 @@ export function readToolsFile(path: string): ToolsFile {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new SearchliftError(`cannot read the tools file: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.unreadable, path);
+    throw new SearchliftError(`cannot read the tools file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.unreadable, path);
   }
   let value: unknown;
   try {

@@ -136,14 +136,15 @@ describe("condition outcomes", () => {
 
   it("checks the rest of the chain without moving a global regex's lastIndex, and passes values on as they were", async () => {
     const { text } = instrument(after, new Set([2]), before);
-    const plain = await import(`data:text/javascript,${encodeURIComponent(after)}`);
-    const m = await import(`data:text/javascript,${encodeURIComponent(text)}`);
+    type Module = { keep: (tool: object, query: string) => unknown; re: RegExp };
+    const plain = (await import(`data:text/javascript,${encodeURIComponent(after)}`)) as Module;
+    const m = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as Module;
     const tools = [
       { name: "y", aliases: ["x"], description: "xa" },
       { name: "x", aliases: ["x"], description: "a" },
       { name: "y", aliases: [], description: "ba" },
     ];
-    const answers = (mod: typeof plain) => tools.map((t) => [mod.keep(t, "x"), mod.re.lastIndex]);
+    const answers = (mod: Module) => tools.map((t) => [mod.keep(t, "x"), mod.re.lastIndex]);
     expect(answers(m)).toEqual(answers(plain));
   });
 

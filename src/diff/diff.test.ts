@@ -223,17 +223,18 @@ describe("searchlift diff (command line)", () => {
 
     const json = run(a, b, "--json");
     expect(json.code).toBe(0);
-    const r = JSON.parse(json.stdout);
+    type Row = Record<string, unknown>;
+    const r = JSON.parse(json.stdout) as { a: Row; code: Row; semantics: Row[]; behaviour: { changed: Row[] } };
     expect(Object.keys(r)).toEqual(["a", "b", "code", "semantics", "behaviour"]);
     expect(r.a).toEqual({ input: a, version: "unknown", platform: "npm" });
     expect(r.code.changed).toBe(true);
     expect(r.semantics[0]).toHaveProperty("changed");
     expect(Object.keys(r.behaviour)).toEqual(["searched", "seconds", "coverage", "changed", "sentences"]);
     expect(r.semantics[0]).toEqual({
-      feature: expect.any(String),
-      before: expect.any(String),
-      after: expect.any(String),
-      changed: expect.any(Boolean),
+      feature: expect.any(String) as unknown,
+      before: expect.any(String) as unknown,
+      after: expect.any(String) as unknown,
+      changed: expect.any(Boolean) as unknown,
     });
     // maxResults where the call gave one; rule where calls made from the witness could tell it (docs/commands.md).
     for (const w of r.behaviour.changed) {

@@ -115,7 +115,7 @@ function fieldFromQuery(c: ContractCall, terms: string[], pick: Pick, random: ()
   if (typeof old === "object" && old !== null && !Array.isArray(old)) return c;
   const now =
     Array.isArray(old) || field === "aliases"
-      ? [...(Array.isArray(old) ? old : []), value]
+      ? [...(Array.isArray(old) ? (old as unknown[]) : []), value]
       : random() < 0.5
         ? value
         : `${typeof old === "string" ? old : ""} ${value}`.trim();

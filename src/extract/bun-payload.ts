@@ -475,7 +475,7 @@ function readNames(src: ByteSource, start: number, t: Table): string[] {
     hi = Math.max(hi, o + t.len(i, L.name));
   }
   const span = hi - lo <= NAME_SPAN_READ ? src.read(start + lo, hi - lo, "Bun module names") : null;
-  const out: string[] = new Array(t.count);
+  const out = new Array<string>(t.count);
   for (let i = 0; i < t.count; i++) {
     const o = t.off(i, L.name);
     const n = t.len(i, L.name);

@@ -245,7 +245,7 @@ function openIndexed(input: string, dir: string, archive: ArchiveIndex, openFile
 
 /** The container over the temporary copy, its errors relabelled; closing it removes the copy. */
 function relabelled(c: Container, relabel: (e: unknown) => unknown, drop: () => void): Container {
-  const { read, text, close } = c;
+  const [read, text, close] = [c.read.bind(c), c.text.bind(c), c.close.bind(c)];
   c.read = (mod) => {
     try {
       return read.call(c, mod);

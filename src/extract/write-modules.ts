@@ -47,7 +47,7 @@ export async function writeModules(c: Container, outDir: string, force: boolean)
     tmp = mkdtempSync(join(parent, `.${basename(target)}.tmp-${process.pid}-`));
   } catch (e) {
     removeOnSignal();
-    throw new SearchliftError(`cannot create output folder: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, outDir);
+    throw new SearchliftError(`cannot create output folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.output, outDir);
   }
   try {
     const files = await writeInto(tmp, c);
@@ -66,7 +66,7 @@ export async function writeModules(c: Container, outDir: string, force: boolean)
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     if (e instanceof SearchliftError) throw e;
-    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, outDir);
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.output, outDir);
   } finally {
     removeOnSignal();
   }

@@ -294,7 +294,7 @@ async function publishedVersions(pkg: string, missingIsEmpty = false): Promise<s
     return v === undefined ? [] : Array.isArray(v) ? v : [v];
   } catch (e) {
     if (missingIsEmpty && e instanceof NpmError && e.npmCode === "E404") return [];
-    throw notPublishedOn404(`${pkg} is not published`)(e);
+    return notPublishedOn404(`${pkg} is not published`)(e);
   }
 }
 

@@ -105,7 +105,7 @@ export async function history(opts: HistoryOptions): Promise<HistoryResult> {
     message: `${plan.releases.length} releases, ${plan.skipped.length} without one for this platform`,
   });
   const records = join(cache, "history");
-  const releases: Release[] = new Array(plan.releases.length);
+  const releases = new Array<Release>(plan.releases.length);
   const todo: number[] = [];
   plan.releases.forEach((p, i) => {
     const known = recordedRelease(records, cache, p, opts.verify);

@@ -124,6 +124,7 @@ async function whyMissing(missing: string[], native: string | null): Promise<Ski
  * Offline: the span's releases that the release cache holds (checked against the integrity recorded when each
  * was fetched), without asking the registry anything. Versions the cache lacks are unknown here, not skipped.
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a failure rejects, as its callers expect
 export async function cachedPlan(releaseCache: string, range: string | undefined, platform?: string): Promise<HistoryPlan> {
   checkPlatform(platform);
   const spec = range === undefined ? undefined : parseReleaseSpec(range);

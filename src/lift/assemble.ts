@@ -5,7 +5,7 @@
  */
 import { analyze } from "eslint-scope";
 import type { Identifier } from "acorn";
-import { fieldsOf, walk, type Node, type NodeOf } from "../ast/pattern.js";
+import { fieldsOf, isNodeList, walk, type Node, type NodeOf } from "../ast/pattern.js";
 import { definitionKey, type Closure, type ClosureEntry } from "./closure.js";
 
 export interface Assembled {
@@ -57,7 +57,7 @@ export function assemble(closure: Closure, nameOf: (d: ClosureEntry) => string, 
 
 /** A deep copy of the definition as a declaration statement, with its module-level references renamed. */
 function toStatement(d: ClosureEntry, names: Map<string, string>): Node {
-  const node = structuredClone(d.node) as Node;
+  const node = structuredClone<Node>(d.node);
   const own = names.get(definitionKey(d))!;
   let stmt: Node;
   switch (node.type) {
@@ -216,7 +216,7 @@ function eagerReferences(d: ClosureEntry): string[] {
       if (k === "type" || k === "start" || k === "end" || k === "range" || k === "loc") continue;
       const v = fields[k];
       const inner = inFunction || isFn || isMethodBody;
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c, inner));
+      if (isNodeList(v)) v.forEach((c) => c && typeof c === "object" && visit(c, inner));
       else if (v && typeof v === "object") visit(v as Node, inner);
     }
   };

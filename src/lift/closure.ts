@@ -106,7 +106,7 @@ export function collectClosure(container: Container, roots: Root[], ports: Port[
     }
     const def = queue.shift()!;
     if (opts.transform) {
-      def.node = structuredClone(def.node) as Node;
+      def.node = structuredClone<Node>(def.node);
       opts.transform(def);
     }
     out.definitions.push(def);

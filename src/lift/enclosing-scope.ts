@@ -6,7 +6,7 @@
  */
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { sharedModuleText } from "../locate/partial-parse.js";
-import { fieldsOf, isFunction, type Node } from "../ast/pattern.js";
+import { fieldsOf, isFunction, isNode, isNodeList, type Node } from "../ast/pattern.js";
 import { addBindingNames } from "./binding-names.js";
 
 export function enclosingBindings(container: Container, module: ModuleEntry, target: Node): Set<string> {
@@ -32,9 +32,9 @@ export function enclosingBindings(container: Container, module: ModuleEntry, tar
     const fields = fieldsOf(n);
     for (const key of Object.keys(fields)) {
       const v = fields[key];
-      const children = Array.isArray(v) ? v : [v];
+      const children = isNodeList(v) ? v : [v];
       for (const c of children) {
-        if (c && typeof c === "object" && typeof c.type === "string" && c.start <= target.start && c.end >= target.end) descend(c);
+        if (isNode(c) && c.start <= target.start && c.end >= target.end) descend(c);
       }
     }
   };

@@ -7,7 +7,7 @@
 import type { Reference } from "eslint-scope";
 import type { ModuleEntry } from "../extract/types.js";
 import type { CallExpression, Expression, Identifier, VariableDeclarator } from "acorn";
-import { fieldsOf, instantiate, isFunction, isNode, matchNode, memberName, someNode, walk, type Node } from "../ast/pattern.js";
+import { fieldsOf, isNodeList, instantiate, isFunction, isNode, matchNode, memberName, someNode, walk, type Node } from "../ast/pattern.js";
 import type { Port } from "../locate/signature.js";
 import { freeReferences, portFor, Resolver, type Place } from "./closure.js";
 import { analyzeFunction } from "./fold/fold-undefined.js";
@@ -190,7 +190,7 @@ export function cutEffects(root: Node, droppable: (e: Node) => boolean): void {
     const fields = fieldsOf(n);
     for (const key in fields) {
       const v = fields[key];
-      if (Array.isArray(v)) {
+      if (isNodeList(v)) {
         for (let i = 0; i < v.length; i++) {
           const s = v[i];
           if (s?.type === "ExpressionStatement") {
@@ -199,9 +199,9 @@ export function cutEffects(root: Node, droppable: (e: Node) => boolean): void {
               v.splice(i--, 1);
               continue;
             }
-            s.expression = kept;
+            s.expression = kept as Expression;
           }
-          visit(s);
+          if (s) visit(s);
         }
       } else if (isNode(v)) {
         if (v.type === "ExpressionStatement") {

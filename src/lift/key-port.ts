@@ -16,7 +16,7 @@
  */
 import { parse } from "acorn";
 import { analyze, type Scope, type ScopeManager } from "eslint-scope";
-import { fieldsOf, isNode, walk, type Node } from "../ast/pattern.js";
+import { fieldsOf, isNodeList, isNode, walk, type Node } from "../ast/pattern.js";
 import { NumericAnalysis, constantString, type Parents } from "./harmless-keys.js";
 import { afterOptionalLink, valueKept } from "./kept-values.js";
 import { FORBIDDEN_PROPERTIES, FORBIDDEN_PROPERTY_SET } from "./property-names.js";
@@ -234,7 +234,7 @@ export function parentsOf(root: Node): Parents {
     for (const k in fields) {
       const v = fields[k];
       if (typeof v !== "object" || v === null || k === "range" || k === "loc") continue;
-      if (Array.isArray(v)) {
+      if (isNodeList(v)) {
         for (const c of v) {
           if (c && typeof c.type === "string") {
             parents.set(c, n);

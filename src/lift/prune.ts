@@ -3,7 +3,7 @@
  * local function is used beyond its declaration or only for its effects, and ifs left with nothing to do.
  */
 import type { FunctionDeclaration } from "acorn";
-import { fieldsOf, isFunction, walk, type Node } from "../ast/pattern.js";
+import { fieldsOf, isFunction, isNodeList, walk, type Node } from "../ast/pattern.js";
 import { addBindingNames } from "./binding-names.js";
 
 /** Names declared anywhere inside a function (parameters, variables, functions, classes, catch). */
@@ -82,7 +82,11 @@ export function removeStatementsWhere(root: Node, drop: (s: Node) => boolean): v
   walk(root, (n) => {
     for (const key of ["body", "consequent"]) {
       const list = fieldsOf(n)[key];
-      if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) if (list[i] && drop(list[i])) list.splice(i, 1);
+      if (!isNodeList(list)) continue;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const s = list[i];
+        if (s && drop(s)) list.splice(i, 1);
+      }
     }
   });
 }

@@ -20,7 +20,7 @@
  */
 import type { ScopeManager, Variable } from "eslint-scope";
 import type { FunctionDeclaration, Identifier, Program } from "acorn";
-import { fieldsOf, isNode, type Node, type NodeOf } from "../ast/pattern.js";
+import { fieldsOf, isNodeList, isNode, type Node, type NodeOf } from "../ast/pattern.js";
 import { constantString, type Parents } from "./harmless-keys.js";
 import { BUILTINS } from "./globals.js";
 import { KEY_PORT, KeyJudge, READ_PORT, computedKey, keyUse, writeTarget } from "./key-port.js";
@@ -75,7 +75,7 @@ export function safetyProblems(
     for (const k in fields) {
       const v = fields[k];
       if (typeof v !== "object" || v === null || k === "range" || k === "loc") continue;
-      if (Array.isArray(v)) {
+      if (isNodeList(v)) {
         for (const c of v) if (c && typeof c.type === "string") visit(c);
       } else if (isNode(v)) visit(v);
     }

@@ -15,7 +15,7 @@ export function codeTag(node: Node): string {
 
 /** `digits` hex digits of that hash: the key of a helper in a names file. */
 export function codeShape(node: Node, digits = 12): string {
-  const copy = structuredClone(node) as Node;
+  const copy = structuredClone<Node>(node);
   const order = new Map<string, string>();
   walk(copy, (n) => {
     if (n.type === "MemberExpression" && !n.computed && n.property.type === "Identifier")

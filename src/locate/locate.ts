@@ -366,7 +366,7 @@ class ModuleView {
       const ast = parseModule(this.text, this.statements.goal);
       this.whole = ast ? indexByType(ast) : null;
     }
-    return this.whole ?? new Map();
+    return this.whole ?? new Map<string, Node[]>();
   }
 }
 

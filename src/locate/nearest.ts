@@ -117,7 +117,7 @@ function missingParts(v: Variant, node: Node): string[] {
   const source = (i: number) => v.hasSource[i] ?? v.has[i]!.source;
   const alone = v.has.flatMap((p, i) => (findAll(node, p).length ? [] : [source(i)]));
   if (alone.length) return alone;
-  let env = new Map();
+  let env: Bindings = new Map();
   for (const [i, p] of v.has.entries()) {
     const m = findAll(node, p, env)[0];
     if (!m) return [source(i)];

@@ -53,7 +53,7 @@ export function sharedModuleText<M extends { moduleFormat: ModuleFormat }>(
   module: M,
 ): { text: string; parser: StatementParser } {
   let perContainer = shared.get(container);
-  if (!perContainer) shared.set(container, (perContainer = new Map()));
+  if (!perContainer) shared.set(container, (perContainer = new Map<object, { text: string; parser: StatementParser }>()));
   let entry = perContainer.get(module);
   if (!entry) {
     const text = container.text(module);
@@ -196,7 +196,7 @@ export class StatementParser {
         parser = new ParserAt(OPTIONS[this.goal], this.text, pos);
         parser.nextToken();
         if (parser.type === tokTypes.eof) return out.length ? out : null;
-        stmt = parser.parseStatement(null, true, Object.create(null));
+        stmt = parser.parseStatement(null, true, Object.create(null) as object);
       } catch {
         return null;
       }

@@ -119,7 +119,7 @@ export class MarkerIndex {
     const everywhere = m.encoding !== "utf16le" ? this.scanned.get(text) : undefined;
     if (everywhere && this.narrow.length > 0) return everywhere.has(m);
     let seen = this.found.get(m);
-    if (!seen) this.found.set(m, (seen = new Map()));
+    if (!seen) this.found.set(m, (seen = new Map<string, boolean>()));
     let r = seen.get(text);
     if (r === undefined) {
       // A module that may hold the routine is searched in its text, which locate reads next anyway.

@@ -12,6 +12,7 @@
  * skips them as comments when told the text is a script.
  */
 
+/* eslint-disable @typescript-eslint/no-unsafe-enum-comparison -- C is character codes, compared with charCodeAt's numbers */
 const enum C {
   LF = 10,
   CR = 13,

@@ -69,9 +69,9 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     try {
       if (!view) {
         const [sa, sb] = [loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir)];
-        const inputs = opts.pack?.inputChanges ?? toolSearchPack.inputChanges;
+        const inputs = opts.pack?.inputChanges ? opts.pack : toolSearchPack;
         view = {
-          ...withInputChanges(await behaviourView(sa, sb, budget, opts.pack), inputs?.(sa.text, sb.text)),
+          ...withInputChanges(await behaviourView(sa, sb, budget, opts.pack), inputs.inputChanges?.(sa.text, sb.text)),
           code: codeSummary(sa.text, sb.text),
         };
         if (file) writeCached(file, view);
@@ -83,7 +83,7 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     }
   };
   // Change points are independent: `jobs` of them at once (each runs its two modules in sandbox children).
-  const changes: Change[] = new Array(Math.max(0, t.groups.length - 1));
+  const changes = new Array<Change>(Math.max(0, t.groups.length - 1));
   let next = 1;
   let done = 0;
   const worker = async () => {
@@ -107,7 +107,11 @@ function loadSide(path: string, dir = "."): ModuleSide {
   try {
     text = readFileSync(resolve(dir, path), "utf8");
   } catch (e) {
-    throw new SearchliftError(`cannot read the lifted module: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.brokenModule, path);
+    throw new SearchliftError(
+      `cannot read the lifted module: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      ExitCode.brokenModule,
+      path,
+    );
   }
   return { text, script: sandboxScript(text, path), label: path };
 }

@@ -68,6 +68,6 @@ function copyModule(module: string, text: string, outDir: string, rel: string[])
     if (existsSync(declarations)) writeFileAtomic(join(dirname(target), "tool-search.d.ts"), readFileSync(declarations));
   } catch (e) {
     if (e instanceof SearchliftError) throw e;
-    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, target);
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.output, target);
   }
 }

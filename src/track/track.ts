@@ -81,7 +81,7 @@ export async function track(inputs: string[], opts: TrackOptions): Promise<Track
   const memo: Record<string, string> = existsSync(memoFile) ? safeJson(readFileSync(memoFile, "utf8")) : {};
   const keys = await Promise.all(inputs.map((i) => inputKey(i, memo)));
   writeAtomic(memoFile, JSON.stringify(memo));
-  const releases: Release[] = new Array(inputs.length);
+  const releases = new Array<Release>(inputs.length);
   const todo: number[] = [];
   inputs.forEach((input, i) => {
     const cached = readCached(cache, keys[i]!, opts.verify);
@@ -185,7 +185,11 @@ function newTimelineFolder(target: string): string {
     mkdirSync(parent, { recursive: true });
     return mkdtempSync(join(parent, `.${basename(target)}.tmp-${process.pid}-`));
   } catch (e) {
-    throw new SearchliftError(`cannot create the output folder: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, target);
+    throw new SearchliftError(
+      `cannot create the output folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      ExitCode.output,
+      target,
+    );
   }
 }
 
@@ -220,7 +224,7 @@ function placeTimeline(fresh: string, target: string, lifted: number, someFailed
       renameSync(fresh, dir);
     }
   } catch (e) {
-    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? e}`, ExitCode.output, dir);
+    throw new SearchliftError(`cannot write output: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, ExitCode.output, dir);
   }
   return kept === undefined ? { dir } : { dir, kept };
 }
@@ -292,7 +296,7 @@ export async function liftOne(
   );
   let res: LiftAnswer | undefined;
   try {
-    res = JSON.parse(stdout).results[0];
+    res = (JSON.parse(stdout) as { results: LiftAnswer[] }).results[0];
   } catch {
     res = undefined;
   }

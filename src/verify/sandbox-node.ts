@@ -81,7 +81,7 @@ export function assertSandboxable(nodePath: string = process.execPath): Promise<
       try {
         version = nodeVersion(nodePath);
       } catch (e) {
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
         return;
       }
       const target = join(tmpdir(), `searchlift-sandbox-probe-${process.pid}-${Date.now()}`);

@@ -232,7 +232,7 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
     expect(r.results).toEqual([
       ok({
         types: names.map(() => "undefined"),
-        escape: expect.stringMatching(/^(undefined|threw)$/),
+        escape: expect.stringMatching(/^(undefined|threw)$/) as unknown,
         escape2: "undefined",
         escape3: "undefined",
       }),
@@ -434,7 +434,7 @@ describe("runInSandbox: untrusted code cannot reach the host", () => {
         s.on("connect", () => { out.net = "connected"; s.destroy(); process.stdout.write(JSON.stringify(out)); });`;
         const res = spawnSync(node, [...sandboxNodeArgs(64, version), "-e", probe], { encoding: "utf8", env: {} });
         expect(res.stderr).toBe("");
-        const got = JSON.parse(res.stdout);
+        const got = JSON.parse(res.stdout) as Record<string, unknown>;
         expect(got).toMatchObject({
           write: "ERR_ACCESS_DENIED",
           read: "ERR_ACCESS_DENIED",

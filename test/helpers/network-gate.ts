@@ -94,6 +94,7 @@ if (process.env.SEARCHLIFT_SKIP_REAL === "1" && !state[installed]) {
   process.on("exit", () => rmSync(OFFLINE_DIR, { recursive: true, force: true }));
 
   // This process: sockets to other machines are refused.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with its socket
   const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket;
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
     const first = args[0];

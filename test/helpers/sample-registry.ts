@@ -20,7 +20,7 @@ export function useSampleRegistry(work: string, versions: readonly string[], env
     writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@anthropic-ai/claude-code", version: v, bin: { claude: "cli.js" } }));
     const tgz = join(registry, "anthropic-ai-claude-code", `${v}.tgz`);
     const tar = spawnSync("tar", ["-czf", tgz, "-C", join(work, `pkg-${v}`), "package"]);
-    if (tar.status !== 0) throw new Error(`tar failed for ${v}: ${tar.stderr}`);
+    if (tar.status !== 0) throw new Error(`tar failed for ${v}: ${String(tar.stderr)}`);
   }
   chmodSync(FAKE_NPM, 0o755);
   const set: Record<string, string> = { SEARCHLIFT_NPM: FAKE_NPM, FAKE_NPM_REGISTRY: registry, ...env };

@@ -5,7 +5,7 @@
  * Statements after a return or throw go as well (function declarations are hoisted: they stay).
  */
 import type { LogicalExpression } from "acorn";
-import { fieldsOf, isNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, isNode, type Node } from "../../ast/pattern.js";
 import { constantValue, effectsOf, isConstant, isUndefined, literalAt, undefinedAt, withEffects } from "./pure.js";
 import { rewriteUp, type Fold } from "./tree.js";
 
@@ -70,7 +70,7 @@ function testedNodes(root: Node): Set<Node> {
         (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(n.type)) ||
         (n.type === "UnaryExpression" && n.operator === "!") ||
         (isTested && n.type === "LogicalExpression" && n.operator !== "??");
-      if (Array.isArray(v)) {
+      if (isNodeList(v)) {
         for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c, false);
       } else if (isNode(v)) walk(v, childTested);
     }

@@ -17,7 +17,7 @@ export const duplicateFunctions: Fold = (root) => {
     const code = fn && closedCode(fn);
     if (!code) continue;
     let inScope = first.get(v.scope);
-    if (!inScope) first.set(v.scope, (inScope = new Map()));
+    if (!inScope) first.set(v.scope, (inScope = new Map<string, Variable>()));
     const twin = inScope.get(code);
     if (!twin) inScope.set(code, v);
     else if (readersCanRead(v, twin.name, root)) {

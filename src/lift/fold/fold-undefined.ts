@@ -7,7 +7,7 @@
  */
 import { analyze, type ScopeManager } from "eslint-scope";
 import type { CallExpression, Literal, VariableDeclarator } from "acorn";
-import { fieldsOf, isNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, isNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { rewriteTree } from "../../ast/rewrite.js";
 import { isUndefined, undefinedAt } from "./pure.js";
 
@@ -215,17 +215,18 @@ function fold(root: Node): void {
     const fields = fieldsOf(n);
     for (const k in fields) {
       const v = fields[k];
-      if (Array.isArray(v)) {
+      if (isNodeList(v)) {
         for (let i = 0; i < v.length; i++) {
-          if (!v[i] || typeof v[i] !== "object") continue;
-          const r = visit(v[i]);
+          const c = v[i];
+          if (!c || typeof c !== "object") continue;
+          const r = visit(c);
           // A dead if without else leaves nothing behind in a statement list.
           if (r === null) v.splice(i--, 1);
           else v[i] = r;
         }
         // Statements after a return are dead (function declarations are hoisted: they stay).
         if (k === "body" || k === "consequent") {
-          const end = v.findIndex((x: Node) => x?.type === "ReturnStatement" || x?.type === "ThrowStatement");
+          const end = v.findIndex((x) => x?.type === "ReturnStatement" || x?.type === "ThrowStatement");
           if (end >= 0) for (let i = v.length - 1; i > end; i--) if (v[i]?.type !== "FunctionDeclaration") v.splice(i, 1);
         }
       } else if (isNode(v)) {

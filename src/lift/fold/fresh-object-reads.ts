@@ -19,7 +19,7 @@
  */
 import type { Variable } from "eslint-scope";
 import type { BlockStatement, ObjectExpression, Property } from "acorn";
-import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { isFunction, isNodeList, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { listOf } from "./statement-lists.js";
 import { boundFunction, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
 
@@ -118,7 +118,7 @@ export const freshObjectReads: Fold = (root) => {
       if (n !== g && isFunction(n)) return;
       if (n.type === "ReturnStatement") returns++;
       for (const v of Object.values(n)) {
-        if (Array.isArray(v)) v.forEach((c) => c && typeof c.type === "string" && count(c));
+        if (isNodeList(v)) v.forEach((c) => c && typeof c.type === "string" && count(c));
         else if (v && typeof v === "object" && typeof (v as Node).type === "string") count(v as Node);
       }
     };

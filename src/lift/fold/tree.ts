@@ -4,7 +4,7 @@
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { BlockStatement, VariableDeclarator } from "acorn";
-import { fieldsOf, isFunction, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, isFunction, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { analyzeFunction } from "./fold-undefined.js";
 
 /** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
@@ -19,7 +19,7 @@ export function rewriteUp(root: Node, visit: (n: Node, parent: Node, key: string
     const fields = fieldsOf(n);
     for (const key in fields) {
       const v = fields[key];
-      if (Array.isArray(v)) {
+      if (isNodeList(v)) {
         for (let i = 0; i < v.length; i++) {
           const c = v[i];
           if (!c || typeof c !== "object" || typeof c.type !== "string") continue;

@@ -5,7 +5,7 @@
  */
 import type { Scope, Variable } from "eslint-scope";
 import type { Identifier, VariableDeclarator } from "acorn";
-import { fieldsOf, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { isPlaceholderName } from "./words.js";
 
 export type BindingKind = "parameter" | "variable" | "function" | "class" | "catch";
@@ -98,7 +98,7 @@ export function recordParents(root: Node, parents: Map<Node, Node>): void {
     for (const k of Object.keys(fields)) {
       if (k === "range" || k === "loc") continue;
       const v = fields[k];
-      if (Array.isArray(v)) {
+      if (isNodeList(v)) {
         for (const c of v) {
           if (!c || typeof c.type !== "string") continue;
           parents.set(c, n);

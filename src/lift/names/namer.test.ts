@@ -1,7 +1,7 @@
 import { parse } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
-import { fieldsOf, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, type Node } from "../../ast/pattern.js";
 import { nameProgram, shorten } from "./namer.js";
 import { curatedLookup, readEntries, type CuratedMatch } from "./curated.js";
 import { codeShape } from "../stable-name.js";
@@ -17,7 +17,7 @@ function named(code: string, roles: Record<string, string> = {}, curated?: (s: N
     const fields = fieldsOf(n);
     for (const k of Object.keys(fields)) {
       const v = fields[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      if (isNodeList(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
       else if (v && typeof v === "object" && k !== "range") visit(v as Node);
     }
   };

@@ -15,7 +15,7 @@
  */
 import { analyze, type Scope } from "eslint-scope";
 import type { Identifier } from "acorn";
-import { fieldsOf, memberName, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, memberName, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { applyRenames, canonicalShorthands, shorthandProperties } from "../assemble.js";
 import { BUILTINS, REFUSED_BUILTINS } from "../globals.js";
 import { FORBIDDEN_PROPERTY_SET } from "../property-names.js";
@@ -285,7 +285,7 @@ function tellingWords(statement: Node): string[] {
     for (const k of Object.keys(fields)) {
       if (k === "range" || k === "loc") continue;
       const v = fields[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      if (isNodeList(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
       else if (v && typeof v === "object") visit(v as Node);
     }
   };

@@ -36,7 +36,10 @@ describe("private field names", () => {
 
   it("the renamed class behaves as the original", () => {
     const run = (code: string) => {
-      const C = new Function(`${code}; return C;`)() as new (flag?: boolean) => Record<string, (...a: unknown[]) => unknown>;
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the source under test, as the lifted module will
+      const C = (new Function(`${code}; return C;`) as () => unknown)() as new (
+        flag?: boolean,
+      ) => Record<string, (...a: unknown[]) => unknown>;
       const c = new C(true);
       c.maybeInvalidate!(["a"]);
       const tool = { name: "p_q" };

@@ -1,7 +1,7 @@
 import { parse } from "acorn";
 import { generate } from "astring";
 import { describe, expect, it } from "vitest";
-import { fieldsOf, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, type Node } from "../../ast/pattern.js";
 import { nameProgram } from "./namer.js";
 import { fitName, kindOf, misfit } from "./value-kind.js";
 
@@ -14,7 +14,7 @@ function named(code: string, roles: Record<string, string> = {}): string {
     const fields = fieldsOf(n);
     for (const k of Object.keys(fields)) {
       const v = fields[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      if (isNodeList(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
       else if (v && typeof v === "object" && k !== "range") visit(v as Node);
     }
   };

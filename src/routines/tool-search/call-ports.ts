@@ -29,7 +29,7 @@ import type {
   UnaryExpression,
   VariableDeclarator,
 } from "acorn";
-import { fieldsOf, instantiate, isNode, matchNode, someNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, instantiate, isNode, isNodeList, matchNode, someNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
 import type { Port } from "../../locate/signature.js";
 import { collectClosure, freeReferences, Resolver, type Place } from "../../lift/closure.js";
 import { LiftError } from "../../lift/lift-error.js";
@@ -67,7 +67,7 @@ export function prepareCall(
 ): PreparedCall {
   const m = call.match;
   if (!m) throw new LiftError(`call() was not found (${call.result.status})`);
-  const node = structuredClone(m.node) as Node;
+  const node = structuredClone<Node>(m.node);
   const fn = (node as Property).value as FunctionExpression;
   const at = (n: Node): Place => ({ module: m.module.path, ...lineColumn(m.text, n.start) });
   const dropped: PreparedCall["dropped"] = [];
@@ -110,8 +110,11 @@ function applyLocalPorts(body: Node, ports: Port[], dropped: PreparedCall["dropp
   walk(body, (n) => {
     for (const key of ["body", "consequent"]) {
       const list = fieldsOf(n)[key];
-      if (Array.isArray(list))
-        for (let i = 0; i < list.length; i++) if (list[i]?.type === "FunctionDeclaration") list[i] = byPort(list[i]) ?? list[i];
+      if (isNodeList(list))
+        for (let i = 0; i < list.length; i++) {
+          const s = list[i];
+          if (s?.type === "FunctionDeclaration") list[i] = byPort(s) ?? s;
+        }
     }
     if (n.type !== "VariableDeclaration") return;
     n.declarations = n.declarations.map((d) => (byPort(d) as VariableDeclarator | null) ?? d);
@@ -206,16 +209,20 @@ function replaceHostConditionals(cut: HostCut, n: Node): void {
     c?.type === "ConditionalExpression" &&
     ((isConstant(c.alternate) && (cut.hostCall(c.test) || cut.hostCall(c.consequent))) ||
       flagOn(c) ||
-      hostGate(c.test, cut.reachesHost) !== null)
+      hostGate(c.test, (name) => cut.reachesHost(name)) !== null)
       ? (cut.dropped.push({ name: "(host branch)", at: cut.at(c) }), c.alternate)
       : c;
   const fields = fieldsOf(n);
   for (const key in fields) {
     const v = fields[key];
-    if (Array.isArray(v)) {
+    if (isNodeList(v)) {
       for (let i = 0; i < v.length; i++) {
-        v[i] = fix(v[i]);
-        replaceHostConditionals(cut, v[i]);
+        const c = v[i];
+        // A hole of an array literal: nothing to fix.
+        if (!c) continue;
+        const fixed = fix(c);
+        v[i] = fixed;
+        replaceHostConditionals(cut, fixed);
       }
     } else if (isNode(v)) {
       fields[key] = fix(v);

@@ -34,7 +34,7 @@ export const call = (fn: ContractCall["fn"], query: string, deferred: Tool[], lo
 export const isError = (v: unknown): v is { error: string } =>
   typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { error?: unknown }).error === "string";
 
-export const thrown = (xs: unknown[]) => xs.find(isError) as { error: string } | undefined;
+export const thrown = (xs: unknown[]) => xs.find(isError);
 
 export const has = (v: unknown, name: string) => Array.isArray(v) && v.includes(name);
 
@@ -44,7 +44,9 @@ export const shown = (v: unknown) =>
     ? v.length
       ? v
           .map((x) =>
-            typeof x === "object" && x !== null ? `${(x as { name?: unknown }).name} ${(x as { score?: unknown }).score}` : String(x),
+            typeof x === "object" && x !== null
+              ? `${String((x as { name?: unknown }).name)} ${String((x as { score?: unknown }).score)}`
+              : String(x),
           )
           .join(", ")
       : "nothing"

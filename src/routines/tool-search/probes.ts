@@ -263,7 +263,7 @@ function capProbes(numbers: readonly number[]): Probe[] {
       (n) => call("scoreTools", padded(n, "slack"), [SLACK]),
     ),
     cap("query cap (words)", call("scoreTools", "slack", [SLACK]), lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000), (n) =>
-      call("scoreTools", [...Array(n - 1).fill("zq"), "slack"].join(" "), [SLACK]),
+      call("scoreTools", [...Array<string>(n - 1).fill("zq"), "slack"].join(" "), [SLACK]),
     ),
     cap(
       "select: cap (names)",
@@ -292,7 +292,7 @@ function capProbes(numbers: readonly number[]): Probe[] {
         "query cap (words) in toolSearch",
         call("toolSearch", "q", [Q, SLACK]),
         lengths([8, 16, 32, 33, 64, 256], numbers, 4, 2_000),
-        (n) => call("toolSearch", [...Array(n - 1).fill("zz"), "q"].join(" "), [Q, SLACK]),
+        (n) => call("toolSearch", [...Array<string>(n - 1).fill("zz"), "q"].join(" "), [Q, SLACK]),
       ),
       again: "query cap (words)",
     },

@@ -7,7 +7,7 @@
 import { generate } from "astring";
 import type { LocatedRoutine } from "../../locate/locate.js";
 import type { CallExpression, Expression, Property, VariableDeclarator } from "acorn";
-import { fieldsOf, isNode, walk, type Node, memberName } from "../../ast/pattern.js";
+import { fieldsOf, isNode, isNodeList, walk, type Node, memberName } from "../../ast/pattern.js";
 import { declaredNames } from "../../lift/prune.js";
 import { LiftError } from "../../lift/lift-error.js";
 import { lineColumn } from "../../ast/parse-module.js";
@@ -169,16 +169,16 @@ export function scorerInvocation(call: LocatedRoutine, prepared: Node, scorerNam
 
 /** A copy of `body` with the identifier `name` replaced by `value` (a parameter of an arrow being inlined). */
 function substitute(body: Node, name: string, value: Node): Node {
-  const copy = structuredClone(body) as Node;
+  const copy = structuredClone<Node>(body);
   const visit = (n: Node): Node => {
-    if (n?.type === "Identifier" && n.name === name) return structuredClone(value) as Node;
+    if (n?.type === "Identifier" && n.name === name) return structuredClone<Node>(value);
     if (!n || typeof n !== "object") return n;
     const fields = fieldsOf(n);
     for (const k of Object.keys(fields)) {
       const v = fields[k];
       if (k === "property" && n.type === "MemberExpression" && !n.computed) continue;
       if (k === "key" && n.type === "Property" && !n.computed) continue;
-      if (Array.isArray(v)) fields[k] = v.map((c) => (c && typeof c === "object" ? visit(c) : c));
+      if (isNodeList(v)) fields[k] = v.map((c) => (c && typeof c === "object" ? visit(c) : c));
       else if (isNode(v)) fields[k] = visit(v);
     }
     return n;

@@ -282,9 +282,9 @@ class ToolFlow {
 
   private addParamCall(fn: Node, param: number, arg: number, k: Kind): void {
     let byParam = this.paramCalls.get(fn);
-    if (!byParam) this.paramCalls.set(fn, (byParam = new Map()));
+    if (!byParam) this.paramCalls.set(fn, (byParam = new Map<number, Map<number, Set<Kind>>>()));
     let byArg = byParam.get(param);
-    if (!byArg) byParam.set(param, (byArg = new Map()));
+    if (!byArg) byParam.set(param, (byArg = new Map<number, Set<Kind>>()));
     let kinds = byArg.get(arg);
     if (!kinds) byArg.set(arg, (kinds = new Set()));
     if (!kinds.has(k)) {

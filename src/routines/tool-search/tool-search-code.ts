@@ -13,7 +13,7 @@ import type { Container } from "../../extract/types.js";
 import type { LocatedRoutine } from "../../locate/locate.js";
 import type { Signature } from "../../locate/signature.js";
 import type { CallExpression, Expression, Literal, Property, ReturnStatement, Statement } from "acorn";
-import { fieldsOf, isFunction, walk, type Node, type NodeOf, memberName } from "../../ast/pattern.js";
+import { fieldsOf, isFunction, isNodeList, walk, type Node, type NodeOf, memberName } from "../../ast/pattern.js";
 import { assemble } from "../../lift/assemble.js";
 import { cutHostEffects } from "../../lift/host-cut.js";
 import { prepareCall } from "./call-ports.js";
@@ -364,7 +364,7 @@ function returnsEarly(s: Node): boolean {
     const fields = fieldsOf(n);
     for (const k of Object.keys(fields)) {
       const v = fields[k];
-      if (Array.isArray(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
+      if (isNodeList(v)) v.forEach((c) => c && typeof c === "object" && visit(c));
       else if (v && typeof v === "object" && k !== "range") visit(v as Node);
     }
   };
