@@ -33,6 +33,8 @@ const DECIDE = "__searchliftDecide";
 const KEEP = "__searchliftKeep";
 /** The comparison log's name (reserved too): passes an operand on as it was, keeping the strings seen. */
 const SEEN = "__searchliftSeen";
+/** The same for the members of a Set or an array looked in (`shellWords.has(word)`: the words it looks for). */
+const SEEN_ALL = "__searchliftSeenAll";
 /** The methods whose argument the changed code compares a value against (a name looked up, a prefix tested). */
 const COMPARING = new Set(["includes", "startsWith", "endsWith", "has", "get", "indexOf"]);
 
@@ -164,6 +166,8 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
       const leaf = conditionLeaf(text, ancestors, key as string, otherOperands);
       if (leaf) condition(n, leaf);
       for (const operand of comparedOperands(n)) wrap(operand, `${SEEN}(`, ")");
+      const held = searchedCollection(n);
+      if (held) wrap(held, `${SEEN_ALL}(`, ")");
       if (n.type === "IfStatement") {
         wrap(n.consequent, `{ ${probe(n.consequent, "branch")}; `, " }");
         if (n.alternate) wrap(n.alternate, `{ ${probe(n.alternate, "branch")}; `, " }");
@@ -194,6 +198,15 @@ function comparedOperands(n: Node): Node[] {
   const method = n.callee.property.type === "Identifier" ? n.callee.property.name : "";
   const first = n.arguments[0];
   return COMPARING.has(method) && first && first.type !== "SpreadElement" && first.type !== "Literal" ? [first] : [];
+}
+
+/** The collection a `has`/`includes` call looks in, when it is named (`shellWords.has(w)`, `this.#names.includes(n)`). */
+function searchedCollection(n: Node): Node | null {
+  if (n.type !== "CallExpression" || n.callee.type !== "MemberExpression" || n.callee.computed || n.callee.optional) return null;
+  const method = n.callee.property.type === "Identifier" ? n.callee.property.name : "";
+  const recv = n.callee.object as Node;
+  const named = recv.type === "Identifier" || (recv.type === "MemberExpression" && !recv.computed && recv.object.type === "ThisExpression");
+  return (method === "has" || method === "includes") && named ? recv : null;
 }
 
 /**
@@ -241,7 +254,7 @@ function lineStarts(text: string): number[] {
  * The recorder, at the end of the module (hoisted declarations): which probes ran, and the first call to reach
  * each. A condition's probe passes its value on as it was; a new operand's deciding is checked by running the
  * rest of its chain (pure, regexes' lastIndex put back) only until it is first seen, and a throw there counts as
- * not deciding. A compared operand's strings are kept with the first calls that made each (at most 256 strings of
+ * not deciding. A compared operand's strings (and the first 16 of a Set or an array looked in) are kept with the first calls that made each (at most 256 strings of
  * at most 120 characters, 4 calls each), read with the argument "seen".
  */
 function recorder(): string {
@@ -268,6 +281,16 @@ function ${SEEN}(v) {
   if (calls === undefined && __searchliftSeenStrings.size < 256) __searchliftSeenStrings.set(v, [__searchliftCall]);
   else if (calls !== undefined && calls.length < 4 && calls[calls.length - 1] !== __searchliftCall) calls.push(__searchliftCall);
   return v;
+}
+function ${SEEN_ALL}(c) {
+  if (c instanceof Set || Array.isArray(c)) {
+    var k = 0;
+    for (var x of c) {
+      if (k++ >= 16) break;
+      ${SEEN}(x);
+    }
+  }
+  return c;
 }
 function ${COVERAGE_EXPORT}(call) {
   if (call === undefined) return [...__searchliftReached];

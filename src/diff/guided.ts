@@ -40,25 +40,33 @@ export function guidedCalls(
 
 /**
  * Calls that give the changed code the strings it compared (`values`: each with the first calls that made it), at
- * most `count`: where the code looked a name up, the name is there. For each string not yet in its call: the call
- * with a tool of that name added, searched or already loaded, and with the string as its query; then each call
- * with every string it made as tools at once (a check over all the names, `copies.length === 1`, goes both ways).
+ * most `count`: where the code looked a name up, the name is there. The strings the code brought come first (a
+ * constant, a name it made: not the call's own query or a tool's text): first, each call with every string it
+ * brought as tools at once (a check over all the names, `copies.length === 1`, goes both ways); then for each
+ * string, a call that made it with a tool of that name added, searched or already loaded, with the string as its
+ * query, and every call that made it with the tool of that name asked for by it.
  */
 export function comparedValueCalls(values: ReadonlyArray<readonly [string, readonly ContractCall[]]>, count: number): ContractCall[] {
   const named = (name: string): Tool => ({ name, description: "Does a thing for you" });
-  const absent = (c: ContractCall, value: string) => c.query !== value && ![...c.deferred, ...c.loaded].some((t) => t.name === value);
-  // Each string with the first call that made it; and each call with every string it made.
-  const first: Array<[string, ContractCall]> = [];
+  const hasTool = (c: ContractCall, v: string) => [...c.deferred, ...c.loaded].some((t) => t.name === v);
+  const own = (c: ContractCall, v: string) =>
+    [c.query, ...[...c.deferred, ...c.loaded].flatMap((t) => [t.name, t.description ?? ""])].some((s) =>
+      s.toLowerCase().includes(v.toLowerCase()),
+    );
+  const brought = values.filter(([v, calls]) => calls.some((c) => !own(c, v)));
+  const ordered = [...brought, ...values.filter((x) => !brought.includes(x))];
   const byCall = new Map<ContractCall, string[]>();
-  for (const [value, calls] of values) {
-    const made = calls.filter((c) => absent(c, value));
-    if (made[0]) first.push([value, made[0]]);
-    for (const c of made) byCall.set(c, [...(byCall.get(c) ?? []), value]);
-  }
+  for (const [v, calls] of brought) for (const c of calls.filter((x) => !own(x, v))) byCall.set(c, [...(byCall.get(c) ?? []), v]);
   const together = [...byCall].filter(([, names]) => names.length > 1).slice(0, Math.floor(count / 6));
   const out = together.map(([c, names]): ContractCall => ({ ...c, deferred: [...c.deferred, ...names.slice(0, 8).map(named)] }));
-  for (const [value, c] of first)
-    out.push({ ...c, deferred: [...c.deferred, named(value)] }, { ...c, loaded: [...c.loaded, named(value)] }, { ...c, query: value });
+  for (const [v, calls] of ordered) {
+    const free = calls.filter((c) => !hasTool(c, v));
+    const c = free[0];
+    if (c) out.push({ ...c, deferred: [...c.deferred, named(v)] }, { ...c, loaded: [...c.loaded, named(v)] });
+    const other = calls.find((x) => x.query !== v);
+    if (other) out.push({ ...other, query: v });
+    for (const x of free) out.push({ ...x, query: v, deferred: [...x.deferred, named(v)] });
+  }
   return out.slice(0, count);
 }
 
