@@ -221,3 +221,47 @@ describe("witnessRule, for a result that now brings other tools along", () => {
     expect(witnessRule({ ...brought, after: ["kit__dev_probe"], before: ["kit__dev_probe", "kit__dev_probe_type"] })).toBeNull();
   }, 60_000);
 });
+
+/** An exact-name search; `shell`: a query with the word `sh` also brings the deferred tool `remote__sh`. */
+function shellModule(shell: boolean): string {
+  return `(function () {
+  function searchTools(q, d) {
+    var found = d.filter(function (t) { return t.name === q; }).map(function (t) { return t.name; });
+    ${shell ? "if (q.split(/\\\\s+/).indexOf('sh') >= 0 && d.some(function (t) { return t.name === 'remote__sh'; }) && found.indexOf('remote__sh') < 0) found.push('remote__sh');" : ""}
+    return found;
+  }
+  function scoreTools(q, d) { return d.map(function (t) { return { name: t.name, score: t.name === q ? 1 : 0 }; }); }
+  globalThis.__searchlift = { searchTools: searchTools, scoreTools: scoreTools, toolSearch: searchTools };
+})();`;
+}
+
+describe("witnessRule, for a result that a word of the query now adds a tool to", () => {
+  const asked: Witness = {
+    fn: "toolSearch",
+    query: "sh",
+    deferred: [
+      { name: "remote__sh", description: "" },
+      { name: "sh", description: "" },
+    ],
+    loaded: [],
+    before: ["sh"],
+    after: ["sh", "remote__sh"],
+  };
+
+  async function saidOf(w: Witness, before: string, after: string): Promise<string | null> {
+    const rule = witnessRule(w)!;
+    const [a, b] = await runCallsOnBoth({ script: before, label: "a" }, { script: after, label: "b" }, rule.calls);
+    return rule.say(a.map(answerOf), b.map(answerOf));
+  }
+
+  it("names the word: without it (the exact-name tool renamed alike) the tool no longer comes", async () => {
+    expect(await saidOf(asked, shellModule(false), shellModule(true))).toMatch(
+      /^a query with the word `sh` now also returns remote__sh: toolSearch `"sh"`/,
+    );
+  }, 60_000);
+
+  it("says nothing where the tool comes whatever the query, or on both sides", async () => {
+    expect(await saidOf(asked, shellModule(true), shellModule(true))).toBeNull();
+    expect(await saidOf({ ...asked, query: "sh other" }, shellModule(false), companionModule(false))).toBeNull();
+  }, 60_000);
+});

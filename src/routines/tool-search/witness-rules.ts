@@ -13,7 +13,8 @@
  * now also holds a tool it did not is asked, for each prefix of that tool's name (cut after a separator), whether
  * a tool of that prefix and a name of our own comes along too, and whether an exact-name query for a name of our
  * own now also returns the tool of that prefix and name ("a result now also brings every deferred tool named
- * `mcp__x__device_…`").
+ * `mcp__x__device_…`"), and, word by word, whether the query without that word (and a tool named by it renamed
+ * alike) still brings it ("a query with the word `bash` now also returns mcp__remote-devices__device_bash").
  */
 import type { ContractCall } from "../../diff/witness-run.js";
 import type { Witness } from "../../diff/witness-search.js";
@@ -46,7 +47,17 @@ export interface WitnessRule {
 /** The rule behind a witness where calls made from it can tell: a description's paragraph, else which tool a
  *  name means when it is one tool's own and another's alias. */
 export function witnessRule(w: Witness): WitnessRule | null {
-  return paragraphRule(w) ?? aliasRule(w) ?? malformedRule(w) ?? companionRule(w);
+  return paragraphRule(w) ?? aliasRule(w) ?? malformedRule(w) ?? either(companionRule(w), queryWordRule(w));
+}
+
+/** The first rule's sentence, else the second's, from one run of both rules' calls. */
+function either(first: WitnessRule | null, second: WitnessRule | null): WitnessRule | null {
+  if (!first || !second) return first ?? second;
+  const n = first.calls.length;
+  return {
+    calls: [...first.calls, ...second.calls],
+    say: (before, after) => first.say(before.slice(0, n), after.slice(0, n)) ?? second.say(before.slice(n), after.slice(n)),
+  };
 }
 
 /** Calls that ask which description words match, for a scoreTools witness over a tool with a description. */
@@ -309,6 +320,46 @@ function companionRule(w: Witness): WitnessRule | null {
       if (named >= 0)
         return `a query for a tool's exact name now also returns the tool named \`${prefixes[named]}\` and that name: ${witnessSummary(w)}`;
       return null;
+    },
+  };
+}
+
+/** Words of a query a rule tries one at a time, at most. */
+const MAX_QUERY_WORDS = 4;
+
+/**
+ * For a toolSearch or searchTools witness whose result now also holds a deferred tool: the witness again, and for
+ * each word of the query, the witness with that word replaced by a name of our own, and a tool named by the word (any case) renamed to it
+ * too, so that an exact-name query stays one. When the tool stops coming along for exactly the words that bring
+ * it, the rule is that word: a query with it now also returns the tool.
+ */
+function queryWordRule(w: Witness): WitnessRule | null {
+  if ((w.fn !== "toolSearch" && w.fn !== "searchTools") || !Array.isArray(w.before) || !Array.isArray(w.after)) return null;
+  const was = new Set(w.before as unknown[]);
+  const added = (w.after as unknown[]).find((n): n is string => typeof n === "string" && !was.has(n));
+  const words = [...new Set(w.query.split(/\s+/).map((x) => x.replace(/^\+/, "")))].filter((x) => x.length > 0 && !x.includes(":"));
+  if (!added || !w.deferred.some((t) => t.name === added) || words.length === 0) return null;
+  const tried = words.slice(0, MAX_QUERY_WORDS);
+  const without = (word: string): ContractCall => {
+    const swap = (list: Tool[]) => list.map((t) => (t.name.toLowerCase() === word.toLowerCase() ? { ...t, name: FRESH } : t));
+    const query = w.query
+      .split(/(\s+)/)
+      .map((x) => (x.replace(/^\+/, "") === word ? x.replace(word, FRESH) : x))
+      .join("");
+    return { ...w, query, deferred: swap(w.deferred), loaded: swap(w.loaded) };
+  };
+  // The witness itself first: the control, which must bring the tool here too.
+  const { before: _b, after: _a, ...call } = w;
+  return {
+    calls: [call, ...tried.map(without)],
+    say: (before, after) => {
+      const brings = (k: number) => {
+        const [b, a] = [before[k], after[k]];
+        return Array.isArray(a) && a.includes(added) && !(Array.isArray(b) && b.includes(added));
+      };
+      const decisive = tried.filter((_, k) => !brings(k + 1));
+      if (!brings(0) || decisive.length !== 1) return null;
+      return `a query with the word \`${decisive[0]}\` now also returns ${added}: ${witnessSummary(w)}`;
     },
   };
 }
