@@ -2,6 +2,9 @@
  * Every signature's embedded tests: each `match` snippet is found exactly once, by the variant it
  * names and with the bindings it lists; each `noMatch` look-alike is not found.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { indexByType, matchSignature, roleNames } from "./match-signature.js";
 import { parseModule } from "../ast/parse-module.js";
@@ -51,6 +54,21 @@ describe("signature validation", () => {
       SignatureError,
     );
     expect(() => compileSignature({ ...base, variants: [] })).toThrow(SignatureError);
+  });
+
+  it("says which field of a signature file is wrong, on one line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "signature-"));
+    try {
+      const variant = { name: "a", anchor: "f()", has: ["g()", 3] };
+      writeFileSync(join(dir, "bad.json"), JSON.stringify({ id: "x/y", variants: [variant] }));
+      expect(() => loadSignatures(dir)).toThrow(/^bad\.json: variants\[0\]\.has\[1\]: Invalid input: expected string, received number$/);
+      writeFileSync(join(dir, "bad.json"), JSON.stringify({ id: "x/y", variants: [{ name: "a", anchor: "f()", linked: { role: "Q" } }] }));
+      expect(() => loadSignatures(dir)).toThrow(/^bad\.json: variants\[0\]\.linked\.signature: /);
+      writeFileSync(join(dir, "bad.json"), JSON.stringify({ id: "X", variants: [variant] }));
+      expect(() => loadSignatures(dir)).toThrow(/^bad\.json: id: not a signature id/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("compiled lazily, parses a variant's patterns when they are first used, and fails there", () => {

@@ -24,45 +24,50 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { compilePattern, type Pattern } from "../ast/pattern.js";
+import { checkShape } from "../schemas/json.js";
 
-export type Marker =
-  | { string: string; max?: number } // a cooked string value, e.g. "mcp__"
-  | { regex: string; max?: number } // a regex literal as written, e.g. "/^select:(.+)$/i"
-  | { property: string; max?: number } // a property name accessed with a dot, e.g. "searchHint"
-  | { text: string; max?: number }; // raw source text (last resort)
-
-export interface VariantSpec {
-  name: string;
-  summary?: string;
-  anchor: string | string[];
-  has?: string[];
-  not?: string[];
-  markers?: Marker[];
-  linked?: Link;
-}
+/** A signature file's markers: the text each stands for (markerBytes). */
+const markerSchema = z.union([
+  z.object({ string: z.string(), max: z.number().optional() }), // a cooked string value, e.g. "mcp__"
+  z.object({ regex: z.string(), max: z.number().optional() }), // a regex literal as written, e.g. "/^select:(.+)$/i"
+  z.object({ property: z.string(), max: z.number().optional() }), // a property name accessed with a dot, e.g. "searchHint"
+  z.object({ text: z.string(), max: z.number().optional() }), // raw source text (last resort)
+]);
+export type Marker = z.infer<typeof markerSchema>;
 
 /** Another signature's routine that must name the same identifier in the role `role`. */
-export interface Link {
-  signature: string;
-  role: string;
-}
+const linkSchema = z.object({ signature: z.string(), role: z.string() });
+export type Link = z.infer<typeof linkSchema>;
+
+const variantSchema = z.object({
+  name: z.string(),
+  summary: z.string().optional(),
+  anchor: z.union([z.string(), z.array(z.string())]),
+  has: z.array(z.string()).optional(),
+  not: z.array(z.string()).optional(),
+  markers: z.array(markerSchema).optional(),
+  linked: linkSchema.optional(),
+});
+export type VariantSpec = z.infer<typeof variantSchema>;
 
 /**
  * A port: environment-bound code in the routine's closure (a memoizer, a logger, cooperative
  * yielding) recognised by its shape and replaced, for the lift, by a neutral equivalent written
  * as a pattern over the same metavariables.
  */
-export interface PortSpec {
-  name: string;
-  summary?: string;
+const portSchema = z.object({
+  name: z.string(),
+  summary: z.string().optional(),
   /** A definition of this shape is replaced by `replace`. */
-  anchor?: string;
-  replace?: string;
+  anchor: z.string().optional(),
+  replace: z.string().optional(),
   /** A call of this shape whose value is discarded is dropped (telemetry); `kinds` constrain bindings. */
-  drop?: string;
-  kinds?: Record<string, "string" | "object">;
-}
+  drop: z.string().optional(),
+  kinds: z.record(z.string(), z.enum(["string", "object"])).optional(),
+});
+export type PortSpec = z.infer<typeof portSchema>;
 
 export interface Port {
   name: string;
@@ -72,18 +77,24 @@ export interface Port {
   kinds: Record<string, "string" | "object">;
 }
 
-export interface SignatureSpec {
-  id: string;
-  summary: string;
-  markers: Marker[];
-  variants: VariantSpec[];
-  roles: Record<string, string>;
-  ports?: PortSpec[];
-  tests?: {
-    match?: Array<{ code: string; variant?: string; roles?: Record<string, string> }>;
-    noMatch?: string[];
-  };
-}
+/** A signature file (the comment above); its patterns are checked when compiled. */
+const signatureSchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "not a signature id (routines/name)"),
+  summary: z.string().optional(),
+  markers: z.array(markerSchema).optional(),
+  variants: z.array(variantSchema).min(1, "no variants"),
+  roles: z.record(z.string(), z.string()).optional(),
+  ports: z.array(portSchema).optional(),
+  tests: z
+    .object({
+      match: z
+        .array(z.object({ code: z.string(), variant: z.string().optional(), roles: z.record(z.string(), z.string()).optional() }))
+        .optional(),
+      noMatch: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
+export type SignatureSpec = z.infer<typeof signatureSchema>;
 
 export interface Variant {
   name: string;
@@ -115,10 +126,18 @@ export class SignatureError extends Error {}
  * pattern that does not parse then fails where it is used, not here).
  */
 export function compileSignature(spec: SignatureSpec, file = "<inline>", opts: { lazy?: boolean } = {}): Signature {
+  return compileChecked(checkedSpec(spec, file), file, opts);
+}
+
+/** A signature file's value in its declared shape, or a SignatureError that says which field is wrong. */
+function checkedSpec(value: unknown, file: string): SignatureSpec {
+  const r = checkShape(signatureSchema, value);
+  if (!r.ok) throw new SignatureError(`${file}: ${r.why}`);
+  return r.value;
+}
+
+function compileChecked(spec: SignatureSpec, file: string, opts: { lazy?: boolean }): Signature {
   const where = (what: string) => `${file}: ${what}`;
-  if (typeof spec.id !== "string" || !/^[a-z0-9-]+\/[a-z0-9-]+$/.test(spec.id))
-    throw new SignatureError(where(`bad id ${JSON.stringify(spec.id)}`));
-  if (!Array.isArray(spec.variants) || spec.variants.length === 0) throw new SignatureError(where("no variants"));
   const compile = (src: string, what: string, template = false) => {
     try {
       return compilePattern(src, { template });
@@ -136,7 +155,7 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>", opts: {
       not: (v.not ?? []).map((h) => compile(h, `variant ${v.name} not`)),
     });
     const markers = v.markers ?? [];
-    const link = v.linked === undefined ? {} : { linked: checkedLink(v.linked, where(`variant ${v.name}`)) };
+    const link = v.linked === undefined ? {} : { linked: v.linked };
     const own = { name: v.name, markers, hasSource: v.has ?? [], ...link };
     if (!opts.lazy) return { ...own, ...patterns() };
     let built: ReturnType<typeof patterns> | null = null;
@@ -177,11 +196,6 @@ export function compileSignature(spec: SignatureSpec, file = "<inline>", opts: {
   };
 }
 
-function checkedLink(l: Link, where: string): Link {
-  if (typeof l?.signature !== "string" || typeof l.role !== "string") throw new SignatureError(`${where}: linked needs signature and role`);
-  return { signature: l.signature, role: l.role };
-}
-
 /** The source text a marker stands for, as it appears in minified code. */
 export function markerBytes(m: Marker): string {
   if ("string" in m) return m.string;
@@ -217,14 +231,15 @@ export function loadSignatures(dir = defaultSignatureDir(), ids?: string[]): Sig
       const p = join(d, f);
       if (statSync(p).isDirectory()) visit(p);
       else if (f.endsWith(".json")) {
-        let spec: SignatureSpec;
+        let value: unknown;
         try {
-          spec = JSON.parse(readFileSync(p, "utf8")) as SignatureSpec;
+          value = JSON.parse(readFileSync(p, "utf8"));
         } catch (e) {
           throw new SignatureError(`${relative(dir, p)}: ${(e as Error).message}`);
         }
+        const spec = checkedSpec(value, relative(dir, p));
         // Compiling parses every pattern: a caller that needs two signatures does not pay for all.
-        if (!ids || ids.includes(spec.id)) out.push(compileSignature(spec, relative(dir, p), { lazy: !!ids }));
+        if (!ids || ids.includes(spec.id)) out.push(compileChecked(spec, relative(dir, p), { lazy: !!ids }));
       }
     }
   };

@@ -10,21 +10,32 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { VariableDeclaration } from "acorn";
+import { z } from "zod";
 import { walk, type Node } from "../../ast/pattern.js";
+import { checkShape } from "../../schemas/json.js";
 import { codeShape } from "../stable-name.js";
 import { isFunction } from "./context.js";
 
-export interface CuratedEntry {
-  name: string;
-  about: string;
+/** One line of the names file. */
+const curatedEntrySchema = z.object({
+  name: z.string(),
+  about: z.string(),
   /** Shapes (codeShape, 12 hex digits) of the releases' versions of it. */
-  shapes?: string[];
+  shapes: z.array(z.string()).optional(),
   /** What its code holds: property or method names, and text of its string or regex literals. */
-  features?: { words?: string[]; texts?: string[]; params?: number; kind?: "function" | "value" | "class" };
+  features: z
+    .object({
+      words: z.array(z.string()).optional(),
+      texts: z.array(z.string()).optional(),
+      params: z.number().optional(),
+      kind: z.enum(["function", "value", "class"]).optional(),
+    })
+    .optional(),
   /** Names for a function's parameters (a class's: its constructor's), in order, as its longest version has them (null: left to the rules);
    *  a version with fewer takes the first ones, a version with more takes none. */
-  parameters?: Array<string | null>;
-}
+  parameters: z.array(z.string().nullable()).optional(),
+});
+export type CuratedEntry = z.infer<typeof curatedEntrySchema>;
 
 /** What the names file says of one statement. */
 export interface CuratedMatch {
@@ -48,11 +59,22 @@ export function curatedAbout(): Map<string, string> {
   return new Map(readEntries(readFileSync(DEFAULT_FILE, "utf8")).map((e) => [e.name, e.about]));
 }
 
+/** The entries of a names file; a line that is not one says which line and field (a names file is ours: a bug). */
 export function readEntries(text: string): CuratedEntry[] {
-  return text
-    .split("\n")
-    .filter((l) => l.trim() && !l.trimStart().startsWith("//"))
-    .map((l) => JSON.parse(l) as CuratedEntry);
+  const entries: CuratedEntry[] = [];
+  text.split("\n").forEach((l, i) => {
+    if (!l.trim() || l.trimStart().startsWith("//")) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(l);
+    } catch (e) {
+      throw new Error(`names file, line ${i + 1}: ${(e as Error).message}`, { cause: e });
+    }
+    const r = checkShape(curatedEntrySchema, value);
+    if (!r.ok) throw new Error(`names file, line ${i + 1}: ${r.why}`);
+    entries.push(r.value);
+  });
+  return entries;
 }
 
 export function curatedLookup(entries: CuratedEntry[]): (statement: Node) => CuratedMatch | null {
