@@ -10,11 +10,13 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { defaultCache } from "../cache-dir.js";
 import { inputHash } from "../check/input-hash.js";
 import { isClientName, isPlatform, isVersionOrUnknown } from "../release-names.js";
 import { pathInside, writeFilesInside } from "../safe-write.js";
-import { isAcceptedAgreement } from "../verify/shared-verification.js";
+import { parseJsonOrNull } from "../schemas/json.js";
+import { isAcceptedAgreement, type Agreement } from "../verify/shared-verification.js";
 import { VERSION } from "../version.js";
 import type { LiftResult } from "./lift.js";
 
@@ -46,13 +48,13 @@ export async function liftKey(cache: string, parts: LiftKeyParts): Promise<{ key
 /** The lift kept under `key`, written under `out` as a fresh lift would be; null when there is none this searchlift made. */
 export function reuseLift(cache: string, key: string, out: string, input: string): LiftResult | null {
   const dir = join(cache, key);
-  let kept: Kept;
+  let kept: z.infer<typeof keptSchema> | null;
   try {
-    kept = JSON.parse(readFileSync(join(dir, ENTRY), "utf8")) as Kept;
+    kept = parseJsonOrNull(keptSchema, readFileSync(join(dir, ENTRY), "utf8"));
   } catch {
     return null;
   }
-  if (!isUsable(kept)) return null;
+  if (!kept || kept.searchlift !== VERSION || kept.build !== buildDigest()) return null;
   let module: string, declarations: string;
   try {
     module = readFileSync(join(dir, "module"), "utf8");
@@ -67,7 +69,8 @@ export function reuseLift(cache: string, key: string, out: string, input: string
     [join(target, kept.declarationsName), declarations],
   ];
   writeFilesInside(out, target, files);
-  return { ...kept.result, input, module: files[0]![0], declarations: files[1]![0] };
+  // The rest of the result is what this same searchlift wrote (keepLift).
+  return { ...(kept.result as Kept["result"]), input, module: files[0]![0], declarations: files[1]![0] };
 }
 
 /** Keep a lift that succeeded under `key` (written whole or not at all; a failure to keep it is not the lift's). */
@@ -97,26 +100,29 @@ export function keepLift(cache: string, key: string, r: LiftResult): void {
   }
 }
 
-interface Kept {
-  form: number;
-  searchlift: string;
-  build: string;
-  moduleName: string;
-  declarationsName: string;
-  result: Omit<LiftResult, "input" | "module" | "declarations">;
-}
+/** A plain file name, never a path or a dot name. */
+const fileName = z.string().regex(/^[\w-][\w.-]*$/);
 
-/** An entry this searchlift (version and build) wrote, whose names could have come from a lift. */
-function isUsable(k: Kept): boolean {
-  if (k?.form !== FORM || k.searchlift !== VERSION || k.build !== buildDigest()) return false;
-  const r = k.result;
-  if (!r || typeof r.version !== "string" || !isVersionOrUnknown(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform))
-    return false;
-  if (typeof r.client !== "string" || !isClientName(r.client)) return false;
-  // File names only: a plain name, never a path or a dot name.
-  for (const name of [k.moduleName, k.declarationsName]) if (typeof name !== "string" || !/^[\w-][\w.-]*$/.test(name)) return false;
-  return r.verified === null || isAcceptedAgreement(r.verified);
-}
+/**
+ * An entry, as keepLift writes it, whose names could have come from a lift. Of the result, what decides where
+ * the module is written and whether it counts as verified is checked; the rest is this searchlift's own writing
+ * (the version and build are compared before it is used).
+ */
+const keptSchema = z.object({
+  form: z.literal(FORM),
+  searchlift: z.string(),
+  build: z.string(),
+  moduleName: fileName,
+  declarationsName: fileName,
+  result: z.looseObject({
+    version: z.string().refine(isVersionOrUnknown),
+    platform: z.string().refine(isPlatform),
+    client: z.string().refine(isClientName),
+    verified: z.custom<Agreement>((v) => typeof v === "object" && v !== null && isAcceptedAgreement(v)).nullable(),
+  }),
+});
+
+type Kept = Omit<z.infer<typeof keptSchema>, "result"> & { result: Omit<LiftResult, "input" | "module" | "declarations"> };
 
 let build: string | undefined;
 

@@ -17,13 +17,15 @@ import { contiguousShares, nextIn } from "./work-shares.js";
 import { defaultCache } from "../cache-dir.js";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { openContainer } from "../extract/open-container.js";
 import { VERSION } from "../version.js";
 import { liftedCode, liftInput, LiftFailure } from "../lift/lift.js";
 import { isPlatform, isVersion, isVersionOrUnknown } from "../release-names.js";
 import { isInside, writeFileAtomic } from "../safe-write.js";
-import { isAcceptedAgreement } from "../verify/shared-verification.js";
+import { isAcceptedAgreement, type Agreement } from "../verify/shared-verification.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 import { timelineChanges } from "./changes.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { timelineHtml } from "../report/report-html.js";
@@ -416,25 +418,39 @@ function keepAnswer(
   return release;
 }
 
+/**
+ * release.json in track's cache, as liftOne writes it: an entry of another shape (a version or module path liftOne
+ * would not have written, a verification without its counts or one the verdict now refuses) is lifted again.
+ */
+const cachedReleaseSchema = z.object({
+  input: z.string(),
+  version: z.string().refine(isVersionOrUnknown),
+  platform: z.string().refine(isPlatform),
+  routineHash: z.string().nullable(),
+  signature: z.string().optional(),
+  verified: z.custom<Agreement>((v) => typeof v === "object" && v !== null && isAcceptedAgreement(v)).nullable(),
+  module: z.string().optional(),
+  error: z.string().optional(),
+  published: z.string().optional(),
+  verifiedRun: z.boolean(),
+  searchlift: z.string().optional(),
+});
+
 export function readCached(cache: string, key: string, verify: boolean): Release | null {
   const file = join(cache, key, "release.json");
   if (!existsSync(file)) return null;
+  let r: z.infer<typeof cachedReleaseSchema> | null;
   try {
-    const r = JSON.parse(readFileSync(file, "utf8")) as Release & { verifiedRun: boolean; searchlift?: string };
-    // Another searchlift may lift differently; a lift cached without verification does not answer a run that asks for it.
-    if (r.searchlift !== VERSION) return null;
-    if (verify && !r.verifiedRun && !r.error) return null;
-    // A verification cached without its counts (or one the verdict now refuses) is not shown as verified: lifted again.
-    if (r.verified && !isAcceptedAgreement(r.verified)) return null;
-    // An entry whose version or module path would not have been written by liftOne is lifted again.
-    if (typeof r.version !== "string" || !isVersionOrUnknown(r.version) || typeof r.platform !== "string" || !isPlatform(r.platform))
-      return null;
-    if (r.module !== undefined && (typeof r.module !== "string" || !isInside(join(cache, key), r.module))) return null;
-    const { verifiedRun: _, searchlift: __, ...release } = r;
-    return release;
+    r = parseJsonOrNull(cachedReleaseSchema, readFileSync(file, "utf8"));
   } catch {
     return null;
   }
+  // Another searchlift may lift differently; a lift cached without verification does not answer a run that asks for it.
+  if (!r || r.searchlift !== VERSION) return null;
+  if (verify && !r.verifiedRun && !r.error) return null;
+  if (r.module !== undefined && !isInside(join(cache, key), r.module)) return null;
+  const { verifiedRun: _, searchlift: __, ...release } = r;
+  return release;
 }
 
 /** sha256 of an input, from `memo` when its path, size and mtime are unchanged (and added to it otherwise). */
@@ -463,12 +479,11 @@ function programOf(folder: string): string | null {
   }
 }
 
+/** The memo of input hashes: path, size and mtime → sha256; one of another shape is started afresh. */
+const inputMemoSchema = z.record(z.string(), z.string());
+
 function safeJson(text: string): Record<string, string> {
-  try {
-    return JSON.parse(text) as Record<string, string>;
-  } catch {
-    return {};
-  }
+  return parseJsonOrNull(inputMemoSchema, text) ?? {};
 }
 
 /** A release that could not be lifted is named by its file when that is a version (a versions folder). */
