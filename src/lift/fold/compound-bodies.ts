@@ -20,7 +20,8 @@
  */
 import { generate } from "astring";
 import type { Node } from "../../ast/pattern.js";
-import { fieldsOf, isNode } from "../../ast/pattern.js";
+import { fieldsOf } from "../../ast/pattern.js";
+import { walkTree } from "../../ast/traverse.js";
 import { LINE_WIDTH } from "../layout.js";
 import { blockOf } from "./statement-lists.js";
 import { rewriteUp, type Fold } from "./tree.js";
@@ -33,16 +34,17 @@ const isBlock = (s: Node | null | undefined): boolean => s?.type === "BlockState
 /** Each statement's indentation as printed: two columns per enclosing block (the module body is one: its factory's). */
 function indentations(root: Node): Map<Node, number> {
   const out = new Map<Node, number>();
-  const walk = (n: Node, depth: number) => {
-    out.set(n, 2 * depth);
-    const inner = n.type === "BlockStatement" || n.type === "ClassBody" || n.type === "SwitchCase" ? depth + 1 : depth;
-    for (const v of Object.values(fieldsOf(n))) {
-      if (Array.isArray(v)) {
-        for (const c of v) if (isNode(c)) walk(c, inner);
-      } else if (isNode(v)) walk(v, inner);
-    }
-  };
-  walk(root, 0);
+  let depth = 0;
+  const opens = (n: Node) => n.type === "BlockStatement" || n.type === "ClassBody" || n.type === "SwitchCase";
+  walkTree(root, {
+    enter: (n) => {
+      out.set(n, 2 * depth);
+      if (opens(n)) depth++;
+    },
+    leave: (n) => {
+      if (opens(n)) depth--;
+    },
+  });
   return out;
 }
 

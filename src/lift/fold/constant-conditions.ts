@@ -5,7 +5,8 @@
  * Statements after a return or throw go as well (function declarations are hoisted: they stay).
  */
 import type { LogicalExpression } from "acorn";
-import { fieldsOf, isNodeList, isNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, type Node } from "../../ast/pattern.js";
+import { walkTree } from "../../ast/traverse.js";
 import { constantValue, effectsOf, isConstant, isUndefined, literalAt, undefinedAt, withEffects } from "./pure.js";
 import { rewriteUp, type Fold } from "./tree.js";
 
@@ -61,21 +62,17 @@ function foldLogical(n: LogicalExpression, inTest: boolean): Node {
 /** The nodes whose value is only tested for truth: tests, operands of `!`, and operands of `&&`/`||` that are. */
 function testedNodes(root: Node): Set<Node> {
   const tested = new Set<Node>();
-  const walk = (n: Node, isTested: boolean) => {
-    if (isTested) tested.add(n);
-    const fields = fieldsOf(n);
-    for (const key in fields) {
-      const v = fields[key];
-      const childTested =
-        (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(n.type)) ||
-        (n.type === "UnaryExpression" && n.operator === "!") ||
-        (isTested && n.type === "LogicalExpression" && n.operator !== "??");
-      if (isNodeList(v)) {
-        for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk(c, false);
-      } else if (isNode(v)) walk(v, childTested);
-    }
-  };
-  walk(root, false);
+  walkTree(root, {
+    enter: (n, at) => {
+      if (!at || at.index !== null) return;
+      const { parent, key } = at;
+      const isTested =
+        (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(parent.type)) ||
+        (parent.type === "UnaryExpression" && parent.operator === "!") ||
+        (tested.has(parent) && parent.type === "LogicalExpression" && parent.operator !== "??");
+      if (isTested) tested.add(n);
+    },
+  });
   return tested;
 }
 

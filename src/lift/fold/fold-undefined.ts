@@ -7,7 +7,8 @@
  */
 import { analyze, type ScopeManager } from "eslint-scope";
 import type { CallExpression, Literal, VariableDeclarator } from "acorn";
-import { fieldsOf, isNodeList, isNode, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { fieldsOf, isNodeList, walk, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { transform } from "../../ast/traverse.js";
 import { rewriteTree } from "../../ast/rewrite.js";
 import { isUndefined, undefinedAt } from "./pure.js";
 
@@ -210,34 +211,22 @@ function fold(root: Node): void {
         return n;
     }
   };
-  const visit = (n: Node): Node | null => {
-    if (!n || typeof n !== "object") return n;
-    const fields = fieldsOf(n);
-    for (const k in fields) {
-      const v = fields[k];
-      if (isNodeList(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const c = v[i];
-          if (!c || typeof c !== "object") continue;
-          const r = visit(c);
-          // A dead if without else leaves nothing behind in a statement list.
-          if (r === null) v.splice(i--, 1);
-          else v[i] = r;
-        }
-        // Statements after a return are dead (function declarations are hoisted: they stay).
-        if (k === "body" || k === "consequent") {
-          const end = v.findIndex((x) => x?.type === "ReturnStatement" || x?.type === "ThrowStatement");
-          if (end >= 0) for (let i = v.length - 1; i > end; i--) if (v[i]?.type !== "FunctionDeclaration") v.splice(i, 1);
-        }
-      } else if (isNode(v)) {
-        const r = visit(v);
-        fields[k] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
-      }
+  // Statements after a return are dead (function declarations are hoisted: they stay).
+  const dropAfterExit = (n: Node) => {
+    for (const k of ["body", "consequent"]) {
+      const v = fieldsOf(n)[k];
+      if (!isNodeList(v)) continue;
+      const end = v.findIndex((x) => x?.type === "ReturnStatement" || x?.type === "ThrowStatement");
+      if (end >= 0) for (let i = v.length - 1; i > end; i--) if (v[i]?.type !== "FunctionDeclaration") v.splice(i, 1);
     }
-    if (n.type === "IfStatement" && (known(n.test) || isBool(n.test))) {
-      return truth(n.test) ? n.consequent : (n.alternate ?? null);
-    }
-    return typeof n.type === "string" && n.type.endsWith("Expression") ? foldExpr(n) : n;
   };
-  visit(root);
+  transform(root, {
+    leave: (n) => {
+      dropAfterExit(n);
+      // A dead if without else leaves nothing behind in a statement list.
+      if (n.type === "IfStatement" && (known(n.test) || isBool(n.test))) return truth(n.test) ? n.consequent : (n.alternate ?? null);
+      return n.type.endsWith("Expression") ? foldExpr(n) : n;
+    },
+  });
+  dropAfterExit(root);
 }

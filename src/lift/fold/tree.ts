@@ -4,7 +4,8 @@
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { BlockStatement, VariableDeclarator } from "acorn";
-import { fieldsOf, isNodeList, isFunction, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
+import { transform, walkTree } from "../../ast/traverse.js";
 import { analyzeFunction } from "./fold-undefined.js";
 
 /** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
@@ -15,27 +16,7 @@ export type Fold = (root: Node) => number;
  * null to drop it: from a list it goes, in a single statement slot it leaves an empty statement.
  */
 export function rewriteUp(root: Node, visit: (n: Node, parent: Node, key: string) => Node | null): void {
-  const walk = (n: Node) => {
-    const fields = fieldsOf(n);
-    for (const key in fields) {
-      const v = fields[key];
-      if (isNodeList(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const c = v[i];
-          if (!c || typeof c !== "object" || typeof c.type !== "string") continue;
-          walk(c);
-          const r = visit(c, n, key);
-          if (r === null) v.splice(i--, 1);
-          else v[i] = r;
-        }
-      } else if (isNode(v)) {
-        walk(v);
-        const r = visit(v, n, key);
-        fields[key] = r ?? { type: "EmptyStatement", start: v.start, end: v.end };
-      }
-    }
-  };
-  walk(root);
+  transform(root, { leave: (n, at) => visit(n, at.parent, at.key) });
 }
 
 /**
@@ -106,21 +87,16 @@ function analyse(fn: Node): Analysis {
 function numberRanges(root: Node): Set<Node> {
   const heads = new Set<Node>();
   let at = 0;
-  const walk = (n: Node) => {
-    const start = at++;
-    const fields = fieldsOf(n);
-    for (const key in fields) {
-      if (key === "range") continue;
-      const v = fields[key];
-      if (Array.isArray(v)) {
-        for (const c of v) if (isNode(c)) walk(c);
-      } else if (isNode(v)) walk(v);
-    }
-    n.range = [start, at++];
-    if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
-    if (n.type === "ForStatement" && n.init?.type === "VariableDeclaration") heads.add(n.init);
-  };
-  walk(root);
+  walkTree(root, {
+    enter: (n) => {
+      n.range = [at++, -1];
+    },
+    leave: (n) => {
+      n.range![1] = at++;
+      if ((n.type === "ForInStatement" || n.type === "ForOfStatement") && n.left.type === "VariableDeclaration") heads.add(n.left);
+      if (n.type === "ForStatement" && n.init?.type === "VariableDeclaration") heads.add(n.init);
+    },
+  });
   return heads;
 }
 
