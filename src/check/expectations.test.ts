@@ -114,6 +114,15 @@ describe("expectations file", () => {
       ["d.json", JSON.stringify([{ query: "q", tool: "t", rank: 1.5 }]), /"rank" must be a whole number/],
       ["e.json", JSON.stringify([{ query: "q", tool: "t", best: 1 }]), /unknown field "best"/],
       ["f.json", JSON.stringify({ tools: [] }), /not an expectations list/],
+      ["h.json", JSON.stringify([{ query: "q", tool: "t" }, "q=>t"]), /line 1: expectation 2: not an object; expected/],
+      [
+        "i.json",
+        JSON.stringify([{ query: "q", tool: "t", releases: ["2.1.1", " "] }]),
+        /expectation 1: "releases" must be a list of versions/,
+      ],
+      ["j.json", JSON.stringify([{ query: "q", tool: "t", releases: 2 }]), /expectation 1: "releases" must be a list of versions/],
+      ["k.json", JSON.stringify([{ query: "  ", tool: "t" }]), /expectation 1: "query" must be a non-empty string/],
+      ["l.json", JSON.stringify([{ query: "q", tool: "t", rank: 0 }]), /"rank" must be a whole number, 1 or more/],
       ["g.yaml", "query: q\ntool: t\n", /not an expectations list: expected a list of \{ query, tool/],
     ] as const) {
       const p = file(name, text);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isMap, isSeq, parseDocument, type Document } from "yaml";
+import { z } from "zod";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { parseReleaseSpec, satisfies, type ReleaseSpec } from "../fetch/release-range.js";
 import { normalizeNamePart, type ClientTool } from "./naming.js";
@@ -104,13 +105,13 @@ export function readExpectationsFile(path: string): ExpectationSpec[] {
       throw usage(`not JSON${where}: ${message.replace(/ in JSON at position \d+.*$/, "")}`, path);
     }
   }
-  const list = Array.isArray(value) ? value : (value as { expectations?: unknown } | null)?.expectations;
+  const list = expectationsListSchema.safeParse(value);
   const shape = yaml
     ? "expected a list of { query, tool, rank?, releases? }, or expectations: holding one"
     : 'expected [ { "query", "tool", "rank"?, "releases"? } ] or { "expectations": [ … ] }';
-  if (!Array.isArray(list)) throw usage(`not an expectations list: ${shape}`, path);
+  if (!list.success) throw usage(`not an expectations list: ${shape}`, path);
   const lines = entryLines(doc, text);
-  return list.map((x, i) => {
+  return list.data.map((x, i) => {
     const line = lines[i] !== undefined ? `line ${lines[i]}: ` : "";
     return expectationEntry(x, (why) => usage(`${line}expectation ${i + 1}: ${why}; ${shape}`, path));
   });
@@ -135,26 +136,33 @@ function entryLines(doc: Document, text: string): Array<number | undefined> {
   });
 }
 
+const nonEmpty = (field: string) => `${JSON.stringify(field)} must be a non-empty string`;
+const releasesWhy = '"releases" must be a list of versions or ranges';
+const releaseName = z.string(releasesWhy).trim().min(1, releasesWhy);
+
+/** One entry of an expectations file; each message names its field, as the file's user wrote it. */
+const expectationSchema = z.strictObject(
+  {
+    query: z.string(nonEmpty("query")).trim().min(1, nonEmpty("query")),
+    tool: z.string(nonEmpty("tool")).trim().min(1, nonEmpty("tool")),
+    rank: z.int('"rank" must be a whole number, 1 or more').min(1, '"rank" must be a whole number, 1 or more').optional(),
+    // One release may be written alone.
+    releases: z.union([releaseName.transform((r) => [r]), z.array(releaseName)], releasesWhy).optional(),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${JSON.stringify(issue.keys[0])}` : "not an object") },
+);
+
+/** The file's list: the entries themselves, or under `expectations`; each is checked apart, to say which is wrong. */
+const expectationsListSchema = z.union([
+  z.array(z.unknown()),
+  z.looseObject({ expectations: z.array(z.unknown()) }).transform((o) => o.expectations),
+]);
+
 function expectationEntry(x: unknown, bad: (why: string) => Error): ExpectationSpec {
-  const e = x as Record<string, unknown> | null;
-  if (!e || typeof e !== "object" || Array.isArray(e)) throw bad("not an object");
-  const known = new Set(["query", "tool", "rank", "releases"]);
-  const unknown = Object.keys(e).filter((k) => !known.has(k));
-  if (unknown.length) throw bad(`unknown field ${JSON.stringify(unknown[0])}`);
-  const query = typeof e["query"] === "string" ? e["query"].trim() : "";
-  const tool = typeof e["tool"] === "string" ? e["tool"].trim() : "";
-  if (!query) throw bad('"query" must be a non-empty string');
-  if (!tool) throw bad('"tool" must be a non-empty string');
-  if (e["rank"] !== undefined && !positive(e["rank"])) throw bad('"rank" must be a whole number, 1 or more');
-  const releases = typeof e["releases"] === "string" ? [e["releases"]] : e["releases"];
-  if (releases !== undefined && (!Array.isArray(releases) || !releases.every((r) => typeof r === "string" && r.trim())))
-    throw bad('"releases" must be a list of versions or ranges');
-  return {
-    query,
-    tool,
-    ...(e["rank"] !== undefined ? { rank: e["rank"] } : {}),
-    ...(releases !== undefined ? { releases: (releases as string[]).map((r) => r.trim()) } : {}),
-  };
+  const r = expectationSchema.safeParse(x);
+  if (!r.success) throw bad(r.error.issues[0]?.message ?? "not an object");
+  const { query, tool, rank, releases } = r.data;
+  return { query, tool, ...(rank !== undefined ? { rank } : {}), ...(releases !== undefined ? { releases } : {}) };
 }
 
 /**

@@ -6,18 +6,24 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { z } from "zod";
 import { releaseDir } from "../fetch/release-cache.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 import { writeFileAtomic } from "../safe-write.js";
 
 /** A sha256 as notes hold it: 64 lower-case hex digits, so that it is safe as a folder name. */
+const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
+
 export function isSha256(x: unknown): x is string {
-  return typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
+  return sha256Schema.safeParse(x).success;
 }
+
+/** A release's note: the input it was last lifted from. */
+const releaseNoteSchema = z.object({ input: sha256Schema });
 
 /** The sha256 of the input `version` on `platform` was last lifted from, or null. */
 export function rememberedRelease(liftCache: string, version: string, platform: string): string | null {
-  const input = readNote(releaseNote(liftCache, version, platform))?.["input"];
-  return isSha256(input) ? input : null;
+  return readNoteAs(releaseNoteSchema, releaseNote(liftCache, version, platform))?.input ?? null;
 }
 
 export function rememberRelease(liftCache: string, version: string, platform: string, sha256: string): void {
@@ -28,10 +34,17 @@ function releaseNote(liftCache: string, version: string, platform: string): stri
   return `${releaseDir(join(liftCache, "releases"), version, platform)}.json`;
 }
 
+const anyNote = z.record(z.string(), z.unknown());
+
+/** A note as an object of any fields, or null (missing, unreadable, not an object). */
 export function readNote(path: string): Record<string, unknown> | null {
+  return readNoteAs(anyNote, path);
+}
+
+/** A note of the schema's shape, or null: a note of another shape is ignored, as a missing one is. */
+export function readNoteAs<S extends z.ZodType>(schema: S, path: string): z.output<S> | null {
   try {
-    const note = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    return note !== null && typeof note === "object" && !Array.isArray(note) ? (note as Record<string, unknown>) : null;
+    return parseJsonOrNull(schema, readFileSync(path, "utf8"));
   } catch {
     return null;
   }

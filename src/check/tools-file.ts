@@ -3,7 +3,9 @@
  * bare array of tools. Every tool needs a non-empty string name; description and _meta are optional.
  */
 import { readFileSync } from "node:fs";
+import { z } from "zod";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { checkShape } from "../schemas/json.js";
 import type { ListedTool } from "./naming.js";
 
 export interface ToolsFile {
@@ -11,6 +13,16 @@ export interface ToolsFile {
   /** The file's own `serverName`, when it names one. */
   serverName?: string;
 }
+
+/** One listed tool as the client reads it: other fields are dropped, and a _meta that is not an object. */
+const listedToolSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  _meta: z.unknown().optional(),
+});
+
+/** The list's own shape; each tool is checked apart, to say which one is wrong. */
+const toolsListSchema = z.union([z.array(z.unknown()), z.looseObject({ tools: z.array(z.unknown()), serverName: z.unknown().optional() })]);
 
 export function readToolsFile(path: string): ToolsFile {
   let text: string;
@@ -31,23 +43,23 @@ export function readToolsFile(path: string): ToolsFile {
       ExitCode.usage,
       path,
     );
-  const obj = value as { tools?: unknown; serverName?: unknown };
-  const list = Array.isArray(value) ? value : obj && typeof obj === "object" ? obj.tools : undefined;
-  if (!Array.isArray(list)) throw bad("no tools array");
-  const tools = list.map((t, i) => listedTool(t, () => bad(`tool ${i + 1}`)));
-  const serverName = !Array.isArray(value) && typeof obj.serverName === "string" && obj.serverName ? obj.serverName : undefined;
+  const r = checkShape(toolsListSchema, value);
+  if (!r.ok) throw bad("no tools array");
+  const list = Array.isArray(r.value) ? r.value : r.value.tools;
+  const tools = list.map((t, i) => listedTool(t, (why) => bad(`tool ${i + 1}: ${why}`)));
+  const serverName =
+    !Array.isArray(r.value) && typeof r.value.serverName === "string" && r.value.serverName ? r.value.serverName : undefined;
   return { tools, ...(serverName ? { serverName } : {}) };
 }
 
-/** One listed tool, checked: what the client would read from it. */
-export function listedTool(t: unknown, bad: () => Error): ListedTool {
-  const x = t as Record<string, unknown> | null;
-  if (!x || typeof x !== "object" || typeof x["name"] !== "string" || !x["name"]) throw bad();
-  if (x["description"] !== undefined && typeof x["description"] !== "string") throw bad();
-  const meta = x["_meta"];
+/** One listed tool, checked: what the client would read from it. `bad` is told which field is wrong. */
+export function listedTool(t: unknown, bad: (why: string) => Error): ListedTool {
+  const r = checkShape(listedToolSchema, t);
+  if (!r.ok) throw bad(r.why);
+  const { name, description, _meta: meta } = r.value;
   return {
-    name: x["name"],
-    ...(typeof x["description"] === "string" ? { description: x["description"] } : {}),
+    name,
+    ...(description !== undefined ? { description } : {}),
     ...(meta && typeof meta === "object" && !Array.isArray(meta) ? { _meta: meta as Record<string, unknown> } : {}),
   };
 }
