@@ -5,13 +5,13 @@
  * (random queries, tools, bars and releases) is judged on exactly the releases it names, met there iff the
  * reference's rank is at most its bar. Skipped under SEARCHLIFT_SKIP_REAL=1.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import semver from "semver";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientTool, type ListedTool } from "../src/check/naming.js";
+import { runCli } from "./helpers/cli.js";
 import { Rng } from "./helpers/random.js";
 import { rulesFor } from "./reference/generations.js";
 import { liftedModule, lifterKey } from "./reference/lifted-modules.js";
@@ -19,7 +19,6 @@ import { toolSearch } from "./reference/tool-search-reference.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
 const SEED = Number(process.env.SEARCHLIFT_REFERENCE_SEED ?? 0xc4ec);
-const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
 const dir = mkdtempSync(join(tmpdir(), "searchlift-check-reference-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -156,8 +155,8 @@ describe.skipIf(skip)("check against the independent reference", () => {
         baselineFile,
         "--json",
       ];
-      const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
-      expect(r.status, r.stderr).toBe(0);
+      const r = runCli(args, { timeout: 0 });
+      expect(r.code, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout) as CheckJson;
       expect(out.releases.map((x) => x.version)).toEqual(RELEASES.map((x) => x.version));
       const deferred = server.tools.map((t) => {

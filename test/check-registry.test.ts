@@ -3,7 +3,6 @@
  * refused connection for about 70 s. No network: the registry, or the proxy, is a port on this machine that
  * nothing listens on (refused at once), or a local server (reachable). The real npm answers `config get`.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -11,9 +10,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode, SearchliftError } from "../src/errors.js";
 import { assertRegistryReachable, registryEndpoint } from "../src/fetch/registry-probe.js";
+import { ROOT, runCli } from "./helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 // Under SEARCHLIFT_SKIP_REAL=1, `npm` on PATH is network-gate.ts's stand-in; it runs the real one for `config`.
 const NPM = process.env.SEARCHLIFT_REAL_NPM ?? "npm";
 
@@ -111,28 +109,15 @@ describe("check --releases latest, offline", () => {
   it("exits 12 with one line within seconds, where npm would retry for over a minute", async () => {
     const port = await closedPort();
     const started = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      [
-        BIN,
-        "check",
-        "--server",
-        `node ${join(ROOT, "samples", "mcp-server", "server.mjs")}`,
-        "--releases",
-        "latest",
-        "--lift-cache",
-        join(dir, "lifts"),
-      ],
-      {
-        encoding: "utf8",
-        cwd: ROOT,
-        timeout: 120_000,
-        // npm's own retries as it ships them (2, from 10 s to 60 s apart), so that the bound seen is check's.
-        env: { ...process.env, SEARCHLIFT_NPM: NPM, npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_fetch_retries: "2" },
-      },
-    );
+    const server = `node ${join(ROOT, "samples", "mcp-server", "server.mjs")}`;
+    const r = runCli(["check", "--server", server, "--releases", "latest", "--lift-cache", join(dir, "lifts")], {
+      cwd: ROOT,
+      timeout: 120_000,
+      // npm's own retries as it ships them (2, from 10 s to 60 s apart), so that the bound seen is check's.
+      env: { SEARCHLIFT_NPM: NPM, npm_config_registry: `http://127.0.0.1:${port}/`, npm_config_fetch_retries: "2" },
+    });
     const seconds = (performance.now() - started) / 1000;
-    expect(r.status, r.stderr).toBe(ExitCode.npmFailed);
+    expect(r.code, r.stderr).toBe(ExitCode.npmFailed);
     expect(r.stderr.trim().split("\n")).toEqual([
       `searchlift: cannot reach the npm registry http://127.0.0.1:${port}/: connecting to 127.0.0.1:${port} failed twice ` +
         `(connect ECONNREFUSED 127.0.0.1:${port}); are you offline? (latest always asks the registry; a version an earlier check lifted does not)`,

@@ -5,26 +5,23 @@
  * of the edited catalog, and on real releases (2.1.112, 2.1.332) by the independent reference (test/reference/),
  * skipped under SEARCHLIFT_SKIP_REAL=1.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { clientTool, type ListedTool } from "../src/check/naming.js";
+import { ROOT, runCli } from "./helpers/cli.js";
 import { Rng } from "./helpers/random.js";
 import { rulesFor } from "./reference/generations.js";
 import { liftedModule, lifterKey } from "./reference/lifted-modules.js";
 import { toolSearch } from "./reference/tool-search-reference.js";
 import type { MissedTerm } from "../src/check/explain-missed.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const SKIP_REAL = process.env.SEARCHLIFT_SKIP_REAL === "1";
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, cwd: ROOT, maxBuffer: 1 << 28 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { timeout: 300_000, cwd: ROOT });
 }
 
 interface Suggestion {

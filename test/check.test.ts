@@ -25,9 +25,8 @@ import { dirname, join, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import type { CheckSummary } from "../src/check/check.js";
+import { ROOT, runCli, runCliAsync, type CliRun } from "./helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const SERVER = `node ${join(ROOT, "samples", "mcp-server", "server.mjs")}`;
 const SKIP_REAL = process.env.SEARCHLIFT_SKIP_REAL === "1";
 
@@ -38,8 +37,7 @@ const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), `searchlift-check-${pr
 
 function run(args: string[], env: Record<string, string> = {}) {
   // A given env replaces the process's own for the keys it names (HOME, PATH, … of a fake machine).
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, cwd: ROOT, env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { timeout: 300_000, cwd: ROOT, env });
 }
 
 function findModule(dir: string): string {
@@ -899,15 +897,8 @@ async function startHttpServer(...flags: string[]): Promise<{ url: string; child
 }
 
 /** check as a process, asynchronously: the HTTP server lives in this process's event loop's children. */
-function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runAsync(args: string[]): Promise<CliRun> {
+  return runCliAsync(args, { cwd: ROOT });
 }
 
 describe("check --url (the sample MCP server over streamable HTTP, with the SDK)", () => {

@@ -1,16 +1,13 @@
-import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { relativeOutputPath } from "../src/extract/write-modules.js";
-
-const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
+import { runCli } from "./helpers/cli.js";
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { timeout: 60_000 });
 }
 
 function tmp(): string {
@@ -147,9 +144,7 @@ describe("numeric options", () => {
 
 /** The CLI as a user runs it: progress on (the suite turns it off, vitest.config.ts), no terminal, lift cache off. */
 function runAsUser(args: string[], env: Record<string, string> = {}) {
-  const { SEARCHLIFT_QUIET: _q, ...rest } = process.env;
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000, env: { ...rest, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { timeout: 300_000, env: { SEARCHLIFT_QUIET: undefined, ...env } });
 }
 
 const SAMPLES = join(import.meta.dirname, "..", "samples", "releases");

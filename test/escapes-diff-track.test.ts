@@ -5,15 +5,13 @@
  * contained: the marker file its payload would write never appears, and the commands end with their
  * documented exit codes.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
+import { ROOT, runCli } from "./helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const ESCAPES = join(ROOT, "samples", "escapes");
 const FORMS = readdirSync(ESCAPES).filter((f) => /^\d\d-.*\.js$/.test(f));
 const builder = (await import(join(ESCAPES, "build-release.mjs"))) as {
@@ -33,11 +31,7 @@ export { searchTools, scoreTools, toolSearch, defaults };
 }
 
 function run(args: string[], marker: string) {
-  return spawnSync(process.execPath, [BIN, ...args], {
-    encoding: "utf8",
-    timeout: 600_000,
-    env: { ...process.env, SEARCHLIFT_ESCAPE_MARKER: marker },
-  });
+  return runCli(args, { env: { SEARCHLIFT_ESCAPE_MARKER: marker } });
 }
 
 describe("escape corpus through diff and track", () => {
@@ -50,7 +44,7 @@ describe("escape corpus through diff and track", () => {
       writeFileSync(evil, liftedLooking(readFileSync(join(ESCAPES, form), "utf8")));
       const marker = join(dir, `${form}.escaped`);
       const r = run(["diff", good, evil], marker);
-      expect(r.status, `${form}: ${r.stderr}`).toBe(ExitCode.brokenModule);
+      expect(r.code, `${form}: ${r.stderr}`).toBe(ExitCode.brokenModule);
       expect(r.stderr.trim().split("\n"), form).toHaveLength(1);
       expect(existsSync(marker), form).toBe(false);
     }
@@ -65,7 +59,7 @@ describe("escape corpus through diff and track", () => {
     });
     const marker = join(dir, "escaped");
     const r = run(["track", ...releases, "--out", join(dir, "timeline"), "--cache", join(dir, "cache")], marker);
-    expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
+    expect(r.code, r.stderr).toBe(ExitCode.trackIncomplete);
     expect(existsSync(marker)).toBe(false);
     const timeline = JSON.parse(readFileSync(join(dir, "timeline", "timeline.json"), "utf8")) as {
       releases: Array<{ routineHash: string | null; error?: string }>;
@@ -93,8 +87,8 @@ describe("escape corpus through diff and track", () => {
       // A contained form either breaks the module's answers (the port throws: the verification fails or proves
       // nothing) or, where containing it changed nothing the search does, verifies and ranks.
       const codes: number[] = lift === "refused" ? [ExitCode.notLiftable] : [ExitCode.ok, ExitCode.disagreement, ExitCode.inconclusive];
-      expect(codes, `${form}: ${r.stderr}`).toContain(r.status);
-      if (r.status !== ExitCode.ok)
+      expect(codes, `${form}: ${r.stderr}`).toContain(r.code);
+      if (r.code !== ExitCode.ok)
         expect(r.stderr.trim().split("\n").at(-1), form).toMatch(/cannot lift|verification (failed|inconclusive)/);
       expect(existsSync(marker), form).toBe(false);
     }

@@ -4,16 +4,14 @@
  * host access (the control: the payload works); and `searchlift lift` either refuses the release
  * with exit 9 and the place, or writes a module that, run with host access, never writes it.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { impurities } from "../src/lift/purity.js";
+import { ROOT, runCli } from "./helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const ESCAPES = join(ROOT, "samples", "escapes");
 
 interface FormInfo {
@@ -43,11 +41,8 @@ const work = mkdtempSync(join(tmpdir(), "searchlift-escapes-"));
 const releaseOf = (form: FormInfo) => join(work, `${form.name}.js`);
 const out = join(work, "out");
 for (const form of forms) builder.buildEscapeRelease(join(ESCAPES, `${form.name}.js`), releaseOf(form));
-const batch = spawnSync(process.execPath, [BIN, "lift", ...forms.map(releaseOf), "--out", out, "--no-verify", "--json"], {
-  encoding: "utf8",
-  timeout: 600_000,
-});
-if (batch.status !== ExitCode.notLiftable) throw new Error(`lift of the escape releases exited ${batch.status}: ${batch.stderr}`);
+const batch = runCli(["lift", ...forms.map(releaseOf), "--out", out, "--no-verify", "--json"]);
+if (batch.code !== ExitCode.notLiftable) throw new Error(`lift of the escape releases exited ${batch.code}: ${batch.stderr}`);
 const results = new Map<string, { input: string; module?: string; error?: string; exitCode?: number }>(
   (JSON.parse(batch.stdout) as { results: Array<{ input: string }> }).results.map((r) => [r.input, r]),
 );
@@ -65,11 +60,8 @@ describe("escape corpus", () => {
   it("lift of a refused form alone: exit 9, one line on stderr naming the place, nothing written", () => {
     const form = forms.find((f) => f.lift === "refused")!;
     const alone = join(work, "alone");
-    const lift = spawnSync(process.execPath, [BIN, "lift", releaseOf(form), "--out", alone, "--no-verify"], {
-      encoding: "utf8",
-      timeout: 120_000,
-    });
-    expect(lift.status).toBe(ExitCode.notLiftable);
+    const lift = runCli(["lift", releaseOf(form), "--out", alone, "--no-verify"], { timeout: 120_000 });
+    expect(lift.code).toBe(ExitCode.notLiftable);
     expect(lift.stderr.trim().split("\n")).toHaveLength(1);
     expect(lift.stderr).toMatch(/cannot lift: .*\d+:\d+/);
     expect(existsSync(alone) ? readdirSync(alone, { recursive: true }).filter((f) => String(f).endsWith(".mjs")) : []).toEqual([]);

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { markdownProse, markdownText } from "../src/safe-text.js";
+import { ROOT, runCli } from "./helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
 const SAMPLES = [
   ...readdirSync(join(ROOT, "samples", "releases")).map((f) => join(ROOT, "samples", "releases", f)),
   join(ROOT, "samples", "refused", "0.8.0"),
@@ -27,13 +27,7 @@ function run(...args: string[]) {
 
 /** The CLI with these environment variables set (the suite sets SEARCHLIFT_QUIET=1; progress tests unset it). */
 function runWith(env: Record<string, string>, ...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], {
-    env: { ...process.env, ...env },
-    encoding: "utf8",
-    timeout: 900_000,
-    maxBuffer: 256 << 20,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { env, timeout: 900_000 });
 }
 
 /** The samples as npm releases 2.0.70, 2.0.71, … in fetch's cache layout, each published a day after the last. */

@@ -13,9 +13,9 @@ import { describe, expect, it } from "vitest";
 import { impurities } from "../src/lift/purity.js";
 import { toolSearchPack } from "../src/routines/tool-search/index.js";
 import { writeCraftedBun } from "./helpers/bun-craft.js";
+import { runCli } from "./helpers/cli.js";
 import { REPO } from "./helpers/bun-fixtures.js";
 
-const BIN = join(REPO, "bin", "searchlift.js");
 const SAMPLE = readFileSync(join(REPO, "samples", "releases", "0.3.0"), "utf8");
 const RAW_TERMINATORS = /[\r\u2028\u2029]/;
 const CONTRACT_EXPORTS = [...toolSearchPack.exports].sort();
@@ -29,7 +29,7 @@ const HOSTILE_NAMES = [
 ];
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000 });
+  return runCli(args, { timeout: 300_000 });
 }
 
 function liftedModule(out: string): string {
@@ -66,7 +66,7 @@ describe("text from an input never becomes code", () => {
       const input = writeCraftedBun(join(dir, "app"), [{ name, contents: SAMPLE }]);
       const out = join(dir, "out");
       const r = cli(["lift", input, "--out", out, ...(verify ? [] : ["--no-verify"])]);
-      expect(r.status, r.stderr).toBe(0);
+      expect(r.code, r.stderr).toBe(0);
       const module = liftedModule(out);
       const text = readFileSync(module, "utf8");
       expect(text).not.toMatch(RAW_TERMINATORS);
@@ -82,7 +82,7 @@ describe("text from an input never becomes code", () => {
         ["locate", input, "--json"],
       ]) {
         const shown = cli(args);
-        expect(shown.status, `${args.join(" ")}: ${shown.stderr}`).toBe(0);
+        expect(shown.code, `${args.join(" ")}: ${shown.stderr}`).toBe(0);
         expect(shown.stdout, args.join(" ")).not.toMatch(RAW_TERMINATORS);
         if (args.includes("--json")) expect(() => JSON.parse(shown.stdout)).not.toThrow();
       }
@@ -94,7 +94,7 @@ describe("text from an input never becomes code", () => {
     const input = writeCraftedBun(join(dir, "app"), [{ name: HOSTILE_NAMES[0]!, contents: SAMPLE }]);
     const out = join(dir, "timeline");
     const track = cli(["track", input, "--out", out, "--cache", join(dir, "cache")]);
-    expect(track.status, track.stderr).toBe(0);
+    expect(track.code, track.stderr).toBe(0);
     for (const f of readdirSync(out)) {
       if (!/\.(md|html|json)$/.test(f)) continue;
       expect(readFileSync(join(out, f), "utf8"), f).not.toMatch(RAW_TERMINATORS);
@@ -105,7 +105,7 @@ describe("text from an input never becomes code", () => {
     for (const format of [[], ["--json"], ["--markdown"]]) {
       const args = ["check", "--tools", tools, "--server-name", "files", "--query", "read file", "--releases", input];
       const check = cli([...args, "--lift-cache", join(dir, "lift-cache"), ...format]);
-      expect(check.status, check.stderr).toBe(0);
+      expect(check.code, check.stderr).toBe(0);
       expect(check.stdout + check.stderr, format.join(" ")).not.toMatch(RAW_TERMINATORS);
     }
   }, 300_000);
@@ -118,7 +118,7 @@ describe("text from an input never becomes code", () => {
       ["lift", input, "--out", join(dir, "out")],
     ]) {
       const r = cli(args);
-      expect(r.status, args[0]).toBe(5);
+      expect(r.code, args[0]).toBe(5);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).not.toMatch(RAW_TERMINATORS);
     }
@@ -129,7 +129,7 @@ describe("text from an input never becomes code", () => {
     const input = writeCraftedBun(join(dir, "app\u2028export const hooked = 1;"), [{ name: "/$bunfs/root/cli.js", contents: SAMPLE }]);
     const out = join(dir, "out");
     const r = cli(["lift", input, "--out", out, "--no-verify"]);
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toMatch(RAW_TERMINATORS);
     const module = liftedModule(out);
     const text = readFileSync(module, "utf8");

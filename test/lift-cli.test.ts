@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
-import { BIN, runCli } from "./helpers/cli.js";
+import { runCli } from "./helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
 
@@ -132,16 +132,12 @@ describe("searchlift lift", () => {
   it("the lift cache: the same input lifted again by the same searchlift is copied, said (cached); anything else is lifted", () => {
     const cache = mkdtempSync(join(tmpdir(), "searchlift-lift-cache-"));
     // As a user runs it: the suite turns the lift cache off (vitest.config.ts).
-    const { SEARCHLIFT_LIFT_CACHE: _c, ...env } = process.env;
+    const env = { SEARCHLIFT_LIFT_CACHE: undefined, SEARCHLIFT_QUIET: "" };
     const liftOnce = (input: string, ...more: string[]) => {
       const out = mkdtempSync(join(tmpdir(), "searchlift-lifted-"));
       // A small corpus: what is at stake is whether verification runs, not what it finds.
-      const r = spawnSync(process.execPath, [BIN, "lift", input, "--out", out, "--cases", "40", "--lift-cache", cache, ...more], {
-        encoding: "utf8",
-        timeout: 300_000,
-        env: { ...env, SEARCHLIFT_QUIET: "" },
-      });
-      expect(r.status, r.stderr).toBe(0);
+      const r = runCli(["lift", input, "--out", out, "--cases", "40", "--lift-cache", cache, ...more], { timeout: 300_000, env });
+      expect(r.code, r.stderr).toBe(0);
       const module = join(out, "searchlift-sample", "0.3.0", "npm", "tool-search.mjs");
       // Verification runs only in a lift that is not copied: its start is a progress line.
       return { stdout: r.stdout, module: readFileSync(module, "utf8"), verified: r.stderr.includes("verifying on 40 cases") };

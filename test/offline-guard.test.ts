@@ -11,9 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
+import { runCli } from "./helpers/cli.js";
 import { NETWORK_LOG } from "./helpers/network-gate.js";
-
-const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
 
 /** What the guard recorded since `from`, and the record put back as it was (this test meant to try). */
 function attemptsSince(from: number): string {
@@ -37,11 +36,8 @@ describe.skipIf(process.env.SEARCHLIFT_SKIP_REAL !== "1")("SEARCHLIFT_SKIP_REAL=
     expect(view.status).not.toBe(0);
     expect(view.stderr).toMatch(/SEARCHLIFT_SKIP_REAL=1/);
     const cache = mkdtempSync(join(tmpdir(), "searchlift-offline-"));
-    const r = spawnSync(process.execPath, [BIN, "fetch", "2.1.112", "--cache", cache], {
-      encoding: "utf8",
-      env: { ...process.env, SEARCHLIFT_NPM: "" },
-    });
-    expect(r.status).toBe(ExitCode.npmFailed);
+    const r = runCli(["fetch", "2.1.112", "--cache", cache], { timeout: 0, env: { SEARCHLIFT_NPM: "" } });
+    expect(r.code).toBe(ExitCode.npmFailed);
     const attempts = attemptsSince(from);
     expect(attempts).toMatch(/^npm view semver version$/m);
     expect(attempts).toMatch(/^npm view @anthropic-ai\/claude-code/m);

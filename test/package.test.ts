@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT, runCli } from "./helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
 const SKIP_REAL = !!process.env.SEARCHLIFT_SKIP_REAL;
 
 interface PackedFile {
@@ -54,11 +54,8 @@ describe("npm pack", () => {
   });
 
   it("the command line starts from the code cache the build made: V8 takes it", () => {
-    const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), "--version"], {
-      encoding: "utf8",
-      env: { ...process.env, SEARCHLIFT_DEBUG: "1" },
-    });
-    expect(r.status).toBe(0);
+    const r = runCli(["--version"], { timeout: 0, env: { SEARCHLIFT_DEBUG: "1" } });
+    expect(r.code).toBe(0);
     expect(r.stderr).toBe("code cache: used\n");
   });
 

@@ -3,15 +3,14 @@
  * tarball, and track shows it at each change point (timeline.json, .md, .html). Here the fetch cache is made by
  * hand from two sample releases, so no network is needed.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isPublishTime, recordedPublishTime, recordPublishTime, RELEASE_META, tarballName } from "../src/fetch/release-cache.js";
+import { ROOT, runCli } from "./helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const dir = mkdtempSync(join(tmpdir(), "searchlift-published-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -69,10 +68,8 @@ describe("publish times", () => {
     cachedSample(cache, "0.3.1", "2026-03-02T10:00:00.000Z");
     cachedSample(cache, "0.4.0", "2026-04-20T09:30:00.000+00:00");
     const out = join(dir, "timeline");
-    const r = spawnSync(process.execPath, [BIN, "track", cache, "--no-verify", "--out", out, "--cache", join(dir, "track-cache")], {
-      encoding: "utf8",
-    });
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCli(["track", cache, "--no-verify", "--out", out, "--cache", join(dir, "track-cache")], { timeout: 0 });
+    expect(r.code, r.stderr).toBe(0);
     const timeline = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8"));
     expect(timeline.releases.map((x: { version: string; published?: string }) => [x.version, x.published])).toEqual([
       ["0.3.1", "2026-03-02T10:00:00.000Z"],

@@ -5,13 +5,13 @@
  * ToolSearch with name parts; 2.1.19 adds +required terms and fast paths; 2.1.111 and 2.1.112 are
  * the same routines under other minified names; 2.1.64 (between 2.1.19 and 2.1.111) adds searchHint.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Change } from "../src/track/timeline.js";
 import { npmPack } from "./helpers/cache.js";
+import { runCli } from "./helpers/cli.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
 const versions = ["2.0.70", "2.0.76", "2.1.10", "2.1.14", "2.1.19", "2.1.111", "2.1.112"];
@@ -21,22 +21,8 @@ describe.skipIf(skip)("track on real releases", () => {
     const inputs = versions.map((v) => npmPack(`@anthropic-ai/claude-code@${v}`));
     const out = mkdtempSync(join(tmpdir(), "searchlift-track-real-"));
     const cache = mkdtempSync(join(tmpdir(), "searchlift-track-real-cache-"));
-    const r = spawnSync(
-      process.execPath,
-      [
-        join(import.meta.dirname, "..", "bin", "searchlift.js"),
-        "track",
-        ...inputs,
-        "--out",
-        out,
-        "--cache",
-        cache,
-        "--no-verify",
-        "--json",
-      ],
-      { encoding: "utf8", timeout: 900_000, maxBuffer: 256 << 20 },
-    );
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCli(["track", ...inputs, "--out", out, "--cache", cache, "--no-verify", "--json"], { timeout: 900_000 });
+    expect(r.code, r.stderr).toBe(0);
     const t = JSON.parse(r.stdout);
     expect(t.releases.map((x: { version: string; platform: string }) => `${x.version}/${x.platform}`)).toEqual(
       versions.map((v) => `${v}/npm`),

@@ -4,15 +4,15 @@
  * always throws, throws 40 MB messages or ones that copy the sandbox's own, recurses without end, or
  * allocates 1.5 GB per call. The CLI runs as a process, as a user would run it.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { REPO } from "./helpers/bun-fixtures.js";
+import { BIN, runCli } from "./helpers/cli.js";
 
-const BIN = join(REPO, "bin", "searchlift.js");
 const work = mkdtempSync(join(tmpdir(), "searchlift-verify-bounds-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -28,8 +28,7 @@ function hostile(name: string, body: string): string {
 }
 
 function lift(input: string, ...more: string[]) {
-  const r = spawnSync(process.execPath, [BIN, "lift", input, "--out", join(work, "out"), ...more], { encoding: "utf8", timeout: 300_000 });
-  return { code: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout };
+  return runCli(["lift", input, "--out", join(work, "out"), ...more], { timeout: 300_000 });
 }
 
 describe("verification ends, and says why, whatever the helper does", () => {
