@@ -20,6 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { copyFile } from "node:fs/promises";
+import { z } from "zod";
 import { defaultCache } from "../cache-dir.js";
 import { digestsInBackground } from "../file-digests.js";
 import { basename, dirname, join } from "node:path";
@@ -27,6 +28,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { isPlatform, isVersion } from "../release-names.js";
 import { quoted } from "../safe-text.js";
 import { writeFileAtomic } from "../safe-write.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 import { npmCacheAdd, npmCacheContent, npmCacheFolder, npmPack } from "./npm-client.js";
 
 export const RELEASE_META = "release.json";
@@ -93,6 +95,21 @@ export async function checkIntegrity(file: string, sri: string): Promise<{ ok: b
   return { ok: actual === `${want.algorithm}-${want.digest}`, actual, sha256: sha256! };
 }
 
+/**
+ * release.json beside a cached tarball, as fetch writes it: the release, the tarball's file name and the registry's
+ * integrity, and when known its publish time. Other fields are kept (a date is added to it in place).
+ */
+const releaseMetaSchema = z.looseObject({
+  package: z.string(),
+  version: z.string(),
+  platform: z.string(),
+  tarball: z.string(),
+  integrity: z.string(),
+});
+
+/** The part of release.json that says when the registry published it. */
+const datedMetaSchema = z.object({ tarball: z.string(), published: z.string().refine(isPublishTime) });
+
 export type CacheLookup = { status: "hit"; release: CachedRelease } | { status: "missing" } | { status: "corrupt"; why: string };
 
 /**
@@ -103,19 +120,15 @@ export async function lookupCached(cache: string, id: ReleaseId, registry?: stri
   const dir = releaseDir(cache, id.version, id.platform);
   const metaFile = join(dir, RELEASE_META);
   if (!existsSync(dir)) return { status: "missing" };
-  let meta: Partial<CachedRelease>;
+  let value: unknown;
   try {
-    meta = JSON.parse(readFileSync(metaFile, "utf8")) as Partial<CachedRelease>;
+    value = JSON.parse(readFileSync(metaFile, "utf8"));
   } catch {
     return { status: "corrupt", why: `${RELEASE_META} is missing or unreadable` };
   }
-  if (
-    meta.version !== id.version ||
-    meta.platform !== id.platform ||
-    meta.package !== id.package ||
-    typeof meta.integrity !== "string" ||
-    typeof meta.tarball !== "string"
-  ) {
+  const r = releaseMetaSchema.safeParse(value);
+  const meta = r.success ? r.data : null;
+  if (!meta || meta.version !== id.version || meta.platform !== id.platform || meta.package !== id.package) {
     return { status: "corrupt", why: `${RELEASE_META} does not describe ${id.package}@${id.version}` };
   }
   // The recorded name is only ever the one we gave: anything else would read a file outside the release's folder.
@@ -138,14 +151,13 @@ export function isPublishTime(s: string): boolean {
  * tarball (written from the registry at download). Null where unknown: another file, an older cache entry.
  */
 export function recordedPublishTime(tarball: string): string | null {
-  let meta: { tarball?: unknown; published?: unknown };
+  let meta: z.infer<typeof datedMetaSchema> | null;
   try {
-    meta = JSON.parse(readFileSync(join(dirname(tarball), RELEASE_META), "utf8")) as typeof meta;
+    meta = parseJsonOrNull(datedMetaSchema, readFileSync(join(dirname(tarball), RELEASE_META), "utf8"));
   } catch {
     return null;
   }
-  if (meta?.tarball !== basename(tarball) || typeof meta.published !== "string") return null;
-  return isPublishTime(meta.published) ? meta.published : null;
+  return meta?.tarball === basename(tarball) ? meta.published : null;
 }
 
 /**
@@ -156,8 +168,8 @@ export function recordPublishTime(tarball: string, published: string): void {
   if (!isPublishTime(published) || recordedPublishTime(tarball) !== null) return;
   const metaFile = join(dirname(tarball), RELEASE_META);
   try {
-    const meta = JSON.parse(readFileSync(metaFile, "utf8")) as Record<string, unknown>;
-    if (meta["tarball"] !== basename(tarball)) return;
+    const meta = parseJsonOrNull(z.looseObject({ tarball: z.string() }), readFileSync(metaFile, "utf8"));
+    if (meta?.tarball !== basename(tarball)) return;
     writeFileAtomic(metaFile, JSON.stringify({ ...meta, published }, null, 2) + "\n");
   } catch {
     // a read-only or changing cache: the date stays unknown

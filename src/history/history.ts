@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
+import { z } from "zod";
 import { defaultCache } from "../cache-dir.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { askRegistryAhead, fetchReleases, type Skipped } from "../fetch/fetch.js";
@@ -22,6 +23,7 @@ import { checkOutput } from "../output-folder.js";
 import type { OnProgress } from "../progress.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { writeFileAtomic } from "../safe-write.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 import { liftHere, readCached, verifyingCount, writeTimeline } from "../track/track.js";
 import type { Release, Timeline } from "../track/timeline.js";
 import { VERSION } from "../version.js";
@@ -82,15 +84,16 @@ export interface HistoryResult {
   kept?: { out: string; lifted: number; dir: string };
 }
 
-/** What history records of a release once its lift is in the lift cache. */
-interface HistoryRecord {
-  version: string;
-  platform: string;
-  package: string;
-  sha256: string;
-  tarball: string;
-  searchlift: string;
-}
+/** What history records of a release once its lift is in the lift cache: its tarball, whose sha256 keys the lift. */
+const historyRecordSchema = z.object({
+  version: z.string(),
+  platform: z.string(),
+  package: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  tarball: z.string(),
+  searchlift: z.string(),
+});
+export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
 export async function history(opts: HistoryOptions): Promise<HistoryResult> {
   checkOutput(opts.out, "track");
@@ -177,15 +180,24 @@ function recordFile(records: string, version: string, platform: string): string 
   return join(records, platform, `${version}.json`);
 }
 
-/** The release as history recorded it, with its lift read from the lift cache; null when it must be done (again). */
-function recordedRelease(records: string, cache: string, p: PlannedRelease, verify: boolean): Release | null {
-  let r: HistoryRecord;
+/** A release's record, or null: one that is missing, does not parse or is of another shape is done again. */
+export function readRecord(file: string): HistoryRecord | null {
   try {
-    r = JSON.parse(readFileSync(recordFile(records, p.version, p.platform), "utf8")) as HistoryRecord;
+    return parseJsonOrNull(historyRecordSchema, readFileSync(file, "utf8"));
   } catch {
     return null;
   }
-  if (r.searchlift !== VERSION || r.package !== p.package || typeof r.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.sha256)) return null;
+}
+
+/** The release as history recorded it, with its lift read from the lift cache; null when it must be done (again). */
+function recordedRelease(records: string, cache: string, p: PlannedRelease, verify: boolean): Release | null {
+  let r: HistoryRecord | null;
+  try {
+    r = readRecord(recordFile(records, p.version, p.platform));
+  } catch {
+    return null;
+  }
+  if (!r || r.searchlift !== VERSION || r.package !== p.package) return null;
   const lifted = readCached(cache, r.sha256, verify);
   return lifted ? { ...lifted, input: r.tarball, ...(p.published ? { published: p.published } : {}) } : null;
 }
