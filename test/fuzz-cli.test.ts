@@ -7,7 +7,6 @@
  * a signal or an abort (134), a hang (over RUN_TIMEOUT_MS), more than one line on stderr, or a peak
  * resident memory over MAX_RSS_MB. Seeded (SEARCHLIFT_FUZZ_SEED) and reproducible; a few hundred runs.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { impurities } from "../src/lift/purity.js";
 import { craftBunLegacy } from "./helpers/bun-craft.js";
+import { runCli } from "./helpers/cli.js";
 import { REPO } from "./helpers/bun-fixtures.js";
 import { mulberry32 } from "./helpers/random.js";
 
@@ -23,7 +23,6 @@ const RUNS = Number(process.env.SEARCHLIFT_FUZZ_CLI_RUNS ?? 180);
 const SEED = Number(process.env.SEARCHLIFT_FUZZ_SEED ?? 0x5ea4c1);
 const RUN_TIMEOUT_MS = 60_000;
 const MAX_RSS_MB = 600;
-const WRAPPER = join(REPO, "test", "helpers", "cli-rusage.mjs");
 
 const work = mkdtempSync(join(tmpdir(), "searchlift-fuzz-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -165,17 +164,11 @@ interface Outcome {
   timedOut: boolean;
 }
 
-function runCli(cmd: string[], input: string, out: string): Outcome {
+function runOn(cmd: string[], input: string, out: string): Outcome {
   const args = [...cmd.slice(0, 1), input, ...cmd.slice(1)];
   if (cmd[cmd.length - 1] === "--out") args.push(out);
-  const r = spawnSync(process.execPath, [WRAPPER, ...args], {
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
-    timeout: RUN_TIMEOUT_MS,
-    maxBuffer: 1 << 26,
-  });
-  const rss = Number(String(r.output[3] ?? "0")) / 1024;
-  const timedOut = r.error !== undefined && "code" in r.error && r.error.code === "ETIMEDOUT";
-  return { what: args.join(" "), code: r.status, signal: r.signal, stderr: String(r.stderr ?? ""), rssMb: rss, timedOut };
+  const r = runCli(args, { timeout: RUN_TIMEOUT_MS, peakRss: true });
+  return { what: args.join(" "), code: r.code, signal: r.signal, stderr: r.stderr, rssMb: r.peakRssMb!, timedOut: r.timedOut };
 }
 
 function problem(o: Outcome): string | null {
@@ -206,7 +199,9 @@ describe("mutation fuzz of the CLI, as a process", () => {
     all = await corpora();
   });
 
-  it(`${RUNS} runs of extract/locate/lift on mutated inputs: documented exit codes, one line, bounded time and memory`, () => {
+  it(`${RUNS} runs of extract/locate/lift on mutated inputs: documented exit codes, one line, bounded time and memory`, async ({
+    annotate,
+  }) => {
     const byCode = new Map<string, number>();
     const failures: string[] = [];
     let peakRss = 0;
@@ -219,7 +214,7 @@ describe("mutation fuzz of the CLI, as a process", () => {
       writeFileSync(input, m.bytes);
       const cmd = COMMANDS[Math.floor(rnd() * COMMANDS.length)]!;
       const out = join(work, `out-${i}`);
-      const o = runCli(cmd, input, out);
+      const o = runOn(cmd, input, out);
       const written = cmd[0] === "lift" && o.code === 0 ? writtenModuleProblem(out) : null;
       rmSync(out, { recursive: true, force: true });
       peakRss = Math.max(peakRss, o.rssMb);
@@ -228,13 +223,13 @@ describe("mutation fuzz of the CLI, as a process", () => {
       const p = problem(o) ?? written;
       if (p) failures.push(`${c.name} seed=${seed} ${m.op} | ${o.what}: ${p}`);
     }
-    console.log(
+    await annotate(
       `fuzz (CLI): ${RUNS} runs, peak RSS ${peakRss.toFixed(0)} MB; outcomes: ${[...byCode]
         .sort()
         .map(([k, n]) => `${k} ×${n}`)
         .join(", ")}`,
     );
-    if (failures.length) console.log(failures.slice(0, 20).join("\n"));
+    if (failures.length) await annotate(failures.slice(0, 20).join("\n"));
     expect(failures).toEqual([]);
     // The mutations reach past the readers: some runs succeed, some are refused.
     expect([...byCode.keys()].some((k) => k.endsWith("→ 0"))).toBe(true);

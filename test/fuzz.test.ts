@@ -576,7 +576,7 @@ describe("mutation fuzz over every container reader", () => {
     corpora = buildCorpora();
   }, 600_000);
 
-  it("baselines open with the expected format (so mutations start from valid containers)", () => {
+  it("baselines open with the expected format (so mutations start from valid containers)", async ({ annotate }) => {
     expect(corpora.length).toBeGreaterThanOrEqual(14);
     for (const c of corpora) {
       const file = join(work, "base-" + c.file);
@@ -589,12 +589,14 @@ describe("mutation fuzz over every container reader", () => {
       } finally {
         got.close();
       }
-      console.log(`fuzz corpus ${c.name}: ${c.bytes.length} bytes, ${got.modules.length} modules, ${c.hot.length} hot regions`);
+      await annotate(`fuzz corpus ${c.name}: ${c.bytes.length} bytes, ${got.modules.length} modules, ${c.hot.length} hot regions`);
     }
     expect(readdirSync(scratch)).toEqual([]);
   });
 
-  it(`${CASES_PER_CORPUS} mutations per corpus: success or a one-line SearchliftError, within ${CASE_BUDGET_MS} ms, no temp files left`, () => {
+  it(`${CASES_PER_CORPUS} mutations per corpus: success or a one-line SearchliftError, within ${CASE_BUDGET_MS} ms, no temp files left`, async ({
+    annotate,
+  }) => {
     const failures: Failure[] = [];
     let total = 0;
     let opened = 0;
@@ -615,11 +617,11 @@ describe("mutation fuzz over every container reader", () => {
         else if (r.ms > CASE_BUDGET_MS) failures.push({ corpus: c.name, seed, op: m.op, problem: `took ${r.ms.toFixed(0)} ms` });
       }
     });
-    console.log(
+    await annotate(
       `fuzz: ${total} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${opened} opened, ${total - opened} rejected with SearchliftError; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`,
     );
     if (failures.length)
-      console.log(
+      await annotate(
         failures
           .slice(0, 20)
           .map((f) => `${f.corpus} seed=${f.seed} ${f.op}: ${f.problem}`)
@@ -812,7 +814,9 @@ describe("mutation fuzz over real executables, in place", () => {
     targets = realTargets();
   }, 1_200_000);
 
-  it(`${REAL_CASES} header/table mutations per real Bun ELF/PE/Mach-O and Node SEA executable: the Bun and SEA readers return a container, null, or a one-line SearchliftError`, () => {
+  it(`${REAL_CASES} header/table mutations per real Bun ELF/PE/Mach-O and Node SEA executable: the Bun and SEA readers return a container, null, or a one-line SearchliftError`, async ({
+    annotate,
+  }) => {
     const failures: Failure[] = [];
     let total = 0;
     let opened = 0;
@@ -856,11 +860,11 @@ describe("mutation fuzz over real executables, in place", () => {
         base.close();
       }
     });
-    console.log(
+    await annotate(
       `fuzz (real executables): ${total} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${opened} opened; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`,
     );
     if (failures.length)
-      console.log(
+      await annotate(
         failures
           .slice(0, 20)
           .map((f) => `${f.corpus} seed=${f.seed} ${f.op}: ${f.problem}`)

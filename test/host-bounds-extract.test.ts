@@ -5,19 +5,17 @@
  * module's text is decoded on its own), and more records than searchlift reads; what is read is listed a piece
  * at a time. Each CLI run reports its peak resident memory (test/helpers/cli-rusage.mjs).
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, type TestContext } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { listing, listingJson } from "../src/extract/listing.js";
 import { jsLiteral } from "../src/safe-text.js";
 import { MAX_MODULES, MAX_NAME_BYTES, MAX_SHARED_CONTENTS } from "../src/extract/bun-payload.js";
 import { memoryContainer } from "./helpers/memory-container.js";
-import { REPO } from "./helpers/bun-fixtures.js";
+import { runCli } from "./helpers/cli.js";
 
-const WRAPPER = join(REPO, "test", "helpers", "cli-rusage.mjs");
 const work = mkdtempSync(join(tmpdir(), "searchlift-host-bounds-extract-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -61,24 +59,21 @@ function craft(file: string, count: number, name: (i: number) => string | number
   return file;
 }
 
-/** The CLI as a process: its exit code, output, and peak resident memory in MB. */
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [WRAPPER, ...args], {
-    encoding: "utf8",
-    timeout: 300_000,
-    maxBuffer: 1 << 30,
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
-  });
-  const peakMb = Math.round(Number(r.output[3]) / 1024);
-  console.log(`${args.slice(0, 2).join(" ")} ${args.slice(2).join(" ")}: exit ${r.status}, peak ${peakMb} MB`);
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, peakMb };
+/** The CLI as a process: its exit code, output, and peak resident memory in MB, which the test's annotation says. */
+async function cli(annotate: TestContext["annotate"], ...args: string[]) {
+  const r = runCli(args, { timeout: 300_000, peakRss: true });
+  const peakMb = Math.round(r.peakRssMb!);
+  await annotate(`${args.slice(0, 2).join(" ")} ${args.slice(2).join(" ")}: exit ${r.code}, peak ${peakMb} MB`);
+  return { ...r, peakMb };
 }
 
 const LONG = "/$bunfs/root/" + "n".repeat(4096 - 16) + ".js";
 const BOUND_MB = 400;
 
 describe("Bun payloads with hundreds of thousands of records", () => {
-  it("400,000 records sharing one 4 KB name (a 20 MB file): refused on one line (exit 5) by extract --list and lift", () => {
+  it("400,000 records sharing one 4 KB name (a 20 MB file): refused on one line (exit 5) by extract --list and lift", async ({
+    annotate,
+  }) => {
     const file = craft(
       join(work, "shared-name-400k"),
       400_000,
@@ -90,7 +85,7 @@ describe("Bun payloads with hundreds of thousands of records", () => {
       ["extract", file, "--list", "--json"],
       ["lift", file, "--no-verify", "--out", join(work, "o1")],
     ]) {
-      const r = cli(...args);
+      const r = await cli(annotate, ...args);
       expect(r.code, r.stderr).toBe(ExitCode.malformed);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toContain(`holds over ${MAX_MODULES} modules, more than searchlift reads`);
@@ -98,7 +93,7 @@ describe("Bun payloads with hundreds of thousands of records", () => {
     }
   });
 
-  it("130,000 records sharing one 4 KB name (530 MB of names): refused (exit 5) for the names' total, not exit 1", () => {
+  it("130,000 records sharing one 4 KB name (530 MB of names): refused (exit 5) for the names' total, not exit 1", async ({ annotate }) => {
     const file = craft(
       join(work, "shared-name-130k"),
       130_000,
@@ -109,7 +104,7 @@ describe("Bun payloads with hundreds of thousands of records", () => {
       ["extract", file, "--list"],
       ["lift", file, "--no-verify", "--out", join(work, "o2")],
     ]) {
-      const r = cli(...args);
+      const r = await cli(annotate, ...args);
       expect(r.code, r.stderr).toBe(ExitCode.malformed);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toContain(`module names total ${130_000 * LONG.length} bytes (records share them), more than the ${MAX_NAME_BYTES}`);
@@ -117,7 +112,7 @@ describe("Bun payloads with hundreds of thousands of records", () => {
     }
   });
 
-  it("2,000 records sharing one 1 MB range of contents: refused (exit 5) before lift decodes 2 GB of text", () => {
+  it("2,000 records sharing one 1 MB range of contents: refused (exit 5) before lift decodes 2 GB of text", async ({ annotate }) => {
     const body = "function f(a) { return a + 1; }\n".repeat(32 * 1024);
     const file = craft(
       join(work, "shared-contents"),
@@ -125,32 +120,34 @@ describe("Bun payloads with hundreds of thousands of records", () => {
       (i) => `/$bunfs/root/m${i}.js`,
       (i) => (i === 0 ? body : 0),
     );
-    const r = cli("lift", file, "--no-verify", "--out", join(work, "o3"));
+    const r = await cli(annotate, "lift", file, "--no-verify", "--out", join(work, "o3"));
     expect(r.code, r.stderr).toBe(ExitCode.malformed);
     expect(r.stderr).toMatch(new RegExp(`modules share over ${MAX_SHARED_CONTENTS} bytes of contents`));
     expect(r.peakMb).toBeLessThan(BOUND_MB);
   });
 
-  it("250,000 records with their own 128-byte names (at both limits): listed whole, as text and JSON, in bounded memory", () => {
+  it("250,000 records with their own 128-byte names (at both limits): listed whole, as text and JSON, in bounded memory", async ({
+    annotate,
+  }) => {
     const count = MAX_MODULES;
     const name = (i: number) => {
       const base = `/$bunfs/root/m${i}`;
       return base + "x".repeat(128 - base.length - 3) + ".js";
     };
     const file = craft(join(work, "own-names-250k"), count, name, (i) => (i === 0 ? "export const a = 1;\n" : 0));
-    const text = cli("extract", file, "--list");
+    const text = await cli(annotate, "extract", file, "--list");
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.split("\n");
     expect(lines).toContain(`modules: ${count}`);
     expect(lines.filter((l) => l.startsWith("/$bunfs/root/m"))).toHaveLength(count);
     expect(text.peakMb).toBeLessThan(BOUND_MB);
-    const json = cli("extract", file, "--list", "--json");
+    const json = await cli(annotate, "extract", file, "--list", "--json");
     expect(json.code, json.stderr).toBe(0);
     const l = JSON.parse(json.stdout) as { modules: Array<{ path: string }> };
     expect(l.modules).toHaveLength(count);
     expect(l.modules[count - 1]!.path).toBe(name(count - 1));
     expect(json.peakMb).toBeLessThan(BOUND_MB);
-    const lifted = cli("lift", file, "--no-verify", "--out", join(work, "o4"));
+    const lifted = await cli(annotate, "lift", file, "--no-verify", "--out", join(work, "o4"));
     expect(lifted.code, lifted.stderr).toBe(ExitCode.notLiftable);
     expect(lifted.peakMb).toBeLessThan(BOUND_MB);
   });

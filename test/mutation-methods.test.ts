@@ -9,19 +9,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkMutant, liftBase, mutationBase, outcomeTable, writeMutants, type Outcome } from "./helpers/mutation-check.js";
+import { annotateTable, checkMutant, liftBase, mutationBase, outcomeLine, writeMutants, type Outcome } from "./helpers/mutation-check.js";
 import { generateMutants, type Mutant } from "./helpers/mutants.js";
 import { ExitCode } from "../src/errors.js";
+import { runCli } from "./helpers/cli.js";
 
 const RELEASES = join(import.meta.dirname, "..", "samples", "releases");
-const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
 const VERSIONS = ["0.3.0", "0.5.0", "0.7.0"];
 
 describe("the scorer as a method, and back", async () => {
   const dir = mkdtempSync(join(tmpdir(), "searchlift-methods-"));
-  const outcomes: Outcome[] = [];
   const cases = await Promise.all(
     VERSIONS.map(async (v) => {
       const text = readFileSync(join(RELEASES, v), "utf8");
@@ -33,10 +31,8 @@ describe("the scorer as a method, and back", async () => {
     }),
   );
 
-  afterAll(() => {
-    console.log(outcomeTable(`scorer as a method and back: samples ${VERSIONS.join(", ")}`, outcomes));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const outcomes: Outcome[] = [];
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("makes the three method forms of each base, as refactors", () => {
     for (const c of cases) {
@@ -51,11 +47,12 @@ describe("the scorer as a method, and back", async () => {
   });
 
   for (const c of cases) {
-    it(`${c.v}: each method form lifts, verifies and diffs as no change; turned back into a function, likewise`, async () => {
+    it(`${c.v}: each method form lifts, verifies and diffs as no change; turned back into a function, likewise`, async ({ annotate }) => {
       const lifted = await liftBase(c.base, c.file, dir);
       for (const m of c.mutants) {
         const o = await checkMutant(m, c.files.get(m)!, lifted, dir);
         outcomes.push(o);
+        await annotate(outcomeLine(o));
         expect(o.problems, m.id).toEqual([]);
       }
       for (const m of c.mutants) {
@@ -73,8 +70,10 @@ describe("the scorer as a method, and back", async () => {
         };
         const o = await checkMutant(back, c.file, asBase, join(dir, "back"));
         outcomes.push(o);
+        await annotate(outcomeLine(o));
         expect(o.problems, back.id).toEqual([]);
       }
+      if (c === cases.at(-1)) await annotateTable(annotate, `scorer as a method and back: samples ${VERSIONS.join(", ")}`, outcomes);
     });
   }
 
@@ -89,10 +88,8 @@ describe("the scorer as a method, and back", async () => {
     expect(edited).toContain("void this.limit;");
     const file = join(dir, "uses-this.js");
     writeFileSync(file, edited);
-    const r = spawnSync(process.execPath, [BIN, "lift", file, "--out", join(dir, "uses-this"), "--no-verify", "--no-lift-cache", "-q"], {
-      encoding: "utf8",
-    });
-    expect(r.status, r.stdout + r.stderr + String(r.error ?? "")).toBe(ExitCode.notLiftable);
+    const r = runCli(["lift", file, "--out", join(dir, "uses-this"), "--no-verify", "--no-lift-cache", "-q"], { timeout: 0 });
+    expect(r.code, r.stdout + r.stderr + String(r.signal ?? "")).toBe(ExitCode.notLiftable);
     expect(r.stderr).toMatch(/is a method that uses this; it is lifted only as a function of its arguments/);
   });
 });

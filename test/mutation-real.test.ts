@@ -17,7 +17,8 @@ import {
   liftBase,
   mutationBase,
   openContainer,
-  outcomeTable,
+  annotateTable,
+  outcomeLine,
   writeMutants,
   type LiftedBase,
   type Outcome,
@@ -69,12 +70,7 @@ describe.skipIf(skip)("mutation corpus: real releases", async () => {
     for (const { base, file } of bases) lifted.set(base.name, await liftBase(base, file, dir));
   });
 
-  afterAll(() => {
-    console.log(outcomeTable("mutation corpus: real releases", outcomes));
-    const failing = outcomes.filter((o) => o.problems.length);
-    if (failing.length) console.log(failing.map((o) => `${o.mutant.id}: ${o.problems.join("; ")}`).join("\n"));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("has mutants of every kind on each release, behaviour changes and refactors", () => {
     for (const { base } of bases) {
@@ -84,13 +80,12 @@ describe.skipIf(skip)("mutation corpus: real releases", async () => {
     }
   });
 
-  it.each(mutants.map((m) => [m.mutant.id, m] as const))(
-    "%s",
-    async (_id, { mutant, file }) => {
-      const o = await checkMutant(mutant, file, lifted.get(mutant.base)!, dir);
-      outcomes.push(o);
-      expect(o.problems, `${mutant.id} (${mutant.changesBehaviour ? "behaviour change" : "refactor"}: ${mutant.description})`).toEqual([]);
-    },
-    MUTANT_TIMEOUT,
-  );
+  const lastId = mutants.at(-1)?.mutant.id;
+  it.for(mutants.map((m) => [m.mutant.id, m] as const))("%s", { timeout: MUTANT_TIMEOUT }, async ([id, { mutant, file }], { annotate }) => {
+    const o = await checkMutant(mutant, file, lifted.get(mutant.base)!, dir);
+    outcomes.push(o);
+    await annotate(outcomeLine(o));
+    if (id === lastId) await annotateTable(annotate, "mutation corpus: real releases", outcomes);
+    expect(o.problems, `${mutant.id} (${mutant.changesBehaviour ? "behaviour change" : "refactor"}: ${mutant.description})`).toEqual([]);
+  });
 });

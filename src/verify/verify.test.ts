@@ -107,11 +107,11 @@ const corpus = defaultCorpus(1, 2000);
 const toolCount = (c: VerifyCase) => c.deferred.length + (c.loaded?.length ?? 0);
 
 describe("verifyAgreement on synthetic scorers", () => {
-  it("the script and the same code as an ES module agree on all 2,000 cases × 3 functions", async () => {
+  it("the script and the same code as an ES module agree on all 2,000 cases × 3 functions", async ({ annotate }) => {
     const t0 = performance.now();
     const r = await verifyAgreement(ORIGINAL_SCRIPT, SAME_MODULE, corpus);
     const ms = performance.now() - t0;
-    console.log(`verify: ${r.cases} cases × 3 functions in ${Math.round(ms)} ms (run ${Math.round(r.durationMs.run)} ms)`);
+    await annotate(`verify: ${r.cases} cases × 3 functions in ${Math.round(ms)} ms (run ${Math.round(r.durationMs.run)} ms)`);
     expect(r.firstDisagreement).toBeUndefined();
     expect(r).toMatchObject({
       cases: 2000,
@@ -138,7 +138,7 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(values.some((v) => v!.length > 1)).toBe(true);
   });
 
-  it("catches a weight of 5 instead of 6 and shrinks it to a small case that still disagrees", async () => {
+  it("catches a weight of 5 instead of 6 and shrinks it to a small case that still disagrees", async ({ annotate }) => {
     const r = await verifyAgreement(ORIGINAL_SCRIPT, WRONG_WEIGHT_MODULE, corpus);
     expect(r.agreed).toBeLessThan(r.cases);
     expect(r.disagreements.scoreTools).toBeGreaterThan(0);
@@ -155,10 +155,10 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(again.firstDisagreement?.original).toEqual(d.original);
     expect(again.firstDisagreement?.emitted).toEqual(d.emitted);
     expect(corpus[d.index]).toBe(d.unshrunk.case);
-    console.log("weight 5 vs 6, shrunk:", JSON.stringify({ fn: d.fn, case: d.case, original: d.original, emitted: d.emitted }));
+    await annotate(`weight 5 vs 6, shrunk: ${JSON.stringify({ fn: d.fn, case: d.case, original: d.original, emitted: d.emitted })}`);
   });
 
-  it("catches ties ordered by name instead of input order (scores all agree)", async () => {
+  it("catches ties ordered by name instead of input order (scores all agree)", async ({ annotate }) => {
     const r = await verifyAgreement(ORIGINAL_SCRIPT, UNSTABLE_MODULE, corpus);
     expect(r.disagreements.scoreTools).toBe(0);
     expect(r.disagreements.searchTools).toBeGreaterThan(0);
@@ -172,7 +172,7 @@ describe("verifyAgreement on synthetic scorers", () => {
     expect(d.original.ok && d.emitted.ok).toBe(true);
     if (d.original.ok && d.emitted.ok)
       expect([...(d.original.value as string[])].sort()).toEqual([...(d.emitted.value as string[])].sort());
-    console.log("tie order, shrunk:", JSON.stringify({ fn: d.fn, case: d.case, original: d.original, emitted: d.emitted }));
+    await annotate(`tie order, shrunk: ${JSON.stringify({ fn: d.fn, case: d.case, original: d.original, emitted: d.emitted })}`);
   });
 
   it("an error on one side only is a disagreement; errors on both sides agree", async () => {

@@ -5,10 +5,12 @@
  * the tests print: per kind, how many lifted, verified and were told apart correctly, and the share found.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Searchlift from "../../src/index.js";
+import type { TestContext } from "vitest";
 import { charRange, MUTANT_KINDS, type Mutant, type MutantBase } from "./mutants.js";
 
 export const CASES = 2000;
@@ -116,6 +118,24 @@ export async function checkMutant(m: Mutant, file: string, base: LiftedBase, dir
       JSON.stringify({ id: m.id, changesBehaviour: m.changesBehaviour, lifted, verified, diffCorrect, problems, seconds }) + "\n",
     );
   return { mutant: m, lifted, verified, diffCorrect, problems, seconds };
+}
+
+/** One outcome on a line, for a test's annotation: what ran, what held, the problems. */
+export function outcomeLine(o: Outcome): string {
+  const diff = o.diffCorrect === null ? "not diffed" : o.diffCorrect ? "diff correct" : "diff wrong";
+  const what = `${o.mutant.id}: ${o.lifted ? "lifted" : "not lifted"}, ${o.verified ? "verified" : "not verified"}, ${diff}`;
+  return `${what} (${o.seconds.toFixed(1)} s)${o.problems.length ? `; ${o.problems.join("; ")}` : ""}`;
+}
+
+/**
+ * The table of a file's outcomes, annotated on its last test and written to a file of its own, which outlives
+ * the run's temporary folder (vitest annotates only a test that is running, not an afterAll).
+ */
+export async function annotateTable(annotate: TestContext["annotate"], title: string, outcomes: Outcome[]): Promise<void> {
+  const table = outcomeTable(title, outcomes);
+  const file = join(mkdtempSync(join(tmpdir(), "searchlift-mutation-table-")), "outcomes.txt");
+  writeFileSync(file, table + "\n");
+  await annotate(`${table}\n(written to ${file})`);
 }
 
 /** The table: per kind, mutants, lifted, verified, behaviour-diff correct; then the share found overall. */

@@ -1,6 +1,7 @@
 /**
  * The body of the sample-release mutation tests: the mutants of each base release (generated at collection,
- * so each is its own test), the unedited bases lifted once, one test per mutant, and the table printed after.
+ * so each is its own test), the unedited bases lifted once, one test per mutant, each annotated with its outcome,
+ * and the table annotated on the last.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,8 @@ import {
   checkMutant,
   liftBase,
   mutationBase,
-  outcomeTable,
+  annotateTable,
+  outcomeLine,
   unloadable,
   writeMutants,
   type LiftedBase,
@@ -41,12 +43,7 @@ export async function mutationCorpus(versions: string[]): Promise<void> {
     broken = unloadable([...files.values()]);
   });
 
-  afterAll(() => {
-    console.log(outcomeTable(`mutation corpus: samples ${versions.join(", ")}`, outcomes));
-    const failing = outcomes.filter((o) => o.problems.length);
-    if (failing.length) console.log(failing.map((o) => `${o.mutant.id}: ${o.problems.join("; ")}`).join("\n"));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("has mutants of every kind, each labelled and distinct from its base", () => {
     expect(mutants.length).toBeGreaterThanOrEqual(25 * versions.length);
@@ -58,12 +55,15 @@ export async function mutationCorpus(versions: string[]): Promise<void> {
     expect(new Set(mutants.map((m) => m.changesBehaviour))).toEqual(new Set([true, false]));
   });
 
-  it.each(mutants.map((m) => [m.id, m] as const))("%s", async (_id, m) => {
+  const lastId = mutants.at(-1)?.id;
+  it.for(mutants.map((m) => [m.id, m] as const))("%s", async ([id, m], { annotate }) => {
     const file = files.get(m)!;
     const why = broken.get(file);
     expect(why, `${m.id} does not load`).toBeUndefined();
     const o = await checkMutant(m, file, lifted.get(m.base)!, dir);
     outcomes.push(o);
+    await annotate(outcomeLine(o));
+    if (id === lastId) await annotateTable(annotate, `mutation corpus: samples ${versions.join(", ")}`, outcomes);
     expect(o.problems, `${m.id} (${m.changesBehaviour ? "behaviour change" : "refactor"}: ${m.description})`).toEqual([]);
   });
 }
