@@ -2,7 +2,8 @@
  * The code of a lifted module that the contract's functions can never run, from facts the module states
  * itself: what the adapter passes call() (a part of the client's state filled with `emptyState()`, a hook
  * given as `undefined`), a constructor option that no code passes, a binding or a parameter that holds one
- * value on every path, code after a `return`. Used by coverage.ts to take such points out of the count of
+ * value on every path, code after a `return`, a method no code calls (dead-methods.ts), a map read that always
+ * finds its entry (map-entries.ts). Used by coverage.ts to take such points out of the count of
  * changed code the search must see: "no difference found" then means the search saw every point it could.
  *
  * Sound, not complete: a value is known only when every way it can be made is known (a binding never
@@ -20,6 +21,7 @@ import type { Node as EstreeNode } from "estree";
 import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pattern.js";
 import { adapterCall } from "./adapter-facts.js";
 import { contains } from "./code-shapes.js";
+import { deadMethods } from "./dead-methods.js";
 import { ARRAY_READS, because, truthOf, type Value } from "./known-values.js";
 import type { MapContext } from "./map-entries.js";
 import { ValueAnalysis } from "./value-analysis.js";
@@ -57,6 +59,7 @@ export class Reachability extends ValueAnalysis implements MapContext {
     }
     this.adapter = adapterCall(ast, this);
     this.findDead(ast);
+    for (const [body, why] of deadMethods(ast, (id) => !this.variable(id))) this.markDead(body, why);
     this.findDeadFunctions(ast);
   }
 
