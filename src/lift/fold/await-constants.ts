@@ -6,17 +6,19 @@
  */
 import type { Node } from "../../ast/pattern.js";
 import { isConstant, isPure } from "./pure.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import { defineFold } from "./tree.js";
 
 /** A value that is known not to be a thenable: a constant, or an array literal (arrays have no `then`). */
 const settled = (n: Node): boolean => isConstant(n) || (n.type === "ArrayExpression" && isPure(n));
 
-export const awaitConstants: Fold = (root) => {
-  let count = 0;
-  rewriteUp(root, (n) => {
-    if (n.type !== "AwaitExpression" || !settled(n.argument)) return n;
-    count++;
-    return n.argument;
-  });
-  return count;
-};
+export const awaitConstants = defineFold({
+  scope: false,
+  after: ["constantCalls"],
+  rewrite: (_root, changed) => ({
+    leave: (n) => {
+      if (n.type !== "AwaitExpression" || !settled(n.argument)) return n;
+      changed();
+      return n.argument;
+    },
+  }),
+});

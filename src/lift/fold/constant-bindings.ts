@@ -5,13 +5,17 @@
  * they are for).
  */
 import { memberName, walk, type Node } from "../../ast/pattern.js";
+import type { Rewrite } from "../../ast/traverse.js";
 import { isUndefined, literalAt } from "./pure.js";
-import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { defineFold, laterWrites, loopHeadsOf, reads, singleDeclarator, variablesOf } from "./tree.js";
 
 const isNoneOrBoolean = (n: Node): boolean =>
   isUndefined(n) || (n.type === "Literal" && (n.value === null || typeof n.value === "boolean"));
 
-export const constantBindings: Fold = (root) => {
+export const constantBindings = defineFold({ scope: true, rewrite: (root, changed) => replaceConstants(root, changed) });
+
+/** The reads of constant bindings with their values. */
+function replaceConstants(root: Node, changed: (k: number) => void): Rewrite | null {
   const heads = loopHeadsOf(root);
   const replace = new Map<Node, Node>();
   const lengths: Node[][] = [];
@@ -46,7 +50,7 @@ export const constantBindings: Fold = (root) => {
       for (const id of ids) replace.set(lengthOf.get(id)!, literalAt(0, lengthOf.get(id)!));
     }
   }
-  if (replace.size === 0) return 0;
-  rewriteUp(root, (n) => replace.get(n) ?? n);
-  return replace.size;
-};
+  if (replace.size === 0) return null;
+  changed(replace.size);
+  return { leave: (n) => replace.get(n) ?? n };
+}

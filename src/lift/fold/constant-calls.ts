@@ -9,7 +9,8 @@
 import type { BlockStatement, CallExpression, Expression } from "acorn";
 import { isFunction, type Node } from "../../ast/pattern.js";
 import { effectsOf, isConstant, isPure, undefinedAt, withEffects } from "./pure.js";
-import { boundFunction, loopHeadsOf, reads, rewriteUp, variablesOf, type Fold } from "./tree.js";
+import type { Rewrite } from "../../ast/traverse.js";
+import { boundFunction, defineFold, loopHeadsOf, reads, variablesOf } from "./tree.js";
 
 /** A value each evaluation makes anew, alike every time: `[]` or `{}`. */
 const isFreshEmpty = (n: Node): boolean =>
@@ -33,7 +34,9 @@ function constantResult(fn: Node | null | undefined): Node | null {
   return !value ? undefinedAt(fn) : constant(value) ? value : null;
 }
 
-export const constantCalls: Fold = (root) => {
+export const constantCalls = defineFold({ scope: true, rewrite: (root, changed) => foldConstantCalls(root, changed) });
+
+function foldConstantCalls(root: Node, changed: () => void): Rewrite | null {
   const heads = loopHeadsOf(root);
   // Callee identifier → the constant and whether the function is async.
   const callees = new Map<Node, { value: Node; async: boolean }>();
@@ -43,7 +46,7 @@ export const constantCalls: Fold = (root) => {
     if (!value) continue;
     for (const r of reads(v)) callees.set(r.identifier as unknown as Node, { value, async: !!fn!.async });
   }
-  if (callees.size === 0) return 0;
+  if (callees.size === 0) return null;
   const folded = (call: Node, valueUsed: boolean): Node | null => {
     const callee = call?.type === "CallExpression" && !call.optional ? callees.get(call.callee) : undefined;
     if (!callee || (call as CallExpression).arguments.some((a: Node) => a.type === "SpreadElement")) return null;
@@ -54,8 +57,7 @@ export const constantCalls: Fold = (root) => {
       value,
     );
   };
-  let count = 0;
-  rewriteUp(root, (n) => {
+  const leave = (n: Node): Node => {
     let r: Node | null = null;
     if (n.type === "AwaitExpression") r = folded(n.argument, false);
     else if (n.type === "ExpressionStatement") {
@@ -63,8 +65,8 @@ export const constantCalls: Fold = (root) => {
       if (expression) r = { ...n, expression: expression as Expression };
     } else if (n.type === "CallExpression") r = folded(n, true);
     if (!r) return n;
-    count++;
+    changed();
     return r;
-  });
-  return count;
-};
+  };
+  return { leave };
+}

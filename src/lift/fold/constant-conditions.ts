@@ -6,9 +6,9 @@
  */
 import type { LogicalExpression } from "acorn";
 import { fieldsOf, type Node } from "../../ast/pattern.js";
-import { walkTree } from "../../ast/traverse.js";
+import type { Place } from "../../ast/traverse.js";
 import { constantValue, effectsOf, isConstant, isUndefined, literalAt, undefinedAt, withEffects } from "./pure.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import { defineFold } from "./tree.js";
 
 const truthy = (n: Node): boolean => !!constantValue(n);
 const nullish = (n: Node): boolean => constantValue(n) == null;
@@ -59,21 +59,18 @@ function foldLogical(n: LogicalExpression, inTest: boolean): Node {
   return decides ? withEffects(effectsOf(left), right) : left;
 }
 
-/** The nodes whose value is only tested for truth: tests, operands of `!`, and operands of `&&`/`||` that are. */
-function testedNodes(root: Node): Set<Node> {
-  const tested = new Set<Node>();
-  walkTree(root, {
-    enter: (n, at) => {
-      if (!at || at.index !== null) return;
-      const { parent, key } = at;
-      const isTested =
-        (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(parent.type)) ||
-        (parent.type === "UnaryExpression" && parent.operator === "!") ||
-        (tested.has(parent) && parent.type === "LogicalExpression" && parent.operator !== "??");
-      if (isTested) tested.add(n);
-    },
-  });
-  return tested;
+/**
+ * Whether the node at `at` is only tested for truth: a test, the operand of `!`, or an operand of `&&`/`||`
+ * that is (`tested`, the nodes above found so). By place, so it holds for what an earlier rewrite put there.
+ */
+function testedAt(at: Place | null, tested: Set<Node>): boolean {
+  if (!at || at.index !== null) return false;
+  const { parent, key } = at;
+  return (
+    (key === "test" && /^(If|Conditional|While|DoWhile|For)Statement$|^ConditionalExpression$/.test(parent.type)) ||
+    (parent.type === "UnaryExpression" && parent.operator === "!") ||
+    (tested.has(parent) && parent.type === "LogicalExpression" && parent.operator !== "??")
+  );
 }
 
 /** A known if goes to its branch; statements after a return or throw go (hoisted declarations stay). Returns [replacement, changes]. */
@@ -91,18 +88,25 @@ function foldStatement(n: Node): [Node | null, number] {
   return [n, list.length - kept.length];
 }
 
-export const constantConditions: Fold = (root) => {
-  const tested = testedNodes(root);
-  let count = 0;
-  rewriteUp(root, (n) => {
-    if (/Expression$/.test(n.type)) {
-      const r = foldExpression(n, tested.has(n));
-      if (r !== n) count++;
-      return r;
-    }
-    const [r, changes] = foldStatement(n);
-    count += changes;
-    return r;
-  });
-  return count;
-};
+export const constantConditions = defineFold({
+  scope: false,
+  after: ["constantBindings"],
+  rewrite: (_root, changed) => {
+    const tested = new Set<Node>();
+    return {
+      enter: (n, at) => {
+        if (testedAt(at, tested)) tested.add(n);
+      },
+      leave: (n, at) => {
+        if (/Expression$/.test(n.type)) {
+          const r = foldExpression(n, testedAt(at, tested));
+          if (r !== n) changed();
+          return r;
+        }
+        const [r, changes] = foldStatement(n);
+        changed(changes);
+        return r;
+      },
+    };
+  },
+});

@@ -7,7 +7,8 @@
 import type { Scope, Variable } from "eslint-scope";
 import type { Identifier, VariableDeclaration } from "acorn";
 import type { Node } from "../../ast/pattern.js";
-import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import type { Rewrite } from "../../ast/traverse.js";
+import { defineFold, laterWrites, loopHeadsOf, reads, singleDeclarator, variablesOf } from "./tree.js";
 
 /** The variable `name` means in `scope`, or null for a free name. */
 function lookup(scope: Scope | null, name: string): Variable | null {
@@ -28,7 +29,10 @@ const fixed = (v: Variable): boolean =>
   ["Parameter", "FunctionName", "Variable"].includes(v.defs[0]!.type) &&
   (v.defs[0]!.parent as unknown as VariableDeclaration | null)?.kind !== "var";
 
-export const copyBindings: Fold = (root) => {
+export const copyBindings = defineFold({ scope: true, after: ["identityCalls"], rewrite: (root, changed) => readOriginals(root, changed) });
+
+/** The reads of copies as reads of the originals. */
+function readOriginals(root: Node, changed: (k: number) => void): Rewrite | null {
   const heads = loopHeadsOf(root);
   const replace = new Map<Node, Node>();
   let copies = 0;
@@ -47,7 +51,7 @@ export const copyBindings: Fold = (root) => {
       replace.set(id, { ...id, name: init.name });
     }
   }
-  if (replace.size === 0) return 0;
-  rewriteUp(root, (n) => replace.get(n) ?? n);
-  return copies;
-};
+  if (replace.size === 0) return null;
+  changed(copies);
+  return { leave: (n) => replace.get(n) ?? n };
+}

@@ -6,9 +6,13 @@
 import type { Scope, Variable } from "eslint-scope";
 import type { Identifier } from "acorn";
 import { isNode, isPropertyName, type Node } from "../../ast/pattern.js";
-import { rewriteUp, variablesOf, type Fold } from "./tree.js";
+import type { Rewrite } from "../../ast/traverse.js";
+import { defineFold, variablesOf } from "./tree.js";
 
-export const duplicateFunctions: Fold = (root) => {
+export const duplicateFunctions = defineFold({ scope: true, rewrite: (root, changed) => dropTwins(root, changed) });
+
+/** The later of two equal functions in a scope, its readers reading the first. */
+function dropTwins(root: Node, changed: (k: number) => void): Rewrite | null {
   // Per scope, the first function of each code.
   const first = new Map<Scope, Map<string, Variable>>();
   const drop = new Set<Node>();
@@ -25,10 +29,10 @@ export const duplicateFunctions: Fold = (root) => {
       drop.add(fn);
     }
   }
-  if (drop.size === 0) return 0;
-  rewriteUp(root, (n) => (drop.has(n) ? null : n));
-  return drop.size;
-};
+  if (drop.size === 0) return null;
+  changed(drop.size);
+  return { leave: (n) => (drop.has(n) ? null : n) };
+}
 
 /** The declaration of a function name that is never assigned. */
 function declaredFunction(v: Variable): Node | null {

@@ -6,7 +6,7 @@
 import type { BlockStatement, UnaryExpression, VariableDeclaration } from "acorn";
 import { fieldsOf, type Node, memberName } from "../../ast/pattern.js";
 import { effectsOf, withEffects, type Known } from "./pure.js";
-import { laterWrites, loopHeadsOf, reads, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { defineFold, laterWrites, loopHeadsOf, reads, singleDeclarator, variablesOf } from "./tree.js";
 
 const isEmpty = (s: Node | null | undefined): boolean =>
   !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
@@ -77,16 +77,20 @@ function arrayLengths(root: Node): Known {
   return { length: (m) => !m.computed && !m.optional && memberName(m) === "length" && arrays.has(m.object) };
 }
 
-export const emptyStatements: Fold = (root) => {
-  const known = arrayLengths(root);
-  let count = 0;
-  rewriteUp(root, (n, parent, key) => {
-    // An empty statement in a single statement slot (a loop body, an if branch) is what fills it.
-    if (n.type === "EmptyStatement" && !Array.isArray(fieldsOf(parent)[key])) return n;
-    const [r, changes] = foldStatement(n, known);
-    count += changes;
-    if (r) count += flattenBlocks(r);
-    return r;
-  });
-  return count;
-};
+export const emptyStatements = defineFold({
+  scope: true,
+  after: ["constantConditions", "equalBranches"],
+  rewrite: (root, changed) => {
+    const known = arrayLengths(root);
+    return {
+      leave: (n, at) => {
+        // An empty statement in a single statement slot (a loop body, an if branch) is what fills it.
+        if (n.type === "EmptyStatement" && at.index === null) return n;
+        const [r, changes] = foldStatement(n, known);
+        changed(changes);
+        if (r) changed(flattenBlocks(r));
+        return r;
+      },
+    };
+  },
+});

@@ -11,7 +11,7 @@ import { equalBranches } from "./equal-branches.js";
 import { freshArrayLength } from "./fresh-array-length.js";
 import { sequenceStatements } from "./sequence-statements.js";
 import { stackTraceHooks } from "./stack-trace-hooks.js";
-import { foldDeadCode, foldFunction } from "./index.js";
+import { DEAD_CODE_FOLDS, foldDeadCode, foldFunction, passesOf } from "./index.js";
 import { variablesOf, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
@@ -372,6 +372,35 @@ describe("the folds' turns", () => {
   it("end with an error when a fold never stops changing the tree, and at once when there are none", () => {
     expect(() => foldFunction(root(), { forever: () => 1 })).toThrow("dead-code folding did not settle in 50 rounds");
     expect(foldFunction(root(), {})).toEqual({});
+  });
+});
+
+describe("the folds' walks", () => {
+  it("take a fold without scope into the walk before it, and start one at each fold with scope", () => {
+    expect(passesOf(DEAD_CODE_FOLDS).map((p) => p.names)).toEqual([
+      ["minifiedBooleans"],
+      ["stackTraceHooks"],
+      ["constantBindings", "constantConditions", "equalBranches"],
+      ["constantCalls", "freshArrayLength"],
+      ["identityCalls"],
+      ["forwardingCalls"],
+      ["copyBindings", "awaitConstants"],
+      ["emptyStatements", "sequenceStatements"],
+      ["unusedBindings"],
+      ["unusedFunctions"],
+      ["unusedParameters"],
+      ["duplicateFunctions"],
+    ]);
+  });
+  it("refuse a fold listed before one it must run after", () => {
+    expect(() => passesOf({ constantConditions, constantBindings })).toThrow("fold constantConditions must run after constantBindings");
+  });
+  it("fold in one walk what the rewrites before leave below", () => {
+    // `!0 ? a : a`: minifiedBooleans makes the test `true`, then constantConditions picks the branch, in one walk.
+    const fn = parse("function f(a) { return !0 ? a : b; }", { ecmaVersion: "latest" }).body[0] as FunctionDeclaration;
+    expect(passesOf({ minifiedBooleans, constantConditions }).map((p) => p.names)).toEqual([["minifiedBooleans", "constantConditions"]]);
+    expect(passesOf({ minifiedBooleans, constantConditions })[0]!.run(fn as Node)).toEqual([1, 1]);
+    expect(generate(fn)).toContain("return a;");
   });
 });
 

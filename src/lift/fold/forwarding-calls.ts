@@ -8,7 +8,8 @@
 import type { CallExpression, Identifier } from "acorn";
 import type { Scope, Variable } from "eslint-scope";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
-import { boundFunction, laterWrites, loopHeadsOf, reads, rewriteUp, soleReturn, variablesOf, type Fold } from "./tree.js";
+import type { Rewrite } from "../../ast/traverse.js";
+import { boundFunction, defineFold, laterWrites, loopHeadsOf, reads, soleReturn, variablesOf } from "./tree.js";
 
 /** The call a function is made of — `return g(a, b)` or `=> g(a, b)`, its own plain parameters in order — or null. */
 function forwardedCall(fn: FunctionNode | null): CallExpression | null {
@@ -33,7 +34,9 @@ function resolvesTo(from: Scope | null, name: string, target: Variable): boolean
   return false;
 }
 
-export const forwardingCalls: Fold = (root) => {
+export const forwardingCalls = defineFold({ scope: true, rewrite: (root, changed) => foldForwardingCalls(root, changed) });
+
+function foldForwardingCalls(root: Node, changed: () => void): Rewrite | null {
   const variables = variablesOf(root);
   const heads = loopHeadsOf(root);
   const variableOf = new Map<Node, Variable>();
@@ -47,16 +50,15 @@ export const forwardingCalls: Fold = (root) => {
     if (!target || target === v || laterWrites(target).length > 0) continue;
     for (const r of reads(v)) calls.set(r.identifier as unknown as Node, { target, params: call.arguments.length, from: r.from });
   }
-  if (calls.size === 0) return 0;
-  let count = 0;
-  rewriteUp(root, (n) => {
+  if (calls.size === 0) return null;
+  const leave = (n: Node): Node => {
     const call = n.type === "CallExpression" && !n.optional ? calls.get(n.callee) : undefined;
     const args: Node[] = call ? (n as CallExpression).arguments : [];
     if (!call || args.length !== call.params || args.some((a) => a.type === "SpreadElement")) return n;
     if (!resolvesTo(call.from, call.target.name, call.target)) return n;
-    count++;
+    changed();
     const callee = (n as CallExpression).callee as Identifier;
     return { ...n, callee: { type: "Identifier", name: call.target.name, start: callee.start, end: callee.end } as Identifier } as Node;
-  });
-  return count;
-};
+  };
+  return { leave };
+}

@@ -6,7 +6,7 @@
  */
 import { memberName, type Node } from "../../ast/pattern.js";
 import { isConstant, literalAt } from "./pure.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import { defineFold } from "./tree.js";
 
 /** The name `decl` binds to a new empty array in its last declarator, or null. */
 function freshArrayName(decl: Node | undefined): string | null {
@@ -29,21 +29,20 @@ function testWithLength(test: Node, name: string): Node | null {
   return null;
 }
 
-export const freshArrayLength: Fold = (root) => {
-  let count = 0;
-  rewriteUp(root, (n) => {
-    const body: Node[] | undefined = n.type === "BlockStatement" ? n.body : undefined;
-    if (!body) return n;
-    for (let i = 1; i < body.length; i++) {
-      const statement = body[i]!;
-      if (statement.type !== "IfStatement") continue;
-      const name = freshArrayName(body[i - 1]);
-      const test = name === null ? null : testWithLength(statement.test, name);
-      if (test === null) continue;
-      body[i] = { ...statement, test } as Node;
-      count++;
-    }
-    return n;
-  });
-  return count;
-};
+export const freshArrayLength = defineFold({ scope: false, rewrite: (_root, changed) => ({ leave: (n) => foldTests(n, changed) }) });
+
+/** `n` (a block) with the ifs right after a fresh array's declaration testing its length as 0. */
+function foldTests(n: Node, changed: () => void): Node {
+  const body: Node[] | undefined = n.type === "BlockStatement" ? n.body : undefined;
+  if (!body) return n;
+  for (let i = 1; i < body.length; i++) {
+    const statement = body[i]!;
+    if (statement.type !== "IfStatement") continue;
+    const name = freshArrayName(body[i - 1]);
+    const test = name === null ? null : testWithLength(statement.test, name);
+    if (test === null) continue;
+    body[i] = { ...statement, test } as Node;
+    changed();
+  }
+  return n;
+}

@@ -7,7 +7,8 @@
 import type { CallExpression, Identifier } from "acorn";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { effectsOf, undefinedAt, withEffects } from "./pure.js";
-import { boundFunction, loopHeadsOf, reads, rewriteUp, soleReturn, variablesOf, type Fold } from "./tree.js";
+import type { Place, Rewrite } from "../../ast/traverse.js";
+import { boundFunction, defineFold, loopHeadsOf, reads, soleReturn, variablesOf } from "./tree.js";
 
 /** `function (x, …) { return x; }` or `(x, …) => x`, plain parameters: the index of x, or -1. */
 function returnedParameter(fn: FunctionNode | null): number {
@@ -20,7 +21,9 @@ function returnedParameter(fn: FunctionNode | null): number {
   return index >= 0 && fn.params.filter((p: Node) => (p as Identifier).name === value.name).length === 1 ? index : -1;
 }
 
-export const identityCalls: Fold = (root) => {
+export const identityCalls = defineFold({ scope: true, rewrite: (root, changed) => foldIdentityCalls(root, changed) });
+
+function foldIdentityCalls(root: Node, changed: () => void): Rewrite | null {
   const heads = loopHeadsOf(root);
   const callees = new Map<Node, number>();
   for (const v of variablesOf(root)) {
@@ -28,9 +31,8 @@ export const identityCalls: Fold = (root) => {
     if (index < 0) continue;
     for (const r of reads(v)) callees.set(r.identifier as unknown as Node, index);
   }
-  if (callees.size === 0) return 0;
-  let count = 0;
-  rewriteUp(root, (n, parent, key) => {
+  if (callees.size === 0) return null;
+  const leave = (n: Node, { parent, key }: Place): Node => {
     // `keep(o.m)()` calls m without o as `this`; `o.m()` would not.
     if ((key === "callee" && /^(Call|New)Expression$/.test(parent.type)) || key === "tag") return n;
     const index = n.type === "CallExpression" && !n.optional ? callees.get(n.callee) : undefined;
@@ -39,11 +41,11 @@ export const identityCalls: Fold = (root) => {
     const value = args[index] ?? undefinedAt(n);
     // Arguments run in order: those before the returned one keep their effects ahead of it; those after must be pure.
     if (!args.slice(index + 1).every((a) => effectsOf(a).length === 0)) return n;
-    count++;
+    changed();
     return withEffects(
       args.slice(0, index).flatMap((a: Node) => effectsOf(a)),
       value,
     );
-  });
-  return count;
-};
+  };
+  return { leave };
+}

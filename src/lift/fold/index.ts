@@ -17,7 +17,7 @@ import { equalBranches } from "./equal-branches.js";
 import { freshArrayLength } from "./fresh-array-length.js";
 import { sequenceStatements } from "./sequence-statements.js";
 import { stackTraceHooks } from "./stack-trace-hooks.js";
-import { keepAnalyses, type Fold } from "./tree.js";
+import { keepAnalyses, rewriteTogether, type Fold, type FoldSpec } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
 import { forwardingCalls } from "./forwarding-calls.js";
@@ -79,24 +79,56 @@ export const FOLDS: Record<string, Fold> = { ...DEAD_CODE_FOLDS, ...IDIOM_FOLDS 
 /** Rounds before giving up on a fixpoint: each round removes code, so real modules settle in a few. */
 const MAX_ROUNDS = 50;
 
+/** One walk of a round: the folds that share it, by name, and the run that gives each one's changes. */
+interface Pass {
+  names: string[];
+  run: (root: Node) => number[];
+}
+
+/**
+ * The walks a round of `folds` takes, in their order: a fold without scope joins the walk before it (its
+ * rewrite runs after theirs at each node); one with scope starts a walk, prepared from the analysis of the
+ * tree as that walk finds it; one that walks its own way (or is no more than a function) walks alone.
+ * Each fold must come after the folds it is declared to run after.
+ */
+export function passesOf(folds: Record<string, Fold>): Pass[] {
+  const passes: Array<Pass & { specs: FoldSpec[] | null }> = [];
+  const seen = new Set<string>();
+  for (const [name, fold] of Object.entries(folds)) {
+    const spec = fold.spec;
+    const late = spec?.after?.find((a) => a in folds && !seen.has(a));
+    if (late) throw new Error(`fold ${name} must run after ${late}`);
+    seen.add(name);
+    const last = passes.at(-1);
+    if (spec?.rewrite && !spec.scope && last?.specs) {
+      last.names.push(name);
+      last.specs.push(spec);
+    } else if (spec?.rewrite) {
+      const specs = [spec];
+      passes.push({ names: [name], specs, run: (root) => rewriteTogether(root, specs) });
+    } else passes.push({ names: [name], specs: null, run: (root) => [fold(root)] });
+  }
+  return passes;
+}
+
 /**
  * Run the folds over `fn` (a function node) in place, in turn, until none changes anything; how often each
- * fired. The turns stop as soon as every fold has run once since the last change: a fold finds the same
+ * fired. The turns stop as soon as every walk has run once since the last change: a fold finds the same
  * nothing in a tree it has already searched.
  */
 export function foldFunction(fn: Node, folds: Record<string, Fold> = FOLDS): Record<string, number> {
-  const entries = Object.entries(folds);
-  const fired: Record<string, number> = Object.fromEntries(entries.map(([k]) => [k, 0]));
+  const passes = passesOf(folds);
+  const fired: Record<string, number> = Object.fromEntries(Object.keys(folds).map((k) => [k, 0]));
   return keepAnalyses(fn, (treeChanged) => {
-    // Folds run in a row that changed nothing.
+    // Walks in a row that changed nothing.
     let quiet = 0;
-    for (let turn = 0; quiet < entries.length; turn++) {
+    for (let turn = 0; quiet < passes.length; turn++) {
       // A fold that keeps reporting changes rewrites without removing: a bug, not a module to fold.
-      if (turn === MAX_ROUNDS * entries.length) throw new Error(`dead-code folding did not settle in ${MAX_ROUNDS} rounds`);
-      const [name, fold] = entries[turn % entries.length]!;
-      const n = fold(fn);
-      fired[name]! += n;
-      if (n > 0) {
+      if (turn === MAX_ROUNDS * passes.length) throw new Error(`dead-code folding did not settle in ${MAX_ROUNDS} rounds`);
+      const pass = passes[turn % passes.length]!;
+      const counts = pass.run(fn);
+      pass.names.forEach((name, i) => (fired[name]! += counts[i]!));
+      if (counts.some((n) => n > 0)) {
         treeChanged();
         quiet = 0;
       } else quiet++;

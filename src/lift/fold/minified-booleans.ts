@@ -1,14 +1,15 @@
 /** `!0` and `!1`, the minifier's spelling of true and false, written as such. */
 import { literalAt } from "./pure.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import { defineFold } from "./tree.js";
 
-export const minifiedBooleans: Fold = (root) => {
-  let count = 0;
-  rewriteUp(root, (n) => {
-    if (n.type !== "UnaryExpression" || n.operator !== "!" || n.argument.type !== "Literal" || typeof n.argument.value !== "number")
-      return n;
-    count++;
-    return literalAt(!n.argument.value, n);
-  });
-  return count;
-};
+export const minifiedBooleans = defineFold({
+  scope: false,
+  rewrite: (_root, changed) => ({
+    leave: (n) => {
+      if (n.type !== "UnaryExpression" || n.operator !== "!" || n.argument.type !== "Literal" || typeof n.argument.value !== "number")
+        return n;
+      changed();
+      return literalAt(!n.argument.value, n);
+    },
+  }),
+});

@@ -8,7 +8,7 @@
 import type { CallExpression, ExpressionStatement } from "acorn";
 import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { effectsOf, withEffects } from "./pure.js";
-import { rewriteUp, variablesOf, type Fold } from "./tree.js";
+import { defineFold, variablesOf } from "./tree.js";
 
 const callOf = (n: Node): Node => (n.type === "ChainExpression" ? n.expression : n);
 
@@ -33,38 +33,38 @@ const argumentEffects = (n: Node): Node[] => (callOf(n) as CallExpression).argum
 const throws = (s: Node | undefined, name: string): boolean =>
   s?.type === "ThrowStatement" && s.argument.type === "Identifier" && s.argument.name === name;
 
-export const stackTraceHooks: Fold = (root) => {
-  let count = 0;
-  // Asked at the first hook, before anything changed: a module that declares its own `Error` calls something else.
-  let global: boolean | undefined;
-  const isGlobal = () => (global ??= !variablesOf(root).some((v) => v.name === "Error"));
-  rewriteUp(root, (n) => {
-    // `throw (Error.captureStackTrace?.(e, f), e)`
-    if (n.type === "ThrowStatement" && n.argument.type === "SequenceExpression") {
-      const parts = n.argument.expressions as Node[];
-      const last = parts.at(-1)!;
-      const target = parts.length === 2 ? hookTarget(parts[0]!) : null;
-      if (target === null || last.type !== "Identifier" || last.name !== target || !isGlobal()) return n;
-      count++;
-      return { ...n, argument: withEffects(argumentEffects(parts[0]!), last) };
-    }
-    // `Error.captureStackTrace(e, f); throw e;`
-    const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
-    if (!key) return n;
-    const list = fieldsOf(n)[key] as Node[];
-    const hookAt = (s: Node, i: number) => {
-      const target = s.type === "ExpressionStatement" ? hookTarget(s.expression) : null;
-      return target !== null && throws(list[i + 1], target) && isGlobal();
-    };
-    if (!list.some(hookAt)) return n;
-    fieldsOf(n)[key] = list.flatMap((s, i): Node[] => {
-      if (!hookAt(s, i)) return [s];
-      count++;
-      const effects = argumentEffects((s as ExpressionStatement).expression);
-      if (!effects.length) return [];
-      return [{ ...s, expression: withEffects(effects.slice(0, -1), effects.at(-1)!) } as ExpressionStatement];
-    });
-    return n;
+export const stackTraceHooks = defineFold({
+  scope: true,
+  // A module that declares its own `Error` calls something else.
+  rewrite: (root, changed) => (variablesOf(root).some((v) => v.name === "Error") ? null : { leave: (n) => dropHooks(n, changed) }),
+});
+
+/** `n` without the hooks it holds just before a throw. */
+function dropHooks(n: Node, changed: () => void): Node {
+  // `throw (Error.captureStackTrace?.(e, f), e)`
+  if (n.type === "ThrowStatement" && n.argument.type === "SequenceExpression") {
+    const parts = n.argument.expressions as Node[];
+    const last = parts.at(-1)!;
+    const target = parts.length === 2 ? hookTarget(parts[0]!) : null;
+    if (target === null || last.type !== "Identifier" || last.name !== target) return n;
+    changed();
+    return { ...n, argument: withEffects(argumentEffects(parts[0]!), last) };
+  }
+  // `Error.captureStackTrace(e, f); throw e;`
+  const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
+  if (!key) return n;
+  const list = fieldsOf(n)[key] as Node[];
+  const hookAt = (s: Node, i: number) => {
+    const target = s.type === "ExpressionStatement" ? hookTarget(s.expression) : null;
+    return target !== null && throws(list[i + 1], target);
+  };
+  if (!list.some(hookAt)) return n;
+  fieldsOf(n)[key] = list.flatMap((s, i): Node[] => {
+    if (!hookAt(s, i)) return [s];
+    changed();
+    const effects = argumentEffects((s as ExpressionStatement).expression);
+    if (!effects.length) return [];
+    return [{ ...s, expression: withEffects(effects.slice(0, -1), effects.at(-1)!) } as ExpressionStatement];
   });
-  return count;
-};
+  return n;
+}

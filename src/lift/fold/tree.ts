@@ -5,11 +5,67 @@
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { BlockStatement, VariableDeclarator } from "acorn";
 import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
-import { transform, walkTree } from "../../ast/traverse.js";
+import { transform, walkTree, type Rewrite } from "../../ast/traverse.js";
 import { analyzeFunction } from "./fold-undefined.js";
 
-/** A fold: rewrites `root` (a function) in place and returns how many changes it made. */
-export type Fold = (root: Node) => number;
+/**
+ * What a fold is, in the manner of webcrack's transforms: what it needs, what it must run after, and its
+ * rewrite. A fold without scope needs only the node in hand and its place, so its rewrite can share a walk
+ * with others (see passesOf); one that reads the scope analysis prepares from it before the walk, which
+ * must then start from the tree that analysis was of: it leads its walk.
+ */
+export interface FoldSpec {
+  /** Reads the scope analysis (variablesOf, loopHeadsOf) to prepare. */
+  scope: boolean;
+  /** The folds it folds what is left by, when both run: earlier in a round. */
+  after?: readonly string[];
+  /**
+   * Its rewrite of the tree as it is now, counting each change with `changed`; null when there is
+   * nothing to do. It reads the tree only before the walk (a scope fold) or in its own enter and leave.
+   */
+  rewrite?: (root: Node, changed: (k?: number) => void) => Rewrite | null;
+  /** In place of a rewrite, a fold that walks the tree its own way (several times): alone in its walk. */
+  run?: (root: Node) => number;
+}
+
+/** A fold: rewrites `root` (a function) in place and returns how many changes it made; `spec` says how. */
+export type Fold = ((root: Node) => number) & { spec?: FoldSpec };
+
+/** The fold `spec` describes, runnable on its own. */
+export function defineFold(spec: FoldSpec): Fold {
+  const fold = spec.run ?? ((root: Node) => rewriteTogether(root, [spec])[0]!);
+  return Object.assign(fold, { spec });
+}
+
+/**
+ * One walk of `root` with the rewrites of `specs`, each prepared first: at each node, on the way up, each
+ * rewrite in turn takes what the one before it left. How many changes each made.
+ */
+export function rewriteTogether(root: Node, specs: readonly FoldSpec[]): number[] {
+  const counts = specs.map(() => 0);
+  const rewrites = specs.flatMap((spec, i) => spec.rewrite?.(root, (k = 1) => void (counts[i]! += k)) ?? []);
+  if (rewrites.length > 0) transform(root, rewrites.length === 1 ? rewrites[0]! : chain(rewrites));
+  return counts;
+}
+
+function chain(rewrites: Rewrite[]): Rewrite {
+  const enters = rewrites.flatMap((r) => r.enter ?? []);
+  const leaves = rewrites.flatMap((r) => r.leave ?? []);
+  return {
+    enter: (n, at) => {
+      for (const enter of enters) enter(n, at);
+    },
+    leave: (n, at) => {
+      let r: Node = n;
+      for (const leave of leaves) {
+        const next = leave(r, at);
+        if (next === null) return null;
+        r = next;
+      }
+      return r;
+    },
+  };
+}
 
 /**
  * Visit every node below `root`, children first; `visit` returns the node to put in its place, or

@@ -7,9 +7,12 @@
 import type { VariableDeclaration, VariableDeclarator } from "acorn";
 import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { effectsOf, isPure, withEffects } from "./pure.js";
-import { laterWrites, loopHeadsOf, reads, rewriteUp, variablesOf, type Fold } from "./tree.js";
+import type { Rewrite } from "../../ast/traverse.js";
+import { defineFold, laterWrites, loopHeadsOf, reads, variablesOf } from "./tree.js";
 
-export const unusedBindings: Fold = (root) => {
+export const unusedBindings = defineFold({ scope: true, after: ["copyBindings"], rewrite: (root, changed) => dropUnused(root, changed) });
+
+function dropUnused(root: Node, changed: (k?: number) => void): Rewrite | null {
   const heads = loopHeadsOf(root);
   const dropDeclarators = new Set<Node>();
   const dropProperties = new Set<Node>();
@@ -24,25 +27,24 @@ export const unusedBindings: Fold = (root) => {
     const property = destructuredProperty(decl.id, v.defs[0]!.name as unknown as Node);
     if (property) dropProperties.add(property);
   }
-  if (dropDeclarators.size === 0 && dropProperties.size === 0) return 0;
-  let count = 0;
-  rewriteUp(root, (n) => {
+  if (dropDeclarators.size === 0 && dropProperties.size === 0) return null;
+  const leave = (n: Node): Node => {
     if (n.type === "ObjectPattern" && !n.properties.some((p: Node) => p.type === "RestElement")) {
       const kept = n.properties.filter((p: Node) => !dropProperties.has(p));
       // An empty pattern would still throw on null, but reads as a mistake: one key stays.
       const keep = kept.length > 0 ? kept : n.properties.slice(-1);
-      count += n.properties.length - keep.length;
+      changed(n.properties.length - keep.length);
       n.properties = keep;
     }
     const key = n.type === "BlockStatement" ? "body" : n.type === "SwitchCase" ? "consequent" : null;
     if (key)
       fieldsOf(n)[key] = (fieldsOf(n)[key] as Node[]).flatMap((s: Node) =>
-        s.type === "VariableDeclaration" ? dropUnread(s, dropDeclarators, () => count++) : [s],
+        s.type === "VariableDeclaration" ? dropUnread(s, dropDeclarators, changed) : [s],
       );
     return n;
-  });
-  return count;
-};
+  };
+  return { leave };
+}
 
 /**
  * A declaration without its unread declarators (`dropped`). Where one's initialiser has an effect,

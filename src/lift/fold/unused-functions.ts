@@ -3,9 +3,16 @@
  * not at all), and never written, goes. Declaring a function has no effect.
  */
 import type { Node } from "../../ast/pattern.js";
-import { inside, rewriteUp, variablesOf, type Fold } from "./tree.js";
+import type { Rewrite } from "../../ast/traverse.js";
+import { defineFold, inside, variablesOf } from "./tree.js";
 
-export const unusedFunctions: Fold = (root) => {
+export const unusedFunctions = defineFold({
+  scope: true,
+  after: ["forwardingCalls"],
+  rewrite: (root, changed) => dropUnused(root, changed),
+});
+
+function dropUnused(root: Node, changed: (k: number) => void): Rewrite | null {
   const drop = new Set<Node>();
   for (const v of variablesOf(root)) {
     if (v.defs.length !== 1 || v.defs[0]!.type !== "FunctionName") continue;
@@ -14,7 +21,7 @@ export const unusedFunctions: Fold = (root) => {
     if (v.references.some((r) => r.isWrite())) continue;
     if (v.references.every((r) => inside(r.identifier as unknown as Node, fn))) drop.add(fn);
   }
-  if (drop.size === 0) return 0;
-  rewriteUp(root, (n) => (drop.has(n) ? null : n));
-  return drop.size;
-};
+  if (drop.size === 0) return null;
+  changed(drop.size);
+  return { leave: (n) => (drop.has(n) ? null : n) };
+}

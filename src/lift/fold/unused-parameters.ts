@@ -9,9 +9,13 @@
 import type { Identifier } from "acorn";
 import type { Variable } from "eslint-scope";
 import { walk, type Node } from "../../ast/pattern.js";
-import { variablesOf, type Fold } from "./tree.js";
+import type { Rewrite } from "../../ast/traverse.js";
 
-export const unusedParameters: Fold = (root) => {
+import { defineFold, variablesOf } from "./tree.js";
+
+export const unusedParameters = defineFold({ scope: true, rewrite: (root, changed) => dropUnread(root, changed) });
+
+function dropUnread(root: Node, changed: () => void): Rewrite | null {
   const variables = variablesOf(root);
   const unread = new Set<Node>();
   for (const v of variables) {
@@ -19,20 +23,20 @@ export const unusedParameters: Fold = (root) => {
     if (v.defs.length !== 1 || def?.type !== "Parameter" || v.references.length > 0) continue;
     if ((def.node as unknown as Node).type === "ArrowFunctionExpression") unread.add(def.name as unknown as Node);
   }
-  if (unread.size === 0) return 0;
+  if (unread.size === 0) return null;
   const called = calledArrows(root, variables);
-  let count = 0;
-  walk(root, (n) => {
-    if (n.type !== "ArrowFunctionExpression" || n === root || called.has(n)) return;
+  const leave = (n: Node): Node => {
+    if (n.type !== "ArrowFunctionExpression" || called.has(n)) return n;
     const params = n.params as Identifier[];
     // A parameter inside a pattern or with a default is not the plain identifier the analysis defined.
     while (params.length > 0 && unread.has(params.at(-1) as unknown as Node)) {
       params.pop();
-      count++;
+      changed();
     }
-  });
-  return count;
-};
+    return n;
+  };
+  return { leave };
+}
 
 /** Arrows called where they are seen: bound to a name that is a callee somewhere, or called in place. */
 function calledArrows(root: Node, variables: Variable[]): Set<Node> {
