@@ -14,44 +14,10 @@ import type { Node as EstreeNode } from "estree";
 import type { Node } from "../ast/pattern.js";
 import { diffArrays } from "diff";
 import { liftedCode } from "../lift/lift.js";
+import type { ChangedCode, CodeTokens, NameTest } from "../routines/contract.js";
 
-/** The changed lines' own material, from both modules (the first module's removed lines, then the second's
- *  added ones), without repeats, in the order of the code. */
-export interface ChangedCode {
-  strings: string[];
-  numbers: number[];
-  names: string[];
-  /** Names read as properties (`x.name`, `x?.name`), those of JavaScript's built-ins (`length`, `slice`,
-   *  `toLowerCase`, …) left out: the fields and options the changed code reads. */
-  members: string[];
-  /** Properties read on a property or a variable (`entry.mcpInfo.nameKey`: `entry.mcpInfo`, `mcpInfo.nameKey`),
-   *  the built-ins' left out: where each member is read. */
-  paths: string[];
-  /** Texts the changed lines test a string against: `s.startsWith(…)` (prefix), `s.endsWith(…)` (suffix),
-   *  `s.includes(…)` (part), `s === …` (equal); each a string literal, a constant of the module holding one, or
-   *  a template or `+` of those. At most MAX_NAME_TESTS. */
-  nameTests: NameTest[];
-  /** The changed lines, trimmed, at most MAX_CHANGED_LINES. */
-  lines: string[];
-}
-
-export interface NameTest {
-  test: "prefix" | "suffix" | "part" | "equal";
-  text: string;
-}
-
-export interface CodeTokens {
-  /** String literals and regex sources (as written), changed lines' first, without repeats. */
-  strings: string[];
-  /** Numeric constants, changed lines' first. */
-  numbers: number[];
-  /** Property and identifier names, changed lines' first. */
-  names: string[];
-  /** How many tokens came from lines that differ between the two modules. */
-  changed: number;
-  /** The changed lines' tokens alone. */
-  changedCode: ChangedCode;
-}
+// Declared with the contract, where the routine packs that read them find them.
+export type { ChangedCode, CodeTokens, NameTest };
 
 interface Tok {
   kind: "string" | "number" | "name";

@@ -6,7 +6,7 @@
  * so that the search keeps working where the change is once its first candidates have found the way there.
  * Drawn from a seeded generator: the same seeds give the same calls on every run.
  */
-import type { Tool } from "../routines/tool-search/corpus.js";
+import type { ContractTool as Tool } from "../routines/contract.js";
 import type { ContractCall } from "./witness-run.js";
 
 const FUNCTIONS: ContractCall["fn"][] = ["searchTools", "scoreTools", "toolSearch"];

@@ -8,19 +8,11 @@
  * the witness search compares failures too. Only a script that does not evaluate, or a sandbox that dies,
  * fails the run.
  */
-import type { Tool } from "../routines/tool-search/corpus.js";
+import type { ContractCall, ContractTool as Tool } from "../routines/contract.js";
 import { runInSandbox, type CallResult, type SandboxOptions } from "../verify/sandbox.js";
 import { COVERAGE_EXPORT } from "./coverage.js";
-import type { ContractFn } from "../verify/verify.js";
 
-/** One contract call's inputs: `fn(query, deferred, { loaded, maxResults? })`. */
-export interface ContractCall {
-  fn: ContractFn;
-  query: string;
-  deferred: Tool[];
-  loaded: Tool[];
-  maxResults?: number;
-}
+export type { ContractCall };
 
 /** Limits of one child: every call of a batch within the wall clock, each call within 2 s of CPU (a
  *  release answers in milliseconds; a call that runs 2 s is stopped and counts as a failure), and no more calls

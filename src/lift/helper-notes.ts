@@ -5,14 +5,14 @@
  * comment.
  */
 import { readFileSync } from "node:fs";
-import { definitionKey, type Closure } from "./closure.js";
+import { definitionKey, type ClosureEntry } from "./closure.js";
 import { curatedAbout } from "./names/curated.js";
 import { isAbsolute, join } from "node:path";
 import { defaultSignatureDir, type Signature } from "../locate/signature.js";
 
 /** Readable name → what is known of it. */
 export function helperNotes(
-  code: { closure: Closure; names: ReadonlyMap<string, string> },
+  code: { closure: { definitions: ReadonlyArray<Pick<ClosureEntry, "module" | "name" | "port">> }; names: ReadonlyMap<string, string> },
   signatures: ReadonlyArray<Signature | undefined>,
   signaturesDir = defaultSignatureDir(),
 ): Map<string, string> {

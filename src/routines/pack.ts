@@ -1,33 +1,83 @@
 /**
- * A routine pack: what is specific to one routine, handed to the stages (lift, verify, diff, track) as a
- * parameter, so that they do not import a routine's folder. src/routines/tool-search/index.ts is the one
- * pack so far; src/routines/packs.ts lists the packs by id, for a process that receives only the id (the
- * verifier).
+ * A routine pack: what is specific to one routine, handed to the stages (lift, verify, diff, track, report) as a
+ * parameter, so that they do not import a routine's folder. src/routines/tool-search/index.ts is the one pack so
+ * far; the wiring that chooses it (src/clients/claude-code.ts) is above the stages, and a process handed only a
+ * pack's module (the verifier's child) loads it from there.
  *
- * The shapes below (the lifted code, probes, contract calls, witnesses) are those of the scorer-module
- * contract's `(query, deferred, { loaded, maxResults })` calls, which every pack's module answers.
+ * The types below speak only of the scorer-module contract's `(query, deferred, { loaded, maxResults })` calls
+ * (contract.ts), which every pack's module answers, and of what the stages read: a pack refines them.
  */
-import type { CodeTokens } from "../diff/code-tokens.js";
-import type { ContractCall } from "../diff/witness-run.js";
-import type { Witness } from "../diff/witness-search.js";
-import type { Container } from "../extract/types.js";
-import type { VerifyCase } from "../verify/verify.js";
-import type { SemanticRow, Semantics } from "./tool-search/semantics.js";
-import type { Probe } from "./tool-search/probe-calls.js";
-import type { Routines, ToolSearchCode } from "./tool-search/tool-search-code.js";
+import type { Node } from "../ast/pattern.js";
+import type { Container, ModuleEntry } from "../extract/types.js";
+import type { LocatedRoutine } from "../locate/locate.js";
+import type { Signature } from "../locate/signature.js";
+import type { CodeTokens, ContractCall, ContractWitness, VerifyCase } from "./contract.js";
 
-export type { Semantics, SemanticRow };
+/** The report's feature table: what a lifted module's text says, a value per feature. */
+export type Semantics = Array<{ feature: string; value: string }>;
+
+/** One feature read from two modules (or measured on them), changed or not. */
+export interface SemanticRow {
+  feature: string;
+  before: string;
+  after: string;
+  changed: boolean;
+}
+
+/** Diff's behaviour catalog: one row's calls, and how their answers read. */
+export interface Probe {
+  feature: string;
+  calls: ContractCall[];
+  /** The row's value from the calls' answers (`{ error }` for a call that threw). */
+  read: (answers: unknown[]) => string;
+  /** The plain-language change, when the value changed ("now …", "no longer …"). */
+  sentence: (before: string, after: string, afterAnswers: unknown[], beforeAnswers?: unknown[]) => string;
+  /** The row this one measures again through another entry point: when both change alike, one sentence says so. */
+  again?: string;
+}
+
+/** The routine and its call site as locate found them (pack.signatures): what `liftCode` starts from. */
+export interface LocatedRoutines {
+  scorer: LocatedRoutine;
+  scorerSignature: Signature;
+  call?: LocatedRoutine;
+  callSignature?: Signature;
+}
+
+/** What the lift stage reads of a routine's lifted code. */
+export interface LiftedCode {
+  /** A classic script setting `globalThis.__searchlift` to the contract's functions over the original code. */
+  original: string;
+  /** The same, with readable names, as the body of an ES module (no exports of provenance yet). */
+  readable: string;
+  /** How many computed keys of `readable` pass through the key port. */
+  portedKeys: number;
+  /** The definitions the code is made of, roots first (`port`: ours, in place of the release's). */
+  closure: { definitions: ReadonlyArray<{ module: ModuleEntry; node: Node; name: string; port?: string }> };
+  /** Definition key (`<module path>#<name>`) → readable name. */
+  names: ReadonlyMap<string, string>;
+  /** Host calls cut out. */
+  dropped: ReadonlyArray<{ name: string; at: { module: string; line: number; column: number } }>;
+  /** How often each dead-code fold changed the readable copy (see src/lift/fold). */
+  folded: Record<string, number>;
+  /** Tool fields the routine reads that the contract does not name: passed through (`passed`, `within`, and
+   *  `inner`, properties read inside a passed field), or refused with the reason. */
+  toolFields: { passed: string[]; inner: string[]; within: string[]; refused: Array<{ name: string; why: string }> };
+}
 
 export interface RoutinePack {
   /** The routine's name: provenance.routine, the lifted files' base name (`<id>.mjs`, `<id>.d.ts`). */
   id: string;
+  /** The URL of the module whose default export is this pack: how a process handed only that loads it (the
+   *  verifier's child, verify-process.ts). */
+  module: string;
   /** Its name in sentences and module headers ("tool search"). */
   title: string;
   /** Signature ids, in the signatures folder: the routine itself and the call site its ports come from. */
   signatures: { routine: string; call: string };
   /** The routine's code lifted from a container: located code, ports and adapter (rejects with LiftError).
    *  Async, so that the lifting code is loaded only by the stage that lifts, not by the verifier. */
-  liftCode(container: Container, found: Routines): Promise<ToolSearchCode>;
+  liftCode(container: Container, found: LocatedRoutines): Promise<LiftedCode>;
   /** The lifted module's interface in one line, for its header ("searchTools / … , defaults, provenance"). */
   contractSummary: string;
   /** The names the lifted module exports, in order. */
@@ -51,10 +101,10 @@ export interface RoutinePack {
   probeRows(probes: Probe[], before: unknown[], after: unknown[]): { rows: SemanticRow[]; sentences: string[]; throws?: string[] };
   /** Diff's witness search: candidate calls, the kind that makes two witnesses the same, the tools to keep, one sentence each. */
   witnessCandidates(tokens: CodeTokens): Iterable<ContractCall>;
-  witnessKind(w: Witness): string;
+  witnessKind(w: ContractWitness): string;
   /** The tools a witness's answers name (shrinking keeps these first). */
-  witnessFocus(w: Witness): string[];
-  witnessSummary(w: Witness): string;
+  witnessFocus(w: ContractWitness): string[];
+  witnessSummary(w: ContractWitness): string;
   /** Calls made from a witness that can say the rule behind it, and the rule's sentence from their answers. */
-  witnessRule?(w: Witness): { calls: ContractCall[]; say(before: unknown[], after: unknown[]): string | null } | null;
+  witnessRule?(w: ContractWitness): { calls: ContractCall[]; say(before: unknown[], after: unknown[]): string | null } | null;
 }

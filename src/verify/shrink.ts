@@ -2,7 +2,7 @@
  * The first disagreement of a verification (verify.ts), shrunk greedily to a small case that still disagrees:
  * fewer tools, a shorter query, fewer and shorter tool fields, each candidate run on both sides in the sandbox.
  */
-import type { Tool } from "../routines/tool-search/corpus.js";
+import type { ContractTool as Tool } from "../routines/contract.js";
 import { runInSandbox, type SandboxOptions } from "./sandbox.js";
 import { callArgs, resultsAgree, type Disagreement, type VerifyCase, type VerifyOptions } from "./verify.js";
 

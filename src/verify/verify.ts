@@ -8,24 +8,17 @@
  * both sides agrees, whatever the messages). The first disagreement is shrunk, greedily, to a small case that
  * still disagrees: fewer tools, a shorter query, fewer tool fields.
  */
-import type { CorpusCase, Tool } from "../routines/tool-search/corpus.js";
+import type { ContractFn, ContractTool as Tool, VerifyCase } from "../routines/contract.js";
 import { runInSandbox, type CallResult, type SandboxCall, type SandboxOptions } from "./sandbox.js";
 import { assertSandboxable } from "./sandbox-node.js";
 import { encodeArguments } from "./sandbox-wire.js";
 import { moduleToScript } from "./module-script.js";
 import { shrinkDisagreement } from "./shrink.js";
 
-export type ContractFn = "searchTools" | "scoreTools" | "toolSearch";
 export const CONTRACT_FNS: readonly ContractFn[] = ["searchTools", "scoreTools", "toolSearch"];
 
 /** One call's inputs; a CorpusCase is one. */
-export interface VerifyCase {
-  query: string;
-  deferred: Tool[];
-  loaded?: Tool[];
-  maxResults?: number;
-  kind?: CorpusCase["kind"];
-}
+export type { ContractFn, VerifyCase };
 
 export interface VerifyOptions {
   /** Functions compared, in this order. Default: all three of the contract. */

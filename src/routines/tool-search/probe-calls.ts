@@ -2,19 +2,11 @@
  * What the probes (probes.ts, rule-probes.ts) are made of: a probe's shape, the contract calls it makes, the tools
  * they search, and how an answer reads — a list of names, scores, or the error a call threw.
  */
-import type { ContractCall } from "../../diff/witness-run.js";
+import type { ContractCall } from "../contract.js";
+import type { Probe } from "../pack.js";
 import type { Tool } from "./corpus.js";
 
-export interface Probe {
-  feature: string;
-  calls: ContractCall[];
-  /** The row's value from the calls' answers (`{ error }` for a call that threw). */
-  read: (answers: unknown[]) => string;
-  /** The plain-language change, when the value changed ("now …", "no longer …"). */
-  sentence: (before: string, after: string, afterAnswers: unknown[], beforeAnswers?: unknown[]) => string;
-  /** The row this one measures again through another entry point: when both change alike, one sentence says so. */
-  again?: string;
-}
+export type { Probe };
 
 export const mcp = (server: string, tool: string, description: string, searchHint?: string): Tool => ({
   name: `mcp__${server}__${tool}`,

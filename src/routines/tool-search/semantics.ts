@@ -8,19 +8,13 @@
  * `split(",")` on the `select:` match, numeric caps on the query, its words and the select list.
  */
 import { parse } from "acorn";
+import type { SemanticRow, Semantics } from "../pack.js";
 import "../../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import { type Node, memberName, walk } from "../../ast/pattern.js";
 import { capKind, Context, isMethod, hasCall, isLoweredLookup, isLoweredName, propName, oneLine } from "./semantics-context.js";
 
 /** One row per weight or feature, in a fixed order; weights absent are "—", features absent "no". */
-export type Semantics = Array<{ feature: string; value: string }>;
-
-export interface SemanticRow {
-  feature: string;
-  before: string;
-  after: string;
-  changed: boolean;
-}
+export type { Semantics, SemanticRow };
 
 const WEIGHTS: Array<[key: string, label: string]> = [
   ["name-equal", "weight: name equals term (first generation)"],
