@@ -7,6 +7,7 @@ import { isPlatform, isVersionOrUnknown } from "./release-names.js";
 import { timelineHtml } from "./report/report-html.js";
 import { codeSpans, markdownCode, markdownProse, markdownText, messageLine, proseCode, quoted, terminalSafe } from "./safe-text.js";
 import { timelineMarkdown, type Timeline } from "./track/timeline.js";
+import { toolSearchPack } from "./routines/tool-search/index.js";
 
 /** Anything a terminal acts on, or that reorders or hides text. */
 const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
@@ -193,7 +194,7 @@ describe("timeline.md and timeline.html carry no markup from the input", () => {
   });
 
   it("HTML: every text from the input is escaped", () => {
-    const html = timelineHtml(t);
+    const html = timelineHtml(t, { pack: toolSearchPack });
     expect(html).not.toMatch(/<img|<script>alert|<b>x<\/b>/);
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
   });

@@ -16,6 +16,7 @@ import { diffInputs, formatDiff, type DiffResult } from "../src/diff/diff.js";
 import { runCalls } from "../src/diff/witness-run.js";
 import { resultsAgree } from "../src/verify/verify.js";
 import { npmPackMember } from "./helpers/cache.js";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
 const skip = process.env.SEARCHLIFT_SKIP_REAL === "1";
 const cli = (v: string) => npmPackMember(`@anthropic-ai/claude-code@${v}`, "package/cli.js");
@@ -29,7 +30,7 @@ const row = (r: DiffResult, feature: string) => {
 async function diffReplayed(a: string, b: string): Promise<DiffResult> {
   const out = mkdtempSync(join(tmpdir(), "searchlift-diff-real-"));
   try {
-    const r = await diffInputs(a, b, { out });
+    const r = await diffInputs(a, b, { out, pack: toolSearchPack });
     const module = (side: string) =>
       join(
         out,
@@ -56,7 +57,7 @@ async function diffReplayed(a: string, b: string): Promise<DiffResult> {
 
 describe.skipIf(skip)("searchlift diff on real releases", () => {
   it("2.1.111 → 2.1.112: only minified names changed, so nothing does", async () => {
-    const r = await diffInputs(cli("2.1.111"), cli("2.1.112"));
+    const r = await diffInputs(cli("2.1.111"), cli("2.1.112"), { pack: toolSearchPack });
     expect(r.a).toMatchObject({ version: "2.1.111", platform: "npm" });
     expect(r.b).toMatchObject({ version: "2.1.112", platform: "npm" });
     expect(r.code).toEqual({ changed: false, diff: "", summary: { added: [], removed: [], changed: [] } });
@@ -90,7 +91,7 @@ describe.skipIf(skip)("searchlift diff on real releases", () => {
 
   it("2.1.333 → 2.1.334 (linux-x64): the code says which definitions changed where no behaviour the contract reaches did", async () => {
     const native = (v: string) => npmPackMember(`@anthropic-ai/claude-code-linux-x64@${v}`, "package/claude");
-    const r = await diffInputs(native("2.1.333"), native("2.1.334"));
+    const r = await diffInputs(native("2.1.333"), native("2.1.334"), { pack: toolSearchPack });
     // 2.1.334 gives the name parser a second parameter (a server's own name, added to the coarse parts) and the
     // description cache a flag that passes it; the contract's client leaves the flag off.
     expect(r.code.summary).toEqual({ added: [], removed: [], changed: ["parseToolName", "ToolDescriptionCache"] });

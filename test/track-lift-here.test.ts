@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
 const ROOT = join(import.meta.dirname, "..");
 // The built track (npm run build), as both lifts are the CLI's: a verifier runs its own compiled file, which
@@ -52,7 +53,7 @@ describe("liftHere", () => {
     const { tgz, sha256 } = packed(join(ROOT, "samples", "releases", "0.5.0"), "2.0.74");
     const [child, here] = [tmp("searchlift-lift-child-"), tmp("searchlift-lift-here-")];
     const a = await liftOne(tgz, sha256, child, true);
-    const b = await liftHere(tgz, sha256, here, true);
+    const b = await liftHere(tgz, sha256, here, true, { pack: toolSearchPack });
     expect(a.error, a.error).toBeUndefined();
     expect(b.routineHash).toBe(a.routineHash);
     expect(b.verified).toEqual(a.verified);
@@ -73,7 +74,7 @@ describe("liftHere", () => {
     const { tgz, sha256 } = packed(join(ROOT, "samples", "refused", "0.8.0"), "2.0.78");
     const [child, here] = [tmp("searchlift-lift-child-"), tmp("searchlift-lift-here-")];
     const a = await liftOne(tgz, sha256, child, false);
-    const b = await liftHere(tgz, sha256, here, false);
+    const b = await liftHere(tgz, sha256, here, false, { pack: toolSearchPack });
     expect(a.error).toMatch(/cannot lift/);
     expect(b).toEqual(a);
     expect(entry(here, sha256)).toBe(entry(child, sha256));
@@ -85,7 +86,7 @@ describe("liftHere", () => {
     const { tgz, sha256 } = packed(join(ROOT, "samples", "releases", "0.1.0"), "2.0.70");
     const other = createHash("sha256").update("not the tarball").digest("hex");
     const cache = tmp("searchlift-lift-here-");
-    const [a, b] = [await liftHere(tgz, sha256, cache, false), await liftHere(tgz, other, cache, false)];
+    const [a, b] = [await liftHere(tgz, sha256, cache, false, { pack: toolSearchPack }), await liftHere(tgz, other, cache, false, { pack: toolSearchPack })];
     const [ma, mb] = [readFileSync(a.module!, "utf8"), readFileSync(b.module!, "utf8")];
     expect(ma).not.toBe(mb);
     expect(mb.replaceAll(other, sha256)).toBe(ma);

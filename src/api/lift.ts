@@ -6,6 +6,7 @@ import { liftInput, type LiftOptions as StageLiftOptions, type LiftResult } from
 import { checkOutput } from "../output-folder.js";
 import { resolveApiInput, resolveApiInputs, type InputOptions } from "./inputs.js";
 import type { RoutinePack } from "../routines/pack.js";
+import { defaultPack } from "../clients/claude-code.js";
 import type { ProgressOptions } from "../progress.js";
 
 export type { LiftResult };
@@ -21,7 +22,7 @@ export interface LiftOptions extends ProgressOptions, InputOptions {
   verifyTimeoutS?: number;
   /** Read signatures from this folder instead of the bundled ones. */
   signaturesDir?: string;
-  /** The routine lifted (default: tool search). */
+  /** The routine lifted (default: the wiring's, src/clients/claude-code.ts: tool search). */
   pack?: RoutinePack;
   /** A folder of recorded verifications: a lift of the same program as one recorded there reuses its
    *  verification instead of running it again, and a new verification is recorded there. */
@@ -39,10 +40,11 @@ export async function lift(input: string | string[], options: LiftOptions): Prom
   const { verify = true, platform: _p, releaseCache: _c, ...rest } = options;
   // The output first: nothing is fetched or lifted for an output that would be refused.
   checkOutput(options.out, "lift");
+  const pack = options.pack ?? (await defaultPack());
   if (typeof input === "string")
-    return liftInput(await resolveApiInput(input, "lift", options), { ...rest, verify } satisfies StageLiftOptions);
+    return liftInput(await resolveApiInput(input, "lift", options), { ...rest, verify, pack } satisfies StageLiftOptions);
   const files = await resolveApiInputs(input, "lift", options, { ranges: true, folders: false });
   const results: LiftResult[] = [];
-  for (const file of files) results.push(await liftInput(file, { ...rest, verify } satisfies StageLiftOptions));
+  for (const file of files) results.push(await liftInput(file, { ...rest, verify, pack } satisfies StageLiftOptions));
   return results;
 }

@@ -13,6 +13,7 @@ import type { InputSpec } from "../inputs/version-spec.js";
 import type { OnProgress } from "../progress.js";
 import { inputHash } from "./input-hash.js";
 import { rememberedRelease, rememberRelease } from "./remembered.js";
+import { defaultPack } from "../clients/claude-code.js";
 
 export interface ReleaseFlags {
   platform?: string;
@@ -247,6 +248,7 @@ async function liftInto(dir: string, arg: string, input: string, inputSha256: st
   const r = await liftInput(input, {
     out: dir,
     verify: true,
+    pack: await defaultPack(),
     verifications,
     ...(inputSha256 ? { inputSha256 } : {}),
     ...(flags.onProgress ? { onProgress: flags.onProgress } : {}),

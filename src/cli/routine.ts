@@ -1,6 +1,7 @@
-/** The routine pack the commands work on: tool search, the only one so far (loaded with the command that needs it). */
+/** The routine pack the commands work on: the default of the wiring (src/clients/claude-code.ts); no flag chooses another yet. */
 import type { RoutinePack } from "../routines/pack.js";
+import { defaultPack } from "../clients/claude-code.js";
 
 export async function cliRoutinePack(): Promise<RoutinePack> {
-  return (await import("../routines/tool-search/index.js")).toolSearchPack;
+  return defaultPack();
 }

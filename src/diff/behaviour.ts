@@ -17,10 +17,8 @@
 import { readFileSync } from "node:fs";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { impurities } from "../lift/purity.js";
-import type { RoutinePack } from "../routines/pack.js";
-import { toolSearchPack } from "../routines/tool-search/index.js";
-import type { SemanticRow } from "../routines/pack.js";
-import type { Tool } from "../routines/tool-search/corpus.js";
+import type { RoutinePack, SemanticRow } from "../routines/pack.js";
+import type { ContractTool as Tool } from "../routines/contract.js";
 import { moduleToScript } from "../verify/module-script.js";
 import { codeTokens, type CodeTokens } from "./code-tokens.js";
 import { movedDefinitionLines } from "./code-summary.js";
@@ -110,7 +108,7 @@ export async function behaviourView(
   a: ModuleSide,
   b: ModuleSide,
   budget: Budget = DEFAULT_BUDGET,
-  pack: RoutinePack = toolSearchPack,
+  pack: RoutinePack,
   boundSeconds: number = BEHAVIOUR_BOUND_S,
 ): Promise<BehaviourView> {
   const tokens = codeTokens(a.text, b.text);
@@ -255,7 +253,7 @@ async function sayRules(
  * One module's table measured by the pack's probes (the scoring table's "adds: …" rows, the caps, the `select:`
  * forms, the fast paths), as `{ feature, value }` rows: what `lift --json` shows. The module runs in the sandbox.
  */
-export async function measuredTable(m: ModuleSide, pack: RoutinePack = toolSearchPack): Promise<Array<{ feature: string; value: string }>> {
+export async function measuredTable(m: ModuleSide, pack: RoutinePack): Promise<Array<{ feature: string; value: string }>> {
   const probes = pack.probes(codeTokens(m.text, m.text).numbers);
   let results;
   try {
@@ -274,7 +272,7 @@ export async function measuredTable(m: ModuleSide, pack: RoutinePack = toolSearc
 /** A lifted module file's measured table for `lift --json`: `{ table }`, or `{ tableError }` where it could not run. */
 export async function moduleTable(
   path: string,
-  pack: RoutinePack = toolSearchPack,
+  pack: RoutinePack,
 ): Promise<{ table: Array<{ feature: string; value: string }> } | { tableError: string }> {
   try {
     const text = readFileSync(path, "utf8");

@@ -8,6 +8,7 @@ import { moduleToScript } from "../verify/module-script.js";
 import { behaviourVerdict, behaviourView, noDifferenceFound, sandboxScript } from "./behaviour.js";
 import { COVERAGE_EXPORT, changedLines, instrument } from "./coverage.js";
 import { runCalls, runCallsReaching, type ContractCall } from "./witness-run.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 
 describe("changedLines", () => {
   it("gives the removed lines of the first text and the added lines of the second", () => {
@@ -567,7 +568,7 @@ describe("a refactor of a sample release whose new branch the tool search cannot
       ),
     );
     const side = (text: string, label: string) => ({ text, script: sandboxScript(text, label), label });
-    const view = await behaviourView(side(a!, "a"), side(b!, "b"), { cases: 600 });
+    const view = await behaviourView(side(a!, "a"), side(b!, "b"), { cases: 600 }, toolSearchPack);
     expect(view.behaviour.changed).toEqual([]);
     const c = view.behaviour.coverage!;
     expect(c.after.unreached).toEqual([]);
@@ -608,7 +609,7 @@ describe("a refactor of a sample release whose select list is paired with fresh 
       ),
     );
     const side = (text: string, label: string) => ({ text, script: sandboxScript(text, label), label });
-    return (await behaviourView(side(a!, "a"), side(b!, "b"), { cases: 600 })).behaviour;
+    return (await behaviourView(side(a!, "a"), side(b!, "b"), { cases: 600 }, toolSearchPack)).behaviour;
   };
   const pairsWhy = /pairs each element with a new empty array, filled nowhere$/;
 

@@ -16,9 +16,7 @@ import { behaviourView, noDifferenceFound, sandboxScript, type Behaviour } from 
 import { codeDiff, type CodeDiff } from "./code-diff.js";
 import { summarySentence } from "./code-summary.js";
 import { assertSandboxable } from "../verify/sandbox-node.js";
-import type { RoutinePack } from "../routines/pack.js";
-import type { SemanticRow } from "../routines/pack.js";
-import { toolSearchPack } from "../routines/tool-search/index.js";
+import type { RoutinePack, SemanticRow } from "../routines/pack.js";
 import type { Budget } from "./witness-search.js";
 import type { OnProgress } from "../progress.js";
 
@@ -29,8 +27,8 @@ export interface DiffOptions {
   budget?: Budget;
   /** Progress events (library API: src/progress.ts). */
   onProgress?: OnProgress;
-  /** The routine compared (default: tool search). */
-  pack?: RoutinePack;
+  /** The routine compared (the wiring chooses it: src/clients/claude-code.ts). */
+  pack: RoutinePack;
 }
 
 export interface DiffSide {
@@ -48,13 +46,13 @@ export interface DiffResult {
   behaviour: Behaviour;
 }
 
-export async function diffInputs(a: string, b: string, opts: DiffOptions = {}): Promise<DiffResult> {
+export async function diffInputs(a: string, b: string, opts: DiffOptions): Promise<DiffResult> {
   if (opts.out) checkOutput(opts.out, "diff");
   const base = opts.out ? resolve(opts.out) : mkdtempSync(join(tmpdir(), "searchlift-diff-"));
   // The sandbox's one-time check of the permission model runs while this process lifts, reads and checks the
   // modules; the runs below await the same check, and report its failure.
   assertSandboxable().catch(() => {});
-  const pack = opts.pack ?? toolSearchPack;
+  const pack = opts.pack;
   try {
     const say = (message: string, done: number) => opts.onProgress?.({ stage: "diff", message, done, total: 3 });
     say(`lifting ${a}`, 0);
@@ -111,8 +109,8 @@ function label(s: DiffSide): string {
   return `${s.version} (${s.platform})`;
 }
 
-/** A lifted module as is (a tool-search.mjs, or a folder holding one), else the input lifted into `out`. */
-export async function liftedModulePath(input: string, out: string, pack: RoutinePack = toolSearchPack): Promise<string> {
+/** A lifted module as is (a `<pack id>.mjs`, or a folder holding one), else the input lifted into `out`. */
+export async function liftedModulePath(input: string, out: string, pack: RoutinePack): Promise<string> {
   const file = `${pack.id}.mjs`;
   if (!existsSync(input)) throw new SearchliftError("no such file or folder", ExitCode.unreadable, input);
   const st = statSync(input);

@@ -12,7 +12,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import { locateRoutines, type RoutineResult } from "../locate/locate.js";
 import { sharedModuleText } from "../locate/partial-parse.js";
 import { lineColumn, moduleHtmlComment } from "../ast/parse-module.js";
-import { hasUseStrict, type Closure } from "./closure.js";
+import { hasUseStrict } from "./closure.js";
 import { loadSignatures } from "../locate/signature.js";
 import { VERSION } from "../version.js";
 import { pathInside, writeFilesInside } from "../safe-write.js";
@@ -21,8 +21,7 @@ import { LiftError } from "./lift-error.js";
 import { impurities } from "./purity.js";
 import { sha256InBackground } from "../file-digests.js";
 import { releaseInfo, type ReleaseInfo } from "../inputs/release-info.js";
-import type { RoutinePack } from "../routines/pack.js";
-import { toolSearchPack } from "../routines/tool-search/index.js";
+import type { LiftedCode, RoutinePack } from "../routines/pack.js";
 import type { VerifyResult } from "../verify/verify.js";
 import { VerifyBudgetExceeded, type Verifier } from "../verify/verify-process.js";
 import { verifierPool } from "../verify/verifier-pool.js";
@@ -52,8 +51,8 @@ export interface LiftOptions {
   signaturesDir?: string;
   /** Progress events (library API: src/progress.ts). */
   onProgress?: OnProgress;
-  /** The routine lifted (default: tool search). */
-  pack?: RoutinePack;
+  /** The routine lifted (the wiring chooses it: src/clients/claude-code.ts). */
+  pack: RoutinePack;
   /** The input file's sha256, when the caller has it already (check keys its cache by it): not hashed again. */
   inputSha256?: string;
   /** A folder of recorded verifications (shared-verification.ts): one of the same program is reused, a new one recorded. */
@@ -94,7 +93,7 @@ const verifiers = verifierPool();
 
 export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
   // The verifier makes its corpus while the container opens: a .tgz is decompressed whole, a second or more.
-  const verifier = opts.verify ? verifiers.verifierFor((opts.pack ?? toolSearchPack).id, opts.cases ?? 2000) : undefined;
+  const verifier = opts.verify ? verifiers.verifierFor(opts.pack.module, opts.cases ?? 2000) : undefined;
   try {
     const c = await openContainerAsync(input);
     try {
@@ -143,7 +142,7 @@ async function liftWith(c: Container, opts: LiftRun, inputSha256: Promise<string
 }
 
 async function liftRelease(c: Container, opts: LiftRun, inputSha256: Promise<string>, info: ReleaseInfo): Promise<LiftResult> {
-  const pack = opts.pack ?? toolSearchPack;
+  const pack = opts.pack;
   const ids = pack.signatures;
   const all = loadSignatures(opts.signaturesDir, [ids.routine, ids.call]);
   const scorerSignature = all.find((s) => s.id === ids.routine);
@@ -270,7 +269,12 @@ function checkedImpurities(draft: string, input: string): ReturnType<typeof impu
  * `<!--` in an ES module, which acorn reads as operators but the runtime refuses to load (the release never
  * ran it). The copy itself is made when verification asks for it.
  */
-function originalAsRun(c: Container, closure: Closure, original: () => string, refuse: (message: string) => SearchliftError): () => string {
+function originalAsRun(
+  c: Container,
+  closure: LiftedCode["closure"],
+  original: () => string,
+  refuse: (message: string) => SearchliftError,
+): () => string {
   const modes = new Map<boolean, string>();
   for (const d of closure.definitions) {
     if (d.port) continue; // our own code, in place of the release's
@@ -307,7 +311,7 @@ interface Sides {
 /** Run the draft against the release's own code on the corpus; any doubt or disagreement is an error. */
 async function verifyDraft(verifier: Verifier, sides: Sides, opts: LiftOptions, input: string): Promise<Agreement> {
   const cases = opts.cases ?? 2000;
-  const key = verificationKey((opts.pack ?? toolSearchPack).id, cases, sides.original, sides.lifted);
+  const key = verificationKey(opts.pack.id, cases, sides.original, sides.lifted);
   const recorded = key && opts.verifications ? recordedAgreement(opts.verifications, key) : null;
   if (recorded) {
     verifier.cancel();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildTimeline, type Change, type Release } from "../track/timeline.js";
 import { chartModel } from "./chart-rows.js";
 import { timelineHtml } from "./report-html.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 
 const release = (version: string, hash: string | null): Release => ({
   input: version,
@@ -90,7 +91,7 @@ describe("chartModel", () => {
   });
 
   it("names the row it leaves out under the chart, with why, and draws no lane for it", () => {
-    const html = timelineHtml({ ...t, changes }, { read: () => "" });
+    const html = timelineHtml({ ...t, changes }, { read: () => "", pack: toolSearchPack });
     expect(html).toContain(
       `<tr data-feature="empty"><td>empty</td><td class="why">no release has a value in it: every reading is empty</td></tr>`,
     );

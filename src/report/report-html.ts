@@ -14,7 +14,6 @@ import { codeDiff } from "../diff/code-diff.js";
 import { summarySentence } from "../diff/code-summary.js";
 import { esc, escProse } from "./html.js";
 import type { RoutinePack } from "../routines/pack.js";
-import { toolSearchPack } from "../routines/tool-search/index.js";
 import { behaviourVerdict, noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
 import { groupMembers, verifiedCell, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
 
@@ -23,8 +22,8 @@ export interface HtmlOptions {
   read?: (path: string) => string;
   /** The page's title (default: the routine's name and "timeline"). */
   title?: string;
-  /** The routine whose modules the timeline holds (default: tool search). */
-  pack?: RoutinePack;
+  /** The routine whose modules the timeline holds. */
+  pack: RoutinePack;
 }
 
 interface Lifted {
@@ -32,9 +31,9 @@ interface Lifted {
   problem?: string;
 }
 
-export function timelineHtml(t: Timeline, opts: HtmlOptions = {}): string {
+export function timelineHtml(t: Timeline, opts: HtmlOptions): string {
   const read = opts.read ?? ((p: string) => readFileSync(p, "utf8"));
-  const pack = opts.pack ?? toolSearchPack;
+  const pack = opts.pack;
   const lifted = new Map<string, Lifted | null>();
   const load = (r: Release | undefined): Lifted | null => {
     if (!r?.module) return null;

@@ -15,7 +15,6 @@ import { DEFAULT_BUDGET, type Budget } from "../diff/witness-search.js";
 import { codeSummary, type CodeSummary } from "../diff/code-summary.js";
 import { withInputChanges } from "../diff/diff.js";
 import type { RoutinePack } from "../routines/pack.js";
-import { toolSearchPack } from "../routines/tool-search/index.js";
 import { groupMembers, type Change, type Group, type Release, type Timeline } from "./timeline.js";
 
 export interface ChangeOptions {
@@ -26,8 +25,8 @@ export interface ChangeOptions {
   jobs?: number;
   /** The folder relative paths to modules start from (track: the timeline folder). Default: the working folder. */
   dir?: string;
-  /** The routine whose modules are compared (default: tool search). */
-  pack?: RoutinePack;
+  /** The routine whose modules are compared. */
+  pack: RoutinePack;
   /** Called as each change point is done (from the cache or compared): how many of how many, and which. */
   onChange?: (done: number, total: number, change: Change) => void;
 }
@@ -44,7 +43,7 @@ const CACHE_FORMAT = 13;
 /** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
 type Compared = BehaviourView & { code: CodeSummary };
 
-export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Promise<Change[]> {
+export async function timelineChanges(t: Timeline, opts: ChangeOptions): Promise<Change[]> {
   const members = groupMembers(t);
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const dir = opts.cache ? join(opts.cache, "behaviour") : null;
@@ -69,9 +68,8 @@ export async function timelineChanges(t: Timeline, opts: ChangeOptions = {}): Pr
     try {
       if (!view) {
         const [sa, sb] = [loadSide(a.module!, opts.dir), loadSide(b.module!, opts.dir)];
-        const inputs = opts.pack?.inputChanges ? opts.pack : toolSearchPack;
         view = {
-          ...withInputChanges(await behaviourView(sa, sb, budget, opts.pack), inputs.inputChanges?.(sa.text, sb.text)),
+          ...withInputChanges(await behaviourView(sa, sb, budget, opts.pack), opts.pack.inputChanges?.(sa.text, sb.text)),
           code: codeSummary(sa.text, sb.text),
         };
         if (file) writeCached(file, view);

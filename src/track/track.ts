@@ -44,8 +44,8 @@ export interface TrackOptions {
   verifyTimeoutS?: number;
   /** Progress events (library API: src/progress.ts): one as each release is lifted or read from the cache, then the change points. */
   onProgress?: OnProgress;
-  /** The routine whose change points are compared (default: tool search; the lifts are the CLI's, tool search). */
-  pack?: RoutinePack;
+  /** The routine lifted and compared (the wiring chooses it: src/clients/claude-code.ts). */
+  pack: RoutinePack;
 }
 
 export interface TrackResult {
@@ -126,7 +126,7 @@ export interface TimelineWriteOptions {
   cache: string;
   jobs?: number;
   onProgress?: OnProgress;
-  pack?: RoutinePack;
+  pack: RoutinePack;
   /** More files for the timeline folder, made from the finished timeline (history's changelog.md). */
   extraFiles?: (timeline: Timeline, dir: string) => Record<string, string>;
 }
@@ -154,13 +154,13 @@ export async function writeTimeline(
       cache: opts.cache,
       dir: outDir,
       jobs: opts.jobs ?? availableParallelism(),
-      ...(opts.pack ? { pack: opts.pack } : {}),
+      pack: opts.pack,
     });
     writeAtomic(join(outDir, "timeline.json"), JSON.stringify(timeline, null, 2) + "\n");
     writeAtomic(join(outDir, "timeline.md"), timelineMarkdown(timeline));
     writeAtomic(
       join(outDir, "timeline.html"),
-      timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8"), ...(opts.pack ? { pack: opts.pack } : {}) }),
+      timelineHtml(timeline, { read: (p) => readFileSync(join(outDir, p), "utf8"), pack: opts.pack }),
     );
     for (const [name, text] of Object.entries(opts.extraFiles?.(timeline, outDir) ?? {})) writeAtomic(join(outDir, name), text);
     const place = placeTimeline(outDir, target, releases.length - failed.length, failed.length > 0);
@@ -317,7 +317,7 @@ export async function liftHere(
   sha256: string,
   cache: string,
   verify: boolean,
-  opts: { verifyTimeoutS?: number; pack?: RoutinePack; onProgress?: OnProgress } = {},
+  opts: { verifyTimeoutS?: number; pack: RoutinePack; onProgress?: OnProgress },
 ): Promise<Release> {
   const tmp = liftFolder(cache, sha256);
   let res: LiftAnswer | undefined;
@@ -326,7 +326,7 @@ export async function liftHere(
       out: join(tmp, "lifted"),
       verify,
       inputSha256: sha256,
-      ...(opts.pack ? { pack: opts.pack } : {}),
+      pack: opts.pack,
       ...(opts.verifyTimeoutS ? { verifyTimeoutS: opts.verifyTimeoutS } : {}),
       ...(verify ? { verifications: join(cache, "verifications") } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),

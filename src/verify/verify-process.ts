@@ -2,7 +2,7 @@
  * Verification in a process of its own: the corpus, the requests and the results live there, not in
  * the lift's process, which still holds what it read from a 400 MB release. Both stay small.
  *
- * As a program (stdin: a line { routine, cases }, whose corpus it makes and encodes for the sandbox at once,
+ * As a program (stdin: a line { pack, cases }, the URL of the routine pack's module (RoutinePack.module), whose corpus it makes and encodes for the sandbox at once,
  * while the lift works on; then a line { original, emitted }; then kept open. stdout: a line { casesDone } as the
  * count passes each multiple of CASES_EVERY (verify.ts), then the VerifyResult as JSON on a line of its own) and as the
  * functions that start it. The verifier and its sandbox children end with the lift: when its stdin closes (the lift exited, was
@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { exitWithParent, ORPHANED_EXIT } from "../exit-with-parent.js";
-import { routinePack } from "../routines/packs.js";
+import type { RoutinePack } from "../routines/pack.js";
 import { killSandboxChildren } from "./sandbox.js";
 import { mallocEnv } from "./malloc-env.js";
 import { prepareVerification, VERIFY_SEMI_SPACE_MB, verifyAgreement, type VerifyResult } from "./verify.js";
@@ -21,8 +21,8 @@ const CASES_LINE = /^\{"casesDone":(\d+),"cases":(\d+)\}$/;
 
 /** The first line: which corpus to make, made while the lift is still at work. */
 interface CorpusRequest {
-  /** The routine pack (by id) whose corpus the cases come from. */
-  routine: string;
+  /** The URL of the routine pack's module (RoutinePack.module), whose corpus the cases come from. */
+  pack: string;
   cases: number;
 }
 
@@ -58,8 +58,8 @@ export interface Verifier {
   cancel(): void;
 }
 
-/** Start a verifier for `cases` cases of `routine`'s corpus. */
-export function startVerifier(routine: string, cases: number): Verifier {
+/** Start a verifier for `cases` cases of the corpus of the pack whose module is `pack` (RoutinePack.module). */
+export function startVerifier(pack: string, cases: number): Verifier {
   // The sandbox sides' semi-spaces (verify.ts): making the corpus allocates 20 MB of text in
   // small pieces, and a young generation of V8's 16 MB semi-spaces faults in more fresh memory for it.
   const child = spawn(process.execPath, [`--max-semi-space-size=${VERIFY_SEMI_SPACE_MB}`, fileURLToPath(import.meta.url)], {
@@ -90,7 +90,7 @@ export function startVerifier(routine: string, cases: number): Verifier {
   child.on("error", (e) => (startError = e));
   child.on("close", (code) => exit(code));
   // One line each (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
-  child.stdin.write(JSON.stringify({ routine, cases } satisfies CorpusRequest) + "\n");
+  child.stdin.write(JSON.stringify({ pack, cases } satisfies CorpusRequest) + "\n");
   return {
     run(original, emitted, budgetMs = Infinity, toolFields = [], onCases) {
       running = true;
@@ -152,11 +152,19 @@ function stdinLines(): () => Promise<string> {
   return () => new Promise((resolve) => (ready.length > 0 ? resolve(ready.shift()!) : waiting.push(resolve)));
 }
 
+/** The pack a module exports by default: the verifier is handed a pack's module, never a list of packs. */
+async function packAt(url: string): Promise<RoutinePack> {
+  const pack = ((await import(url)) as { default?: RoutinePack }).default;
+  if (typeof pack?.corpus !== "function") throw new Error(`${url} exports no routine pack`);
+  return pack;
+}
+
 async function main(): Promise<void> {
   exitWithParent(killSandboxChildren);
   const nextLine = stdinLines();
-  const { routine, cases } = JSON.parse(await nextLine()) as CorpusRequest;
-  const pack = routinePack(routine);
+  const request = JSON.parse(await nextLine()) as CorpusRequest;
+  const pack = await packAt(request.pack);
+  const cases = request.cases;
   let corpus = pack.corpus(cases);
   const prepared = prepareVerification(corpus);
   // A sandbox that cannot be used is reported when the sides arrive, as verifyAgreement would.

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { liftInput } from "../../src/lift/lift.js";
 import { cacheDir, npmPackMember } from "../helpers/cache.js";
+import { toolSearchPack } from "../../src/routines/tool-search/index.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -31,5 +32,5 @@ export async function liftedModule(spec: string, member: string, key: string): P
     .map(String)
     .find((p) => p.endsWith("tool-search.mjs"));
   if (found && existsSync(join(out, found))) return join(out, found);
-  return (await liftInput(npmPackMember(spec, member), { out, verify: false })).module;
+  return (await liftInput(npmPackMember(spec, member), { out, verify: false, pack: toolSearchPack })).module;
 }

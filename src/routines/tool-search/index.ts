@@ -25,6 +25,7 @@ function corpus(count: number, toolFields: readonly string[] = []): CorpusCase[]
 
 export const toolSearchPack: RoutinePack = {
   id: "tool-search",
+  module: import.meta.url,
   title: "tool search",
   signatures: { routine: "tool-search/scorer", call: "tool-search/call" },
   liftCode: async (container, found) => (await import("./tool-search-code.js")).toolSearchCode(container, found),
@@ -43,3 +44,6 @@ export const toolSearchPack: RoutinePack = {
   witnessSummary,
   witnessRule,
 };
+
+/** The pack as a process handed only its module loads it (RoutinePack.module). */
+export default toolSearchPack;

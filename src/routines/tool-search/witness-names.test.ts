@@ -12,6 +12,7 @@ import { diffInputs } from "../../diff/diff.js";
 import { sandboxScript } from "../../diff/behaviour.js";
 import { runCallsOnBoth } from "../../diff/witness-run.js";
 import { resultsAgree } from "../../verify/verify.js";
+import { toolSearchPack } from "./index.js";
 
 const DIR = join(import.meta.dirname, "..", "..", "..", "samples", "name-lookup");
 const side = (name: string) => {
@@ -21,7 +22,7 @@ const side = (name: string) => {
 
 describe("witnesses of a name that is one tool's own and another's alias", () => {
   it("before → after: witnesses over such a pair that replay differently, and the rule said", async () => {
-    const r = await diffInputs(join(DIR, "before.mjs"), join(DIR, "after.mjs"));
+    const r = await diffInputs(join(DIR, "before.mjs"), join(DIR, "after.mjs"), { pack: toolSearchPack });
     const ws = r.behaviour.changed;
     expect(ws.length).toBeGreaterThan(0);
     const pair = ws.filter((w) => {
@@ -44,7 +45,7 @@ describe("witnesses of a name that is one tool's own and another's alias", () =>
   }, 180_000);
 
   it("before → refactor (the lookup as a loop, with a test of a name that changes nothing): no witness", async () => {
-    const r = await diffInputs(join(DIR, "before.mjs"), join(DIR, "refactor.mjs"));
+    const r = await diffInputs(join(DIR, "before.mjs"), join(DIR, "refactor.mjs"), { pack: toolSearchPack });
     expect(r.behaviour.changed).toEqual([]);
     expect(r.behaviour.searched).toBeGreaterThan(3000);
   }, 180_000);

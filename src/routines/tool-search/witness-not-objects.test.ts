@@ -11,6 +11,7 @@ import { diffInputs } from "../../diff/diff.js";
 import { sandboxScript } from "../../diff/behaviour.js";
 import { runCallsOnBoth } from "../../diff/witness-run.js";
 import { resultsAgree } from "../../verify/verify.js";
+import { toolSearchPack } from "./index.js";
 
 const DIR = join(import.meta.dirname, "..", "..", "..", "samples", "mcpinfo-cache");
 const side = (name: string) => {
@@ -20,7 +21,7 @@ const side = (name: string) => {
 
 describe("witnesses of an mcpInfo that is not an object", () => {
   it("before → after: a witness with such an mcpInfo, which now throws, and it replays", async () => {
-    const r = await diffInputs(join(DIR, "before.mjs"), join(DIR, "after.mjs"));
+    const r = await diffInputs(join(DIR, "before.mjs"), join(DIR, "after.mjs"), { pack: toolSearchPack });
     const ws = r.behaviour.changed;
     const odd = ws.filter((w) =>
       [...w.deferred, ...w.loaded].some((t) => t.mcpInfo !== undefined && (typeof t.mcpInfo !== "object" || t.mcpInfo === null)),
