@@ -1,6 +1,10 @@
 import { MalformedInput } from "../errors.js";
 import type { ByteSource } from "./byte-source.js";
-import type { Encoding, ModuleEntry, ModuleFormat, ModuleKind } from "./types.js";
+import type { ModuleEntry } from "./types.js";
+import { chooseLoaderNumbering, encodingOf, formatOf, kindOf, LOADERS_NEW, LOADERS_OLD, type LoaderNumbering } from "./bun-loaders.js";
+import { NO_SP, RECORD_SIZES, sp, Table, type RecordSize, type Sp } from "./bun-records.js";
+
+export { parseBunVersion } from "./bun-loaders.js";
 
 /**
  * Bun's standalone "module graph" payload, independent of the container that carries it:
@@ -16,10 +20,6 @@ export const BUN_TRAILER = Buffer.from("\n---- Bun! ----\n", "latin1");
 
 /** Virtual roots by era: 1.0.0–1.0.2x, then POSIX targets, then Windows targets. */
 export const BUN_VIRTUAL_ROOTS = ["compiled://root/", "/$bunfs/root/", "B:/~BUN/root/", "B:\\~BUN\\root\\"];
-
-/** Record layouts, tried in this order (newest first: the common case). */
-const RECORD_SIZES = [52, 36, 28, 32] as const;
-type RecordSize = (typeof RECORD_SIZES)[number];
 
 /** Module tables beyond this are not plausible (claude has ~4000 modules × 52 B = 200 KB). */
 const MAX_TABLE_BYTES = 64 << 20;
@@ -46,56 +46,6 @@ const MAX_NAME = 4096;
 /** Names are read in one piece when they span at most this much, else one read per name. */
 const NAME_SPAN_READ = 8 << 20;
 
-/**
- * `bun.options.Loader` names. The enum was renumbered when `jsonc` was inserted at 7: every
- * loader from `toml` on moved up by one. Which numbering a binary uses is decided in
- * chooseLoaderNumbering below.
- */
-const LOADERS_OLD = [
-  "jsx",
-  "js",
-  "ts",
-  "tsx",
-  "css",
-  "file",
-  "json",
-  "toml",
-  "wasm",
-  "napi",
-  "base64",
-  "dataurl",
-  "text",
-  "bunsh",
-  "sqlite",
-  "sqlite_embedded",
-  "html",
-];
-const LOADERS_NEW = [
-  "jsx",
-  "js",
-  "ts",
-  "tsx",
-  "css",
-  "file",
-  "json",
-  "jsonc",
-  "toml",
-  "wasm",
-  "napi",
-  "base64",
-  "dataurl",
-  "text",
-  "bunsh",
-  "sqlite",
-  "sqlite_embedded",
-  "html",
-  "yaml",
-  "json5",
-  "md",
-  "url",
-];
-export type LoaderNumbering = "old" | "new";
-
 export interface BunGraph {
   modules: ModuleEntry[];
   entry: string | null;
@@ -108,119 +58,6 @@ export interface BunGraph {
   flags: number;
   execArgv: string | null;
   loaderNumbering: LoaderNumbering;
-}
-
-interface Sp {
-  off: number;
-  len: number;
-}
-
-function sp(b: Buffer, o: number): Sp {
-  return { off: b.readUInt32LE(o), len: b.readUInt32LE(o + 4) };
-}
-const NO_SP: Sp = { off: 0, len: 0 };
-
-/**
- * Where each field sits in a record, per record size. Pointers are counted in u32 words from
- * the record start (every record size is a multiple of 4); -1 = the field did not exist yet.
- */
-interface Layout {
-  /** Word index of each pointer's offset (its length is the next word). */
-  name: number;
-  contents: number;
-  sourcemap: number;
-  bytecode: number;
-  moduleInfo: number;
-  originPath: number;
-  /** Byte positions of the u8 enums. */
-  encoding: number;
-  loader: number;
-  format: number;
-  side: number;
-}
-const LAYOUT: Record<RecordSize, Layout> = {
-  32: { name: 0, contents: 2, sourcemap: 4, bytecode: -1, moduleInfo: -1, originPath: -1, encoding: -1, loader: 24, format: -1, side: -1 }, // 1.0.0–1.1.21
-  28: { name: 0, contents: 2, sourcemap: 4, bytecode: -1, moduleInfo: -1, originPath: -1, encoding: 24, loader: 25, format: -1, side: -1 }, // 1.1.22–1.1.29
-  36: { name: 0, contents: 2, sourcemap: 4, bytecode: 6, moduleInfo: -1, originPath: -1, encoding: 32, loader: 33, format: 34, side: 35 }, // 1.1.30–1.3.8
-  52: { name: 0, contents: 2, sourcemap: 4, bytecode: 6, moduleInfo: 8, originPath: 10, encoding: 48, loader: 49, format: 50, side: 51 }, // 1.3.9+
-};
-
-/**
- * The module table as u32 words plus its bytes. Thousands of records are validated without
- * creating an object per record (a 4000-module table is checked in well under a millisecond).
- */
-class Table {
-  readonly words: Uint32Array;
-  readonly count: number;
-  readonly stride: number;
-  readonly layout: Layout;
-  constructor(
-    readonly bytes: Buffer,
-    readonly size: RecordSize,
-  ) {
-    this.count = bytes.length / size;
-    this.stride = size / 4;
-    this.layout = LAYOUT[size];
-    this.words = toWords(bytes);
-  }
-  /** Offset and length words of pointer field `w` of record i (0/0 for a field this layout lacks). */
-  off(i: number, w: number): number {
-    return w < 0 ? 0 : this.words[i * this.stride + w]!;
-  }
-  len(i: number, w: number): number {
-    return w < 0 ? 0 : this.words[i * this.stride + w + 1]!;
-  }
-  u8(i: number, at: number): number | null {
-    return at < 0 ? null : this.bytes[i * this.size + at]!;
-  }
-}
-
-const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** Little-endian u32 view of `b` (copied when unaligned or on a big-endian host). */
-function toWords(b: Buffer): Uint32Array {
-  const n = b.length >>> 2;
-  if (HOST_LE && b.byteOffset % 4 === 0) return new Uint32Array(b.buffer, b.byteOffset, n);
-  const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = b.readUInt32LE(i * 4);
-  return out;
-}
-
-/**
- * Old or new loader numbering. Determined by building a probe that embeds a `.node` file
- * (napi: 9 old, 10 new) with consecutive releases: 1.2.4 is the last old one, 1.2.5 the first
- * new one. So 28/32-byte records (≤1.1.29) are always old and 52-byte records (≥1.3.9) always
- * new; 36-byte records (1.1.30–1.3.8) straddle the change, and there the Bun version decides
- * when the runtime string was found. Without it, the table itself: a `.node` file is napi, and
- * values above 16 exist only in the new enum. With no evidence either way the newer numbering
- * is assumed (it covers more of the 36-byte releases); the two agree on jsx…json (0–6) anyway.
- */
-export const NEW_LOADERS_SINCE: [number, number, number] = [1, 2, 5];
-
-export function chooseLoaderNumbering(
-  records: Array<{ name: string; loader: number }>,
-  recordSize: number,
-  bunVersion: () => [number, number, number] | null,
-): LoaderNumbering {
-  if (recordSize === 28 || recordSize === 32) return "old";
-  if (recordSize === 52) return "new";
-  const version = bunVersion();
-  if (version) {
-    for (let i = 0; i < 3; i++) if (version[i] !== NEW_LOADERS_SINCE[i]) return version[i]! > NEW_LOADERS_SINCE[i]! ? "new" : "old";
-    return "new";
-  }
-  for (const r of records) {
-    if (r.loader > 16) return "new";
-    if (r.name.endsWith(".node") && r.loader === 10) return "new";
-    if (r.name.endsWith(".node") && r.loader === 9) return "old";
-  }
-  return "new";
-}
-
-function kindOf(loader: string, path: string): ModuleKind {
-  if (loader === "js" || loader === "jsx" || loader === "ts" || loader === "tsx") return "js";
-  if (loader === "napi" || path.endsWith(".node")) return "native-addon";
-  return "asset";
 }
 
 /** Control characters never occur in a virtual path; finding one means the layout guess is wrong. */
@@ -482,23 +319,4 @@ function readNames(src: ByteSource, start: number, t: Table): string[] {
     out[i] = span ? span.toString("utf8", o - lo, o - lo + n) : src.read(start + o, n, "Bun module name").toString("utf8");
   }
   return out;
-}
-
-function encodingOf(raw: number | null, kind: ModuleKind): Encoding {
-  // Before 1.1.22 there is no field: sources were stored as UTF-8 text, assets as raw bytes.
-  if (raw === null) return kind === "js" ? "utf8" : "binary";
-  if (raw === 1) return "latin1";
-  // 2 was declared "utf8, not used yet" in the Zig era and is UTF-16LE since 1.4 — it only ever occurs as the latter.
-  if (raw === 2) return "utf16le";
-  return "binary";
-}
-
-function formatOf(raw: number | null): ModuleFormat {
-  return raw === 1 ? "esm" : raw === 2 ? "cjs" : "none";
-}
-
-/** "Bun v1.4.6" → [1, 4, 6]. */
-export function parseBunVersion(runtime: string | null): [number, number, number] | null {
-  const m = runtime ? /v(\d+)\.(\d+)\.(\d+)/.exec(runtime) : null;
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
 }
