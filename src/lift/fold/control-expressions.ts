@@ -12,7 +12,8 @@
 import type { Expression, LogicalExpression } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { blockOf, ifOf, statementsOf } from "./statement-lists.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import type { Place } from "../../ast/traverse.js";
+import { defineFold } from "./tree.js";
 
 const NEGATED: Record<string, string> = { "===": "!==", "!==": "===", "==": "!=", "!=": "==" };
 
@@ -30,19 +31,21 @@ function testOf(e: LogicalExpression): Expression {
   return { type: "BinaryExpression", operator: "==", left: e.left, right: nil, start: e.left.start, end: e.left.end };
 }
 
-export const controlExpressions: Fold = (root) => {
-  let count = 0;
-  rewriteUp(root, (n, parent, key) => {
-    if (n.type !== "ExpressionStatement" || n.directive) return n;
-    const e = n.expression;
-    let r: Node;
-    if (e.type === "LogicalExpression") r = ifOf(testOf(e), statementsOf(e.right), null, n);
-    else if (e.type === "ConditionalExpression") r = ifOf(e.test, statementsOf(e.consequent), statementsOf(e.alternate), n);
-    else return n;
-    count++;
-    // An if without else in the consequent of an if with one would take that else when printed.
-    if (parent.type === "IfStatement" && key === "consequent" && parent.alternate) return blockOf([r], n);
-    return r;
-  });
-  return count;
-};
+export const controlExpressions = defineFold({
+  scope: false,
+  rewrite: (_root, changed) => ({ leave: (n, at) => ifStatementOf(n, at, changed) }),
+});
+
+/** The if statement an expression statement `n` at `at` is, or `n`. */
+function ifStatementOf(n: Node, { parent, key }: Place, changed: () => void): Node {
+  if (n.type !== "ExpressionStatement" || n.directive) return n;
+  const e = n.expression;
+  let r: Node;
+  if (e.type === "LogicalExpression") r = ifOf(testOf(e), statementsOf(e.right), null, n);
+  else if (e.type === "ConditionalExpression") r = ifOf(e.test, statementsOf(e.consequent), statementsOf(e.alternate), n);
+  else return n;
+  changed();
+  // An if without else in the consequent of an if with one would take that else when printed.
+  if (parent.type === "IfStatement" && key === "consequent" && parent.alternate) return blockOf([r], n);
+  return r;
+}

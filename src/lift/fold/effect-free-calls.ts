@@ -22,7 +22,7 @@ import type { Variable } from "eslint-scope";
 import type { BlockStatement, ObjectExpression } from "acorn";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { isPure, type Known } from "./pure.js";
-import { boundFunction, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { boundFunction, defineFold, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf } from "./tree.js";
 
 /** An object literal of plain data properties: no getter or setter, and no `__proto__` to set its prototype. */
 const isPlainLiteral = (o: ObjectExpression): boolean =>
@@ -61,48 +61,52 @@ function quietFunction(fn: FunctionNode, known: Known): boolean {
   return fn.expression ? isPure(fn.body, known) : quietStatements((fn.body as BlockStatement).body, known);
 }
 
-export const effectFreeCalls: Fold = (root) => {
-  const heads = loopHeadsOf(root);
-  const variables = variablesOf(root);
-  const parents = new Map<Node, { parent: Node; key: string }>();
-  rewriteUp(root, (n, parent, key) => {
-    parents.set(n, { parent, key });
-    return n;
-  });
-  // The references of plain-object bindings, each the object of a `.name` read or write.
-  const plainObjects = new Set<Node>();
-  const resolved = new Map<Node, Variable>();
-  for (const v of variables) {
-    for (const r of v.references) resolved.set(r.identifier as unknown as Node, v);
-    const decl = singleDeclarator(v, heads);
-    if (decl?.init?.type !== "ObjectExpression" || !isPlainLiteral(decl.init) || laterWrites(v).length > 0) continue;
-    if ((v.defs[0]!.parent as unknown as { kind?: string }).kind === "var") continue;
-    const uses = v.references.filter((r) => !r.init).map((r) => r.identifier as unknown as Node);
-    const onlyRead = uses.every((id) => {
-      const at = parents.get(id);
-      if (at?.key !== "object" || at.parent.type !== "MemberExpression" || at.parent.computed) return false;
-      const outer = parents.get(at.parent);
-      return !(outer?.key === "callee" && (outer.parent.type === "CallExpression" || outer.parent.type === "NewExpression"));
+export const effectFreeCalls = defineFold({
+  scope: true,
+  after: ["freshObjectReads"],
+  run: (root) => {
+    const heads = loopHeadsOf(root);
+    const variables = variablesOf(root);
+    const parents = new Map<Node, { parent: Node; key: string }>();
+    rewriteUp(root, (n, parent, key) => {
+      parents.set(n, { parent, key });
+      return n;
     });
-    if (onlyRead) uses.forEach((id) => plainObjects.add(id));
-  }
-  const known: Known = { read: (m) => !m.computed && plainObjects.has(m.object) };
-  const quiet = new Set<Variable>();
-  for (const v of variables) {
-    const fn = boundFunction(v, heads);
-    if (fn && quietFunction(fn, known)) quiet.add(v);
-  }
-  if (quiet.size === 0) return 0;
-  let count = 0;
-  rewriteUp(root, (n) => {
-    if (n.type !== "ExpressionStatement" || n.expression.type !== "CallExpression") return n;
-    const call = n.expression;
-    if (call.optional || call.callee.type !== "Identifier") return n;
-    const v = resolved.get(call.callee);
-    if (!v || !quiet.has(v)) return n;
-    if (!call.arguments.every((a: Node) => a.type !== "SpreadElement" && isPure(a, known))) return n;
-    count++;
-    return null;
-  });
-  return count;
-};
+    // The references of plain-object bindings, each the object of a `.name` read or write.
+    const plainObjects = new Set<Node>();
+    const resolved = new Map<Node, Variable>();
+    for (const v of variables) {
+      for (const r of v.references) resolved.set(r.identifier as unknown as Node, v);
+      const decl = singleDeclarator(v, heads);
+      if (decl?.init?.type !== "ObjectExpression" || !isPlainLiteral(decl.init) || laterWrites(v).length > 0) continue;
+      if ((v.defs[0]!.parent as unknown as { kind?: string }).kind === "var") continue;
+      const uses = v.references.filter((r) => !r.init).map((r) => r.identifier as unknown as Node);
+      const onlyRead = uses.every((id) => {
+        const at = parents.get(id);
+        if (at?.key !== "object" || at.parent.type !== "MemberExpression" || at.parent.computed) return false;
+        const outer = parents.get(at.parent);
+        return !(outer?.key === "callee" && (outer.parent.type === "CallExpression" || outer.parent.type === "NewExpression"));
+      });
+      if (onlyRead) uses.forEach((id) => plainObjects.add(id));
+    }
+    const known: Known = { read: (m) => !m.computed && plainObjects.has(m.object) };
+    const quiet = new Set<Variable>();
+    for (const v of variables) {
+      const fn = boundFunction(v, heads);
+      if (fn && quietFunction(fn, known)) quiet.add(v);
+    }
+    if (quiet.size === 0) return 0;
+    let count = 0;
+    rewriteUp(root, (n) => {
+      if (n.type !== "ExpressionStatement" || n.expression.type !== "CallExpression") return n;
+      const call = n.expression;
+      if (call.optional || call.callee.type !== "Identifier") return n;
+      const v = resolved.get(call.callee);
+      if (!v || !quiet.has(v)) return n;
+      if (!call.arguments.every((a: Node) => a.type !== "SpreadElement" && isPure(a, known))) return n;
+      count++;
+      return null;
+    });
+    return count;
+  },
+});

@@ -13,7 +13,7 @@
 import type { Scope, Variable } from "eslint-scope";
 import type { Node } from "../../ast/pattern.js";
 import { declaresInBlock, exits, listOf, setList } from "./statement-lists.js";
-import { rewriteUp, variablesOf, type Fold } from "./tree.js";
+import { defineFold, variablesOf } from "./tree.js";
 
 /**
  * Whether the names `block` declares can move to the scope around it: no binding of that name there or
@@ -29,12 +29,14 @@ function movable(block: Node, variables: Variable[]): boolean {
   });
 }
 
-export const elseAfterExit: Fold = (root) => {
-  let count = 0;
+export const elseAfterExit = defineFold({ scope: true, rewrite: (root, changed) => ({ leave: elseLifter(root, changed) }) });
+
+/** The lists of statements with the else of each if that exits written after it. */
+function elseLifter(root: Node, changed: () => void): (n: Node) => Node {
   const variables = variablesOf(root);
   // One move of declarations per run: the scopes found above describe the tree before it.
   let declarationsMoved = false;
-  rewriteUp(root, (n) => {
+  return (n) => {
     const list = listOf(n);
     if (!list?.some((s) => s.type === "IfStatement" && s.alternate && exits(s.consequent))) return n;
     const out: Node[] = [];
@@ -57,13 +59,12 @@ export const elseAfterExit: Fold = (root) => {
           declarationsMoved = true;
         }
       }
-      count++;
+      changed();
       out.push({ ...s, alternate: null });
       // The else's statements may be ifs of the same kind (an else-if chain).
       queue.unshift(...rest);
     }
     setList(n, out);
     return n;
-  });
-  return count;
-};
+  };
+}

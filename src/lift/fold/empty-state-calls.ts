@@ -20,7 +20,7 @@ import type { Variable } from "eslint-scope";
 import { parse, type Expression } from "acorn";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { isPure } from "./pure.js";
-import { laterWrites, rewriteUp, variablesOf, type Fold } from "./tree.js";
+import { defineFold, laterWrites, rewriteUp, variablesOf, type Fold } from "./tree.js";
 
 /**
  * Where the adapter passes the empty state: call()'s name, and for each of its parameters the keys of the object
@@ -52,57 +52,60 @@ export function emptyStateKeys(source: string): string[][] {
 }
 
 export function emptyStateCalls(at: EmptyStateArguments | null): Fold {
-  return (root) => {
-    if (!at) return 0;
-    const body = (root as { body: { body: Node[] } }).body.body;
-    const uses = body.at(-1);
-    const fn = body.find((s) => s.type === "FunctionDeclaration" && s.id?.name === at.call) as FunctionNode | undefined;
-    if (!fn || uses?.type !== "ReturnStatement") return 0;
-    const variables = variablesOf(root);
-    const byName = new Map<Node, Variable>();
-    const resolved = new Map<Node, Variable>();
-    for (const v of variables) {
-      for (const d of v.defs) byName.set(d.name as unknown as Node, v);
-      for (const r of v.references) resolved.set(r.identifier as unknown as Node, v);
-    }
-    const own = byName.get(fn.id as Node);
-    // Called by the adapter alone: read only in the names the module hands out.
-    const inUses = (id: Node) => uses.range![0] < id.range![0] && id.range![1] < uses.range![1];
-    if (!own || laterWrites(own).length > 0 || !own.references.every((r) => inUses(r.identifier as unknown as Node))) return 0;
-    const empty = new Set<Variable>();
-    const collect = (pattern: Node, keys: string[]) => {
-      if (pattern.type !== "ObjectPattern") return;
-      for (const p of pattern.properties) {
-        if (p.type !== "Property" || p.computed) continue;
-        const key = p.key.type === "Identifier" ? p.key.name : p.key.type === "Literal" ? String(p.key.value) : null;
-        if (key === null || !keys.includes(key)) continue;
-        const target = p.value.type === "AssignmentPattern" ? p.value.left : p.value;
-        const v = target.type === "Identifier" ? byName.get(target) : undefined;
-        if (v && v.defs.length === 1 && laterWrites(v).length === 0) empty.add(v);
+  return defineFold({
+    scope: true,
+    run: (root) => {
+      if (!at) return 0;
+      const body = (root as { body: { body: Node[] } }).body.body;
+      const uses = body.at(-1);
+      const fn = body.find((s) => s.type === "FunctionDeclaration" && s.id?.name === at.call) as FunctionNode | undefined;
+      if (!fn || uses?.type !== "ReturnStatement") return 0;
+      const variables = variablesOf(root);
+      const byName = new Map<Node, Variable>();
+      const resolved = new Map<Node, Variable>();
+      for (const v of variables) {
+        for (const d of v.defs) byName.set(d.name as unknown as Node, v);
+        for (const r of v.references) resolved.set(r.identifier as unknown as Node, v);
       }
-    };
-    fn.params.forEach((p: Node, i: number) => {
-      const keys = at.keys[i - 1];
-      if (!keys?.length) return;
-      if (p.type === "ObjectPattern") return collect(p, keys);
-      const v = p.type === "Identifier" ? byName.get(p) : undefined;
-      if (!v || laterWrites(v).length > 0) return;
-      // `let { contextRoom } = context`: the declarators that destructure the parameter itself.
-      rewriteUp(fn, (n) => {
-        if (n.type === "VariableDeclarator" && n.init?.type === "Identifier" && resolved.get(n.init) === v) collect(n.id, keys);
-        return n;
+      const own = byName.get(fn.id as Node);
+      // Called by the adapter alone: read only in the names the module hands out.
+      const inUses = (id: Node) => uses.range![0] < id.range![0] && id.range![1] < uses.range![1];
+      if (!own || laterWrites(own).length > 0 || !own.references.every((r) => inUses(r.identifier as unknown as Node))) return 0;
+      const empty = new Set<Variable>();
+      const collect = (pattern: Node, keys: string[]) => {
+        if (pattern.type !== "ObjectPattern") return;
+        for (const p of pattern.properties) {
+          if (p.type !== "Property" || p.computed) continue;
+          const key = p.key.type === "Identifier" ? p.key.name : p.key.type === "Literal" ? String(p.key.value) : null;
+          if (key === null || !keys.includes(key)) continue;
+          const target = p.value.type === "AssignmentPattern" ? p.value.left : p.value;
+          const v = target.type === "Identifier" ? byName.get(target) : undefined;
+          if (v && v.defs.length === 1 && laterWrites(v).length === 0) empty.add(v);
+        }
+      };
+      fn.params.forEach((p: Node, i: number) => {
+        const keys = at.keys[i - 1];
+        if (!keys?.length) return;
+        if (p.type === "ObjectPattern") return collect(p, keys);
+        const v = p.type === "Identifier" ? byName.get(p) : undefined;
+        if (!v || laterWrites(v).length > 0) return;
+        // `let { contextRoom } = context`: the declarators that destructure the parameter itself.
+        rewriteUp(fn, (n) => {
+          if (n.type === "VariableDeclarator" && n.init?.type === "Identifier" && resolved.get(n.init) === v) collect(n.id, keys);
+          return n;
+        });
       });
-    });
-    if (empty.size === 0) return 0;
-    let count = 0;
-    rewriteUp(fn, (n) => {
-      if (n.type !== "ExpressionStatement" || n.expression.type !== "CallExpression") return n;
-      const call = n.expression;
-      const v = call.callee.type === "Identifier" ? resolved.get(call.callee) : undefined;
-      if (!v || !empty.has(v) || !call.arguments.every((a: Node) => a.type !== "SpreadElement" && isPure(a))) return n;
-      count++;
-      return null;
-    });
-    return count;
-  };
+      if (empty.size === 0) return 0;
+      let count = 0;
+      rewriteUp(fn, (n) => {
+        if (n.type !== "ExpressionStatement" || n.expression.type !== "CallExpression") return n;
+        const call = n.expression;
+        const v = call.callee.type === "Identifier" ? resolved.get(call.callee) : undefined;
+        if (!v || !empty.has(v) || !call.arguments.every((a: Node) => a.type !== "SpreadElement" && isPure(a))) return n;
+        count++;
+        return null;
+      });
+      return count;
+    },
+  });
 }

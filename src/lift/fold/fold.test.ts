@@ -11,7 +11,7 @@ import { equalBranches } from "./equal-branches.js";
 import { freshArrayLength } from "./fresh-array-length.js";
 import { sequenceStatements } from "./sequence-statements.js";
 import { stackTraceHooks } from "./stack-trace-hooks.js";
-import { DEAD_CODE_FOLDS, foldDeadCode, foldFunction, passesOf } from "./index.js";
+import { DEAD_CODE_FOLDS, FOLDS, foldDeadCode, foldFunction, passesOf } from "./index.js";
 import { variablesOf, type Fold } from "./tree.js";
 import { constantCalls } from "./constant-calls.js";
 import { identityCalls } from "./identity-calls.js";
@@ -390,6 +390,15 @@ describe("the folds' walks", () => {
       ["unusedFunctions"],
       ["unusedParameters"],
       ["duplicateFunctions"],
+    ]);
+  });
+  it("give a fold that walks its own way a walk alone", () => {
+    expect(passesOf(FOLDS).map((p) => p.names).slice(-5)).toEqual([
+      ["freshObjectReads"],
+      ["effectFreeCalls"],
+      ["singleDeclarations"],
+      ["undefinedValues", "controlExpressions", "sequenceHeads"],
+      ["elseAfterExit", "compoundBodies"],
     ]);
   });
   it("refuse a fold listed before one it must run after", () => {

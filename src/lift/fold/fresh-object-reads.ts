@@ -21,7 +21,7 @@ import type { Variable } from "eslint-scope";
 import type { BlockStatement, ObjectExpression, Property } from "acorn";
 import { isFunction, isNodeList, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { listOf } from "./statement-lists.js";
-import { boundFunction, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf, type Fold } from "./tree.js";
+import { boundFunction, defineFold, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf } from "./tree.js";
 
 /** The names of a member chain `p.a.b`: p and ["a", "b"], or null for anything else (computed, optional, a call). */
 function chainOf(e: Node): { base: string; keys: string[] } | null {
@@ -95,87 +95,90 @@ function safeChain(object: Node, keys: string[]): boolean {
   return true;
 }
 
-export const freshObjectReads: Fold = (root) => {
-  const heads = loopHeadsOf(root);
-  const variables = variablesOf(root);
-  const byName = (scopeNode: Node, name: string): Variable | undefined =>
-    variables.find((v) => v.name === name && (v.scope.block as unknown as Node) === scopeNode);
-  const resolvedOf = new Map<Node, Variable>();
-  for (const v of variables) for (const r of v.references) resolvedOf.set(r.identifier as unknown as Node, v);
-  /** The object literal a fresh expression makes: a literal, or a call of a local function whose last statement, its one return, returns one. */
-  const freshLiteral = (e: Node): Node | null => {
-    if (e.type === "ObjectExpression") return e;
-    if (e.type !== "CallExpression" || e.optional || e.callee.type !== "Identifier") return null;
-    const resolved = resolvedOf.get(e.callee);
-    const g = resolved ? boundFunction(resolved, heads) : null;
-    if (!g || g.async || g.generator) return null;
-    if (g.expression) return g.body.type === "ObjectExpression" ? g.body : null;
-    const body = (g.body as BlockStatement).body as Node[];
-    const last = body.at(-1);
-    if (last?.type !== "ReturnStatement" || last.argument?.type !== "ObjectExpression") return null;
-    let returns = 0;
-    const count = (n: Node): void => {
-      if (n !== g && isFunction(n)) return;
-      if (n.type === "ReturnStatement") returns++;
-      for (const v of Object.values(n)) {
-        if (isNodeList(v)) v.forEach((c) => c && typeof c.type === "string" && count(c));
-        else if (v && typeof v === "object" && typeof (v as Node).type === "string") count(v as Node);
-      }
+export const freshObjectReads = defineFold({
+  scope: true,
+  run: (root) => {
+    const heads = loopHeadsOf(root);
+    const variables = variablesOf(root);
+    const byName = (scopeNode: Node, name: string): Variable | undefined =>
+      variables.find((v) => v.name === name && (v.scope.block as unknown as Node) === scopeNode);
+    const resolvedOf = new Map<Node, Variable>();
+    for (const v of variables) for (const r of v.references) resolvedOf.set(r.identifier as unknown as Node, v);
+    /** The object literal a fresh expression makes: a literal, or a call of a local function whose last statement, its one return, returns one. */
+    const freshLiteral = (e: Node): Node | null => {
+      if (e.type === "ObjectExpression") return e;
+      if (e.type !== "CallExpression" || e.optional || e.callee.type !== "Identifier") return null;
+      const resolved = resolvedOf.get(e.callee);
+      const g = resolved ? boundFunction(resolved, heads) : null;
+      if (!g || g.async || g.generator) return null;
+      if (g.expression) return g.body.type === "ObjectExpression" ? g.body : null;
+      const body = (g.body as BlockStatement).body as Node[];
+      const last = body.at(-1);
+      if (last?.type !== "ReturnStatement" || last.argument?.type !== "ObjectExpression") return null;
+      let returns = 0;
+      const count = (n: Node): void => {
+        if (n !== g && isFunction(n)) return;
+        if (n.type === "ReturnStatement") returns++;
+        for (const v of Object.values(n)) {
+          if (isNodeList(v)) v.forEach((c) => c && typeof c.type === "string" && count(c));
+          else if (v && typeof v === "object" && typeof (v as Node).type === "string") count(v as Node);
+        }
+      };
+      count(g.body);
+      return returns === 1 ? last.argument : null;
     };
-    count(g.body);
-    return returns === 1 ? last.argument : null;
-  };
-  /** The fresh literals every call of `fn` passes as its parameter `index`; null unless `fn` is only ever called directly. */
-  const passed = (fn: FunctionNode, v: Variable, index: number): Node[] | null => {
-    const out: Node[] = [];
-    for (const r of v.references) {
-      if (r.init) continue;
-      const id = r.identifier as unknown as Node;
-      const call = callOf.get(id);
-      if (!call) return null;
-      const arg = call.arguments[index];
-      if (!arg || call.arguments.slice(0, index + 1).some((a: Node) => a.type === "SpreadElement")) return null;
-      const literal = freshLiteral(arg);
-      if (!literal) return null;
-      out.push(literal);
-    }
-    return out.length > 0 && fn.params.every((p: Node) => p.type === "Identifier") ? out : null;
-  };
-  // Callee identifier → its direct call.
-  const callOf = new Map<Node, Node & { type: "CallExpression" }>();
-  rewriteUp(root, (n) => {
-    if (n.type === "CallExpression" && !n.optional && n.callee.type === "Identifier") callOf.set(n.callee, n);
-    return n;
-  });
-
-  const drop = new Set<Node>();
-  for (const v of variables) {
-    const fn = boundFunction(v, heads);
-    if (!fn || fn.expression) continue;
-    const first = ((fn.body as BlockStatement).body as Node[])[0];
-    const chain = first?.type === "ExpressionStatement" ? chainOf(first.expression) : null;
-    if (!chain) continue;
-    const index = fn.params.findIndex((p: Node) => p.type === "Identifier" && p.name === chain.base);
-    if (index < 0 || !byName(fn, chain.base)) continue;
-    const literals = passed(fn, v, index);
-    if (literals?.every((l) => safeChain(l, chain.keys))) drop.add(first!);
-  }
-  // Right after the declaration it initialises.
-  rewriteUp(root, (n) => {
-    const list = listOf(n);
-    list?.forEach((s, i) => {
-      const chain = s.type === "ExpressionStatement" ? chainOf(s.expression) : null;
-      const before = list[i - 1];
-      if (!chain || before?.type !== "VariableDeclaration" || before.declarations.length !== 1) return;
-      const d = before.declarations[0]!;
-      if (d.id.type !== "Identifier" || d.id.name !== chain.base || !d.init) return;
-      const own = variables.find((x) => singleDeclarator(x, heads) === d);
-      const literal = freshLiteral(d.init);
-      if (own && laterWrites(own).length === 0 && literal && safeChain(literal, chain.keys)) drop.add(s);
+    /** The fresh literals every call of `fn` passes as its parameter `index`; null unless `fn` is only ever called directly. */
+    const passed = (fn: FunctionNode, v: Variable, index: number): Node[] | null => {
+      const out: Node[] = [];
+      for (const r of v.references) {
+        if (r.init) continue;
+        const id = r.identifier as unknown as Node;
+        const call = callOf.get(id);
+        if (!call) return null;
+        const arg = call.arguments[index];
+        if (!arg || call.arguments.slice(0, index + 1).some((a: Node) => a.type === "SpreadElement")) return null;
+        const literal = freshLiteral(arg);
+        if (!literal) return null;
+        out.push(literal);
+      }
+      return out.length > 0 && fn.params.every((p: Node) => p.type === "Identifier") ? out : null;
+    };
+    // Callee identifier → its direct call.
+    const callOf = new Map<Node, Node & { type: "CallExpression" }>();
+    rewriteUp(root, (n) => {
+      if (n.type === "CallExpression" && !n.optional && n.callee.type === "Identifier") callOf.set(n.callee, n);
+      return n;
     });
-    return n;
-  });
-  if (drop.size === 0) return 0;
-  rewriteUp(root, (n) => (drop.has(n) ? null : n));
-  return drop.size;
-};
+
+    const drop = new Set<Node>();
+    for (const v of variables) {
+      const fn = boundFunction(v, heads);
+      if (!fn || fn.expression) continue;
+      const first = ((fn.body as BlockStatement).body as Node[])[0];
+      const chain = first?.type === "ExpressionStatement" ? chainOf(first.expression) : null;
+      if (!chain) continue;
+      const index = fn.params.findIndex((p: Node) => p.type === "Identifier" && p.name === chain.base);
+      if (index < 0 || !byName(fn, chain.base)) continue;
+      const literals = passed(fn, v, index);
+      if (literals?.every((l) => safeChain(l, chain.keys))) drop.add(first!);
+    }
+    // Right after the declaration it initialises.
+    rewriteUp(root, (n) => {
+      const list = listOf(n);
+      list?.forEach((s, i) => {
+        const chain = s.type === "ExpressionStatement" ? chainOf(s.expression) : null;
+        const before = list[i - 1];
+        if (!chain || before?.type !== "VariableDeclaration" || before.declarations.length !== 1) return;
+        const d = before.declarations[0]!;
+        if (d.id.type !== "Identifier" || d.id.name !== chain.base || !d.init) return;
+        const own = variables.find((x) => singleDeclarator(x, heads) === d);
+        const literal = freshLiteral(d.init);
+        if (own && laterWrites(own).length === 0 && literal && safeChain(literal, chain.keys)) drop.add(s);
+      });
+      return n;
+    });
+    if (drop.size === 0) return 0;
+    rewriteUp(root, (n) => (drop.has(n) ? null : n));
+    return drop.size;
+  },
+});

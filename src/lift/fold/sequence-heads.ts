@@ -14,9 +14,10 @@
  * declaration is only split where it stands in a list, so its scope stays the same.
  */
 import type { Expression, SequenceExpression } from "acorn";
-import { fieldsOf, type Node } from "../../ast/pattern.js";
+import type { Node } from "../../ast/pattern.js";
 import { blockOf, listOf, setList, statementOf } from "./statement-lists.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import type { Place } from "../../ast/traverse.js";
+import { defineFold } from "./tree.js";
 
 const isSequence = (e: Node | null | undefined): e is SequenceExpression => e?.type === "SequenceExpression";
 
@@ -48,25 +49,30 @@ function headOf(s: Node, inList: boolean): { sequence: SequenceExpression; rest:
   }
 }
 
-export const sequenceHeads: Fold = (root) => {
-  let count = 0;
-  // Blocks made here for statements that stand in a list: their statements join the list.
-  const spliced = new Set<Node>();
-  rewriteUp(root, (n, parent, key) => {
-    const list = listOf(n);
-    if (list?.some((s) => spliced.has(s)))
-      setList(
-        n,
-        list.flatMap((s) => (spliced.has(s) ? (listOf(s) as Node[]) : [s])),
-      );
-    const inList = Array.isArray(fieldsOf(parent)[key]);
-    const head = headOf(n, inList);
-    if (!head) return n;
-    count++;
-    const parts = head.sequence.expressions;
-    const block = blockOf([...parts.slice(0, -1).map(statementOf), head.rest(parts.at(-1)!)], n);
-    if (inList) spliced.add(block);
-    return block;
-  });
-  return count;
-};
+export const sequenceHeads = defineFold({
+  scope: false,
+  after: ["sequenceStatements", "controlExpressions"],
+  rewrite: (_root, changed) => {
+    // Blocks made here for statements that stand in a list: their statements join the list.
+    const spliced = new Set<Node>();
+    return { leave: (n, at) => splitHead(n, at, spliced, changed) };
+  },
+});
+
+/** `n` with its heading sequence's leading parts as statements before it, in a block. */
+function splitHead(n: Node, at: Place, spliced: Set<Node>, changed: () => void): Node {
+  const list = listOf(n);
+  if (list?.some((s) => spliced.has(s)))
+    setList(
+      n,
+      list.flatMap((s) => (spliced.has(s) ? (listOf(s) as Node[]) : [s])),
+    );
+  const inList = at.index !== null;
+  const head = headOf(n, inList);
+  if (!head) return n;
+  changed();
+  const parts = head.sequence.expressions;
+  const block = blockOf([...parts.slice(0, -1).map(statementOf), head.rest(parts.at(-1)!)], n);
+  if (inList) spliced.add(block);
+  return block;
+}

@@ -10,24 +10,23 @@
 import type { VariableDeclaration } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import { listOf, setList } from "./statement-lists.js";
-import { rewriteUp, type Fold } from "./tree.js";
+import { defineFold } from "./tree.js";
 
 const isChained = (s: Node): s is VariableDeclaration => s.type === "VariableDeclaration" && s.declarations.length > 1;
 
-export const singleDeclarations: Fold = (root) => {
-  let count = 0;
-  rewriteUp(root, (n) => {
-    const list = listOf(n);
-    if (!list?.some(isChained)) return n;
-    setList(
-      n,
-      list.flatMap((s): Node[] => {
-        if (!isChained(s)) return [s];
-        count++;
-        return s.declarations.map((d): VariableDeclaration => ({ ...s, declarations: [d], start: d.start, end: d.end }));
-      }),
-    );
-    return n;
-  });
-  return count;
-};
+export const singleDeclarations = defineFold({ scope: false, rewrite: (_root, changed) => ({ leave: (n) => split(n, changed) }) });
+
+/** `n` with the declarations in its list (if it holds one) split. */
+function split(n: Node, changed: () => void): Node {
+  const list = listOf(n);
+  if (!list?.some(isChained)) return n;
+  setList(
+    n,
+    list.flatMap((s): Node[] => {
+      if (!isChained(s)) return [s];
+      changed();
+      return s.declarations.map((d): VariableDeclaration => ({ ...s, declarations: [d], start: d.start, end: d.end }));
+    }),
+  );
+  return n;
+}

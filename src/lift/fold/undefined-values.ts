@@ -5,19 +5,20 @@
  *   if (x === void 0) return void 0;   →   if (x === undefined) return undefined;
  */
 import type { Node } from "../../ast/pattern.js";
-import { inside, rewriteUp, variablesOf, type Fold } from "./tree.js";
+import { defineFold, inside, variablesOf } from "./tree.js";
 
-export const undefinedValues: Fold = (root) => {
+export const undefinedValues = defineFold({ scope: true, rewrite: (root, changed) => ({ leave: undefinedOf(root, changed) }) });
+
+/** `void 0` as `undefined`, where no binding of the module's own is named so. */
+function undefinedOf(root: Node, changed: () => void): (n: Node) => Node {
   // The blocks where `undefined` names a binding of the module's own.
   const shadowed = variablesOf(root)
     .filter((v) => v.name === "undefined")
     .map((v) => v.scope.block as unknown as Node);
-  let count = 0;
-  rewriteUp(root, (n) => {
+  return (n) => {
     if (n.type !== "UnaryExpression" || n.operator !== "void" || n.argument.type !== "Literal") return n;
     if (shadowed.length > 0 && (!n.range || shadowed.some((block) => block === root || inside(n, block)))) return n;
-    count++;
+    changed();
     return { type: "Identifier", name: "undefined", start: n.start, end: n.end };
-  });
-  return count;
-};
+  };
+}
