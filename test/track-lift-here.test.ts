@@ -11,7 +11,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
 const ROOT = join(import.meta.dirname, "..");
 // The built track (npm run build), as both lifts are the CLI's: a verifier runs its own compiled file, which
@@ -19,6 +18,10 @@ const ROOT = join(import.meta.dirname, "..");
 const { liftHere, liftOne, readCached } = (await import(
   pathToFileURL(join(ROOT, "dist", "track", "track.js")).href
 )) as typeof import("../src/track/track.js");
+// Its pack too: the built lift's errors are the built pack's, and its verifier loads the pack's built module.
+const { toolSearchPack } = (await import(
+  pathToFileURL(join(ROOT, "dist", "routines", "tool-search", "index.js")).href
+)) as typeof import("../src/routines/tool-search/index.js");
 const made: string[] = [];
 const tmp = (prefix: string) => {
   const d = mkdtempSync(join(tmpdir(), prefix));
@@ -86,7 +89,10 @@ describe("liftHere", () => {
     const { tgz, sha256 } = packed(join(ROOT, "samples", "releases", "0.1.0"), "2.0.70");
     const other = createHash("sha256").update("not the tarball").digest("hex");
     const cache = tmp("searchlift-lift-here-");
-    const [a, b] = [await liftHere(tgz, sha256, cache, false, { pack: toolSearchPack }), await liftHere(tgz, other, cache, false, { pack: toolSearchPack })];
+    const [a, b] = [
+      await liftHere(tgz, sha256, cache, false, { pack: toolSearchPack }),
+      await liftHere(tgz, other, cache, false, { pack: toolSearchPack }),
+    ];
     const [ma, mb] = [readFileSync(a.module!, "utf8"), readFileSync(b.module!, "utf8")];
     expect(ma).not.toBe(mb);
     expect(mb.replaceAll(other, sha256)).toBe(ma);
