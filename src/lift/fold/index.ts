@@ -4,7 +4,10 @@
  * which leaves a binding unread, whose initialiser was the only call of a function — so they run in
  * turn until none changes anything. IDIOM_FOLDS write what the minifier left as a person would (one
  * binding per declaration, `undefined`, if statements for `a && b()`, no else after a return), once names
- * are chosen.
+ * are chosen. Each fold declares whether it reads the scope analysis and what it must run after; a round
+ * walks the tree once per fold that does (and once per fold that walks its own way), the folds without
+ * scope sharing the walk before them (passesOf). The order below is the one the lifts were made with: a
+ * fold without scope placed right after one with scope adds no walk.
  */
 import type { BlockStatement } from "acorn";
 import type { Node } from "../../ast/pattern.js";
@@ -39,8 +42,8 @@ import { effectFreeStatements } from "./effect-free-statements.js";
 
 /** The folds that remove what the ports' cuts left dead; the namer reads the code as they leave it. */
 export const DEAD_CODE_FOLDS: Record<string, Fold> = {
-  minifiedBooleans,
   stackTraceHooks,
+  minifiedBooleans,
   constantBindings,
   constantConditions,
   equalBranches,
@@ -66,8 +69,8 @@ export const DEAD_CODE_FOLDS: Record<string, Fold> = {
 export const IDIOM_FOLDS: Record<string, Fold> = {
   freshObjectReads,
   effectFreeCalls,
-  singleDeclarations,
   undefinedValues,
+  singleDeclarations,
   controlExpressions,
   sequenceHeads,
   elseAfterExit,
