@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isMap, isSeq, parseDocument, type Document } from "yaml";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { parseReleaseSpec, satisfies, type ReleaseSpec } from "../fetch/release-range.js";
 import { normalizeNamePart, type ClientTool } from "./naming.js";
@@ -137,17 +137,29 @@ function entryLines(doc: Document, text: string): Array<number | undefined> {
 }
 
 const nonEmpty = (field: string) => `${JSON.stringify(field)} must be a non-empty string`;
+const rankWhy = '"rank" must be a whole number, 1 or more';
 const releasesWhy = '"releases" must be a list of versions or ranges';
-const releaseName = z.string(releasesWhy).trim().min(1, releasesWhy);
+const releaseName = z.string(releasesWhy).check(z.trim(), z.minLength(1, releasesWhy));
 
 /** One entry of an expectations file; each message names its field, as the file's user wrote it. */
 const expectationSchema = z.strictObject(
   {
-    query: z.string(nonEmpty("query")).trim().min(1, nonEmpty("query")),
-    tool: z.string(nonEmpty("tool")).trim().min(1, nonEmpty("tool")),
-    rank: z.int('"rank" must be a whole number, 1 or more').min(1, '"rank" must be a whole number, 1 or more').optional(),
+    query: z.string(nonEmpty("query")).check(z.trim(), z.minLength(1, nonEmpty("query"))),
+    tool: z.string(nonEmpty("tool")).check(z.trim(), z.minLength(1, nonEmpty("tool"))),
+    rank: z.optional(z.int(rankWhy).check(z.gte(1, rankWhy))),
     // One release may be written alone.
-    releases: z.union([releaseName.transform((r) => [r]), z.array(releaseName)], releasesWhy).optional(),
+    releases: z.optional(
+      z.union(
+        [
+          z.pipe(
+            releaseName,
+            z.transform((r) => [r]),
+          ),
+          z.array(releaseName),
+        ],
+        releasesWhy,
+      ),
+    ),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${JSON.stringify(issue.keys[0])}` : "not an object") },
 );
@@ -155,7 +167,10 @@ const expectationSchema = z.strictObject(
 /** The file's list: the entries themselves, or under `expectations`; each is checked apart, to say which is wrong. */
 const expectationsListSchema = z.union([
   z.array(z.unknown()),
-  z.looseObject({ expectations: z.array(z.unknown()) }).transform((o) => o.expectations),
+  z.pipe(
+    z.looseObject({ expectations: z.array(z.unknown()) }),
+    z.transform((o) => o.expectations),
+  ),
 ]);
 
 function expectationEntry(x: unknown, bad: (why: string) => Error): ExpectationSpec {

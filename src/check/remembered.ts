@@ -6,13 +6,13 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { releaseDir } from "../fetch/release-cache.js";
 import { parseJsonOrNull } from "../schemas/json.js";
 import { writeFileAtomic } from "../safe-write.js";
 
 /** A sha256 as notes hold it: 64 lower-case hex digits, so that it is safe as a folder name. */
-const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
+const sha256Schema = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
 export function isSha256(x: unknown): x is string {
   return sha256Schema.safeParse(x).success;
@@ -42,7 +42,7 @@ export function readNote(path: string): Record<string, unknown> | null {
 }
 
 /** A note of the schema's shape, or null: a note of another shape is ignored, as a missing one is. */
-export function readNoteAs<S extends z.ZodType>(schema: S, path: string): z.output<S> | null {
+export function readNoteAs<S extends z.ZodMiniType>(schema: S, path: string): z.output<S> | null {
   try {
     return parseJsonOrNull(schema, readFileSync(path, "utf8"));
   } catch {

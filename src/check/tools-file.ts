@@ -3,7 +3,7 @@
  * bare array of tools. Every tool needs a non-empty string name; description and _meta are optional.
  */
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { checkShape } from "../schemas/json.js";
 import type { ListedTool } from "./naming.js";
@@ -16,13 +16,16 @@ export interface ToolsFile {
 
 /** One listed tool as the client reads it: other fields are dropped, and a _meta that is not an object. */
 const listedToolSchema = z.object({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  _meta: z.unknown().optional(),
+  name: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
+  _meta: z.optional(z.unknown()),
 });
 
 /** The list's own shape; each tool is checked apart, to say which one is wrong. */
-const toolsListSchema = z.union([z.array(z.unknown()), z.looseObject({ tools: z.array(z.unknown()), serverName: z.unknown().optional() })]);
+const toolsListSchema = z.union([
+  z.array(z.unknown()),
+  z.looseObject({ tools: z.array(z.unknown()), serverName: z.optional(z.unknown()) }),
+]);
 
 export function readToolsFile(path: string): ToolsFile {
   let text: string;

@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { copyFile } from "node:fs/promises";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { defaultCache } from "../cache-dir.js";
 import { digestsInBackground } from "../file-digests.js";
 import { basename, dirname, join } from "node:path";
@@ -108,7 +108,7 @@ const releaseMetaSchema = z.looseObject({
 });
 
 /** The part of release.json that says when the registry published it. */
-const datedMetaSchema = z.object({ tarball: z.string(), published: z.string().refine(isPublishTime) });
+const datedMetaSchema = z.object({ tarball: z.string(), published: z.string().check(z.refine(isPublishTime)) });
 
 export type CacheLookup = { status: "hit"; release: CachedRelease } | { status: "missing" } | { status: "corrupt"; why: string };
 

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { defaultCache } from "../cache-dir.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { askRegistryAhead, fetchReleases, type Skipped } from "../fetch/fetch.js";
@@ -89,7 +89,7 @@ const historyRecordSchema = z.object({
   version: z.string(),
   platform: z.string(),
   package: z.string(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
   tarball: z.string(),
   searchlift: z.string(),
 });

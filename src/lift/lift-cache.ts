@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { defaultCache } from "../cache-dir.js";
 import { inputHash } from "../check/input-hash.js";
 import { isClientName, isPlatform, isVersionOrUnknown } from "../release-names.js";
@@ -101,7 +101,7 @@ export function keepLift(cache: string, key: string, r: LiftResult): void {
 }
 
 /** A plain file name, never a path or a dot name. */
-const fileName = z.string().regex(/^[\w-][\w.-]*$/);
+const fileName = z.string().check(z.regex(/^[\w-][\w.-]*$/));
 
 /**
  * An entry, as keepLift writes it, whose names could have come from a lift. Of the result, what decides where
@@ -115,10 +115,10 @@ const keptSchema = z.object({
   moduleName: fileName,
   declarationsName: fileName,
   result: z.looseObject({
-    version: z.string().refine(isVersionOrUnknown),
-    platform: z.string().refine(isPlatform),
-    client: z.string().refine(isClientName),
-    verified: z.custom<Agreement>((v) => typeof v === "object" && v !== null && isAcceptedAgreement(v)).nullable(),
+    version: z.string().check(z.refine(isVersionOrUnknown)),
+    platform: z.string().check(z.refine(isPlatform)),
+    client: z.string().check(z.refine(isClientName)),
+    verified: z.nullable(z.custom<Agreement>((v) => typeof v === "object" && v !== null && isAcceptedAgreement(v))),
   }),
 });
 

@@ -24,16 +24,16 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { compilePattern, type Pattern } from "../ast/pattern.js";
 import { checkShape } from "../schemas/json.js";
 
 /** A signature file's markers: the text each stands for (markerBytes). */
 const markerSchema = z.union([
-  z.object({ string: z.string(), max: z.number().optional() }), // a cooked string value, e.g. "mcp__"
-  z.object({ regex: z.string(), max: z.number().optional() }), // a regex literal as written, e.g. "/^select:(.+)$/i"
-  z.object({ property: z.string(), max: z.number().optional() }), // a property name accessed with a dot, e.g. "searchHint"
-  z.object({ text: z.string(), max: z.number().optional() }), // raw source text (last resort)
+  z.object({ string: z.string(), max: z.optional(z.number()) }), // a cooked string value, e.g. "mcp__"
+  z.object({ regex: z.string(), max: z.optional(z.number()) }), // a regex literal as written, e.g. "/^select:(.+)$/i"
+  z.object({ property: z.string(), max: z.optional(z.number()) }), // a property name accessed with a dot, e.g. "searchHint"
+  z.object({ text: z.string(), max: z.optional(z.number()) }), // raw source text (last resort)
 ]);
 export type Marker = z.infer<typeof markerSchema>;
 
@@ -43,12 +43,12 @@ export type Link = z.infer<typeof linkSchema>;
 
 const variantSchema = z.object({
   name: z.string(),
-  summary: z.string().optional(),
+  summary: z.optional(z.string()),
   anchor: z.union([z.string(), z.array(z.string())]),
-  has: z.array(z.string()).optional(),
-  not: z.array(z.string()).optional(),
-  markers: z.array(markerSchema).optional(),
-  linked: linkSchema.optional(),
+  has: z.optional(z.array(z.string())),
+  not: z.optional(z.array(z.string())),
+  markers: z.optional(z.array(markerSchema)),
+  linked: z.optional(linkSchema),
 });
 export type VariantSpec = z.infer<typeof variantSchema>;
 
@@ -59,13 +59,13 @@ export type VariantSpec = z.infer<typeof variantSchema>;
  */
 const portSchema = z.object({
   name: z.string(),
-  summary: z.string().optional(),
+  summary: z.optional(z.string()),
   /** A definition of this shape is replaced by `replace`. */
-  anchor: z.string().optional(),
-  replace: z.string().optional(),
+  anchor: z.optional(z.string()),
+  replace: z.optional(z.string()),
   /** A call of this shape whose value is discarded is dropped (telemetry); `kinds` constrain bindings. */
-  drop: z.string().optional(),
-  kinds: z.record(z.string(), z.enum(["string", "object"])).optional(),
+  drop: z.optional(z.string()),
+  kinds: z.optional(z.record(z.string(), z.enum(["string", "object"]))),
 });
 export type PortSpec = z.infer<typeof portSchema>;
 
@@ -79,20 +79,20 @@ export interface Port {
 
 /** A signature file (the comment above); its patterns are checked when compiled. */
 const signatureSchema = z.object({
-  id: z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "not a signature id (routines/name)"),
-  summary: z.string().optional(),
-  markers: z.array(markerSchema).optional(),
-  variants: z.array(variantSchema).min(1, "no variants"),
-  roles: z.record(z.string(), z.string()).optional(),
-  ports: z.array(portSchema).optional(),
-  tests: z
-    .object({
-      match: z
-        .array(z.object({ code: z.string(), variant: z.string().optional(), roles: z.record(z.string(), z.string()).optional() }))
-        .optional(),
-      noMatch: z.array(z.string()).optional(),
-    })
-    .optional(),
+  id: z.string().check(z.regex(/^[a-z0-9-]+\/[a-z0-9-]+$/, "not a signature id (routines/name)")),
+  summary: z.optional(z.string()),
+  markers: z.optional(z.array(markerSchema)),
+  variants: z.array(variantSchema).check(z.minLength(1, "no variants")),
+  roles: z.optional(z.record(z.string(), z.string())),
+  ports: z.optional(z.array(portSchema)),
+  tests: z.optional(
+    z.object({
+      match: z.optional(
+        z.array(z.object({ code: z.string(), variant: z.optional(z.string()), roles: z.optional(z.record(z.string(), z.string())) })),
+      ),
+      noMatch: z.optional(z.array(z.string())),
+    }),
+  ),
 });
 export type SignatureSpec = z.infer<typeof signatureSchema>;
 

@@ -3,18 +3,18 @@
  * is checked against a zod schema declared beside its reader: one shape per kind of file, a typed value out, and
  * a message that names the field that is wrong. These are the two ways a reader asks.
  */
-import type { z } from "zod";
+import type { z } from "./zod.js";
 
 /** A value of the schema's shape, or why not: the first problem, on one line. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; why: string };
 
-export function checkShape<S extends z.ZodType>(schema: S, value: unknown): Checked<z.output<S>> {
+export function checkShape<S extends z.ZodMiniType>(schema: S, value: unknown): Checked<z.output<S>> {
   const r = schema.safeParse(value);
   return r.success ? { ok: true, value: r.data } : { ok: false, why: issueLine(r.error) };
 }
 
 /** JSON text of the schema's shape, or null: for what is only a shortcut (a cache entry, a note), done again when wrong. */
-export function parseJsonOrNull<S extends z.ZodType>(schema: S, text: string): z.output<S> | null {
+export function parseJsonOrNull<S extends z.ZodMiniType>(schema: S, text: string): z.output<S> | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -26,7 +26,7 @@ export function parseJsonOrNull<S extends z.ZodType>(schema: S, text: string): z
 }
 
 /** The first issue as `where: what` (`variants[2].anchor: Invalid input: expected string, received number`). */
-export function issueLine(error: z.ZodError): string {
+export function issueLine(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "invalid";
   const where = pathText(issue.path);

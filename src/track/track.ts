@@ -17,7 +17,7 @@ import { contiguousShares, nextIn } from "./work-shares.js";
 import { defaultCache } from "../cache-dir.js";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import { z } from "../schemas/zod.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { openContainer } from "../extract/open-container.js";
 import { VERSION } from "../version.js";
@@ -424,16 +424,16 @@ function keepAnswer(
  */
 const cachedReleaseSchema = z.object({
   input: z.string(),
-  version: z.string().refine(isVersionOrUnknown),
-  platform: z.string().refine(isPlatform),
-  routineHash: z.string().nullable(),
-  signature: z.string().optional(),
-  verified: z.custom<Agreement>((v) => typeof v === "object" && v !== null && isAcceptedAgreement(v)).nullable(),
-  module: z.string().optional(),
-  error: z.string().optional(),
-  published: z.string().optional(),
+  version: z.string().check(z.refine(isVersionOrUnknown)),
+  platform: z.string().check(z.refine(isPlatform)),
+  routineHash: z.nullable(z.string()),
+  signature: z.optional(z.string()),
+  verified: z.nullable(z.custom<Agreement>((v) => typeof v === "object" && v !== null && isAcceptedAgreement(v))),
+  module: z.optional(z.string()),
+  error: z.optional(z.string()),
+  published: z.optional(z.string()),
   verifiedRun: z.boolean(),
-  searchlift: z.string().optional(),
+  searchlift: z.optional(z.string()),
 });
 
 export function readCached(cache: string, key: string, verify: boolean): Release | null {

@@ -10,9 +10,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { VariableDeclaration } from "acorn";
-import { z } from "zod";
 import { walk, type Node } from "../../ast/pattern.js";
 import { checkShape } from "../../schemas/json.js";
+import { z } from "../../schemas/zod.js";
 import { codeShape } from "../stable-name.js";
 import { isFunction } from "./context.js";
 
@@ -21,19 +21,19 @@ const curatedEntrySchema = z.object({
   name: z.string(),
   about: z.string(),
   /** Shapes (codeShape, 12 hex digits) of the releases' versions of it. */
-  shapes: z.array(z.string()).optional(),
+  shapes: z.optional(z.array(z.string())),
   /** What its code holds: property or method names, and text of its string or regex literals. */
-  features: z
-    .object({
-      words: z.array(z.string()).optional(),
-      texts: z.array(z.string()).optional(),
-      params: z.number().optional(),
-      kind: z.enum(["function", "value", "class"]).optional(),
-    })
-    .optional(),
+  features: z.optional(
+    z.object({
+      words: z.optional(z.array(z.string())),
+      texts: z.optional(z.array(z.string())),
+      params: z.optional(z.number()),
+      kind: z.optional(z.enum(["function", "value", "class"])),
+    }),
+  ),
   /** Names for a function's parameters (a class's: its constructor's), in order, as its longest version has them (null: left to the rules);
    *  a version with fewer takes the first ones, a version with more takes none. */
-  parameters: z.array(z.string().nullable()).optional(),
+  parameters: z.optional(z.array(z.nullable(z.string()))),
 });
 export type CuratedEntry = z.infer<typeof curatedEntrySchema>;
 
