@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { isMap, isSeq, parseDocument, type Document } from "yaml";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
+import "../schemas/zod.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { parseReleaseSpec, satisfies, type ReleaseSpec } from "../fetch/release-range.js";
 import { normalizeNamePart, type ClientTool } from "./naming.js";

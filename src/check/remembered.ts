@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
 import { releaseDir } from "../fetch/release-cache.js";
 import { parseJsonOrNull } from "../schemas/json.js";
 import { writeFileAtomic } from "../safe-write.js";

@@ -3,7 +3,7 @@
  * bare array of tools. Every tool needs a non-empty string name; description and _meta are optional.
  */
 import { readFileSync } from "node:fs";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { checkShape } from "../schemas/json.js";
 import type { ListedTool } from "./naming.js";

@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { copyFile } from "node:fs/promises";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
 import { defaultCache } from "../cache-dir.js";
 import { digestsInBackground } from "../file-digests.js";
 import { basename, dirname, join } from "node:path";

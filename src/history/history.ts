@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
 import { defaultCache } from "../cache-dir.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { askRegistryAhead, fetchReleases, type Skipped } from "../fetch/fetch.js";

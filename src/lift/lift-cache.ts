@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
 import { defaultCache } from "../cache-dir.js";
 import { inputHash } from "../check/input-hash.js";
 import { isClientName, isPlatform, isVersionOrUnknown } from "../release-names.js";

@@ -24,7 +24,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
 import { compilePattern, type Pattern } from "../ast/pattern.js";
 import { checkShape } from "../schemas/json.js";
 

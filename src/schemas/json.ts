@@ -3,7 +3,8 @@
  * is checked against a zod schema declared beside its reader: one shape per kind of file, a typed value out, and
  * a message that names the field that is wrong. These are the two ways a reader asks.
  */
-import type { z } from "./zod.js";
+import type * as z from "zod/mini";
+import "./zod.js";
 
 /** A value of the schema's shape, or why not: the first problem, on one line. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; why: string };

@@ -17,7 +17,7 @@ import { contiguousShares, nextIn } from "./work-shares.js";
 import { defaultCache } from "../cache-dir.js";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "../schemas/zod.js";
+import * as z from "zod/mini";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { openContainer } from "../extract/open-container.js";
 import { VERSION } from "../version.js";

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { VariableDeclaration } from "acorn";
 import { walk, type Node } from "../../ast/pattern.js";
 import { checkShape } from "../../schemas/json.js";
-import { z } from "../../schemas/zod.js";
+import * as z from "zod/mini";
 import { codeShape } from "../stable-name.js";
 import { isFunction } from "./context.js";
 
