@@ -27,6 +27,7 @@ import { parseJsonOrNull } from "../schemas/json.js";
 import { liftHere, readCached, verifyingCount, writeTimeline } from "../track/track.js";
 import type { Release, Timeline } from "../track/timeline.js";
 import { VERSION } from "../version.js";
+import { defaultPack } from "../clients/claude-code.js";
 import { changelogMarkdown } from "./changelog.js";
 import { cachedPlan, registryPlan, type PlannedRelease } from "./plan.js";
 
@@ -56,6 +57,7 @@ export interface HistoryOptions {
   /** How the changelog says it is regenerated. */
   command?: string;
   onProgress?: OnProgress;
+  /** The routine (default: the wiring's, src/clients/claude-code.ts). */
   pack?: RoutinePack;
 }
 
@@ -95,7 +97,9 @@ const historyRecordSchema = z.object({
 });
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
-export async function history(opts: HistoryOptions): Promise<HistoryResult> {
+export async function history(options: HistoryOptions): Promise<HistoryResult> {
+  // The routine: the one given, or the wiring's default (src/clients/claude-code.ts).
+  const opts = { ...options, pack: options.pack ?? (await defaultPack()) };
   checkOutput(opts.out, "track");
   const cache = resolve(opts.cache ?? defaultCache("track"));
   const releaseCache = resolve(opts.releaseCache ?? defaultCacheDir());
@@ -139,7 +143,7 @@ export async function history(opts: HistoryOptions): Promise<HistoryResult> {
     out: opts.out,
     cache,
     ...(opts.jobs ? { jobs: opts.jobs } : {}),
-    ...(opts.pack ? { pack: opts.pack } : {}),
+    pack: opts.pack,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     extraFiles: (timeline) => {
       changelog = changelogMarkdown(timeline, {
@@ -203,6 +207,7 @@ function recordedRelease(records: string, cache: string, p: PlannedRelease, veri
 }
 
 interface PipelineOptions extends HistoryOptions {
+  pack: RoutinePack;
   cacheDir: string;
   records: string;
   releaseCache: string;
@@ -275,7 +280,7 @@ async function pipeline(
           ? { ...cachedLift, input: f.tarball }
           : await liftHere(f.tarball, f.sha256, opts.cacheDir, opts.verify, {
               ...(opts.verifyTimeoutS ? { verifyTimeoutS: opts.verifyTimeoutS } : {}),
-              ...(opts.pack ? { pack: opts.pack } : {}),
+              pack: opts.pack,
               onProgress: verifyingCount(p.version, opts.onProgress),
             });
         times.lifting += (performance.now() - t) / 1000;
