@@ -26,9 +26,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../src/errors.js";
 import { openContainer } from "../src/extract/open-container.js";
 import { liftInput } from "../src/lift/lift.js";
+import { ROOT, runCli } from "./helpers/cli.js";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const SAMPLE = readFileSync(join(ROOT, "samples", "releases", "0.1.0"), "utf8");
 /** Raw terminal controls (ESC, BEL, CSI, bidi overrides) that must never reach stdout or stderr. */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -60,12 +60,7 @@ function snapshot(root: string): string[] {
 }
 
 function run(root: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: "utf8",
-    timeout: 300_000,
-    env: { ...process.env, TMPDIR: join(root, "tmp"), ...env },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { timeout: 300_000, env: { TMPDIR: join(root, "tmp"), ...env } });
 }
 
 /**
@@ -190,7 +185,7 @@ describe("temporary and final output names: no planted symlink is followed", () 
     // This process runs the lift, so the temporary name it would use first is known.
     symlinkSync(victim, join(dir, `tool-search.mjs.tmp-${process.pid}`));
     symlinkSync(victim2, join(dir, "tool-search.d.ts"));
-    const r = await liftInput(input, { out, verify: false });
+    const r = await liftInput(input, { out, verify: false, pack: toolSearchPack });
     expect(r.module).toBe(join(dir, "tool-search.mjs"));
     expect(readFileSync(victim, "utf8")).toBe("keep me\n");
     expect(readFileSync(victim2, "utf8")).toBe("keep me too\n");

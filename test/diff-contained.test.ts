@@ -5,7 +5,6 @@
  * exit 14 on one line; and the sandboxed view answers exactly as the module imported into this process
  * answered before (the view as it was, kept below as the reference), on the lifted sample releases.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,9 +19,9 @@ import { toolSearchProbes } from "../src/routines/tool-search/probes.js";
 import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline } from "../src/track/timeline.js";
 import { moduleToScript } from "../src/verify/module-script.js";
+import { ROOT, runCli } from "./helpers/cli.js";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const SECRET = "searchlift-test-secret-4f1c";
 const dir = mkdtempSync(join(tmpdir(), "searchlift-contained-"));
 
@@ -33,12 +32,7 @@ function write(name: string, text: string): string {
 }
 
 function diff(a: string, b: string) {
-  const r = spawnSync(process.execPath, [BIN, "diff", a, b, "--json"], {
-    encoding: "utf8",
-    timeout: 300_000,
-    env: { ...process.env, SEARCHLIFT_TEST_SECRET: SECRET },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(["diff", a, b, "--json"], { timeout: 300_000, env: { SEARCHLIFT_TEST_SECRET: SECRET } });
 }
 
 const CONTRACT_TAIL =
@@ -164,7 +158,7 @@ describe("track's behaviour view", () => {
         module: hiddenPayload("track-evil.mjs", marker),
       },
     ]);
-    const [c] = await timelineChanges(t, { budget: { cases: 50 } });
+    const [c] = await timelineChanges(t, { budget: { cases: 50 }, pack: toolSearchPack });
     expect(c!.behaviour).toBeNull();
     expect(c!.note).toMatch(/track-evil\.mjs/);
     // The static check refuses the computed key; were it let through, the sandbox would contain the call.
@@ -218,7 +212,11 @@ describe("the sandboxed view answers as the imported module did", () => {
   const modules = new Map<string, string>();
   beforeAll(async () => {
     for (const v of versions)
-      modules.set(v, (await liftInput(join(ROOT, "samples", "releases", v), { out: join(dir, "lifted", v), verify: false })).module);
+      modules.set(
+        v,
+        (await liftInput(join(ROOT, "samples", "releases", v), { out: join(dir, "lifted", v), verify: false, pack: toolSearchPack }))
+          .module,
+      );
   }, 300_000);
 
   it("on every lifted sample release, every probe call, names and scores", async () => {

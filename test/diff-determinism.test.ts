@@ -7,11 +7,9 @@
  *   pure refactor gives none.
  * Offline: the samples only. The command line runs from dist/ (npm run build).
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -26,11 +24,10 @@ import { codeTokens } from "../src/diff/code-tokens.js";
 import type { ContractCall } from "../src/diff/witness-run.js";
 import { liftInput } from "../src/lift/lift.js";
 import { witnessCandidates } from "../src/routines/tool-search/witness-candidates.js";
+import { ROOT, runCliAsync } from "./helpers/cli.js";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const RELEASES = join(ROOT, "samples", "releases");
-const run = promisify(execFile);
 
 const TERMS = "let terms = query.toLowerCase().split(/\\s+/).filter((w) => w.length > 0);\n  let patterns";
 const DESCRIPTION = "if (patterns.get(term).test(description)) score += 2;";
@@ -68,15 +65,14 @@ interface DiffJson {
 }
 
 async function diffJson(a: string, b: string, out?: string): Promise<DiffJson> {
-  const { stdout } = await run(process.execPath, [BIN, "diff", a, b, "--json", ...(out ? ["--out", out] : [])], {
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(stdout) as DiffJson;
+  const r = await runCliAsync(["diff", a, b, "--json", ...(out ? ["--out", out] : [])], { timeout: 0 });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as DiffJson;
 }
 
 /** A lifted module of `input` as diff runs it. */
 async function side(input: string, out: string): Promise<ModuleSide> {
-  const r = await liftInput(input, { out, verify: false });
+  const r = await liftInput(input, { out, verify: false, pack: toolSearchPack });
   const text = readFileSync(r.module, "utf8");
   return { text, script: sandboxScript(text, r.module), label: r.module };
 }
@@ -139,11 +135,11 @@ describe("the behaviour search is the same on every run", () => {
     const out = join(dir, "lifted");
     // A pair whose search runs several batches (few kinds of difference), so that every batch is seen to be fixed.
     const [a, b] = [await side(join(RELEASES, "0.3.0"), join(out, "a")), await side(edited("cap"), join(out, "b"))];
-    const quiet = await behaviourView(a, b);
+    const quiet = await behaviourView(a, b, undefined, toolSearchPack);
     const workers = burn(2);
     let loaded;
     try {
-      loaded = await behaviourView(a, b);
+      loaded = await behaviourView(a, b, undefined, toolSearchPack);
     } finally {
       await Promise.all(workers.map((w) => w.terminate()));
     }

@@ -4,15 +4,15 @@
  * have timed out or overflowed the stack; and one that is merely slow on every call is stopped at the view's
  * overall wall-clock bound, which the view reports rather than passing over in silence.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { behaviourView, sandboxScript, type ModuleSide } from "../src/diff/behaviour.js";
 import { ExitCode } from "../src/errors.js";
+import { runCli } from "./helpers/cli.js";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
-const BIN = join(import.meta.dirname, "..", "bin", "searchlift.js");
 const dir = mkdtempSync(join(tmpdir(), "searchlift-host-bounds-diff-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,8 +33,8 @@ const good = () =>
 
 function diff(a: string, b: string) {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [BIN, "diff", a, b, "--json"], { encoding: "utf8", timeout: 300_000 });
-  return { code: r.status, stderr: r.stderr, seconds: (Date.now() - t0) / 1000 };
+  const r = runCli(["diff", a, b, "--json"], { timeout: 300_000 });
+  return { code: r.code, stderr: r.stderr, seconds: (Date.now() - t0) / 1000 };
 }
 
 describe("diff on modules that never answer", () => {
@@ -68,7 +68,7 @@ describe("the behaviour view's overall bound", () => {
     const goodText = "async function searchTools(query, deferred) { return deferred.map((t) => t.name).slice(0, 5); }\n" + TAIL;
     const t0 = Date.now();
     // The budget alone would let the search run 3000 calls of 300 ms: the bound stops it at 4 s.
-    const view = await behaviourView(side("good.mjs", goodText), side("slow.mjs", slowText), { cases: 3000 }, undefined, 4);
+    const view = await behaviourView(side("good.mjs", goodText), side("slow.mjs", slowText), { cases: 3000 }, toolSearchPack, 4);
     const seconds = (Date.now() - t0) / 1000;
     expect(seconds).toBeLessThan(30);
     expect(view.behaviour.stopped).toMatch(/^the behaviour search reached its overall bound of 4 s after \d+ cases/);

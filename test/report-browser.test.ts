@@ -11,7 +11,6 @@
  * samples, and, unless SEARCHLIFT_SKIP_REAL=1, on a timeline of real native releases. Skipped only
  * where /usr/bin/chromium is missing and CI is not set.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,8 +23,9 @@ import { timelineChanges } from "../src/track/changes.js";
 import { timelineHtml } from "../src/report/report-html.js";
 import { buildTimeline, compareVersions, type Change, type Timeline } from "../src/track/timeline.js";
 import { cacheDir, npmPack } from "./helpers/cache.js";
+import { ROOT, runCli } from "./helpers/cli.js";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
-const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
 /** The sample releases and one the lift must refuse, so the page shows how a refused release looks. */
 const INPUTS = [...readdirSync(RELEASES).map((f) => join(RELEASES, f)), join(ROOT, "samples", "refused", "0.8.0")];
@@ -98,12 +98,8 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
 
   it("shows the sample timeline: groups, chart, and each change's diff", async () => {
     const out = join(tmp, "out");
-    const r = spawnSync(
-      process.execPath,
-      [join(ROOT, "bin", "searchlift.js"), "track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"],
-      { encoding: "utf8", timeout: 600_000, maxBuffer: 64 << 20 },
-    );
-    expect(r.status, r.stderr).toBe(ExitCode.trackIncomplete);
+    const r = runCli(["track", ...INPUTS, "--out", out, "--cache", join(tmp, "cache"), "--no-verify"]);
+    expect(r.code, r.stderr).toBe(ExitCode.trackIncomplete);
     expect(r.stdout).toContain(join(out, "timeline.html"));
     // Written atomically: no temporary file is left beside the three and the modules they name.
     expect(readdirSync(out).sort()).toEqual(["modules", "timeline.html", "timeline.json", "timeline.md"]);
@@ -213,12 +209,10 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
     const inputs = REAL.map((v) => npmPack(`@anthropic-ai/claude-code-linux-x64@${v}`));
     const out = join(tmp, "real");
     // A lift cache of this test's own, kept between runs: the same inputs lift the same way, and a rerun is quick.
-    const r = spawnSync(
-      process.execPath,
-      [join(ROOT, "bin", "searchlift.js"), "track", ...inputs, "--out", out, "--cache", cacheDir("report-browser-track"), "--no-verify"],
-      { encoding: "utf8", timeout: 1_200_000, maxBuffer: 64 << 20 },
-    );
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCli(["track", ...inputs, "--out", out, "--cache", cacheDir("report-browser-track"), "--no-verify"], {
+      timeout: 1_200_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(readFileSync(join(out, "timeline.json"), "utf8")) as Timeline;
     expect(json.releases.map((x) => x.version)).toEqual(REAL);
     const { page, url, requests, errors } = await visit(join(out, "timeline.html"));
@@ -234,12 +228,8 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
 
   it("two builds of the same code: no witness; hostile queries and names render as text", async () => {
     const lift = (v: string) => {
-      const r = spawnSync(
-        process.execPath,
-        [join(ROOT, "bin", "searchlift.js"), "lift", join(RELEASES, v), "--out", join(tmp, "lifted"), "--no-verify", "--json"],
-        { encoding: "utf8", timeout: 600_000 },
-      );
-      expect(r.status, r.stderr).toBe(0);
+      const r = runCli(["lift", join(RELEASES, v), "--out", join(tmp, "lifted"), "--no-verify", "--json"]);
+      expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout).results[0].module as string;
     };
     // 0.3.0 and 0.3.1 are one code (track groups them); here as two groups, as a refactor that changes no answer would be.
@@ -247,9 +237,9 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
       { input: "a", version: "0.3.0", platform: "npm", routineHash: "a".repeat(64), verified: null, module: lift("0.3.0") },
       { input: "b", version: "0.3.1", platform: "npm", routineHash: "b".repeat(64), verified: null, module: lift("0.3.1") },
     ]);
-    t.changes = await timelineChanges(t);
+    t.changes = await timelineChanges(t, { pack: toolSearchPack });
     const same = join(tmp, "same.html");
-    writeFileSync(same, timelineHtml(t));
+    writeFileSync(same, timelineHtml(t, { pack: toolSearchPack }));
     let v = await visit(same);
     const section = v.page.locator('section.change[data-from="0.3.0"][data-to="0.3.1"]');
     expect(await section.locator("details.behaviour").count()).toBe(0);
@@ -276,7 +266,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
       },
     ];
     const file = join(tmp, "hostile-behaviour.html");
-    writeFileSync(file, timelineHtml(t));
+    writeFileSync(file, timelineHtml(t, { pack: toolSearchPack }));
     v = await visit(file);
     expect(await v.page.locator("script, img").count()).toBe(0);
     expect(await v.page.locator("ul.sentences li").first().textContent()).toBe(hostile);
@@ -309,7 +299,7 @@ describe.skipIf(skip)("timeline.html in chromium", () => {
       ],
     };
     const file = join(tmp, "hostile.html");
-    writeFileSync(file, timelineHtml(t));
+    writeFileSync(file, timelineHtml(t, { pack: toolSearchPack }));
     const { page, url, requests, errors } = await visit(file);
     expect(await page.locator("script, img, b").count()).toBe(0);
     expect(await page.locator("table.groups tbody tr").nth(1).locator("td.err").innerText()).toBe(hostile);
@@ -327,7 +317,7 @@ describe("timelineHtml", () => {
       releases: [{ input: "a", version: "1.0.0", platform: "npm", routineHash: null, error: "x", verified: null }],
       groups: [{ first: "1.0.0", last: "1.0.0", routineHash: null, releases: ["1.0.0"], error: "x" }],
     };
-    const html = timelineHtml(t);
+    const html = timelineHtml(t, { pack: toolSearchPack });
     expect(html).not.toMatch(/<(script|link|img|iframe)\b/i);
     for (const [, v] of html.matchAll(/\b(?:href|src)="([^"]*)"/g)) expect(v).toMatch(/^#/);
     expect(html).toContain("Content-Security-Policy");

@@ -5,7 +5,6 @@
  * point's behaviour (probe rows and witnesses found by search): what the samples' generations are known to
  * change (samples/tool-search/*.js) shows up, and two builds of the same code give no witness.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,20 +17,15 @@ import { timelineChanges } from "../src/track/changes.js";
 import { buildTimeline, compareVersions, timelineMarkdown, type Change, type Timeline } from "../src/track/timeline.js";
 import { track } from "../src/track/track.js";
 import type { ProgressEvent } from "../src/progress.js";
+import { ROOT, runCli } from "./helpers/cli.js";
+import { toolSearchPack } from "../src/routines/tool-search/index.js";
 
-const ROOT = join(import.meta.dirname, "..");
 const RELEASES = join(ROOT, "samples", "releases");
 /** The sample releases and one the lift must refuse (samples/lift/env-weight.js bundled as 0.8.0). */
 const INPUTS = [...readdirSync(RELEASES).map((f) => join(RELEASES, f)), join(ROOT, "samples", "refused", "0.8.0")];
 
 function run(...args: string[]) {
-  // The JSON holds every witness's tool lists (a catalog's worth each): more than spawnSync's default 1 MB buffer.
-  const r = spawnSync(process.execPath, [join(ROOT, "bin", "searchlift.js"), ...args], {
-    encoding: "utf8",
-    timeout: 600_000,
-    maxBuffer: 256 << 20,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args);
 }
 
 describe("searchlift track", () => {
@@ -209,7 +203,7 @@ describe("searchlift track", () => {
     const events: ProgressEvent[] = [];
     const cache = mkdtempSync(join(tmpdir(), "searchlift-track-cache-"));
     const out = join(mkdtempSync(join(tmpdir(), "searchlift-track-")), "timeline");
-    await track([join(RELEASES, "0.4.0")], { out, cache, verify: true, onProgress: (e) => events.push(e) });
+    await track([join(RELEASES, "0.4.0")], { out, cache, verify: true, pack: toolSearchPack, onProgress: (e) => events.push(e) });
     const counts = events.filter((e) => e.stage === "verify");
     expect(counts.every((e) => e.message === "verifying 0.4.0" && e.total === 2000)).toBe(true);
     const done = counts.map((e) => e.done!);
@@ -306,7 +300,7 @@ describe("behaviour per change", () => {
       { input: "b", version: "0.3.1", platform: "npm", routineHash: "b".repeat(64), verified: null, module: lift("0.3.1") },
     ]);
     const cache = join(dir, "cache");
-    const [c] = await timelineChanges(t, { cache });
+    const [c] = await timelineChanges(t, { cache, pack: toolSearchPack });
     expect(c).toMatchObject({ from: "0.3.0", to: "0.3.1", behaviour: { changed: [], sentences: [] } });
     expect(c!.behaviour!.searched).toBeGreaterThan(0);
     expect(c!.semantics!.length).toBeGreaterThan(0);
@@ -319,9 +313,9 @@ describe("behaviour per change", () => {
 
     // The same two routines again: answered from the cache, the modules are not read.
     rmSync(join(dir, "lifted"), { recursive: true });
-    expect(await timelineChanges(t, { cache })).toEqual([c]);
+    expect(await timelineChanges(t, { cache, pack: toolSearchPack })).toEqual([c]);
     // Without the cache a missing module is a note, not a failed track.
-    const [missing] = await timelineChanges(t);
+    const [missing] = await timelineChanges(t, { pack: toolSearchPack });
     expect(missing!.behaviour).toBeNull();
     expect(missing!.note).toMatch(/cannot read the lifted module: ENOENT/);
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,6 @@
  * lifted module with one weight edited by hand, caps read from the newest sample's code, errors,
  * and the command line.
  */
-import { spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,9 +13,9 @@ import { liftInput } from "../lift/lift.js";
 import { defaultCatalog, DEFAULT_QUERIES } from "../routines/tool-search/catalogs.js";
 import { diffInputs, type DiffResult } from "./diff.js";
 import { moduleSemantics } from "../routines/tool-search/semantics.js";
+import { ROOT, runCli } from "../../test/helpers/cli.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const tmp = () => mkdtempSync(join(tmpdir(), "searchlift-diff-test-"));
 
 function bundle(sample: string, minify = true): string {
@@ -64,7 +63,7 @@ describe("catalog", () => {
 
 describe("searchlift diff on samples", () => {
   it("name-parts → search-hint: the generations in between appear as probe rows, the name weights stay", async () => {
-    const r = await diffInputs(bundle("name-parts"), bundle("search-hint"));
+    const r = await diffInputs(bundle("name-parts"), bundle("search-hint"), { pack: toolSearchPack });
     expect(r.code.changed).toBe(true);
     // required-terms.js: `+term`, a query equal to a name (any case), an mcp__ prefix; search-hint.js: select:
     // lists by name or alias, and a searchHint word +4.
@@ -89,7 +88,7 @@ describe("searchlift diff on samples", () => {
   });
 
   it("mcp-name-substring → mcp-server-actions: the MCPSearch weights change", async () => {
-    const r = await diffInputs(bundle("mcp-name-substring"), bundle("mcp-server-actions"));
+    const r = await diffInputs(bundle("mcp-name-substring"), bundle("mcp-server-actions"), { pack: toolSearchPack });
     // A name containing the term +5 (and equal to it +10) → a server name +12 / +6, an action word +8 / +4: beyond
     // what a term inside the name adds anyway, a server or action word adds nothing before and its weight after.
     expect(row(r, "adds: MCP server name part, exact / partial")).toEqual(["0 / 0", "12 / 6"]);
@@ -106,7 +105,7 @@ describe("searchlift diff on samples", () => {
     let original: string;
     let edited: string;
     beforeAll(async () => {
-      original = (await liftInput(bundle("search-hint"), { out: tmp(), verify: false })).module;
+      original = (await liftInput(bundle("search-hint"), { out: tmp(), verify: false, pack: toolSearchPack })).module;
       const text = readFileSync(original, "utf8");
       const count = text.split("isMcp ? 12 : 10").length - 1;
       expect(count).toBe(2); // searchTools' and scoreTools' copies of the scorer
@@ -117,7 +116,7 @@ describe("searchlift diff on samples", () => {
     });
 
     it("shows exactly that change in the code, the probe rows and the witnesses", async () => {
-      const r = await diffInputs(original, edited);
+      const r = await diffInputs(original, edited, { pack: toolSearchPack });
       expect(r.code.changed).toBe(true);
       const lines = r.code.diff.split("\n").filter((l) => /^[-+](?![-+])/.test(l));
       expect(lines).toHaveLength(4);
@@ -147,7 +146,7 @@ describe("searchlift diff on samples", () => {
         }
       }
       // The same module on both sides (a folder holding it on one side): nothing.
-      const same = await diffInputs(dirname(original), original);
+      const same = await diffInputs(dirname(original), original, { pack: toolSearchPack });
       expect([same.code.changed, same.semantics.some((s) => s.changed), same.behaviour.changed.length]).toEqual([false, false, 0]);
     });
   });
@@ -187,18 +186,18 @@ describe("searchlift diff on samples", () => {
 
   it("fails with one SearchliftError per cause", async () => {
     const good = bundle("search-hint");
-    expect((await rejection(diffInputs(join(tmp(), "missing.js"), good))).exitCode).toBe(ExitCode.unreadable);
+    expect((await rejection(diffInputs(join(tmp(), "missing.js"), good, { pack: toolSearchPack }))).exitCode).toBe(ExitCode.unreadable);
     // A scorer that reads a weight from process.env is refused.
-    expect((await rejection(diffInputs(good, bundle("../lift/env-weight")))).exitCode).toBe(ExitCode.notLiftable);
+    expect((await rejection(diffInputs(good, bundle("../lift/env-weight"), { pack: toolSearchPack }))).exitCode).toBe(ExitCode.notLiftable);
     const d = tmp();
     writeFileSync(join(d, "throws.mjs"), 'throw new Error("boom");\nexport { searchTools, scoreTools, toolSearch };\n');
-    expect((await rejection(diffInputs(join(d, "throws.mjs"), good))).exitCode).toBe(ExitCode.brokenModule);
+    expect((await rejection(diffInputs(join(d, "throws.mjs"), good, { pack: toolSearchPack }))).exitCode).toBe(ExitCode.brokenModule);
     // A module whose every call throws runs: its errors are answers, and the witnesses say so.
     writeFileSync(
       join(d, "fails.mjs"),
       "export async function searchTools() { throw new Error('no'); }\nexport const scoreTools = searchTools, toolSearch = searchTools;\n",
     );
-    const r = await diffInputs(join(d, "fails.mjs"), good);
+    const r = await diffInputs(join(d, "fails.mjs"), good, { pack: toolSearchPack });
     expect(r.behaviour.changed.length).toBeGreaterThan(0);
     for (const w of r.behaviour.changed) expect(w.before).toEqual({ error: "Error: no" });
     expect(r.behaviour.sentences.some((l) => /no longer throws \(Error: no\)/.test(l))).toBe(true);
@@ -206,10 +205,7 @@ describe("searchlift diff on samples", () => {
 });
 
 describe("searchlift diff (command line)", () => {
-  const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, "diff", ...args], { encoding: "utf8", timeout: 300_000 });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const run = (...args: string[]) => runCli(["diff", ...args], { timeout: 300_000 });
 
   it("prints the three views, or one JSON object, and exits 0 whether or not anything changed", () => {
     const a = bundle("required-terms");

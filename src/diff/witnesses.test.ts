@@ -14,9 +14,9 @@ import { resultsAgree } from "../verify/verify.js";
 import { diffInputs, type DiffResult } from "./diff.js";
 import { sandboxScript, type WitnessReport } from "./behaviour.js";
 import { runCalls } from "./witness-run.js";
+import { ROOT, runCli } from "../../test/helpers/cli.js";
+import { toolSearchPack } from "../routines/tool-search/index.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "searchlift.js");
 const skipReal = process.env.SEARCHLIFT_SKIP_REAL === "1";
 
 /** Each witness replayed alone on fresh children of both modules: the answers must differ, as reported. */
@@ -40,8 +40,13 @@ describe("witnesses on the sample releases", () => {
     if (!lifted.has(v))
       lifted.set(
         v,
-        (await liftInput(join(ROOT, "samples", "releases", v), { out: mkdtempSync(join(tmpdir(), "searchlift-w-")), verify: false }))
-          .module,
+        (
+          await liftInput(join(ROOT, "samples", "releases", v), {
+            out: mkdtempSync(join(tmpdir(), "searchlift-w-")),
+            verify: false,
+            pack: toolSearchPack,
+          })
+        ).module,
       );
     return lifted.get(v)!;
   };
@@ -56,7 +61,7 @@ describe("witnesses on the sample releases", () => {
   for (const [x, y] of pairs) {
     it(`${x} → ${y}: at least one witness, each replaying differently, each with a sentence`, async () => {
       const [a, b] = [await lift(x!), await lift(y!)];
-      const r = await diffInputs(a, b);
+      const r = await diffInputs(a, b, { pack: toolSearchPack });
       expect(r.behaviour.changed.length).toBeGreaterThan(0);
       expect(r.behaviour.changed.length).toBeLessThanOrEqual(10);
       expect(r.behaviour.searched).toBeGreaterThan(0);
@@ -79,7 +84,7 @@ describe("witnesses on the sample releases", () => {
   }
 
   it("0.3.0 → 0.3.1 (the same code): no witness, and the text says how far it searched", async () => {
-    const r = await diffInputs(await lift("0.3.0"), await lift("0.3.1"));
+    const r = await diffInputs(await lift("0.3.0"), await lift("0.3.1"), { pack: toolSearchPack });
     expect(r.behaviour.changed).toEqual([]);
     expect(r.semantics.filter((s) => s.changed)).toEqual([]);
     const { formatDiff } = await import("./diff.js");
@@ -94,12 +99,12 @@ function liftedRelease(v: string, platform: "linux-x64" | "npm"): string {
   // A lift kept from an earlier build is used only if this build's static check still accepts it.
   if (existsSync(module) && impurities(readFileSync(module, "utf8")).length === 0) return module;
   const fetchArgs = platform === "npm" ? ["fetch", v, "--cache", "/tmp/rel"] : ["fetch", v, "--platform", platform, "--cache", "/tmp/rel"];
-  const f = spawnSync(process.execPath, [BIN, ...fetchArgs], { encoding: "utf8", timeout: 600_000 });
-  if (f.status !== 0) throw new Error(`fetch ${v}: ${f.stderr}`);
+  const f = runCli(fetchArgs);
+  if (f.code !== 0) throw new Error(`fetch ${v}: ${f.stderr}`);
   const dir = join("/tmp/rel", v, platform);
   const tgz = readdir(dir).find((n) => n.endsWith(".tgz"))!;
-  const l = spawnSync(process.execPath, [BIN, "lift", join(dir, tgz), "--out", out, "--no-verify"], { encoding: "utf8", timeout: 600_000 });
-  if (l.status !== 0) throw new Error(`lift ${v}: ${l.stderr}`);
+  const l = runCli(["lift", join(dir, tgz), "--out", out, "--no-verify"]);
+  if (l.code !== 0) throw new Error(`lift ${v}: ${l.stderr}`);
   return module;
 }
 
@@ -112,7 +117,7 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
 
   it("2.1.270 → 2.1.271: select: by a bare MCP tool name", async () => {
     const [a, b] = [liftedRelease("2.1.270", "linux-x64"), liftedRelease("2.1.271", "linux-x64")];
-    const r = await diffInputs(a, b);
+    const r = await diffInputs(a, b, { pack: toolSearchPack });
     expect(row(r, "select: bare MCP tool name")).toMatchObject({ before: "no", after: "yes", changed: true });
     const w = r.behaviour.changed.find((x) => x.function === "toolSearch" && /^select:create_issue$/i.test(x.query.trim()));
     expect(w?.before).toEqual([]);
@@ -130,7 +135,7 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
   ] as const) {
     it(`${x} → ${y}: behaviour differs, so at least one witness, each replaying differently`, async () => {
       const [a, b] = [liftedRelease(x, x === "2.1.112" ? "npm" : platform), liftedRelease(y, platform)];
-      const r = await diffInputs(a, b);
+      const r = await diffInputs(a, b, { pack: toolSearchPack });
       expect(r.semantics.some((s) => s.changed)).toBe(true);
       expect(r.behaviour.changed.length).toBeGreaterThan(0);
       await expectReplays(r, a, b);
@@ -138,7 +143,7 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
   }
 
   it("2.1.306 → 2.1.316: code changes that do not change behaviour give no witness", async () => {
-    const r = await diffInputs(liftedRelease("2.1.306", "linux-x64"), liftedRelease("2.1.316", "linux-x64"));
+    const r = await diffInputs(liftedRelease("2.1.306", "linux-x64"), liftedRelease("2.1.316", "linux-x64"), { pack: toolSearchPack });
     expect(r.code.changed).toBe(true);
     expect(r.behaviour.changed).toEqual([]);
     expect(r.semantics.filter((s) => s.changed)).toEqual([]);
@@ -146,7 +151,7 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
 
   it("2.1.300 → 2.1.332: no false 'no' rows; the caps are measured", async () => {
     const [a, b] = [liftedRelease("2.1.300", "linux-x64"), liftedRelease("2.1.332", "linux-x64")];
-    const r = await diffInputs(a, b);
+    const r = await diffInputs(a, b, { pack: toolSearchPack });
     for (const f of ["exact name in another case", "exact name: loaded tool", "select: loaded tools too", "description: whole word"])
       expect(row(r, f)).toMatchObject({ before: "yes", after: "yes" });
     expect(row(r, "query cap (characters)")?.after).toBe("16384");
@@ -156,12 +161,12 @@ describe.skipIf(skipReal)("witnesses on real releases", () => {
 
   it("2.0.70 → 2.1.112 and 2.1.294 → 2.1.295: witnesses that replay; the caps appear in 2.1.295", async () => {
     const [a, b] = [liftedRelease("2.0.70", "npm"), liftedRelease("2.1.112", "npm")];
-    const r = await diffInputs(a, b);
+    const r = await diffInputs(a, b, { pack: toolSearchPack });
     expect(r.behaviour.changed.length).toBeGreaterThan(0);
     expect(row(r, "+required terms")).toMatchObject({ before: "no", after: "yes" });
     await expectReplays(r, a, b);
     const [c, d] = [liftedRelease("2.1.294", "linux-x64"), liftedRelease("2.1.295", "linux-x64")];
-    const s = await diffInputs(c, d);
+    const s = await diffInputs(c, d, { pack: toolSearchPack });
     expect(row(s, "query cap (characters)")?.after).toBe("16384");
     expect(row(s, "query cap (characters)")?.changed).toBe(true);
     await expectReplays(s, c, d);
