@@ -35,7 +35,7 @@ const READ_PROBE: Probe = {
 
 const prefixSearchPack: RoutinePack = {
   id: "prefix-search",
-  module: import.meta.url,
+  verifier: join(import.meta.dirname, "no-verifier.js"),
   title: "prefix search",
   signatures: { routine: "prefix-search/routine", call: "prefix-search/call" },
   liftCode: () => Promise.reject(new Error("no release holds a prefix search")),

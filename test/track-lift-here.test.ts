@@ -18,7 +18,7 @@ const ROOT = join(import.meta.dirname, "..");
 const { liftHere, liftOne, readCached } = (await import(
   pathToFileURL(join(ROOT, "dist", "track", "track.js")).href
 )) as typeof import("../src/track/track.js");
-// Its pack too: the built lift's errors are the built pack's, and its verifier loads the pack's built module.
+// Its pack too: the built lift's errors are the built pack's, and its verifier is the pack's built program.
 const { toolSearchPack } = (await import(
   pathToFileURL(join(ROOT, "dist", "routines", "tool-search", "index.js")).href
 )) as typeof import("../src/routines/tool-search/index.js");

@@ -93,7 +93,7 @@ const verifiers = verifierPool();
 
 export async function liftInput(input: string, opts: LiftOptions): Promise<LiftResult> {
   // The verifier makes its corpus while the container opens: a .tgz is decompressed whole, a second or more.
-  const verifier = opts.verify ? verifiers.verifierFor(opts.pack.module, opts.cases ?? 2000) : undefined;
+  const verifier = opts.verify ? verifiers.verifierFor(opts.pack.verifier, opts.cases ?? 2000) : undefined;
   try {
     const c = await openContainerAsync(input);
     try {

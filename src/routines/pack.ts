@@ -68,9 +68,9 @@ export interface LiftedCode {
 export interface RoutinePack {
   /** The routine's name: provenance.routine, the lifted files' base name (`<id>.mjs`, `<id>.d.ts`). */
   id: string;
-  /** The URL of the module whose default export is this pack: how a process handed only that loads it (the
-   *  verifier's child, verify-process.ts). */
-  module: string;
+  /** The path of the program that verifies a lift of this routine in a process of its own: a file of the pack's
+   *  that calls verify-process.ts's runVerifierProgram with it (no module is loaded by a name handed over). */
+  verifier: string;
   /** Its name in sentences and module headers ("tool search"). */
   title: string;
   /** Signature ids, in the signatures folder: the routine itself and the call site its ports come from. */

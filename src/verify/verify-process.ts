@@ -2,14 +2,14 @@
  * Verification in a process of its own: the corpus, the requests and the results live there, not in
  * the lift's process, which still holds what it read from a 400 MB release. Both stay small.
  *
- * As a program (stdin: a line { pack, cases }, the URL of the routine pack's module (RoutinePack.module), whose corpus it makes and encodes for the sandbox at once,
- * while the lift works on; then a line { original, emitted }; then kept open. stdout: a line { casesDone } as the
+ * As a program (each routine pack has one: RoutinePack.verifier, a file that calls runVerifierProgram with the
+ * pack, so that no module is loaded by a name handed over at run time; stdin: a line { cases }, whose corpus it
+ * makes and encodes for the sandbox at once, while the lift works on; then a line { original, emitted }; then kept open. stdout: a line { casesDone } as the
  * count passes each multiple of CASES_EVERY (verify.ts), then the VerifyResult as JSON on a line of its own) and as the
  * functions that start it. The verifier and its sandbox children end with the lift: when its stdin closes (the lift exited, was
  * killed, or gave up at its time budget) or its parent changes.
  */
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { exitWithParent, ORPHANED_EXIT } from "../exit-with-parent.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { killSandboxChildren } from "./sandbox.js";
@@ -21,8 +21,6 @@ const CASES_LINE = /^\{"casesDone":(\d+),"cases":(\d+)\}$/;
 
 /** The first line: which corpus to make, made while the lift is still at work. */
 interface CorpusRequest {
-  /** The URL of the routine pack's module (RoutinePack.module), whose corpus the cases come from. */
-  pack: string;
   cases: number;
 }
 
@@ -58,11 +56,11 @@ export interface Verifier {
   cancel(): void;
 }
 
-/** Start a verifier for `cases` cases of the corpus of the pack whose module is `pack` (RoutinePack.module). */
-export function startVerifier(pack: string, cases: number): Verifier {
+/** Start a verifier for `cases` cases of a pack's corpus: `program` is the pack's (RoutinePack.verifier). */
+export function startVerifier(program: string, cases: number): Verifier {
   // The sandbox sides' semi-spaces (verify.ts): making the corpus allocates 20 MB of text in
   // small pieces, and a young generation of V8's 16 MB semi-spaces faults in more fresh memory for it.
-  const child = spawn(process.execPath, [`--max-semi-space-size=${VERIFY_SEMI_SPACE_MB}`, fileURLToPath(import.meta.url)], {
+  const child = spawn(process.execPath, [`--max-semi-space-size=${VERIFY_SEMI_SPACE_MB}`, program], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, ...mallocEnv() },
   });
@@ -90,7 +88,7 @@ export function startVerifier(pack: string, cases: number): Verifier {
   child.on("error", (e) => (startError = e));
   child.on("close", (code) => exit(code));
   // One line each (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
-  child.stdin.write(JSON.stringify({ pack, cases } satisfies CorpusRequest) + "\n");
+  child.stdin.write(JSON.stringify({ cases } satisfies CorpusRequest) + "\n");
   return {
     run(original, emitted, budgetMs = Infinity, toolFields = [], onCases) {
       running = true;
@@ -152,18 +150,18 @@ function stdinLines(): () => Promise<string> {
   return () => new Promise((resolve) => (ready.length > 0 ? resolve(ready.shift()!) : waiting.push(resolve)));
 }
 
-/** The pack a module exports by default: the verifier is handed a pack's module, never a list of packs. */
-async function packAt(url: string): Promise<RoutinePack> {
-  const pack = ((await import(url)) as { default?: RoutinePack }).default;
-  if (typeof pack?.corpus !== "function") throw new Error(`${url} exports no routine pack`);
-  return pack;
+/** The verifier's program for `pack`: what a pack's own verifier file runs (see the file's comment). */
+export function runVerifierProgram(pack: RoutinePack): void {
+  main(pack).catch((e: Error) => {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  });
 }
 
-async function main(): Promise<void> {
+async function main(pack: RoutinePack): Promise<void> {
   exitWithParent(killSandboxChildren);
   const nextLine = stdinLines();
   const request = JSON.parse(await nextLine()) as CorpusRequest;
-  const pack = await packAt(request.pack);
   const cases = request.cases;
   let corpus = pack.corpus(cases);
   const prepared = prepareVerification(corpus);
@@ -180,11 +178,4 @@ async function main(): Promise<void> {
     onCases: (done, total) => process.stdout.write(`{"casesDone":${done},"cases":${total}}\n`),
   });
   process.stdout.write(JSON.stringify(v) + "\n", () => process.exit(0));
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().catch((e: Error) => {
-    process.stderr.write(`${e.message}\n`);
-    process.exit(1);
-  });
 }

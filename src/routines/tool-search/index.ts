@@ -3,6 +3,8 @@
  * into the scorer-module contract (docs/scorer-module-contract.md).
  */
 import { readFileSync } from "node:fs";
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { RoutinePack } from "../pack.js";
 import { defaultCorpus, withToolFields, type CorpusCase } from "./corpus.js";
 import { probeRows, toolSearchProbes } from "./probes.js";
@@ -25,7 +27,8 @@ function corpus(count: number, toolFields: readonly string[] = []): CorpusCase[]
 
 export const toolSearchPack: RoutinePack = {
   id: "tool-search",
-  module: import.meta.url,
+  // Beside this file, with its extension: verifier.js in dist/, as verify-process.js was.
+  verifier: fileURLToPath(new URL(`verifier${extname(import.meta.url)}`, import.meta.url)),
   title: "tool search",
   signatures: { routine: "tool-search/scorer", call: "tool-search/call" },
   liftCode: async (container, found) => (await import("./tool-search-code.js")).toolSearchCode(container, found),
@@ -44,6 +47,3 @@ export const toolSearchPack: RoutinePack = {
   witnessSummary,
   witnessRule,
 };
-
-/** The pack as a process handed only its module loads it (RoutinePack.module). */
-export default toolSearchPack;
