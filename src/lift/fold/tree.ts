@@ -1,6 +1,7 @@
 /**
- * Shared machinery of the dead-code folds: a bottom-up rewrite that can drop statements, and the
- * scope analysis of the code being folded (kept between folds while none changes the tree).
+ * Shared machinery of the folds: what a fold is (FoldSpec), the walk that runs several folds' rewrites
+ * at once, a bottom-up rewrite that can drop statements, and the scope analysis of the code being folded
+ * (kept between folds while none changes the tree).
  */
 import type { Reference, Scope, Variable } from "eslint-scope";
 import type { BlockStatement, VariableDeclarator } from "acorn";
@@ -17,7 +18,7 @@ import { analyzeFunction } from "./fold-undefined.js";
 export interface FoldSpec {
   /** Reads the scope analysis (variablesOf, loopHeadsOf) to prepare. */
   scope: boolean;
-  /** The folds it folds what is left by, when both run: earlier in a round. */
+  /** The folds whose leftovers it folds: where both run, they come before it in a round. */
   after?: readonly string[];
   /**
    * Its rewrite of the tree as it is now, counting each change with `changed`; null when there is
@@ -39,7 +40,8 @@ export function defineFold(spec: FoldSpec): Fold {
 
 /**
  * One walk of `root` with the rewrites of `specs`, each prepared first: at each node, on the way up, each
- * rewrite in turn takes what the one before it left. How many changes each made.
+ * rewrite in turn takes what the one before it left (one that drops the node ends the turn). How many
+ * changes each made.
  */
 export function rewriteTogether(root: Node, specs: readonly FoldSpec[]): number[] {
   const counts = specs.map(() => 0);
@@ -52,9 +54,12 @@ function chain(rewrites: Rewrite[]): Rewrite {
   const enters = rewrites.flatMap((r) => r.enter ?? []);
   const leaves = rewrites.flatMap((r) => r.leave ?? []);
   return {
-    enter: (n, at) => {
-      for (const enter of enters) enter(n, at);
-    },
+    enter:
+      enters.length > 0
+        ? (n, at) => {
+            for (const enter of enters) enter(n, at);
+          }
+        : undefined,
     leave: (n, at) => {
       let r: Node = n;
       for (const leave of leaves) {
