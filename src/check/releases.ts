@@ -7,12 +7,14 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { defaultCache } from "../cache-dir.js";
 import { dirname, join, relative, resolve } from "node:path";
+import * as z from "zod/mini";
 import { ExitCode, SearchliftError } from "../errors.js";
 import type { ResolvedInput } from "../inputs/resolve-input.js";
 import type { InputSpec } from "../inputs/version-spec.js";
 import type { OnProgress } from "../progress.js";
 import { inputHash } from "./input-hash.js";
 import { rememberedRelease, rememberRelease } from "./remembered.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 import { defaultPack } from "../clients/claude-code.js";
 
 export interface ReleaseFlags {
@@ -263,13 +265,7 @@ async function liftInto(dir: string, arg: string, input: string, inputSha256: st
  * every lift an earlier searchlift kept — in CI, the whole restored cache. Such a lift is made again instead.
  */
 async function cachedModule(dir: string, arg: string, log: (line: string) => void): Promise<string | null> {
-  let path: string;
-  try {
-    const { module, form } = JSON.parse(readFileSync(join(dir, MARK), "utf8")) as { module?: unknown; form?: unknown };
-    path = typeof module === "string" && form === LIFT_FORM ? join(dir, module) : "";
-  } catch {
-    return null;
-  }
+  const path = markedModule(dir);
   if (!path || !existsSync(path)) return null;
   const { checkedScript } = await import("./rank.js");
   try {
@@ -280,4 +276,19 @@ async function cachedModule(dir: string, arg: string, log: (line: string) => voi
     return null;
   }
   return path;
+}
+
+/** The mark a lift kept in check's cache leaves beside its module (the lift's own file, relative to the mark). */
+const markSchema = z.object({ module: z.string().check(z.minLength(1)), form: z.literal(LIFT_FORM) });
+
+/** The module the mark in `dir` names, or null when there is no mark of the form this searchlift lifts. */
+export function markedModule(dir: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, MARK), "utf8");
+  } catch {
+    return null;
+  }
+  const mark = parseJsonOrNull(markSchema, text);
+  return mark ? join(dir, mark.module) : null;
 }

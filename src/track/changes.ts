@@ -8,7 +8,9 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import * as z from "zod/mini";
 import { writeFileAtomic } from "../safe-write.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 import { ExitCode, SearchliftError } from "../errors.js";
 import { behaviourView, sandboxScript, type BehaviourView, type ModuleSide } from "../diff/behaviour.js";
 import { DEFAULT_BUDGET, type Budget } from "../diff/witness-search.js";
@@ -122,19 +124,23 @@ function sha256(s: string): string {
   return createHash("sha256").update(s).digest("hex");
 }
 
-function readCached(file: string): Compared | null {
+/** A cached comparison as writeCached wrote it: other fields are kept, as the view may carry more. */
+const comparedSchema = z.looseObject({
+  semantics: z.array(z.unknown()),
+  behaviour: z.looseObject({ searched: z.number(), changed: z.array(z.unknown()), sentences: z.array(z.unknown()) }),
+  code: z.looseObject({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
+});
+
+/** The comparison cached in `file`, or null (compared again) when there is none or it is of another shape. */
+export function readCached(file: string): Compared | null {
+  let text: string;
   try {
-    const v = JSON.parse(readFileSync(file, "utf8")) as Compared;
-    return Array.isArray(v.semantics) &&
-      typeof v.behaviour?.searched === "number" &&
-      Array.isArray(v.behaviour.changed) &&
-      Array.isArray(v.behaviour.sentences) &&
-      [v.code?.added, v.code?.removed, v.code?.changed].every((names) => Array.isArray(names) && names.every((n) => typeof n === "string"))
-      ? v
-      : null;
+    text = readFileSync(file, "utf8");
   } catch {
     return null;
   }
+  // The rows and sentences are what this same view wrote (writeCached), under a key that holds its format.
+  return parseJsonOrNull(comparedSchema, text) as Compared | null;
 }
 
 function writeCached(file: string, v: Compared): void {

@@ -10,7 +10,9 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import * as z from "zod/mini";
 import { writeFileAtomic } from "../safe-write.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 import { VERSION } from "../version.js";
 import { programKey } from "./same-program.js";
 import type { VerifyResult } from "./verify.js";
@@ -86,16 +88,24 @@ export function isAcceptedAgreement(a: Partial<Agreement>): a is Agreement {
   return a.agreed === a.cases && a.bothReturned + a.bothThrew === a.agreed && returnedEnough(a.bothReturned, a.cases);
 }
 
+/** A count of cases: a whole number, never negative. */
+const count = z.int().check(z.gte(0));
+
+/** A record as recordAgreement writes it. */
+const recordSchema = z.object({ key: z.string(), cases: count, agreed: count, bothReturned: count, bothThrew: count });
+
 /** The agreement recorded under `key` in `dir`, if any; anything else found there (a record without the counts,
  *  from an earlier searchlift) is ignored. */
 export function recordedAgreement(dir: string, key: string): Agreement | null {
+  let text: string;
   try {
-    const r = JSON.parse(readFileSync(join(dir, `${key}.json`), "utf8")) as Partial<Agreement> & { key?: unknown };
-    if (r.key !== key || !isAcceptedAgreement(r)) return null;
-    return { cases: r.cases, agreed: r.agreed, bothReturned: r.bothReturned, bothThrew: r.bothThrew };
+    text = readFileSync(join(dir, `${key}.json`), "utf8");
   } catch {
     return null;
   }
+  const r = parseJsonOrNull(recordSchema, text);
+  if (r?.key !== key || !isAcceptedAgreement(r)) return null;
+  return { cases: r.cases, agreed: r.agreed, bothReturned: r.bothReturned, bothThrew: r.bothThrew };
 }
 
 /** Record an agreement the lift accepted, for later lifts of the same program. A record is only a shortcut:
