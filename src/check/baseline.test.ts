@@ -115,4 +115,40 @@ describe("a baseline file", () => {
     expect(code(() => readBaselineFile(file("damaged.json", { releases: [{}], results: [] })))).toBe(ExitCode.usage);
     expect(code(() => readBaselineFile(join(dir, "absent.json")))).toBe(ExitCode.unreadable);
   });
+
+  it("says in one line which release, result or tool is malformed (usage)", () => {
+    const message = (value: unknown) => {
+      try {
+        readBaselineFile(file("malformed.json", value));
+      } catch (e) {
+        expect((e as { exitCode: number }).exitCode).toBe(ExitCode.usage);
+        return (e as Error).message;
+      }
+      return "read";
+    };
+    const results = [{ tool: "a", query: "q", ranks: { "1.0.0": 1 } }];
+    expect(message({ releases: [{ version: "1.0.0" }, { version: 2 }], results })).toMatch(
+      /^the saved check is damaged: a release without a version \(release 2: version: [^\n]*\)$/,
+    );
+    expect(message({ releases: [], results: [...results, { tool: "b", query: "q", ranks: null }] })).toMatch(
+      /^the saved check is damaged: a result without tool, query and ranks \(result 2: ranks: [^\n]*\)$/,
+    );
+    expect(message({ tools: [{ name: "a" }, { name: 3 }] })).toMatch(/^the baseline is neither .* \(tool 2: name: [^\n]*\)$/);
+  });
+
+  it("reads a saved check's later fields when they fit, and drops them when not", () => {
+    const base = { releases: [{ version: "1.0.0" }], results: [{ tool: "a", query: "q", ranks: { "1.0.0": 2, "1.0.1": 0 } }] };
+    const read = (extra: object) => {
+      const b = readBaselineFile(file("saved2.json", { ...base, ...extra }));
+      return b.kind === "saved" ? b.saved : null;
+    };
+    expect(read({ loaded: ["a", 1], queries: [{ text: "q", owners: ["a"] }, { owners: [] }] })).toEqual({
+      ...base,
+      results: [{ tool: "a", query: "q", ranks: { "1.0.0": 2, "1.0.1": null } }],
+      loaded: ["a"],
+      queries: [{ text: "q", owners: ["a"] }],
+    });
+    expect(read({ loaded: "a", queries: {} })).toMatchObject({ loaded: [] });
+    expect(read({ loaded: "a", queries: {} })).not.toHaveProperty("queries");
+  });
 });

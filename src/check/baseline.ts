@@ -4,10 +4,12 @@
  * competitors and releases, or the saved `--json` of an earlier check, read as it was. Improvements and regressions are counted per release.
  */
 import { readFileSync } from "node:fs";
+import * as z from "zod/mini";
 import { ExitCode, SearchliftError } from "../errors.js";
+import { checkShape } from "../schemas/json.js";
 import type { CheckResult } from "./check.js";
 import { judgedOn } from "./expectations.js";
-import { listedTool, type ToolsFile } from "./tools-file.js";
+import { listedTool, toolsListSchema, type ToolsFile } from "./tools-file.js";
 
 export interface BaselineCell {
   /** The rank before (null: not returned, or the tool was not in the old catalog) and now. */
@@ -48,6 +50,17 @@ export type OldRanks = (query: string, tool: string, release: string) => number 
 
 export type BaselineFile = { kind: "saved"; saved: SavedCheck } | { kind: "tools"; file: ToolsFile };
 
+/** What tells a saved check from a tools list; `loaded` and `queries` came later, and are dropped when of another shape. */
+const savedSchema = z.looseObject({
+  releases: z.array(z.unknown()),
+  results: z.array(z.unknown()),
+  loaded: z.catch(z.array(z.unknown()), []),
+  queries: z.catch(z.optional(z.array(z.unknown())), undefined),
+});
+const savedRelease = z.looseObject({ version: z.string() });
+const savedResult = z.looseObject({ tool: z.string(), query: z.string(), ranks: z.record(z.string(), z.unknown()) });
+const savedQuery = z.looseObject({ text: z.string(), owners: z.catch(z.array(z.unknown()), []) });
+
 /** A baseline file: a saved check (`releases` and `results`) or anything a tools file may be. */
 export function readBaselineFile(path: string): BaselineFile {
   let value: unknown;
@@ -58,45 +71,41 @@ export function readBaselineFile(path: string): BaselineFile {
     if (code) throw new SearchliftError(`cannot read the baseline: ${code}`, ExitCode.unreadable, path);
     throw new SearchliftError(`the baseline is not JSON: ${(e as Error).message}`, ExitCode.usage, path);
   }
-  const v = value as Record<string, unknown> | null;
-  if (v && typeof v === "object" && !Array.isArray(v) && Array.isArray(v["results"]) && Array.isArray(v["releases"]))
-    return { kind: "saved", saved: savedCheck(v, path) };
-  const bad = () =>
+  const saved = checkShape(savedSchema, value);
+  if (saved.ok) return { kind: "saved", saved: savedCheck(saved.value, path) };
+  const bad = (why?: string) =>
     new SearchliftError(
-      'the baseline is neither a saved check --json ({ "releases", "results" }) nor a tools list ({ "tools": [...] } or an array)',
+      `the baseline is neither a saved check --json ({ "releases", "results" }) nor a tools list ({ "tools": [...] } or an array)${why ? ` (${why})` : ""}`,
       ExitCode.usage,
       path,
     );
-  const list = Array.isArray(v) ? v : v && typeof v === "object" ? v["tools"] : undefined;
-  if (!Array.isArray(list)) throw bad();
-  const tools = list.map((t) => listedTool(t, bad));
-  const serverName = !Array.isArray(v) && typeof v?.["serverName"] === "string" && v["serverName"] ? v["serverName"] : undefined;
+  const r = checkShape(toolsListSchema, value);
+  if (!r.ok) throw bad();
+  const list = Array.isArray(r.value) ? r.value : r.value.tools;
+  const tools = list.map((t, i) => listedTool(t, (why) => bad(`tool ${i + 1}: ${why}`)));
+  const serverName =
+    !Array.isArray(r.value) && typeof r.value.serverName === "string" && r.value.serverName ? r.value.serverName : undefined;
   return { kind: "tools", file: { tools, ...(serverName ? { serverName } : {}) } };
 }
 
-function savedCheck(v: Record<string, unknown>, path: string): SavedCheck {
+function savedCheck(v: z.output<typeof savedSchema>, path: string): SavedCheck {
   const bad = (why: string) => new SearchliftError(`the saved check is damaged: ${why}`, ExitCode.usage, path);
-  const releases = (v["releases"] as unknown[]).map((r) => {
-    const version = (r as { version?: unknown } | null)?.version;
-    if (typeof version !== "string") throw bad("a release without a version");
-    return { version };
+  const releases = v.releases.map((x, i) => {
+    const r = checkShape(savedRelease, x);
+    if (!r.ok) throw bad(`a release without a version (release ${i + 1}: ${r.why})`);
+    return { version: r.value.version };
   });
-  const results = (v["results"] as unknown[]).map((r) => {
-    const x = r as { tool?: unknown; query?: unknown; ranks?: unknown } | null;
-    if (!x || typeof x.tool !== "string" || typeof x.query !== "string" || !x.ranks || typeof x.ranks !== "object")
-      throw bad("a result without tool, query and ranks");
-    const ranks = Object.fromEntries(
-      Object.entries(x.ranks as Record<string, unknown>).map(([k, n]) => [k, typeof n === "number" && n > 0 ? n : null]),
-    );
-    return { tool: x.tool, query: x.query, ranks };
+  const results = v.results.map((x, i) => {
+    const r = checkShape(savedResult, x);
+    if (!r.ok) throw bad(`a result without tool, query and ranks (result ${i + 1}: ${r.why})`);
+    const ranks = Object.fromEntries(Object.entries(r.value.ranks).map(([k, n]) => [k, typeof n === "number" && n > 0 ? n : null]));
+    return { tool: r.value.tool, query: r.value.query, ranks };
   });
-  const loaded = Array.isArray(v["loaded"]) ? (v["loaded"] as unknown[]).filter((x): x is string => typeof x === "string") : [];
-  const queries = Array.isArray(v["queries"])
-    ? (v["queries"] as unknown[]).flatMap((q) => {
-        const x = q as { text?: unknown; owners?: unknown } | null;
-        return typeof x?.text === "string" ? [{ text: x.text, owners: Array.isArray(x.owners) ? x.owners.map(String) : [] }] : [];
-      })
-    : undefined;
+  const loaded = v.loaded.filter((x): x is string => typeof x === "string");
+  const queries = v.queries?.flatMap((x) => {
+    const q = checkShape(savedQuery, x);
+    return q.ok ? [{ text: q.value.text, owners: q.value.owners.map(String) }] : [];
+  });
   return { releases, results, loaded, ...(queries ? { queries } : {}) };
 }
 

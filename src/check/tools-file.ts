@@ -21,8 +21,8 @@ const listedToolSchema = z.object({
   _meta: z.optional(z.unknown()),
 });
 
-/** The list's own shape; each tool is checked apart, to say which one is wrong. */
-const toolsListSchema = z.union([
+/** The list's own shape; each tool is checked apart, to say which one is wrong (a baseline reads the same). */
+export const toolsListSchema = z.union([
   z.array(z.unknown()),
   z.looseObject({ tools: z.array(z.unknown()), serverName: z.optional(z.unknown()) }),
 ]);
