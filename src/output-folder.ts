@@ -7,8 +7,10 @@
  */
 import { readdirSync, readFileSync, statSync, lstatSync, type Dirent } from "node:fs";
 import { join, relative, sep } from "node:path";
+import * as z from "zod/mini";
 import { ExitCode, SearchliftError } from "./errors.js";
 import { quoted } from "./safe-text.js";
+import { checkShape } from "./schemas/json.js";
 
 export type OutputCommand = "extract" | "lift" | "track" | "diff";
 
@@ -105,16 +107,30 @@ function strayInLiftTree(dir: string, depth: number): string | null {
   return null;
 }
 
+/** extract's manifest.json as far as this check reads it: the files it wrote. */
+const manifestSchema = z.looseObject({ modules: z.array(z.looseObject({ file: z.string() })) });
+
+/** track's timeline.json as far as these checks read it; a release with a routine hash was lifted. */
+const timelineSchema = z.looseObject({ releases: z.array(z.unknown()), groups: z.array(z.unknown()) });
+const releasesSchema = z.looseObject({ releases: z.array(z.unknown()) });
+const liftedRelease = z.looseObject({ routineHash: z.string() });
+
+/** The JSON value of `file` in `dir`, or null when it cannot be read or does not parse. */
+function readJson(dir: string, file: string): { value: unknown } | null {
+  try {
+    return { value: JSON.parse(readFileSync(join(dir, file), "utf8")) as unknown };
+  } catch {
+    return null;
+  }
+}
+
 /** extract writes manifest.json and the files it names, nothing else. */
 function strayInExtract(dir: string, names: string[]): string | null {
-  let files: Set<string>;
-  try {
-    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { modules?: Array<{ file?: unknown }> };
-    if (!Array.isArray(manifest.modules)) return "manifest.json";
-    files = new Set(manifest.modules.map((m) => String(m.file)));
-  } catch {
-    return names[0]!;
-  }
+  const read = readJson(dir, "manifest.json");
+  if (!read) return names[0]!;
+  const manifest = checkShape(manifestSchema, read.value);
+  if (!manifest.ok) return "manifest.json";
+  const files = new Set(manifest.value.modules.map((m) => m.file));
   files.add("manifest.json");
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (e.isDirectory()) continue;
@@ -125,12 +141,8 @@ function strayInExtract(dir: string, names: string[]): string | null {
 }
 
 function isTimeline(dir: string): boolean {
-  try {
-    const t = JSON.parse(readFileSync(join(dir, "timeline.json"), "utf8")) as { releases?: unknown; groups?: unknown };
-    return Array.isArray(t.releases) && Array.isArray(t.groups);
-  } catch {
-    return false;
-  }
+  const read = readJson(dir, "timeline.json");
+  return read !== null && checkShape(timelineSchema, read.value).ok;
 }
 
 /** Which other command wrote this folder, if one did (for a clearer refusal). */
@@ -154,10 +166,7 @@ function lstatOrNull(path: string) {
 
 /** How many releases a timeline folder's timeline.json has lifted; null when there is none to read. */
 export function liftedInTimeline(dir: string): number | null {
-  try {
-    const t = JSON.parse(readFileSync(join(dir, "timeline.json"), "utf8")) as { releases?: Array<{ routineHash?: unknown }> };
-    return Array.isArray(t.releases) ? t.releases.filter((r) => typeof r?.routineHash === "string").length : null;
-  } catch {
-    return null;
-  }
+  const read = readJson(dir, "timeline.json");
+  const t = read && checkShape(releasesSchema, read.value);
+  return t?.ok ? t.value.releases.filter((r) => checkShape(liftedRelease, r).ok).length : null;
 }

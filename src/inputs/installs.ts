@@ -7,9 +7,11 @@
 import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join, relative, isAbsolute } from "node:path";
+import * as z from "zod/mini";
 import { CLIENT_PACKAGE, hostPlatform } from "../fetch/fetch.js";
 import { runNpm } from "../fetch/npm-client.js";
 import { compareVersions, isVersion } from "../release-names.js";
+import { parseJsonOrNull } from "../schemas/json.js";
 
 export type InstallKind = "versions-folder" | "npm-global" | "bun-global" | "path";
 
@@ -100,15 +102,21 @@ function packageInstall(root: string, kind: InstallKind): Install[] {
   return [{ kind, path: program, version, root: main }];
 }
 
+/** A Claude Code package's package.json: its name, and its version when it is one (else null). */
+const packageSchema = z.object({
+  name: z.string().check(z.startsWith(CLIENT_PACKAGE)),
+  version: z.catch(z.nullable(z.string().check(z.refine(isVersion))), null),
+});
+
 /** The version in `dir`/package.json of a Claude Code package; undefined when there is no such package. */
-function packageVersion(dir: string): string | null | undefined {
+export function packageVersion(dir: string): string | null | undefined {
+  let text: string;
   try {
-    const m = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
-    if (typeof m.name !== "string" || !m.name.startsWith(CLIENT_PACKAGE)) return undefined;
-    return typeof m.version === "string" && isVersion(m.version) ? m.version : null;
+    text = readFileSync(join(dir, "package.json"), "utf8");
   } catch {
     return undefined;
   }
+  return parseJsonOrNull(packageSchema, text)?.version;
 }
 
 /** The first `claude` on PATH that is an executable file, as its real path. */

@@ -5,10 +5,17 @@
  * comment.
  */
 import { readFileSync } from "node:fs";
+import * as z from "zod/mini";
 import { definitionKey, type ClosureEntry } from "./closure.js";
 import { curatedAbout } from "./names/curated.js";
 import { isAbsolute, join } from "node:path";
 import { defaultSignatureDir, type Signature } from "../locate/signature.js";
+import { parseJsonOrNull } from "../schemas/json.js";
+
+/** What a signature file says of its ports, as far as the notes read it (signature.ts checks the whole file). */
+const portSummariesSchema = z.object({
+  ports: z.optional(z.array(z.object({ name: z.string(), summary: z.optional(z.string()) }))),
+});
 
 /** Readable name → what is known of it. */
 export function helperNotes(
@@ -20,14 +27,15 @@ export function helperNotes(
   const summaries = new Map<string, string>();
   for (const s of signatures) {
     if (!s?.file) continue;
+    let text: string;
     try {
-      const spec = JSON.parse(readFileSync(isAbsolute(s.file) ? s.file : join(signaturesDir, s.file), "utf8")) as {
-        ports?: Array<{ name: string; summary?: string }>;
-      };
-      for (const p of spec.ports ?? []) if (p.summary) summaries.set(p.name, p.summary);
+      text = readFileSync(isAbsolute(s.file) ? s.file : join(signaturesDir, s.file), "utf8");
     } catch {
-      // A signature read from elsewhere without its file: no port notes from it.
+      continue; // A signature read from elsewhere without its file: no port notes from it.
     }
+    // A file that no longer fits (changed since the signature was read) gives none either.
+    const spec = parseJsonOrNull(portSummariesSchema, text);
+    for (const p of spec?.ports ?? []) if (p.summary) summaries.set(p.name, p.summary);
   }
   for (const d of code.closure.definitions) {
     const name = code.names.get(definitionKey(d));
