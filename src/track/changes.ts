@@ -39,8 +39,11 @@ export interface ChangeOptions {
  *  7: the scoring table's "adds: …" rows in place of single-query scores, throws said after result changes;
  *  8: a witness's rule said where calls made from it find one (a paragraph dropped from descriptions);
  *  9: the changed points the contract's functions can never run counted apart (coverage's `unreachable`);
- *  10: more of them known (empty arrays through the select path's pairs, hand-offs and copies). */
-const CACHE_FORMAT = 13;
+ *  10: more of them known (empty arrays through the select path's pairs, hand-offs and copies);
+ *  11–13: the alias, malformed-field and companion rules, and names and non-objects as candidates;
+ *  14: the strings the changed code compares given back to it, a word of the query as a rule, map reads that
+ *  always find their entry and methods no code calls known unreachable. */
+const CACHE_FORMAT = 14;
 
 /** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
 type Compared = BehaviourView & { code: CodeSummary };
