@@ -8,6 +8,13 @@ import { runCallsOnBoth } from "../../diff/witness-run.js";
 import { answerOf, type Witness } from "../../diff/witness-search.js";
 import { witnessRule } from "./witness-rules.js";
 
+/** What the rule behind `w` says when its calls run on the two module scripts. */
+async function saidOf(w: Witness, before: string, after: string): Promise<string | null> {
+  const rule = witnessRule(w)!;
+  const [a, b] = await runCallsOnBoth({ script: before, label: "a" }, { script: after, label: "b" }, rule.calls);
+  return rule.say(a.map(answerOf), b.map(answerOf));
+}
+
 const PARAGRAPH = "When a parcel is late, write to the courier and wait a day.";
 
 /** Scores 2 for each query word that is a whole word of the description; `drop` is removed from it first. */
@@ -98,12 +105,6 @@ describe("witnessRule, for a name that is one tool's and another's alias", () =>
     after: ["Run"],
   };
 
-  async function saidOf(w: Witness, before: string, after: string): Promise<string | null> {
-    const rule = witnessRule(w)!;
-    const [a, b] = await runCallsOnBoth({ script: before, label: "a" }, { script: after, label: "b" }, rule.calls);
-    return rule.say(a.map(answerOf), b.map(answerOf));
-  }
-
   it("says which of the two tools the name now finds, and where", async () => {
     expect(await saidOf(aliased, lookupModule(false), lookupModule(true))).toBe(
       "a name that is one tool's and another's alias now finds the tool of that name (Run, not Shell) in `select:` and for the description scored: " +
@@ -160,12 +161,6 @@ describe("witnessRule, for a throw on one side over a tool whose mcpInfo is malf
     after: { error: "TypeError: Invalid value used as weak map key" },
   };
 
-  async function saidOf(w: Witness, before: string, after: string): Promise<string | null> {
-    const rule = witnessRule(w)!;
-    const [a, b] = await runCallsOnBoth({ script: before, label: "a" }, { script: after, label: "b" }, rule.calls);
-    return rule.say(a.map(answerOf), b.map(answerOf));
-  }
-
   it("says that a field that is not an object now makes the function throw, of each kind that does", async () => {
     expect(await saidOf(thrown, infoModule("plain"), infoModule("weak"))).toMatch(
       /^a tool whose mcpInfo is not an object \(a text, a flag or a number\) now makes searchTools throw: searchTools `"thing"`/,
@@ -204,12 +199,6 @@ describe("witnessRule, for a result that now brings other tools along", () => {
     after: ["kit__dev_probe", "kit__dev_probe_type"],
   };
 
-  async function saidOf(w: Witness, before: string, after: string): Promise<string | null> {
-    const rule = witnessRule(w)!;
-    const [a, b] = await runCallsOnBoth({ script: before, label: "a" }, { script: after, label: "b" }, rule.calls);
-    return rule.say(a.map(answerOf), b.map(answerOf));
-  }
-
   it("names the shortest prefix whose tools come along, whatever the rest of their names", async () => {
     expect(await saidOf(brought, companionModule(false), companionModule(true))).toMatch(
       /^a result now also brings every deferred tool named `kit__dev_…`: toolSearch `"kit__dev_probe"`/,
@@ -247,12 +236,6 @@ describe("witnessRule, for a result that a word of the query now adds a tool to"
     before: ["sh"],
     after: ["sh", "remote__sh"],
   };
-
-  async function saidOf(w: Witness, before: string, after: string): Promise<string | null> {
-    const rule = witnessRule(w)!;
-    const [a, b] = await runCallsOnBoth({ script: before, label: "a" }, { script: after, label: "b" }, rule.calls);
-    return rule.say(a.map(answerOf), b.map(answerOf));
-  }
 
   it("names the word: without it (the exact-name tool renamed alike) the tool no longer comes", async () => {
     expect(await saidOf(asked, shellModule(false), shellModule(true))).toMatch(
