@@ -6,8 +6,8 @@
  * both modules' code) is shown as measured, never picked. Nothing here knows a routine's rows: a row is a
  * yes/no lane when all its values are "yes" or "no", a number lane when all are numbers, a text lane otherwise.
  */
-import type { Change, Release, Timeline } from "../track/timeline.js";
-import { groupMembers } from "../track/timeline.js";
+import type { Change, Release, Timeline } from "../timeline-model.js";
+import { groupMembers } from "../timeline-model.js";
 
 /** One measurement of a release's row: which change point (index into `timeline.changes`) and which side. */
 export interface Reading {

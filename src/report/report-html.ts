@@ -15,7 +15,7 @@ import { summarySentence } from "../diff/code-summary.js";
 import { esc, escProse } from "./html.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { behaviourVerdict, noDifferenceFound, type WitnessReport } from "../diff/behaviour.js";
-import { groupMembers, verifiedCell, type Change, type Group, type Release, type Timeline } from "../track/timeline.js";
+import { groupMembers, verifiedCell, type Change, type Group, type Release, type Timeline } from "../timeline-model.js";
 
 export interface HtmlOptions {
   /** Reads a lifted module (default: from disk). */
