@@ -12,7 +12,7 @@ import { ExitCode, SearchliftError } from "../errors.js";
 import type { ResolvedInput } from "../inputs/resolve-input.js";
 import type { InputSpec } from "../inputs/version-spec.js";
 import type { OnProgress } from "../progress.js";
-import { inputHash } from "./input-hash.js";
+import { inputHash } from "../input-hash.js";
 import { rememberedRelease, rememberRelease } from "./remembered.js";
 import { parseJsonOrNull } from "../schemas/json.js";
 import { defaultPack } from "../clients/claude-code.js";

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { readNote } from "../cache-notes.js";
 import { releaseDir } from "../fetch/release-cache.js";
-import { readNote, rememberedRelease, rememberRelease } from "./remembered.js";
+import { rememberedRelease, rememberRelease } from "./remembered.js";
 
 const cache = mkdtempSync(join(tmpdir(), "notes-"));
 afterAll(() => rmSync(cache, { recursive: true, force: true }));

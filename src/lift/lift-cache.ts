@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
 import { defaultCache } from "../cache-dir.js";
-import { inputHash } from "../check/input-hash.js";
+import { inputHash } from "../input-hash.js";
 import { isClientName, isPlatform, isVersionOrUnknown } from "../release-names.js";
 import { pathInside, writeFilesInside } from "../safe-write.js";
 import { parseJsonOrNull } from "../schemas/json.js";

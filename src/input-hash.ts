@@ -1,13 +1,14 @@
 /**
- * The sha256 that keys check's lift cache: of a file (the lift's provenance records the same), or of a folder's
- * files (relative paths and contents, in sorted order). An input hashed before and not written since is not read
- * again: its stamp (every file's device, inode, size, and mtime and ctime in nanoseconds) is kept beside the
- * hash. Any write changes a file's ctime, even one that puts the old size and mtime back.
+ * The sha256 that keys an input in the lift cache (lift-cache.ts, check's releases.ts): of a file (the lift's
+ * provenance records the same), or of a folder's files (relative paths and contents, in sorted order). An input
+ * hashed before and not written since is not read again: its stamp (every file's device, inode, size, and mtime
+ * and ctime in nanoseconds) is kept beside the hash. Any write changes a file's ctime, even one that puts the old
+ * size and mtime back.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { isSha256, readNote, writeNote } from "./remembered.js";
+import { isSha256, readNote, writeNote } from "./cache-notes.js";
 
 export async function inputHash(input: string, liftCache: string): Promise<string> {
   const path = realpathSync(input);
