@@ -1,6 +1,6 @@
 import { parse, type Options, type Program } from "acorn";
 import "./acorn-warm.js"; // before any parse: see acorn-warm.ts
-import type { ContainerFormat, ModuleFormat } from "../extract/types.js";
+import type { ContainerFormat, ModuleFormat } from "../module-formats.js";
 import type { Node } from "./pattern.js";
 
 /**

@@ -1,20 +1,10 @@
 import type { ByteSource } from "./byte-source.js";
+import type { ContainerFormat, ModuleFormat } from "../module-formats.js";
 
-/** How the JavaScript was packaged. The name says the runtime and the carrier. */
-export type ContainerFormat =
-  | "plain-script" // a .js/.mjs/.cjs file
-  | "npm-package" // a package directory or .tgz whose bin/main is a script
-  | "bun-elf" // Bun standalone, ELF `.bun` section
-  | "bun-macho" // Bun standalone, Mach-O `__BUN,__bun` (thin or a member of a fat file)
-  | "bun-pe" // Bun standalone, PE `.bun` section
-  | "bun-legacy" // Bun standalone, payload appended at end of file
-  | "node-sea-elf" // Node SEA, ELF PT_NOTE NODE_SEA_BLOB
-  | "node-sea-macho" // Node SEA, Mach-O NODE_SEA segment
-  | "node-sea-pe" // Node SEA, PE RT_RCDATA NODE_SEA_BLOB
-  | "carved"; // unknown packer: printable runs that parse as JavaScript
+// Declared below extract/ so that the parser (src/ast/) can name them; re-exported for extract's importers.
+export type { ContainerFormat, ModuleFormat };
 
 export type ModuleKind = "js" | "asset" | "native-addon";
-export type ModuleFormat = "esm" | "cjs" | "none";
 /** How `contents` bytes turn into text. "binary" = raw bytes (assets). */
 export type Encoding = "utf8" | "latin1" | "utf16le" | "binary";
 
