@@ -42,8 +42,9 @@ export interface ChangeOptions {
  *  10: more of them known (empty arrays through the select path's pairs, hand-offs and copies);
  *  11–13: the alias, malformed-field and companion rules, and names and non-objects as candidates;
  *  14: the strings the changed code compares given back to it, a word of the query as a rule, map reads that
- *  always find their entry and methods no code calls known unreachable. */
-const CACHE_FORMAT = 14;
+ *  always find their entry and methods no code calls known unreachable; 15: the query-word rule said only of a
+ *  tool added beside what was returned. */
+const CACHE_FORMAT = 15;
 
 /** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
 type Compared = BehaviourView & { code: CodeSummary };

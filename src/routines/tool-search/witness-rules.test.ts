@@ -246,5 +246,18 @@ describe("witnessRule, for a result that a word of the query now adds a tool to"
   it("says nothing where the tool comes whatever the query, or on both sides", async () => {
     expect(await saidOf(asked, shellModule(true), shellModule(true))).toBeNull();
     expect(await saidOf({ ...asked, query: "sh other" }, shellModule(false), companionModule(false))).toBeNull();
+    // A tool found in place of another (the same-case name preferred), not beside it: no word brings it.
+    const preferred: Witness = {
+      fn: "toolSearch",
+      query: "Probe",
+      deferred: [
+        { name: "Probe", description: "" },
+        { name: "probe", description: "" },
+      ],
+      loaded: [],
+      before: ["probe"],
+      after: ["Probe"],
+    };
+    expect(witnessRule(preferred)).toBeNull();
   }, 60_000);
 });

@@ -336,9 +336,12 @@ const MAX_QUERY_WORDS = 4;
 function queryWordRule(w: Witness): WitnessRule | null {
   if ((w.fn !== "toolSearch" && w.fn !== "searchTools") || !Array.isArray(w.before) || !Array.isArray(w.after)) return null;
   const was = new Set(w.before as unknown[]);
+  const now = new Set(w.after as unknown[]);
   const added = (w.after as unknown[]).find((n): n is string => typeof n === "string" && !was.has(n));
   const words = [...new Set(w.query.split(/\s+/).map((x) => x.replace(/^\+/, "")))].filter((x) => x.length > 0 && !x.includes(":"));
-  if (!added || !w.deferred.some((t) => t.name === added) || words.length === 0) return null;
+  // Only a tool added beside all it returned before, and not the tool the word names (a name found another way).
+  if (!added || !w.deferred.some((t) => t.name === added) || words.length === 0 || ![...was].every((n) => now.has(n))) return null;
+  if (words.some((x) => x.toLowerCase() === added.toLowerCase())) return null;
   const tried = words.slice(0, MAX_QUERY_WORDS);
   const without = (word: string): ContractCall => {
     const swap = (list: Tool[]) => list.map((t) => (t.name.toLowerCase() === word.toLowerCase() ? { ...t, name: FRESH } : t));
