@@ -13,8 +13,8 @@
  */
 import { parse, type AnyNode, type Literal, type MemberExpression, type Program } from "acorn";
 import "./acorn-warm.js"; // before any parse: see acorn-warm.ts
-import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
+import { fromEstree, toEstree } from "./estree-bridge.js";
 
 /** A node of acorn's ESTree: a union by `type`, so `if (n.type === "CallExpression")` narrows. */
 export type Node = AnyNode;
@@ -303,16 +303,16 @@ export function findAll(root: Node, pattern: Pattern, env: Bindings = new Map())
 
 /** Pre-order walk over every ESTree node (estree-walker's, which visits a node's fields in order). */
 export function walk(n: Node, visit: (n: Node) => void): void {
-  estreeWalk(n as unknown as EstreeNode, { enter: (node) => visit(node as unknown as Node) });
+  estreeWalk(toEstree(n), { enter: (node) => visit(fromEstree(node)) });
 }
 
 /** What a function returns: the expression body, or every `return` of its own (not of nested functions); null for a bare `return`. */
 export function returnedValues(fn: FunctionNode): Array<Node | null> {
   if (fn.body.type !== "BlockStatement") return [fn.body];
   const out: Array<Node | null> = [];
-  estreeWalk(fn.body as unknown as EstreeNode, {
+  estreeWalk(toEstree(fn.body), {
     enter(node) {
-      const n = node as unknown as Node;
+      const n = fromEstree(node);
       if (n.type === "ReturnStatement") out.push(n.argument ?? null);
       else if (isFunction(n)) this.skip();
     },
@@ -323,9 +323,9 @@ export function returnedValues(fn: FunctionNode): Array<Node | null> {
 /** Whether some node below `n` (or `n` itself) passes `test`; the walk stops at the first that does. */
 export function someNode(n: Node, test: (n: Node) => boolean): boolean {
   let found = false;
-  estreeWalk(n as unknown as EstreeNode, {
+  estreeWalk(toEstree(n), {
     enter(node) {
-      if (found || test(node as unknown as Node)) {
+      if (found || test(fromEstree(node))) {
         found = true;
         this.skip();
       }
@@ -344,10 +344,10 @@ export function isPropertyName(parent: Node | null | undefined, key: string | nu
 
 /** The same walk without the names of properties: only what holds a value. */
 export function walkValues(n: Node, visit: (n: Node) => void): void {
-  estreeWalk(n as unknown as EstreeNode, {
+  estreeWalk(toEstree(n), {
     enter(node, parent, key) {
-      if (isPropertyName(parent as unknown as Node | null, key)) this.skip();
-      else visit(node as unknown as Node);
+      if (isPropertyName(fromEstree(parent), key)) this.skip();
+      else visit(fromEstree(node));
     },
   });
 }

@@ -6,6 +6,7 @@
 import type { Node as EstreeNode } from "estree";
 import { walk } from "estree-walker";
 import type { Node } from "./pattern.js";
+import { fromEstree, toEstree } from "./estree-bridge.js";
 
 /** Where a node stands: its parent, the parent's field, and its index when that field is a list (else null). */
 export interface Place {
@@ -27,24 +28,24 @@ export interface Rewrite {
 type Key = string | number | symbol | null | undefined;
 
 const placeOf = (parent: EstreeNode | null, key: Key, index: number | null | undefined): Place | null =>
-  parent ? { parent: parent as unknown as Node, key: key as string, index: index ?? null } : null;
+  parent ? { parent: fromEstree(parent), key: key as string, index: index ?? null } : null;
 
 /** Run `rewrite` over the tree below `root`, in place. */
 export function transform(root: Node, rewrite: Rewrite): void {
   const { enter, leave } = rewrite;
-  walk(root as unknown as EstreeNode, {
-    enter: enter && ((node, parent, key, index) => enter(node as unknown as Node, placeOf(parent, key, index))),
+  walk(toEstree(root), {
+    enter: enter && ((node, parent, key, index) => enter(fromEstree(node), placeOf(parent, key, index))),
     leave:
       leave &&
       function (node, parent, key, index) {
         const at = placeOf(parent, key, index);
         if (!at) return;
-        const n = node as unknown as Node;
+        const n = fromEstree(node);
         const r = leave(n, at);
         if (r === n) return;
-        if (r !== null) this.replace(r as unknown as EstreeNode);
+        if (r !== null) this.replace(toEstree(r));
         else if (at.index !== null) this.remove();
-        else this.replace({ type: "EmptyStatement", start: n.start, end: n.end } as unknown as EstreeNode);
+        else this.replace(toEstree({ type: "EmptyStatement", start: n.start, end: n.end }));
       },
   });
 }
@@ -58,8 +59,8 @@ export interface Visitor {
 /** Run `visitor` over `root` and every node below it. */
 export function walkTree(root: Node, visitor: Visitor): void {
   const { enter, leave } = visitor;
-  walk(root as unknown as EstreeNode, {
-    enter: enter && ((node, parent, key, index) => enter(node as unknown as Node, placeOf(parent, key, index))),
-    leave: leave && ((node, parent, key, index) => leave(node as unknown as Node, placeOf(parent, key, index))),
+  walk(toEstree(root), {
+    enter: enter && ((node, parent, key, index) => enter(fromEstree(node), placeOf(parent, key, index))),
+    leave: leave && ((node, parent, key, index) => leave(fromEstree(node), placeOf(parent, key, index))),
   });
 }

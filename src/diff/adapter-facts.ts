@@ -1,9 +1,9 @@
 /** What the adapter of a lifted module gives the release's call(), read from the module's own code. */
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import { memberName, type FunctionNode, type Node } from "../ast/pattern.js";
 import type { Value } from "./known-values.js";
 import type { Reachability } from "./reachability.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** An object literal of the adapter's, property by property; null with a spread, a computed key or a method. */
 /** The value node of property `key` of an object literal, if it has one by that name. */
@@ -49,17 +49,17 @@ export function adapterCall(ast: Node, r: Reachability): { call: FunctionNode; a
   const def = v?.defs[0];
   if (!v || v.defs.length !== 1 || def?.type !== "FunctionName") return null;
   // Its one use is the returned object: no code of the release calls it with anything else.
-  if (v.references.length !== 1 || (v.references[0]!.identifier as unknown as Node) !== prop.value) return null;
+  if (v.references.length !== 1 || fromEstree(v.references[0]!.identifier) !== prop.value) return null;
   let args: Node[] | null = null;
   let calls = 0;
-  walk(adapter as unknown as EstreeNode, {
+  walk(toEstree(adapter), {
     enter(raw) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (n.type === "CallExpression" && n.callee.type === "MemberExpression" && memberName(n.callee) === "call") {
         calls++;
         args = n.arguments.slice(1);
       }
     },
   });
-  return calls === 1 && args ? { call: def.node as unknown as FunctionNode, args } : null;
+  return calls === 1 && args ? { call: fromEstree(def.node) as FunctionNode, args } : null;
 }

@@ -7,6 +7,7 @@ import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pat
 import { propertyNode } from "./adapter-facts.js";
 import { copiedParam } from "./code-shapes.js";
 import { ELEMENT_READS, ARRAY_READS, truthOf, type Value } from "./known-values.js";
+import { fromEstree } from "../ast/estree-bridge.js";
 
 export abstract class BindingUses {
   protected readonly parents = new Map<Node, Node>();
@@ -44,12 +45,12 @@ export abstract class BindingUses {
     if (!v || v.defs.length !== 1 || v.references.some((r) => r.isWrite() && !r.init)) return null;
     const def = v.defs[0]!;
     let fn: Node | null | undefined = null;
-    if (def.type === "FunctionName") fn = def.node as unknown as Node;
-    else if (def.type === "Variable") fn = (def.node as unknown as { init?: Node | null }).init;
+    if (def.type === "FunctionName") fn = fromEstree(def.node);
+    else if (def.type === "Variable") fn = (fromEstree(def.node) as { init?: Node | null }).init;
     if (!fn || !isFunction(fn)) return null;
     const calledOnly = v.references.every((r) => {
       if (r.init) return true;
-      const id = r.identifier as unknown as Node;
+      const id = fromEstree(r.identifier);
       const p = this.parent(id);
       return p?.type === "CallExpression" && p.callee === id;
     });
@@ -113,7 +114,7 @@ export abstract class BindingUses {
     return w.references.every((r) => {
       if (r.init) return true;
       if (r.isWrite()) return false;
-      const id = r.identifier as unknown as Node;
+      const id = fromEstree(r.identifier);
       if (this.readsOnly(id)) return true;
       const p = this.parent(id);
       if (p?.type !== "CallExpression" || p.callee === id || p.callee.type !== "Identifier") return false;
@@ -221,7 +222,7 @@ export abstract class BindingUses {
     return v.references.every((r) => {
       if (r.isWrite() && !r.init) return false;
       if (r.init) return true;
-      const id = r.identifier as unknown as Node;
+      const id = fromEstree(r.identifier);
       const p = this.parent(id);
       if (p?.type === "VariableDeclarator" && p.init === id) return p.id.type === "ObjectPattern";
       if (p?.type === "CallExpression" && p.callee !== id && p.callee.type === "Identifier") {

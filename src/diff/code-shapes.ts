@@ -1,8 +1,8 @@
 /** Shapes of code the reachability analysis recognises: a pattern's path to a name, a helper returning a copy of its parameter, a constructor option. */
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import type { FunctionNode, Node } from "../ast/pattern.js";
 import type { Primitive } from "./known-values.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /**
  * The index of the parameter a function returns a copy of, element by element — its body `return [...p]` or
@@ -69,9 +69,9 @@ export function constructorOption(cls: Node, field: string): { name: string; ind
           ? e.property.name
           : null
       : null;
-  walk(cls as unknown as EstreeNode, {
+  walk(toEstree(cls), {
     enter(raw) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (
         (n.type === "AssignmentExpression" && fieldOf(n.left) === field) ||
         (n.type === "UpdateExpression" && fieldOf(n.argument) === field)

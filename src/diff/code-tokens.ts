@@ -10,11 +10,11 @@
  */
 import { parse, tokenizer } from "acorn";
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import type { Node } from "../ast/pattern.js";
 import { diffArrays } from "diff";
 import { liftedCode } from "../lift/lift.js";
 import type { ChangedCode, CodeTokens, NameTest } from "../routines/contract.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 // Declared with the contract, where the routine packs that read them find them.
 export type { ChangedCode, CodeTokens, NameTest };
@@ -169,9 +169,9 @@ function nameTestsOf(code: string, lines: ReadonlySet<number>): NameTest[] {
     return [];
   }
   const inits = new Map<string, Node | null>();
-  walk(program as unknown as EstreeNode, {
+  walk(toEstree(program), {
     enter(raw) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (n.type === "VariableDeclarator" && n.id.type === "Identifier")
         inits.set(n.id.name, inits.has(n.id.name) ? null : (n.init ?? null));
     },
@@ -202,9 +202,9 @@ function nameTestsOf(code: string, lines: ReadonlySet<number>): NameTest[] {
     }
   };
   const out: NameTest[] = [];
-  walk(program as unknown as EstreeNode, {
+  walk(toEstree(program), {
     enter(raw) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (!lines.has(n.loc?.start.line ?? 0)) return;
       if (
         n.type === "CallExpression" &&

@@ -1,8 +1,8 @@
 /** The conditions of the changed code whose outcomes coverage.ts probes: which tests count, and which operands are new. */
 import { parse } from "acorn";
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import type { Node } from "../ast/pattern.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 export function isFunctionNode(n: Node): boolean {
   return n.type === "FunctionDeclaration" || n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression";
@@ -129,9 +129,9 @@ export function operandTexts(text: string): Set<string> {
   } catch {
     return out;
   }
-  walk(ast as unknown as EstreeNode, {
+  walk(toEstree(ast), {
     enter(raw) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (n.type === "LogicalExpression" && n.operator !== "??")
         for (const o of operands(n, n.operator)) out.add(text.slice(o.start, o.end).replace(/\s+/g, ""));
     },

@@ -19,11 +19,11 @@
 import { parse } from "acorn";
 import { diffLines } from "diff";
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import type { Node } from "../ast/pattern.js";
 import { conditionLeaf, isFunctionNode, operandTexts, type Leaf } from "./condition-leaves.js";
 import { pureExpression, regexReceivers } from "./pure-expressions.js";
 import { Reachability, type Outcome } from "./reachability.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** The probe's name in an instrumented module: reserved, no lifted module uses it. */
 export const REACH = "__searchliftReach";
@@ -95,7 +95,7 @@ interface Insertion {
  * an `&&`/`||` are new: one it does not have, in a chain whose other operands it has.
  */
 export function instrument(text: string, lines: ReadonlySet<number>, counterpart?: string): Instrumented {
-  const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", locations: true, ranges: true }) as unknown as Node;
+  const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", locations: true, ranges: true });
   const points: ChangedPoint[] = [];
   const inserts: Insertion[] = [];
   const ancestors: Node[] = [];
@@ -149,9 +149,9 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
   };
   const chosen = changedStatements(ast, text, lines);
   let depth = 0;
-  walk(ast as unknown as EstreeNode, {
+  walk(toEstree(ast), {
     enter(raw, parent, key) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (isFunctionNode(n)) depth++;
       ancestors.push(n);
       if (chosen.has(n)) {
@@ -181,7 +181,7 @@ export function instrument(text: string, lines: ReadonlySet<number>, counterpart
       }
     },
     leave(raw) {
-      if (isFunctionNode(raw as unknown as Node)) depth--;
+      if (isFunctionNode(fromEstree(raw))) depth--;
       ancestors.pop();
     },
   });
@@ -225,15 +225,15 @@ function changedStatements(ast: Node, text: string, lines: ReadonlySet<number>):
   });
   const statements: Node[] = [];
   let depth = 0;
-  walk(ast as unknown as EstreeNode, {
+  walk(toEstree(ast), {
     enter(raw, _parent, key) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (isFunctionNode(n)) depth++;
       // A declaration in a loop's head (`for (let x of xs)`) is part of the loop, not a statement of its own.
       if (depth > 0 && isStatement(n) && key !== "left" && key !== "init") statements.push(n);
     },
     leave(raw) {
-      if (isFunctionNode(raw as unknown as Node)) depth--;
+      if (isFunctionNode(fromEstree(raw))) depth--;
     },
   });
   const chosen = new Set<Node>();

@@ -13,9 +13,9 @@
  *   }
  */
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import type { Node } from "../ast/pattern.js";
 import { READ_PORT } from "../lift/key-port.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** Names the engine, the host or a protocol calls without the module naming them. */
 const CALLED_BY_NAME = new Set([
@@ -41,9 +41,9 @@ export function deadMethods(ast: Node, global: (id: Node) => boolean): Array<[No
   const writtenFields = new Set<string>();
   let open = false;
   let inReadPort = 0;
-  walk(ast as unknown as EstreeNode, {
+  walk(toEstree(ast), {
     enter(raw) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (n.type === "FunctionDeclaration" && n.id?.name === READ_PORT) inReadPort++;
       if (n.type === "MemberExpression") {
         if (n.computed && n.property.type !== "Literal" && inReadPort === 0) open = true;
@@ -71,7 +71,7 @@ export function deadMethods(ast: Node, global: (id: Node) => boolean): Array<[No
             methods.push({ cls: n.id?.name ?? "a class", name: m.key.name, body: m.value.body });
     },
     leave(raw) {
-      const n = raw as unknown as Node;
+      const n = fromEstree(raw);
       if (n.type === "FunctionDeclaration" && n.id?.name === READ_PORT) inReadPort--;
     },
   });

@@ -19,6 +19,7 @@
  */
 import type { Variable } from "eslint-scope";
 import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pattern.js";
+import { fromEstree } from "../ast/estree-bridge.js";
 
 /** What the proof reads of the module: its scopes, parents and source (Reachability provides them). */
 export interface MapContext {
@@ -63,19 +64,19 @@ function holds(m: MapContext, map: Node, key: Node, depth: number): Built | null
   const defM = vm.defs[0];
   if (vm.defs.length !== 1 || !defM) return null;
   if (defM.type === "Parameter") return throughParameters(m, vm, vk, depth);
-  const decl = defM.node as unknown as Node;
+  const decl = fromEstree(defM.node);
   if (defM.type !== "Variable" || decl.type !== "VariableDeclarator" || decl.init?.type !== "CallExpression") return null;
   const build = decl.init;
   const list = build.arguments[0] as Node | undefined;
   const builder = build.callee.type === "Identifier" ? m.directFunction(build.callee) : null;
   if (!builder || !list || list.type !== "Identifier" || build.arguments.length !== 1 || !isBuilder(m, builder)) return null;
-  if (!vm.references.every((r) => r.init || onlyLooksUp(m, r.identifier as unknown as Node, 0))) return null;
+  if (!vm.references.every((r) => r.init || onlyLooksUp(m, fromEstree(r.identifier), 0))) return null;
   return elementOf(m, vk, list) ? { list: m.code(list), builder: m.code(build.callee), through: [] } : null;
 }
 
 /** The map and the key are parameters of one function: they hold at every call of it. */
 function throughParameters(m: MapContext, vm: Variable, vk: Variable, depth: number): Built | null {
-  const fn = vm.defs[0]!.node as unknown as FunctionNode;
+  const fn = fromEstree(vm.defs[0]!.node) as FunctionNode;
   const defK = vk.defs[0];
   if (!defK || defK.type !== "Parameter" || (defK.node as unknown) !== fn || !isFunction(fn)) return null;
   const at = (v: Variable) => fn.params.indexOf(v.defs[0]!.name as never);
@@ -84,7 +85,7 @@ function throughParameters(m: MapContext, vm: Variable, vk: Variable, depth: num
   if (i < 0 || j < 0 || !name) return null;
   const calls = m.variable(name)?.references.filter((r) => !r.init) ?? [];
   const whys = calls.map((r) => {
-    const c = m.parent(r.identifier as unknown as Node);
+    const c = m.parent(fromEstree(r.identifier));
     if (c?.type !== "CallExpression" || c.arguments.some((a) => a.type === "SpreadElement")) return null;
     const [map, key] = [c.arguments[i] as Node | undefined, c.arguments[j] as Node | undefined];
     return map?.type === "Identifier" && key?.type === "Identifier" ? holds(m, map, key, depth + 1) : null;
@@ -112,7 +113,7 @@ function onlyLooksUp(m: MapContext, id: Node, depth: number): boolean {
   const param = fn?.params[at] as Node | undefined;
   if (!fn || at < 0 || param?.type !== "Identifier" || p.arguments.slice(0, at).some((a) => a.type === "SpreadElement")) return false;
   const v = m.variable(param);
-  return !!v && !written(v) && v.references.every((r) => onlyLooksUp(m, r.identifier as unknown as Node, depth + 1));
+  return !!v && !written(v) && v.references.every((r) => onlyLooksUp(m, fromEstree(r.identifier), depth + 1));
 }
 
 /**
@@ -168,14 +169,14 @@ function isMapCall(e: Node, map: string, method: string, x: string, args: number
 /** Whether the binding `vk` holds an element of the list `list` names (unchanged since the map was built). */
 function elementOf(m: MapContext, vk: Variable, list: Node): boolean {
   const def = vk.defs[0];
-  const id = def?.name as unknown as Node | undefined;
+  const id = fromEstree(def?.name);
   if (!def || !id || vk.defs.length !== 1) return false;
   // `for (let key of xs)`: the declarator's declaration's parent is the loop.
   const holder = m.parent(m.parent(m.parent(id) ?? id) ?? id);
   if (def.type === "Variable" && holder?.type === "ForOfStatement" && !holder.await && holder.right.type === "Identifier")
     return within(m, holder.right, list, holder);
   // `xs.every((key) => …)`: the key is a visiting callback's first parameter.
-  const fn = def.node as unknown as FunctionNode;
+  const fn = fromEstree(def.node) as FunctionNode;
   if (def.type !== "Parameter" || !isFunction(fn) || fn.params[0] !== (id as never)) return false;
   const call = m.parent(fn);
   const callee = call?.type === "CallExpression" ? (call.callee as Node) : null;
@@ -190,7 +191,7 @@ function within(m: MapContext, xs: Node, list: Node, site: Node): boolean {
   if (!vx || !vl || written(vx) || written(vl) || !readOnly(m, vl, null)) return false;
   if (vx === vl) return true;
   // `list = cond ? [...xs, …] : other`, read where `if (cond)` holds; `xs` may be filled before `list` is made.
-  const decl = vl.defs[0]?.node as unknown as Node | undefined;
+  const decl = fromEstree(vl.defs[0]?.node);
   const init = decl?.type === "VariableDeclarator" ? (decl.init as Node | null | undefined) : null;
   if (!decl || vl.defs.length !== 1 || init?.type !== "ConditionalExpression" || !readOnly(m, vx, decl)) return false;
   const spreads = (arm: Node) =>
@@ -230,7 +231,7 @@ function readOnly(m: MapContext, v: Variable, from: Node | null, depth = 0): boo
   if (depth > MAX_DEPTH) return false;
   return v.references.every((r) => {
     if (r.init) return true;
-    const id = r.identifier as unknown as Node;
+    const id = fromEstree(r.identifier);
     if (from && before(m, id, from)) return true;
     const p = m.parent(id);
     if (p?.type === "SpreadElement" || (p?.type === "ForOfStatement" && p.right === id)) return true;

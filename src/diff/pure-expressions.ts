@@ -1,8 +1,8 @@
 /** Whether coverage.ts may evaluate an expression again to see it decide: reads that change nothing, and the regexes to keep. */
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import type { Node } from "../ast/pattern.js";
 import { isFunctionNode } from "./condition-leaves.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** Methods that read and do not write (on strings, arrays, maps, sets, regexes), and built-in functions alike. */
 const PURE_METHODS = new Set([
@@ -82,9 +82,9 @@ export function pureExpression(n: Node | null | undefined, inFunction: boolean):
 /** The receivers of `.test(…)` and `.exec(…)` calls in `n` outside its callbacks: the regexes whose lastIndex to keep. */
 export function regexReceivers(n: Node): Node[] {
   const out: Node[] = [];
-  walk(n as unknown as EstreeNode, {
+  walk(toEstree(n), {
     enter(raw) {
-      const x = raw as unknown as Node;
+      const x = fromEstree(raw);
       if (isFunctionNode(x)) return this.skip();
       if (
         x.type === "CallExpression" &&

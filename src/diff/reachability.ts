@@ -17,7 +17,6 @@
  */
 import { analyze } from "eslint-scope";
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pattern.js";
 import { adapterCall } from "./adapter-facts.js";
 import { contains } from "./code-shapes.js";
@@ -25,6 +24,7 @@ import { deadMethods } from "./dead-methods.js";
 import { ARRAY_READS, because, truthOf, type Value } from "./known-values.js";
 import type { MapContext } from "./map-entries.js";
 import { ValueAnalysis } from "./value-analysis.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** What must hold for a point to run: one outcome of a test, seen deciding its `&&`/`||`, or nothing more. */
 export type Outcome = "true" | "false" | "set" | "nullish" | "decides||" | "decides&&";
@@ -39,9 +39,9 @@ export class Reachability extends ValueAnalysis implements MapContext {
     ast: Node,
   ) {
     super();
-    walk(ast as unknown as EstreeNode, {
+    walk(toEstree(ast), {
       enter: (raw, parent) => {
-        if (parent) this.parents.set(raw as unknown as Node, parent as unknown as Node);
+        if (parent) this.parents.set(fromEstree(raw), fromEstree(parent));
       },
     });
     try {
@@ -49,8 +49,8 @@ export class Reachability extends ValueAnalysis implements MapContext {
       for (const scope of scopes.scopes)
         for (const v of scope.variables) {
           // A class's name is bound twice, outside it and inside it: the outer binding (listed first) has the uses.
-          for (const d of v.defs) if (!this.declared.has(d.name as unknown as Node)) this.declared.set(d.name as unknown as Node, v);
-          for (const r of v.references) this.variableOf.set(r.identifier as unknown as Node, v);
+          for (const d of v.defs) if (!this.declared.has(fromEstree(d.name))) this.declared.set(fromEstree(d.name), v);
+          for (const r of v.references) this.variableOf.set(fromEstree(r.identifier), v);
         }
     } catch {
       // Code the scope analysis does not take: nothing is known, every point counts.
@@ -136,9 +136,9 @@ export class Reachability extends ValueAnalysis implements MapContext {
       }
       return `reachable only when \`${this.code(t)}\` is ${want} — ${because(v)}`;
     };
-    walk(ast as unknown as EstreeNode, {
+    walk(toEstree(ast), {
       enter: (raw) => {
-        const n = raw as unknown as Node;
+        const n = fromEstree(raw);
         if (n.type === "IfStatement" || n.type === "ConditionalExpression") {
           const v = this.value(n.test);
           if (!v) return;
@@ -192,9 +192,9 @@ export class Reachability extends ValueAnalysis implements MapContext {
    */
   private findDeadFunctions(ast: Node): void {
     const named: Array<[Node, FunctionNode]> = [];
-    walk(ast as unknown as EstreeNode, {
+    walk(toEstree(ast), {
       enter: (raw) => {
-        const n = raw as unknown as Node;
+        const n = fromEstree(raw);
         if (n.type === "FunctionDeclaration" && n.id) named.push([n.id, n]);
         if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && n.init && isFunction(n.init)) named.push([n.id, n.init]);
       },
@@ -205,7 +205,7 @@ export class Reachability extends ValueAnalysis implements MapContext {
         if (this.isDead(fn.body)) continue;
         const v = this.variable(id);
         if (!v || v.defs.length !== 1) continue;
-        const uses = v.references.filter((r) => !r.init).map((r) => r.identifier as unknown as Node);
+        const uses = v.references.filter((r) => !r.init).map((r) => fromEstree(r.identifier));
         if (uses.length === 0 || !uses.every((u) => contains(fn, u) || this.isDead(u))) continue;
         const name = (id as { name: string }).name;
         this.markDead(fn.body, `reachable only when \`${name}\` is called — every call of it is in code that cannot run`);

@@ -4,7 +4,6 @@
  */
 import type { Variable } from "eslint-scope";
 import { walk } from "estree-walker";
-import type { Node as EstreeNode } from "estree";
 import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pattern.js";
 import { objectOf } from "./adapter-facts.js";
 import { BindingUses } from "./binding-uses.js";
@@ -23,6 +22,7 @@ import {
   type Primitive,
   type Value,
 } from "./known-values.js";
+import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 export abstract class ValueAnalysis extends BindingUses {
   protected depth = 0;
@@ -157,7 +157,7 @@ export abstract class ValueAnalysis extends BindingUses {
       // A binding never written again, made with an array.
       const w = this.variable(n);
       const def = w?.defs.length === 1 ? w.defs[0] : undefined;
-      const decl = def?.type === "Variable" ? (def.node as unknown as Node & { type: "VariableDeclarator" }) : undefined;
+      const decl = def?.type === "Variable" ? (fromEstree(def.node) as Node & { type: "VariableDeclarator" }) : undefined;
       const head = decl && this.parent(this.parent(decl) ?? decl);
       if (!decl?.init || decl.id !== (def!.name as never) || head?.type === "ForOfStatement" || head?.type === "ForInStatement")
         return false;
@@ -289,9 +289,9 @@ export abstract class ValueAnalysis extends BindingUses {
     if (fn.body.type !== "BlockStatement") values.push(this.value(fn.body));
     else {
       const returns: Node[] = [];
-      walk(fn.body as unknown as EstreeNode, {
+      walk(toEstree(fn.body), {
         enter(raw) {
-          const x = raw as unknown as Node;
+          const x = fromEstree(raw);
           if (isFunction(x)) this.skip();
           else if (x.type === "ReturnStatement") returns.push(x);
         },
@@ -322,11 +322,11 @@ export abstract class ValueAnalysis extends BindingUses {
       // in code that runs when it holds something, or to a binding or parameter that holds an empty array
       // itself on the same terms (nothing writes it before it is handed on, so it never does).
       if (out?.kind === "none") {
-        const handed = v.references.filter((r) => !r.init && !this.readsOnly(r.identifier as unknown as Node));
+        const handed = v.references.filter((r) => !r.init && !this.readsOnly(fromEstree(r.identifier)));
         if (
           handed.length > 0 &&
           !this.holds(v, out, () =>
-            handed.every((r) => this.offWhileEmpty(r.identifier as unknown as Node) || this.handedToEmpty(r.identifier as unknown as Node)),
+            handed.every((r) => this.offWhileEmpty(fromEstree(r.identifier)) || this.handedToEmpty(fromEstree(r.identifier))),
           )
         )
           out = null;
@@ -335,8 +335,7 @@ export abstract class ValueAnalysis extends BindingUses {
       // bindings each holding what the literal made.
       if (out?.kind === "rows") {
         const rows = out;
-        if (!this.holds(v, rows, () => v.references.every((r) => r.init || this.rowsRead(r.identifier as unknown as Node, rows))))
-          out = null;
+        if (!this.holds(v, rows, () => v.references.every((r) => r.init || this.rowsRead(fromEstree(r.identifier), rows)))) out = null;
       }
       if (this.assumed.delete(v) && out?.kind !== "none") {
         // Something was handed to `v` on the assumption that it holds an empty array: it does not.
@@ -351,9 +350,9 @@ export abstract class ValueAnalysis extends BindingUses {
   protected computeVariable(v: Variable): Value | null {
     if (v.defs.length !== 1 || v.references.some((r) => r.isWrite() && !r.init)) return null;
     const def = v.defs[0]!;
-    const name = def.name as unknown as Node;
+    const name = fromEstree(def.name);
     if (def.type === "Variable") {
-      const decl = def.node as unknown as Node & { type: "VariableDeclarator" };
+      const decl = fromEstree(def.node) as Node & { type: "VariableDeclarator" };
       const head = this.parent(this.parent(decl) ?? decl);
       if (head && (head.type === "ForOfStatement" || head.type === "ForInStatement")) return null;
       const steps = patternPath(decl.id, name);
@@ -362,7 +361,7 @@ export abstract class ValueAnalysis extends BindingUses {
       return named(this.project(base, steps), name);
     }
     if (def.type === "Parameter") {
-      const fn = def.node as unknown as FunctionNode;
+      const fn = fromEstree(def.node) as FunctionNode;
       const index = fn.params.findIndex((p) => contains(p, name));
       if (index < 0) return null;
       const steps = patternPath(fn.params[index] as Node, name);
@@ -400,7 +399,7 @@ export abstract class ValueAnalysis extends BindingUses {
     const values = v.references
       .filter((r) => !r.init)
       .map((r): Value | null => {
-        const call = this.parent(r.identifier as unknown as Node) as Node & { type: "CallExpression" };
+        const call = this.parent(fromEstree(r.identifier)) as Node & { type: "CallExpression" };
         if (call.arguments.slice(0, index + 1).some((a) => a.type === "SpreadElement")) return null;
         const a = call.arguments[index] as Node | undefined;
         return a ? this.value(a) : { kind: "const", value: undefined, why: `no call of \`${(id as { name: string }).name}\` passes it` };
@@ -456,7 +455,7 @@ export abstract class ValueAnalysis extends BindingUses {
     if (!v || v.defs.length !== 1 || v.references.some((r) => r.isWrite() && !r.init)) return null;
     const made = v.references.every((r) => {
       if (r.init) return true;
-      const id = r.identifier as unknown as Node;
+      const id = fromEstree(r.identifier);
       const p = this.parent(id);
       if (p?.type === "NewExpression" && p.callee === id)
         return p.arguments.length <= option.index && p.arguments.every((a) => a.type !== "SpreadElement");

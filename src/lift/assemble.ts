@@ -7,6 +7,7 @@ import { analyze } from "eslint-scope";
 import type { Identifier } from "acorn";
 import { fieldsOf, isNodeList, walk, type Node, type NodeOf } from "../ast/pattern.js";
 import { definitionKey, type Closure, type ClosureEntry } from "./closure.js";
+import { acornIdentifier } from "../ast/estree-bridge.js";
 
 export interface Assembled {
   /** Statements in dependency order. */
@@ -120,15 +121,15 @@ export function renameStatement(stmt: Node, from: string, to: string, free: (nam
   const sm = analyze(program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
   const renames: Array<[Identifier, string]> = [];
   for (const ref of sm.globalScope!.through) {
-    const id = ref.identifier as unknown as Identifier;
+    const id = acornIdentifier(ref.identifier);
     const name = free(id.name);
     if (name && name !== id.name) renames.push([id, name]);
   }
   const moduleScope = sm.scopes.find((sc) => sc.type === "module");
   const own = moduleScope?.set.get(from);
   if (own && from !== to) {
-    for (const id of own.identifiers) renames.push([id as unknown as Identifier, to]);
-    for (const ref of own.references) renames.push([ref.identifier as unknown as Identifier, to]);
+    for (const id of own.identifiers) renames.push([acornIdentifier(id), to]);
+    for (const ref of own.references) renames.push([acornIdentifier(ref.identifier), to]);
   }
   applyRenames(stmt, renames);
 }

@@ -4,7 +4,6 @@
  * built-in — the environment the routine touches (process, timers, I/O) or names that cannot be
  * resolved. The lift stage cuts the environment at ports and refuses what it cannot classify.
  */
-import type { Identifier } from "acorn";
 import { analyze } from "eslint-scope";
 import type { Container, ModuleEntry } from "../extract/types.js";
 import { lineColumn } from "../ast/parse-module.js";
@@ -15,6 +14,7 @@ import { sharedModuleText } from "../locate/partial-parse.js";
 import type { Port } from "../locate/signature.js";
 import { BUILTINS, ENVIRONMENT } from "./globals.js";
 import { ModuleScope, type Definition } from "./module-scope.js";
+import { acornIdentifier } from "../ast/estree-bridge.js";
 
 export interface Place {
   module: string;
@@ -317,7 +317,7 @@ export function freeReferences(node: Node): Array<{ name: string; start: number 
   const out: Array<{ name: string; start: number }> = [];
   const names = new Set<string>();
   for (const ref of sm.globalScope!.through) {
-    const id = ref.identifier as unknown as Identifier;
+    const id = acornIdentifier(ref.identifier);
     if (names.has(id.name)) continue;
     names.add(id.name);
     out.push({ name: id.name, start: id.start });

@@ -8,6 +8,7 @@
 import { parse } from "acorn";
 import { analyze, type Scope } from "eslint-scope";
 import { walk, type Node } from "../ast/pattern.js";
+import { fromEstree } from "../ast/estree-bridge.js";
 
 const CONVERSIONS = new Set(["Boolean", "String", "Number"]);
 
@@ -16,7 +17,7 @@ export function wrapConversionCallbacks(text: string): string {
   const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", ranges: true });
   const scopes = analyze(ast as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
   const globals = new Set<Node>();
-  for (const ref of (scopes.globalScope as Scope).through) globals.add(ref.identifier as unknown as Node);
+  for (const ref of (scopes.globalScope as Scope).through) globals.add(fromEstree(ref.identifier));
   const at: Node[] = [];
   const visit = (n: Node): void => {
     if ((n.type === "CallExpression" || n.type === "NewExpression") && n.arguments.length)

@@ -9,6 +9,7 @@ import type { ScopeManager, Variable } from "eslint-scope";
 import type { VariableDeclarator } from "acorn";
 import type { Node } from "../ast/pattern.js";
 import { FORBIDDEN_PROPERTY_SET } from "./property-names.js";
+import { fromEstree } from "../ast/estree-bridge.js";
 
 /** Parent of each node, for the context of an identifier. */
 export type Parents = Map<Node, Node>;
@@ -26,9 +27,9 @@ export class NumericAnalysis {
   ) {
     const candidates = new Set<Variable>();
     for (const scope of scopes.scopes) {
-      for (const ref of scope.references) if (ref.resolved) this.variableOf.set(ref.identifier as unknown as Node, ref.resolved);
+      for (const ref of scope.references) if (ref.resolved) this.variableOf.set(fromEstree(ref.identifier), ref.resolved);
       for (const v of scope.variables)
-        if (v.defs.length > 0 && v.defs.every((d) => d.type === "Variable" && (d.node as unknown as VariableDeclarator).id === d.name))
+        if (v.defs.length > 0 && v.defs.every((d) => d.type === "Variable" && (fromEstree(d.node) as VariableDeclarator).id === d.name))
           candidates.add(v);
     }
     // Greatest fixpoint: assume every candidate numeric, drop those given a value that is not.
@@ -36,7 +37,7 @@ export class NumericAnalysis {
     for (let changed = true; changed;) {
       changed = false;
       for (const v of [...this.numeric]) {
-        if (v.references.every((r) => !r.isWrite() || this.writesNumber(r.identifier as unknown as Node))) continue;
+        if (v.references.every((r) => !r.isWrite() || this.writesNumber(fromEstree(r.identifier)))) continue;
         this.numeric.delete(v);
         changed = true;
       }

@@ -14,6 +14,7 @@ import { analyzeFunction } from "./fold/fold-undefined.js";
 import { rewriteTree } from "../ast/rewrite.js";
 import { HostReach } from "./host-reach.js";
 import { declaredNames, removeStatementsWhere } from "./prune.js";
+import { fromEstree } from "../ast/estree-bridge.js";
 
 /**
  * Remove `let x = hostCall(…)` declarators whose value is never read (by scope), until none is left.
@@ -29,14 +30,14 @@ export function removeUnusedHostLocals(
 ): void {
   const scopes = analyzeFunction(fn).scopes;
   const removed = new Set<Node>();
-  const isRead = (r: Reference) => r.isRead() && !removed.has(r.identifier as unknown as Node);
+  const isRead = (r: Reference) => r.isRead() && !removed.has(fromEstree(r.identifier));
   for (let round = 0; round < 256; round++) {
     let target: VariableDeclarator | null = null;
     for (const scope of scopes) {
       for (const v of scope.variables) {
         const def = v.defs[0];
         if (v.defs.length !== 1 || def?.type !== "Variable") continue;
-        const d = def.node as unknown as VariableDeclarator;
+        const d = fromEstree(def.node) as VariableDeclarator;
         if (removed.has(d)) continue;
         if (d.id?.type !== "Identifier" || !d.init || v.references.some(isRead) || !reachesHost(d.init)) continue;
         target = d;

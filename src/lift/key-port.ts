@@ -20,6 +20,7 @@ import { fieldsOf, isNodeList, isNode, walk, type Node } from "../ast/pattern.js
 import { NumericAnalysis, constantString, type Parents } from "./harmless-keys.js";
 import { afterOptionalLink, valueKept } from "./kept-values.js";
 import { FORBIDDEN_PROPERTIES, FORBIDDEN_PROPERTY_SET } from "./property-names.js";
+import { fromEstree } from "../ast/estree-bridge.js";
 
 export const KEY_PORT = "propertyKey";
 export const READ_PORT = "readProperty";
@@ -99,7 +100,7 @@ export type KeyUse = "key" | "read" | null;
  * as they are: no run time check can make them pass, and the safety check refuses them by name.
  */
 export function portComputedKeys(text: string): PortedKeys {
-  const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", ranges: true }) as unknown as Node;
+  const ast = parse(text, { ecmaVersion: "latest", sourceType: "module", ranges: true });
   const parents = parentsOf(ast);
   const scopes = analyze(ast as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
   const judge = new KeyJudge(scopes, parents);
@@ -176,7 +177,7 @@ export class KeyJudge {
 
   constructor(scopes: ScopeManager, parents: Parents) {
     this.numeric = new NumericAnalysis(scopes, parents);
-    for (const ref of (scopes.globalScope as Scope).through) this.globalRefs.add(ref.identifier as unknown as Node);
+    for (const ref of (scopes.globalScope as Scope).through) this.globalRefs.add(fromEstree(ref.identifier));
   }
 
   isHarmless(key: Node, owner: Node): boolean {

@@ -4,7 +4,7 @@
  * dynamic import or import.meta, and nothing in it can reach a constructor, a prototype or a
  * shared built-in (safety.ts) — so it cannot reach a host, whatever it is imported into.
  */
-import { parse, type Identifier } from "acorn";
+import { parse } from "acorn";
 import "../ast/acorn-warm.js"; // before any parse: see acorn-warm.ts
 import { analyze } from "eslint-scope";
 import { lineColumn } from "../ast/parse-module.js";
@@ -12,6 +12,7 @@ import { walk, type Node } from "../ast/pattern.js";
 import { BUILTINS } from "./globals.js";
 import { parentsOf } from "./key-port.js";
 import { insideAny, safetyProblems } from "./safety.js";
+import { acornIdentifier } from "../ast/estree-bridge.js";
 
 export interface Impurity {
   what: string;
@@ -33,7 +34,7 @@ export function impurities(moduleText: string): Impurity[] {
   const safety = safetyProblems(moduleText, ast, sm, parentsOf(ast));
   const seen = new Set<string>();
   for (const ref of sm.globalScope!.through) {
-    const id = ref.identifier as unknown as Identifier;
+    const id = acornIdentifier(ref.identifier);
     if (BUILTINS.has(id.name) || seen.has(id.name) || insideAny(id, safety.trusted)) continue;
     seen.add(id.name);
     out.push({ what: id.name, ...at(id) });

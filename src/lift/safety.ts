@@ -26,6 +26,7 @@ import { BUILTINS } from "./globals.js";
 import { KEY_PORT, KeyJudge, READ_PORT, computedKey, keyUse, writeTarget } from "./key-port.js";
 import { BUILTIN_MEMBER_NAMES, FORBIDDEN_PROPERTY_SET, REGEXP_LEGACY } from "./property-names.js";
 import { TRUSTED_FUNCTIONS } from "./trusted-functions.js";
+import { acornIdentifier, fromEstree } from "../ast/estree-bridge.js";
 
 export interface Problem {
   what: string;
@@ -51,7 +52,7 @@ export function safetyProblems(
   const out: Problem[] = [];
   const trusted = trustedFunctions(text, ast, scopes, out);
   const resolved = new Map<Node, Variable | null>();
-  for (const scope of scopes.scopes) for (const r of scope.references) resolved.set(r.identifier as unknown as Node, r.resolved);
+  for (const scope of scopes.scopes) for (const r of scope.references) resolved.set(fromEstree(r.identifier), r.resolved);
   const judge = new KeyJudge(scopes, parents);
   const isPort = (key: Node) =>
     key.type === "CallExpression" &&
@@ -82,7 +83,7 @@ export function safetyProblems(
   };
   visit(ast);
   for (const ref of scopes.globalScope!.through) {
-    const id = ref.identifier as unknown as Identifier;
+    const id = acornIdentifier(ref.identifier);
     if (!BUILTINS.has(id.name) || PRIMITIVES.has(id.name) || insideAny(id, trusted.nodes)) continue;
     const misuse = globalMisuse(id, parents) ?? mutatedArgument(id, parents);
     if (misuse) out.push({ what: misuse, at: id.start });
@@ -226,7 +227,7 @@ function trustedFunctions(text: string, ast: Program, scopes: ScopeManager, out:
     for (const v of scope.variables) {
       if (!names.has(v.name) || scope === moduleScope) continue;
       for (const d of v.defs)
-        if (!trusted.nodes.has(d.node as unknown as Node)) out.push({ what: `${v.name} shadowed`, at: (d.name as unknown as Node).start });
+        if (!trusted.nodes.has(fromEstree(d.node))) out.push({ what: `${v.name} shadowed`, at: fromEstree(d.name).start });
     }
   }
   return trusted;

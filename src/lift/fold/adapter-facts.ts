@@ -8,6 +8,7 @@ import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { laterWrites } from "./tree.js";
 import type { EmptyStateArguments } from "./empty-state-calls.js";
 import type { Kind } from "./surely-kinds.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** What the adapter's object literal holds under each key: a known kind, or the shape of an object literal written there. */
 export type Shape = Map<string, Kind | Shape>;
@@ -61,7 +62,7 @@ export function adapterFacts(
   if (!fn || uses?.type !== "ReturnStatement" || fn.body.type !== "BlockStatement") return none;
   const own = declared.get(fn.id as Node);
   const inUses = (id: Node) => uses.range![0] < id.range![0] && id.range![1] < uses.range![1];
-  if (!own || laterWrites(own).length > 0 || !own.references.every((r) => inUses(r.identifier as unknown as Node))) return none;
+  if (!own || laterWrites(own).length > 0 || !own.references.every((r) => inUses(fromEstree(r.identifier)))) return none;
   // Until call()'s first statement has run, nothing can have touched the adapter's objects: its parameters are
   // plain names or patterns without defaults, which only read the adapter's own data properties.
   const plain = (p: Node): boolean =>
@@ -91,7 +92,7 @@ export function adapterFacts(
     // destructures it in a declaration: nothing can write its query.
     const destructured: Node[] = [];
     const onlyRead = holder.references.every((r) => {
-      const id = r.identifier as unknown as Node;
+      const id = fromEstree(r.identifier);
       const parent = parents.get(id);
       if (parent?.type === "VariableDeclarator" && parent.init === id && parent.id.type === "ObjectPattern") {
         destructured.push(parent.id);

@@ -8,6 +8,7 @@ import { memberName, walk, type Node } from "../../ast/pattern.js";
 import type { Rewrite } from "../../ast/traverse.js";
 import { isUndefined, literalAt } from "./pure.js";
 import { defineFold, laterWrites, loopHeadsOf, reads, singleDeclarator, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 const isNoneOrBoolean = (n: Node): boolean =>
   isUndefined(n) || (n.type === "Literal" && (n.value === null || typeof n.value === "boolean"));
@@ -30,12 +31,12 @@ function replaceConstants(root: Node, changed: (k: number) => void): Rewrite | n
         ? init.expressions.at(-1)!
         : init;
     if (init?.type === "ArrayExpression" && init.elements.length === 0) {
-      lengths.push(reads(v).map((r) => r.identifier as unknown as Node));
+      lengths.push(reads(v).map((r) => fromEstree(r.identifier)));
       continue;
     }
     if (!isNoneOrBoolean(value)) continue;
     for (const r of reads(v)) {
-      const id = r.identifier as unknown as Node;
+      const id = fromEstree(r.identifier);
       replace.set(id, { ...structuredClone(value), start: id.start, end: id.end });
     }
   }

@@ -11,6 +11,7 @@ import { isFunction, type Node } from "../../ast/pattern.js";
 import { effectsOf, isConstant, isPure, undefinedAt, withEffects } from "./pure.js";
 import type { Rewrite } from "../../ast/traverse.js";
 import { boundFunction, defineFold, loopHeadsOf, reads, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** A value each evaluation makes anew, alike every time: `[]` or `{}`. */
 const isFreshEmpty = (n: Node): boolean =>
@@ -44,7 +45,7 @@ function foldConstantCalls(root: Node, changed: () => void): Rewrite | null {
     const fn = boundFunction(v, heads);
     const value = constantResult(fn);
     if (!value) continue;
-    for (const r of reads(v)) callees.set(r.identifier as unknown as Node, { value, async: !!fn!.async });
+    for (const r of reads(v)) callees.set(fromEstree(r.identifier), { value, async: !!fn!.async });
   }
   if (callees.size === 0) return null;
   const folded = (call: Node, valueUsed: boolean): Node | null => {

@@ -5,10 +5,11 @@
  * unread for unused-bindings to drop.
  */
 import type { Scope, Variable } from "eslint-scope";
-import type { Identifier, VariableDeclaration } from "acorn";
+import type { VariableDeclaration } from "acorn";
 import type { Node } from "../../ast/pattern.js";
 import type { Rewrite } from "../../ast/traverse.js";
 import { defineFold, laterWrites, loopHeadsOf, reads, singleDeclarator, variablesOf } from "./tree.js";
+import { acornIdentifier, fromEstree } from "../../ast/estree-bridge.js";
 
 /** The variable `name` means in `scope`, or null for a free name. */
 function lookup(scope: Scope | null, name: string): Variable | null {
@@ -27,7 +28,7 @@ const fixed = (v: Variable): boolean =>
   v.defs.length === 1 &&
   laterWrites(v).length === 0 &&
   ["Parameter", "FunctionName", "Variable"].includes(v.defs[0]!.type) &&
-  (v.defs[0]!.parent as unknown as VariableDeclaration | null)?.kind !== "var";
+  (fromEstree(v.defs[0]!.parent) as VariableDeclaration | null)?.kind !== "var";
 
 export const copyBindings = defineFold({ scope: true, after: ["identityCalls"], rewrite: (root, changed) => readOriginals(root, changed) });
 
@@ -47,7 +48,7 @@ function readOriginals(root: Node, changed: (k: number) => void): Rewrite | null
     if (at.length === 0 || !at.every((r) => lookup(r.from, init.name) === original)) continue;
     copies++;
     for (const r of at) {
-      const id = r.identifier as unknown as Identifier;
+      const id = acornIdentifier(r.identifier);
       replace.set(id, { ...id, name: init.name });
     }
   }

@@ -4,10 +4,10 @@
  * `x => x`, beside the identity helper the release already had); the later one's readers read the earlier one.
  */
 import type { Scope, Variable } from "eslint-scope";
-import type { Identifier } from "acorn";
 import { isNode, isPropertyName, type Node } from "../../ast/pattern.js";
 import type { Rewrite } from "../../ast/traverse.js";
 import { defineFold, variablesOf } from "./tree.js";
+import { acornIdentifier, fromEstree } from "../../ast/estree-bridge.js";
 
 export const duplicateFunctions = defineFold({ scope: true, rewrite: (root, changed) => dropTwins(root, changed) });
 
@@ -25,7 +25,7 @@ function dropTwins(root: Node, changed: (k: number) => void): Rewrite | null {
     const twin = inScope.get(code);
     if (!twin) inScope.set(code, v);
     else if (readersCanRead(v, twin.name, root)) {
-      for (const r of v.references) (r.identifier as unknown as Identifier).name = twin.name;
+      for (const r of v.references) acornIdentifier(r.identifier).name = twin.name;
       drop.add(fn);
     }
   }
@@ -37,7 +37,7 @@ function dropTwins(root: Node, changed: (k: number) => void): Rewrite | null {
 /** The declaration of a function name that is never assigned. */
 function declaredFunction(v: Variable): Node | null {
   if (v.defs.length !== 1 || v.defs[0]!.type !== "FunctionName") return null;
-  const fn = v.defs[0]!.node as unknown as Node;
+  const fn = fromEstree(v.defs[0]!.node);
   return fn.type === "FunctionDeclaration" && !v.references.some((r) => r.isWrite()) ? fn : null;
 }
 
@@ -73,7 +73,7 @@ function closedCode(fn: Node): string | null {
 function readersCanRead(v: Variable, name: string, root: Node): boolean {
   const returned = returnedByName(root);
   return v.references.every((r) => {
-    if (returned.has(r.identifier as unknown as Node)) return false;
+    if (returned.has(fromEstree(r.identifier))) return false;
     for (let s: Scope | null = r.from; s && s !== v.scope; s = s.upper) if (s.set.has(name)) return false;
     return true;
   });

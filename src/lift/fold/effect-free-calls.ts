@@ -23,6 +23,7 @@ import type { BlockStatement, ObjectExpression } from "acorn";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { isPure, type Known } from "./pure.js";
 import { boundFunction, defineFold, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** An object literal of plain data properties: no getter or setter, and no `__proto__` to set its prototype. */
 const isPlainLiteral = (o: ObjectExpression): boolean =>
@@ -76,11 +77,11 @@ export const effectFreeCalls = defineFold({
     const plainObjects = new Set<Node>();
     const resolved = new Map<Node, Variable>();
     for (const v of variables) {
-      for (const r of v.references) resolved.set(r.identifier as unknown as Node, v);
+      for (const r of v.references) resolved.set(fromEstree(r.identifier), v);
       const decl = singleDeclarator(v, heads);
       if (decl?.init?.type !== "ObjectExpression" || !isPlainLiteral(decl.init) || laterWrites(v).length > 0) continue;
-      if ((v.defs[0]!.parent as unknown as { kind?: string }).kind === "var") continue;
-      const uses = v.references.filter((r) => !r.init).map((r) => r.identifier as unknown as Node);
+      if ((fromEstree(v.defs[0]!.parent) as { kind?: string }).kind === "var") continue;
+      const uses = v.references.filter((r) => !r.init).map((r) => fromEstree(r.identifier));
       const onlyRead = uses.every((id) => {
         const at = parents.get(id);
         if (at?.key !== "object" || at.parent.type !== "MemberExpression" || at.parent.computed) return false;

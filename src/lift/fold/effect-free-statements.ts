@@ -54,6 +54,7 @@ import type { EmptyStateArguments } from "./empty-state-calls.js";
 import { adapterFacts } from "./adapter-facts.js";
 import { surelyKinds } from "./surely-kinds.js";
 import { quietReplacers } from "./quiet-replacers.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 export { adapterKinds, type Shape } from "./adapter-facts.js";
 
@@ -100,8 +101,8 @@ export function effectFreeStatements(at: EmptyStateArguments | null = null): Fol
       const resolved = new Map<Node, Variable>();
       const declared = new Map<Node, Variable>();
       for (const v of variables) {
-        for (const r of v.references) resolved.set(r.identifier as unknown as Node, v);
-        for (const d of v.defs) declared.set(d.name as unknown as Node, v);
+        for (const r of v.references) resolved.set(fromEstree(r.identifier), v);
+        for (const d of v.defs) declared.set(fromEstree(d.name), v);
       }
       const parents = new Map<Node, Node>();
       rewriteUp(root, (n, parent) => {

@@ -14,13 +14,14 @@ import type { Scope, Variable } from "eslint-scope";
 import type { Node } from "../../ast/pattern.js";
 import { declaresInBlock, exits, listOf, setList } from "./statement-lists.js";
 import { defineFold, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /**
  * Whether the names `block` declares can move to the scope around it: no binding of that name there or
  * further out, and no reference there to a global of that name, which it would capture.
  */
 function movable(block: Node, variables: Variable[]): boolean {
-  const own = variables.filter((v) => (v.scope.block as unknown as Node) === block);
+  const own = variables.filter((v) => fromEstree(v.scope.block) === block);
   if (own.length === 0) return false;
   const upper = own[0]!.scope.upper!;
   return own.every((v) => {

@@ -21,6 +21,7 @@ import { parse, type Expression } from "acorn";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { isPure } from "./pure.js";
 import { defineFold, laterWrites, rewriteUp, variablesOf, type Fold } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /**
  * Where the adapter passes the empty state: call()'s name, and for each of its parameters the keys of the object
@@ -64,13 +65,13 @@ export function emptyStateCalls(at: EmptyStateArguments | null): Fold {
       const byName = new Map<Node, Variable>();
       const resolved = new Map<Node, Variable>();
       for (const v of variables) {
-        for (const d of v.defs) byName.set(d.name as unknown as Node, v);
-        for (const r of v.references) resolved.set(r.identifier as unknown as Node, v);
+        for (const d of v.defs) byName.set(fromEstree(d.name), v);
+        for (const r of v.references) resolved.set(fromEstree(r.identifier), v);
       }
       const own = byName.get(fn.id as Node);
       // Called by the adapter alone: read only in the names the module hands out.
       const inUses = (id: Node) => uses.range![0] < id.range![0] && id.range![1] < uses.range![1];
-      if (!own || laterWrites(own).length > 0 || !own.references.every((r) => inUses(r.identifier as unknown as Node))) return 0;
+      if (!own || laterWrites(own).length > 0 || !own.references.every((r) => inUses(fromEstree(r.identifier)))) return 0;
       const empty = new Set<Variable>();
       const collect = (pattern: Node, keys: string[]) => {
         if (pattern.type !== "ObjectPattern") return;

@@ -7,6 +7,7 @@ import type { BlockStatement, UnaryExpression, VariableDeclaration } from "acorn
 import { fieldsOf, type Node, memberName } from "../../ast/pattern.js";
 import { effectsOf, withEffects, type Known } from "./pure.js";
 import { defineFold, laterWrites, loopHeadsOf, reads, singleDeclarator, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 const isEmpty = (s: Node | null | undefined): boolean =>
   !s || s.type === "EmptyStatement" || (s.type === "BlockStatement" && s.body.length === 0);
@@ -69,10 +70,10 @@ function arrayLengths(root: Node): Known {
     if (
       decl?.init?.type !== "ArrayExpression" ||
       laterWrites(v).length > 0 ||
-      (v.defs[0]!.parent as unknown as VariableDeclaration | null)?.kind === "var"
+      (fromEstree(v.defs[0]!.parent) as VariableDeclaration | null)?.kind === "var"
     )
       continue;
-    for (const r of reads(v)) arrays.add(r.identifier as unknown as Node);
+    for (const r of reads(v)) arrays.add(fromEstree(r.identifier));
   }
   return { length: (m) => !m.computed && !m.optional && memberName(m) === "length" && arrays.has(m.object) };
 }

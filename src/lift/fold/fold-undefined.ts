@@ -11,6 +11,7 @@ import { fieldsOf, isNodeList, walk, type FunctionNode, type Node } from "../../
 import { transform } from "../../ast/traverse.js";
 import { rewriteTree } from "../../ast/rewrite.js";
 import { isUndefined, undefinedAt } from "./pure.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 const BOOL = (value: boolean, at: Node): Node => ({ type: "Literal", value, raw: String(value), start: at.start, end: at.end });
 
@@ -82,14 +83,14 @@ function candidates(fn: FunctionNode, sm: ScopeManager, done: Set<string>, isLoo
   for (const scope of sm.scopes) {
     for (const v of scope.variables) {
       if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable") continue;
-      const decl = v.defs[0]!.node as unknown as VariableDeclarator;
-      if (!decl.init && isLoopHead(v.defs[0]!.parent as unknown as Node)) continue;
+      const decl = fromEstree(v.defs[0]!.node) as VariableDeclarator;
+      if (!decl.init && isLoopHead(fromEstree(v.defs[0]!.parent))) continue;
       if (decl.id?.type !== "Identifier") continue;
       const key = `${v.name}@${decl.start}`;
       if (done.has(key)) continue;
       if (v.references.some((r) => r.isWrite() && !r.init)) continue;
       const init: Node | null = decl.init ?? null;
-      const reads = v.references.filter((r) => r.isRead()).map((r) => r.identifier as unknown as Node);
+      const reads = v.references.filter((r) => r.isRead()).map((r) => fromEstree(r.identifier));
       if (!init || isUndefined(init) || isBool(init)) {
         const replace = new Map<Node, Node>(
           reads.map((id) => [id, init && isBool(init) ? { ...structuredClone(init), start: id.start, end: id.end } : undefinedAt(id)]),
@@ -121,9 +122,7 @@ function candidates(fn: FunctionNode, sm: ScopeManager, done: Set<string>, isLoo
             const pv = fnScope?.variables.find((x) => x.name === p.name);
             if (!pv || pv.references.some((r) => r.isWrite())) continue;
             const replace = new Map<Node, Node>(
-              pv.references
-                .filter((r) => r.isRead())
-                .map((r) => [r.identifier as unknown as Node, undefinedAt(r.identifier as unknown as Node)]),
+              pv.references.filter((r) => r.isRead()).map((r) => [fromEstree(r.identifier), undefinedAt(fromEstree(r.identifier))]),
             );
             if (replace.size > 0) found.push({ key: pkey, replace });
           }

@@ -10,6 +10,7 @@ import type { Scope, Variable } from "eslint-scope";
 import type { FunctionNode, Node } from "../../ast/pattern.js";
 import type { Rewrite } from "../../ast/traverse.js";
 import { boundFunction, defineFold, laterWrites, loopHeadsOf, reads, soleReturn, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** The call a function is made of — `return g(a, b)` or `=> g(a, b)`, its own plain parameters in order — or null. */
 function forwardedCall(fn: FunctionNode | null): CallExpression | null {
@@ -40,7 +41,7 @@ function foldForwardingCalls(root: Node, changed: () => void): Rewrite | null {
   const variables = variablesOf(root);
   const heads = loopHeadsOf(root);
   const variableOf = new Map<Node, Variable>();
-  for (const v of variables) for (const r of v.references) variableOf.set(r.identifier as unknown as Node, v);
+  for (const v of variables) for (const r of v.references) variableOf.set(fromEstree(r.identifier), v);
   // Calls of wrappers, by callee identifier: the wrapper's target and parameter count, and the scope the call is in.
   const calls = new Map<Node, { target: Variable; params: number; from: Scope }>();
   for (const v of variables) {
@@ -48,7 +49,7 @@ function foldForwardingCalls(root: Node, changed: () => void): Rewrite | null {
     const target = call && variableOf.get(call.callee);
     // The target is read when the wrapper runs, after the arguments: one never written reads the same either way.
     if (!target || target === v || laterWrites(target).length > 0) continue;
-    for (const r of reads(v)) calls.set(r.identifier as unknown as Node, { target, params: call.arguments.length, from: r.from });
+    for (const r of reads(v)) calls.set(fromEstree(r.identifier), { target, params: call.arguments.length, from: r.from });
   }
   if (calls.size === 0) return null;
   const leave = (n: Node): Node => {

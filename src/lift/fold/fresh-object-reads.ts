@@ -22,6 +22,7 @@ import type { BlockStatement, ObjectExpression, Property } from "acorn";
 import { isFunction, isNodeList, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { listOf } from "./statement-lists.js";
 import { boundFunction, defineFold, laterWrites, loopHeadsOf, rewriteUp, singleDeclarator, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** The names of a member chain `p.a.b`: p and ["a", "b"], or null for anything else (computed, optional, a call). */
 function chainOf(e: Node): { base: string; keys: string[] } | null {
@@ -101,9 +102,9 @@ export const freshObjectReads = defineFold({
     const heads = loopHeadsOf(root);
     const variables = variablesOf(root);
     const byName = (scopeNode: Node, name: string): Variable | undefined =>
-      variables.find((v) => v.name === name && (v.scope.block as unknown as Node) === scopeNode);
+      variables.find((v) => v.name === name && fromEstree(v.scope.block) === scopeNode);
     const resolvedOf = new Map<Node, Variable>();
-    for (const v of variables) for (const r of v.references) resolvedOf.set(r.identifier as unknown as Node, v);
+    for (const v of variables) for (const r of v.references) resolvedOf.set(fromEstree(r.identifier), v);
     /** The object literal a fresh expression makes: a literal, or a call of a local function whose last statement, its one return, returns one. */
     const freshLiteral = (e: Node): Node | null => {
       if (e.type === "ObjectExpression") return e;
@@ -132,7 +133,7 @@ export const freshObjectReads = defineFold({
       const out: Node[] = [];
       for (const r of v.references) {
         if (r.init) continue;
-        const id = r.identifier as unknown as Node;
+        const id = fromEstree(r.identifier);
         const call = callOf.get(id);
         if (!call) return null;
         const arg = call.arguments[index];

@@ -9,6 +9,7 @@ import type { FunctionNode, Node } from "../../ast/pattern.js";
 import { effectsOf, undefinedAt, withEffects } from "./pure.js";
 import type { Place, Rewrite } from "../../ast/traverse.js";
 import { boundFunction, defineFold, loopHeadsOf, reads, soleReturn, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** `function (x, …) { return x; }` or `(x, …) => x`, plain parameters: the index of x, or -1. */
 function returnedParameter(fn: FunctionNode | null): number {
@@ -29,7 +30,7 @@ function foldIdentityCalls(root: Node, changed: () => void): Rewrite | null {
   for (const v of variablesOf(root)) {
     const index = returnedParameter(boundFunction(v, heads));
     if (index < 0) continue;
-    for (const r of reads(v)) callees.set(r.identifier as unknown as Node, index);
+    for (const r of reads(v)) callees.set(fromEstree(r.identifier), index);
   }
   if (callees.size === 0) return null;
   const leave = (n: Node, { parent, key }: Place): Node => {

@@ -7,6 +7,7 @@ import type { BlockStatement } from "acorn";
 import { isFunction, memberName, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { boundFunction, laterWrites, singleDeclarator } from "./tree.js";
 import type { ModuleBindings } from "./surely-kinds.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** What a string's methods give, for those a quiet replacer may call (`replace` only as `quiet` checks its arguments). */
 const QUIET_STRING_METHODS = new Map<string, "string" | "number" | "boolean">([
@@ -44,12 +45,12 @@ export function quietReplacers(
     for (let m = parents.get(statement); m && m !== root; m = parents.get(m)) if (isFunction(m)) outer = m;
     if (outer?.type !== "FunctionDeclaration" || parents.get(outer) !== rootBody || uses?.type !== "ReturnStatement") return false;
     const v = declared.get(outer.id as Node);
-    return !!v && laterWrites(v).length === 0 && v.references.every((r) => within(r.identifier as unknown as Node, uses));
+    return !!v && laterWrites(v).length === 0 && v.references.every((r) => within(fromEstree(r.identifier), uses));
   };
   /** A `let` or `const` of the module's body bound once to a string literal and never written. */
   const moduleString = (v: Variable): boolean => {
     const decl = singleDeclarator(v, heads);
-    const declaration = v.defs[0]?.parent as unknown as (Node & { kind: string }) | undefined;
+    const declaration = fromEstree(v.defs[0]?.parent) as (Node & { kind: string }) | undefined;
     return (
       !!decl &&
       !!declaration &&

@@ -7,6 +7,7 @@ import { memberName, returnedValues, type FunctionNode, type Node } from "../../
 import { isPure } from "./pure.js";
 import { listOf } from "./statement-lists.js";
 import { boundFunction, laterWrites, singleDeclarator } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /** What evaluating an expression surely gives, if it gives anything (a throw gives nothing). */
 export type Kind = "array" | "string" | "undefined" | null;
@@ -78,7 +79,7 @@ export function surelyKinds(
         if (bound.has(v)) return bound.get(v)!;
         if (known.has(v)) return known.get(v)!;
         const decl = singleDeclarator(v, heads);
-        if (!decl || laterWrites(v).length > 0 || (v.defs[0]!.parent as unknown as { kind: string }).kind === "var") return null;
+        if (!decl || laterWrites(v).length > 0 || (fromEstree(v.defs[0]!.parent) as { kind: string }).kind === "var") return null;
         return kindOf(decl.init, bound, depth + 1);
       }
       case "UnaryExpression":
@@ -161,7 +162,7 @@ export function surelyKinds(
     if (!def || v.defs.length !== 1) return false;
     if (def.type === "Parameter") return true;
     const list = listOf(parents.get(statement)!);
-    const declaration = def.parent as unknown as Node;
+    const declaration = fromEstree(def.parent)!;
     return !!list && list.indexOf(declaration) >= 0 && list.indexOf(declaration) < list.indexOf(statement);
   };
   /** Whether the identifier `id`, read in `statement`, is surely initialised there and holds a value of `kind`. */

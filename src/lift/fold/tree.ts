@@ -8,6 +8,7 @@ import type { BlockStatement, VariableDeclarator } from "acorn";
 import { isFunction, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { transform, walkTree, type Rewrite } from "../../ast/traverse.js";
 import { analyzeFunction } from "./fold-undefined.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 /**
  * What a fold is, in the manner of webcrack's transforms: what it needs, what it must run after, and its
@@ -168,8 +169,8 @@ export const laterWrites = (v: Variable): Reference[] => v.references.filter((r)
 /** The declarator of a variable declared once by `let`/`const`/`var x = …`, outside loop heads (`heads`, see loopHeadsOf). */
 export function singleDeclarator(v: Variable, heads: Set<Node>): VariableDeclarator | null {
   if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable") return null;
-  const decl = v.defs[0]!.node as unknown as VariableDeclarator;
-  const declaration = v.defs[0]!.parent as unknown as Node;
+  const decl = fromEstree(v.defs[0]!.node) as VariableDeclarator;
+  const declaration = fromEstree(v.defs[0]!.parent);
   if (decl.id?.type !== "Identifier" || !declaration || heads.has(declaration)) return null;
   return decl;
 }
@@ -178,7 +179,7 @@ export function singleDeclarator(v: Variable, heads: Set<Node>): VariableDeclara
 export function boundFunction(v: Variable, heads: Set<Node>): FunctionNode | null {
   if (laterWrites(v).length > 0 || v.defs.length !== 1) return null;
   const def = v.defs[0]!;
-  const fn = def.type === "FunctionName" ? (def.node as unknown as Node) : singleDeclarator(v, heads)?.init;
+  const fn = def.type === "FunctionName" ? fromEstree(def.node) : singleDeclarator(v, heads)?.init;
   return fn && isFunction(fn) ? fn : null;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Node } from "../../ast/pattern.js";
 import { defineFold, inside, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 export const undefinedValues = defineFold({ scope: true, rewrite: (root, changed) => ({ leave: undefinedOf(root, changed) }) });
 
@@ -14,7 +15,7 @@ function undefinedOf(root: Node, changed: () => void): (n: Node) => Node {
   // The blocks where `undefined` names a binding of the module's own.
   const shadowed = variablesOf(root)
     .filter((v) => v.name === "undefined")
-    .map((v) => v.scope.block as unknown as Node);
+    .map((v) => fromEstree(v.scope.block));
   return (n) => {
     if (n.type !== "UnaryExpression" || n.operator !== "void" || n.argument.type !== "Literal") return n;
     if (shadowed.length > 0 && (!n.range || shadowed.some((block) => block === root || inside(n, block)))) return n;

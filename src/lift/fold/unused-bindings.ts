@@ -9,6 +9,7 @@ import { fieldsOf, type Node } from "../../ast/pattern.js";
 import { effectsOf, isPure, withEffects } from "./pure.js";
 import type { Rewrite } from "../../ast/traverse.js";
 import { defineFold, laterWrites, loopHeadsOf, reads, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 export const unusedBindings = defineFold({ scope: true, after: ["copyBindings"], rewrite: (root, changed) => dropUnused(root, changed) });
 
@@ -18,13 +19,13 @@ function dropUnused(root: Node, changed: (k?: number) => void): Rewrite | null {
   const dropProperties = new Set<Node>();
   for (const v of variablesOf(root)) {
     if (v.defs.length !== 1 || v.defs[0]!.type !== "Variable" || reads(v).length > 0 || laterWrites(v).length > 0) continue;
-    const decl = v.defs[0]!.node as unknown as VariableDeclarator;
-    if (heads.has(v.defs[0]!.parent as unknown as Node)) continue;
+    const decl = fromEstree(v.defs[0]!.node) as VariableDeclarator;
+    if (heads.has(fromEstree(v.defs[0]!.parent))) continue;
     if (decl.id.type === "Identifier") {
       dropDeclarators.add(decl);
       continue;
     }
-    const property = destructuredProperty(decl.id, v.defs[0]!.name as unknown as Node);
+    const property = destructuredProperty(decl.id, fromEstree(v.defs[0]!.name));
     if (property) dropProperties.add(property);
   }
   if (dropDeclarators.size === 0 && dropProperties.size === 0) return null;

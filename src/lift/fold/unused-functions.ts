@@ -5,6 +5,7 @@
 import type { Node } from "../../ast/pattern.js";
 import type { Rewrite } from "../../ast/traverse.js";
 import { defineFold, inside, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 export const unusedFunctions = defineFold({
   scope: true,
@@ -16,10 +17,10 @@ function dropUnused(root: Node, changed: (k: number) => void): Rewrite | null {
   const drop = new Set<Node>();
   for (const v of variablesOf(root)) {
     if (v.defs.length !== 1 || v.defs[0]!.type !== "FunctionName") continue;
-    const fn = v.defs[0]!.node as unknown as Node;
+    const fn = fromEstree(v.defs[0]!.node);
     if (fn.type !== "FunctionDeclaration") continue;
     if (v.references.some((r) => r.isWrite())) continue;
-    if (v.references.every((r) => inside(r.identifier as unknown as Node, fn))) drop.add(fn);
+    if (v.references.every((r) => inside(fromEstree(r.identifier), fn))) drop.add(fn);
   }
   if (drop.size === 0) return null;
   changed(drop.size);

@@ -12,6 +12,7 @@ import { walk, type Node } from "../../ast/pattern.js";
 import type { Rewrite } from "../../ast/traverse.js";
 
 import { defineFold, variablesOf } from "./tree.js";
+import { fromEstree } from "../../ast/estree-bridge.js";
 
 export const unusedParameters = defineFold({ scope: true, rewrite: (root, changed) => dropUnread(root, changed) });
 
@@ -21,7 +22,7 @@ function dropUnread(root: Node, changed: () => void): Rewrite | null {
   for (const v of variables) {
     const def = v.defs[0];
     if (v.defs.length !== 1 || def?.type !== "Parameter" || v.references.length > 0) continue;
-    if ((def.node as unknown as Node).type === "ArrowFunctionExpression") unread.add(def.name as unknown as Node);
+    if (fromEstree(def.node).type === "ArrowFunctionExpression") unread.add(fromEstree(def.name));
   }
   if (unread.size === 0) return null;
   const called = calledArrows(root, variables);
@@ -29,7 +30,7 @@ function dropUnread(root: Node, changed: () => void): Rewrite | null {
     if (n.type !== "ArrowFunctionExpression" || called.has(n)) return n;
     const params = n.params as Identifier[];
     // A parameter inside a pattern or with a default is not the plain identifier the analysis defined.
-    while (params.length > 0 && unread.has(params.at(-1) as unknown as Node)) {
+    while (params.length > 0 && unread.has(params.at(-1)!)) {
       params.pop();
       changed();
     }
@@ -47,8 +48,8 @@ function calledArrows(root: Node, variables: Variable[]): Set<Node> {
   const out = new Set<Node>();
   for (const v of variables) {
     const def = v.defs[0];
-    const init = def?.type === "Variable" ? (def.node.init as unknown as Node | null) : null;
-    if (init?.type === "ArrowFunctionExpression" && v.references.some((r) => callees.has(r.identifier as unknown as Node))) out.add(init);
+    const init = def?.type === "Variable" ? fromEstree(def.node.init) : null;
+    if (init?.type === "ArrowFunctionExpression" && v.references.some((r) => callees.has(fromEstree(r.identifier)))) out.add(init);
   }
   for (const c of callees) if (c.type === "ArrowFunctionExpression") out.add(c);
   return out;

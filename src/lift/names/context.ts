@@ -7,6 +7,7 @@ import type { Scope, Variable } from "eslint-scope";
 import type { Identifier, VariableDeclarator } from "acorn";
 import { fieldsOf, isNodeList, isNode, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { isPlaceholderName } from "./words.js";
+import { acornIdentifier, fromEstree } from "../../ast/estree-bridge.js";
 
 export type BindingKind = "parameter" | "variable" | "function" | "class" | "catch";
 
@@ -125,11 +126,11 @@ export function collectBindings(
     for (const v of scope.variables) {
       if (v.identifiers.length === 0 || v.defs.length === 0) continue;
       const def = v.defs[0]!;
-      const id = v.identifiers[0] as unknown as Identifier;
-      const ids = new Set(v.identifiers as unknown as Identifier[]);
-      const uses = v.references.map((r) => r.identifier as unknown as Identifier).filter((n) => !ids.has(n));
-      const node = def.node as unknown as Node;
-      const declaration = def.parent as unknown as Node | null;
+      const id = acornIdentifier(v.identifiers[0]!);
+      const ids = new Set(v.identifiers.map(acornIdentifier));
+      const uses = v.references.map((r) => acornIdentifier(r.identifier)).filter((n) => !ids.has(n));
+      const node = fromEstree(def.node);
+      const declaration = fromEstree(def.parent);
       const parent = declaration ? parents.get(declaration) : undefined;
       const b: Binding = {
         variable: v,

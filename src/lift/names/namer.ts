@@ -43,6 +43,7 @@ import { filledList } from "./filled-list.js";
 import { useSite } from "./use-site.js";
 import { namePrivateFields } from "./private-fields.js";
 import { cap, isPlaceholderName, lastWord } from "./words.js";
+import { acornIdentifier, fromEstree } from "../../ast/estree-bridge.js";
 
 const RESERVED = new Set(
   (
@@ -103,8 +104,8 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   const moduleScope = sm.scopes.find((s) => s.type === "module");
   const all = collectBindings(sm.scopes, ctx.parents, statementOf, moduleScope);
   const used = new Set<string>([...input.taken, ...BUILTINS, ...REFUSED_BUILTINS, ...RESERVED, ...FORBIDDEN_PROPERTY_SET]);
-  for (const ref of sm.globalScope!.through) used.add((ref.identifier as unknown as Identifier).name);
-  for (const s of moduleScope?.through ?? []) used.add((s.identifier as unknown as Identifier).name);
+  for (const ref of sm.globalScope!.through) used.add(acornIdentifier(ref.identifier).name);
+  for (const s of moduleScope?.through ?? []) used.add(acornIdentifier(s.identifier).name);
 
   const bindings = mergeClassSelfNames(all, statements).filter((b) => {
     if (b.topLevel && !input.renamable(b.original)) return (used.add(b.original), false);
@@ -181,7 +182,7 @@ export function nameProgram(input: NamingInput): Map<string, string> {
   for (const b of ctx.bindings) {
     const name = ctx.chosen.get(b)!;
     if (name === b.original) continue;
-    for (const id of b.variable.identifiers) renames.push([id as unknown as Identifier, name]);
+    for (const id of b.variable.identifiers) renames.push([acornIdentifier(id), name]);
     for (const u of b.uses) renames.push([u, name]);
     if (b.topLevel) moduleLevel.set(b.original, name);
   }
@@ -351,7 +352,7 @@ function mergeClassSelfNames(all: Binding[], statements: Node[]): Binding[] {
     all.filter((b) => b.kind === "class" && b.variable.scope.type !== "class").map((b) => [b.id, b]),
   );
   return all.filter((b) => {
-    const block = b.variable.scope.block as unknown as Node;
+    const block = fromEstree(b.variable.scope.block);
     if (b.variable.scope.type !== "class") return true;
     const outer = top.has(block) ? byName.get(b.original) : block.type === "ClassDeclaration" ? byId.get(block.id) : undefined;
     if (outer) outer.uses.push(...b.uses);

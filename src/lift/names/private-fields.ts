@@ -10,11 +10,11 @@
  * already uses are not handed out again.
  */
 import type { ClassBody, Expression, MethodDefinition, PrivateIdentifier, PropertyDefinition } from "acorn";
-import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
 import { walk, type Node } from "../../ast/pattern.js";
 import { verbResult } from "./producing-call.js";
 import { isPlaceholderName, plural } from "./words.js";
+import { fromEstree, toEstree } from "../../ast/estree-bridge.js";
 
 /** A field's name that says nothing: no letter is a loop counter here. */
 const isPlaceholderField = (name: string) => name.length <= 2 || isPlaceholderName(name);
@@ -61,9 +61,9 @@ function nameFieldsOf(body: ClassBody): void {
  */
 function inReach(body: ClassBody, field: string, visit: (n: Node, member: ClassBody["body"][number]) => void): void {
   for (const member of body.body) {
-    estreeWalk(member as unknown as EstreeNode, {
+    estreeWalk(toEstree(member), {
       enter(node) {
-        const n = node as unknown as Node;
+        const n = fromEstree(node);
         if (n.type === "ClassBody" && ownNames(n).includes(field)) this.skip();
         else visit(n, member);
       },
@@ -141,9 +141,9 @@ function isReset(v: Expression | null): boolean {
 /** Rename the private names of `body` wherever they reach. */
 function renameIn(body: ClassBody, renames: Map<string, string>): void {
   const reach: Array<Map<string, string>> = [renames];
-  estreeWalk(body as unknown as EstreeNode, {
+  estreeWalk(toEstree(body), {
     enter(node) {
-      const n = node as unknown as Node;
+      const n = fromEstree(node);
       const live = reach.at(-1)!;
       if (n.type === "PrivateIdentifier") n.name = live.get(n.name) ?? n.name;
       else if (n.type === "ClassBody" && n !== body) {
@@ -152,7 +152,7 @@ function renameIn(body: ClassBody, renames: Map<string, string>): void {
       }
     },
     leave(node) {
-      if ((node as unknown as Node).type === "ClassBody" && (node as unknown as Node) !== body) reach.pop();
+      if (fromEstree(node).type === "ClassBody" && fromEstree(node) !== body) reach.pop();
     },
   });
 }

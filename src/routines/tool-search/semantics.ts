@@ -72,7 +72,7 @@ export function semanticDiff(a: Semantics, b: Semantics): SemanticRow[] {
 
 /** The weights and features of one lifted module's text. */
 export function moduleSemantics(text: string): Semantics {
-  const program = parse(text, { ecmaVersion: "latest", sourceType: "module" }) as unknown as Node;
+  const program = parse(text, { ecmaVersion: "latest", sourceType: "module" });
   const ctx = new Context(text, program);
   const root = ctx.factory ?? program;
   const scores = scoreWeights(ctx, root, text);

@@ -19,7 +19,6 @@
  * Everything is by structure, never by a release's names.
  */
 import { analyze, type Variable } from "eslint-scope";
-import type { Node as EstreeNode } from "estree";
 import { walk as estreeWalk } from "estree-walker";
 import { isFunction, returnedValues, type FunctionNode, type Node } from "../../ast/pattern.js";
 import { BUILTIN_MEMBER_NAMES } from "../../lift/property-names.js";
@@ -34,6 +33,7 @@ import {
   chainRoot,
   patternIdentifiers,
 } from "./tool-field-syntax.js";
+import { fromEstree, toEstree } from "../../ast/estree-bridge.js";
 
 /** Where tool lists enter the lifted code. */
 export interface ToolInputs {
@@ -112,13 +112,13 @@ class ToolFlow {
     this.program = { type: "Program", sourceType: "module", body: [...statements], start: 0, end: 0, range: [0, 0] } as unknown as Node;
     const sm = analyze(this.program as never, { ecmaVersion: 2022, sourceType: "module", fallback: "iteration" });
     for (const scope of sm.scopes) {
-      for (const v of scope.variables) for (const id of v.identifiers) this.varOf.set(id as unknown as Node, v);
-      for (const ref of scope.references) if (ref.resolved) this.varOf.set(ref.identifier as unknown as Node, ref.resolved);
+      for (const v of scope.variables) for (const id of v.identifiers) this.varOf.set(fromEstree(id), v);
+      for (const ref of scope.references) if (ref.resolved) this.varOf.set(fromEstree(ref.identifier), ref.resolved);
     }
-    estreeWalk(this.program as unknown as EstreeNode, {
+    estreeWalk(toEstree(this.program), {
       enter: (node, parent) => {
-        const n = node as unknown as Node;
-        this.parents.set(n, (parent as unknown as Node) ?? null);
+        const n = fromEstree(node);
+        this.parents.set(n, fromEstree(parent) ?? null);
         const method = methodOf(n);
         if (method) {
           const list = this.methods.get(method.name);
@@ -175,8 +175,7 @@ class ToolFlow {
   }
 
   private walkAll(visit: (n: Node) => void): void {
-    for (const s of (this.program as unknown as { body: Node[] }).body)
-      estreeWalk(s as unknown as EstreeNode, { enter: (n) => visit(n as unknown as Node) });
+    for (const s of (this.program as unknown as { body: Node[] }).body) estreeWalk(toEstree(s), { enter: (n) => visit(fromEstree(n)) });
   }
 
   /** In call(): `{ tools } = context` patterns and `context.….tools` chains are the tool list. */
@@ -188,8 +187,8 @@ class ToolFlow {
         for (const p of n.properties)
           if (p.type === "Property" && !p.computed && propertyKeyName(p.key) === "tools") this.markPattern(p.value, "list");
     };
-    for (const p of f.params) estreeWalk(p as unknown as EstreeNode, { enter: (n) => visit(n as unknown as Node) });
-    estreeWalk(f.body as unknown as EstreeNode, { enter: (n) => visit(n as unknown as Node) });
+    for (const p of f.params) estreeWalk(toEstree(p), { enter: (n) => visit(fromEstree(n)) });
+    estreeWalk(toEstree(f.body), { enter: (n) => visit(fromEstree(n)) });
   }
 
   private mark(v: Variable | undefined, k: Kind): void {
@@ -345,8 +344,8 @@ class ToolFlow {
       const v = this.varOf.get(callee);
       const def = v?.defs[0];
       if (def?.type === "Parameter") {
-        const fn = def.node as unknown as FunctionNode;
-        const index = fn.params.findIndex((p) => patternIdentifiers(p).includes(def.name as unknown as Node));
+        const fn = fromEstree(def.node) as FunctionNode;
+        const index = fn.params.findIndex((p) => patternIdentifiers(p).includes(fromEstree(def.name)));
         if (index >= 0)
           n.arguments.forEach((a, j) => {
             if (a.type !== "SpreadElement") for (const k of KINDS) if (this.is(a, k)) this.addParamCall(fn, index, j, k);
@@ -389,7 +388,7 @@ class ToolFlow {
     const v = this.varOf.get(e);
     const out: Node[] = [];
     for (const d of v?.defs ?? []) {
-      const node = d.node as unknown as Node;
+      const node = fromEstree(d.node);
       if (d.type === "FunctionName" && isFunction(node)) out.push(node);
       if (d.type === "Variable" && node.type === "VariableDeclarator" && node.init && isFunction(node.init)) out.push(node.init);
     }
