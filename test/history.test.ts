@@ -145,6 +145,15 @@ describe("searchlift history", () => {
     const third = JSON.parse(quiet.stdout) as Summary;
     expect([third.liftedNow, third.recorded]).toEqual([0, 9]);
     expect(readFileSync(third.files.changelog, "utf8")).toBe(changelog);
+
+    // A release's tarball gone once it was lifted (history deletes what it downloads): --cached still plans it,
+    // from its record, with the day the registry published it.
+    const gone = versions[1]!;
+    rmSync(join(releases, gone), { recursive: true, force: true });
+    const fourth = JSON.parse(run(...args).stdout) as Summary;
+    expect([fourth.releases, fourth.recorded, fourth.liftedNow]).toEqual([9, 9, 0]);
+    const kept = JSON.parse(readFileSync(fourth.files.json, "utf8")) as { releases: Array<{ version: string; published?: string }> };
+    expect(kept.releases.find((r) => r.version === gone)?.published).toBe("2026-01-11T08:00:00.000Z");
     for (const d of [releases, cache]) rmSync(d, { recursive: true, force: true });
   }, 900_000);
 
@@ -156,7 +165,8 @@ describe("searchlift history", () => {
     expect(platform.stderr.trim().split("\n")).toHaveLength(1);
     const range = run("history", "2.1.5-2.1.1", "--cached", "--release-cache", empty, "--out", out);
     expect(range.code).toBe(ExitCode.usage);
-    const none = run("history", "--cached", "--release-cache", empty, "--out", out);
+    // Nothing in the release cache and no record of an earlier run (a lift cache of its own, not the user's).
+    const none = run("history", "--cached", "--release-cache", empty, "--cache", join(empty, "lifts"), "--out", out);
     expect(none.code).toBe(ExitCode.notPublished);
     expect(none.stderr).toMatch(/holds no release with a tool search/);
     const file = join(empty, "a-file");

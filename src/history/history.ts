@@ -9,7 +9,7 @@
  * which keys track's lift cache: a rerun reads those and fetches, lifts and verifies only what is new, so an
  * interrupted run resumes, and one with nothing new asks the registry only for its listing.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import * as z from "zod/mini";
@@ -94,6 +94,8 @@ const historyRecordSchema = z.object({
   sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
   tarball: z.string(),
   searchlift: z.string(),
+  /** When the registry published it, kept because the release cache's note goes with a deleted tarball. */
+  published: z.optional(z.string()),
 });
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
@@ -106,7 +108,15 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
   mkdirSync(cache, { recursive: true });
   const times: HistoryTimes = { reading: 0, lifting: 0, explaining: 0 };
   const t0 = performance.now();
-  const plan = opts.cached ? await cachedPlan(releaseCache, opts.range, opts.platform) : await registryPlan(opts.range, opts.platform);
+  const plan = opts.cached
+    ? await cachedPlan(
+        releaseCache,
+        opts.range,
+        opts.platform,
+        (version, platform) => readRecord(recordFile(join(cache, "history"), version, platform)),
+        recordedVersions(join(cache, "history")),
+      )
+    : await registryPlan(opts.range, opts.platform);
   opts.onProgress?.({
     stage: "history",
     message: `${plan.releases.length} releases, ${plan.skipped.length} without one for this platform`,
@@ -182,6 +192,18 @@ function recordFile(records: string, version: string, platform: string): string 
   if (!isVersion(version) || !isPlatform(platform))
     throw new SearchliftError(`refusing release ${version} (${platform})`, ExitCode.malformed);
   return join(records, platform, `${version}.json`);
+}
+
+/** The versions history has records of, on any platform (cachedPlan takes those of the plan's platforms). */
+function recordedVersions(records: string): string[] {
+  if (!existsSync(records)) return [];
+  return readdirSync(records, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(join(records, d.name))
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => f.slice(0, -".json".length)),
+    );
 }
 
 /** A release's record, or null: one that is missing, does not parse or is of another shape is done again. */
@@ -298,6 +320,7 @@ async function pipeline(
             sha256: f.sha256,
             tarball: tarballName(p.package, p.version),
             searchlift: VERSION,
+            ...(p.published ? { published: p.published } : {}),
           };
           writeFileAtomic(file, JSON.stringify(rec, null, 2) + "\n");
           if (f.downloaded && !opts.keep) {

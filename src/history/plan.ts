@@ -125,22 +125,31 @@ async function whyMissing(missing: string[], native: string | null): Promise<Ski
  * was fetched), without asking the registry anything. Versions the cache lacks are unknown here, not skipped.
  */
 // eslint-disable-next-line @typescript-eslint/require-await -- async so that a failure rejects, as its callers expect
-export async function cachedPlan(releaseCache: string, range: string | undefined, platform?: string): Promise<HistoryPlan> {
+export async function cachedPlan(
+  releaseCache: string,
+  range: string | undefined,
+  platform?: string,
+  recorded: (version: string, platform: string) => { published?: string | undefined } | null = () => null,
+  recordedVersions: readonly string[] = [],
+): Promise<HistoryPlan> {
   checkPlatform(platform);
   const spec = range === undefined ? undefined : parseReleaseSpec(range);
   if (spec?.kind === "tag") throw new SearchliftError(`a dist-tag (${spec.tag}) needs the registry: drop --cached`, ExitCode.usage);
   const native = platform ?? hostPlatform();
   const wanted = inSpan(spec, {});
-  const versions = existsSync(releaseCache) ? readdirSync(releaseCache).filter((v) => isVersion(v) && wanted(v)) : [];
+  const cached = existsSync(releaseCache) ? readdirSync(releaseCache) : [];
+  const versions = [...new Set([...cached, ...recordedVersions])].filter((v) => isVersion(v) && wanted(v));
   const releases: PlannedRelease[] = [];
   for (const version of versions.sort(compareVersions)) {
     const p = eraOf(version) === "cli.js" ? CLI_JS : native;
     if (p === null) continue;
     const id = { version, platform: p, package: packageFor(p) };
-    // Only whether it is there: its integrity is checked when it is lifted (a rerun with its lift recorded reads nothing).
+    // Only whether it is there, or was lifted and recorded (its tarball deleted since): its integrity is checked
+    // when it is lifted (a rerun with its lift recorded reads nothing).
     const tarball = join(releaseDir(releaseCache, version, p), tarballName(id.package, version));
-    if (!existsSync(tarball)) continue;
-    const published = recordedPublishTime(tarball);
+    const record = existsSync(tarball) ? null : recorded(version, p);
+    if (!existsSync(tarball) && !record) continue;
+    const published = record ? record.published : recordedPublishTime(tarball);
     releases.push({ ...id, ...(published ? { published } : {}) });
   }
   if (!releases.length)
