@@ -70,8 +70,14 @@ function runAsWritten(line: string, online: boolean) {
     encoding: "utf8",
     timeout: 3_500_000,
     maxBuffer: 256 << 20,
-    // npx finds searchlift in the project; it is never fetched, and npm asks the registry for no update notice.
-    env: { ...process.env, HOME: online ? homedir() : home, npm_config_offline: "true", npm_config_update_notifier: "false" },
+    // npx finds searchlift in the project and asks the registry for no update notice. Offline commands run with npm
+    // offline too, so nothing reaches the registry; online ones leave it reachable, since fetch asks npm for releases.
+    env: {
+      ...process.env,
+      HOME: online ? homedir() : home,
+      ...(online ? {} : { npm_config_offline: "true" }),
+      npm_config_update_notifier: "false",
+    },
   });
   return { cwd, code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -172,13 +172,7 @@ async function watched(args: string[]): Promise<{ code: number | null; stderr: s
   const sample = () => {
     for (const p of [...processes().filter((q) => q.pid === child.pid), ...descendants(child.pid!)]) {
       const role =
-        p.pid === child.pid
-          ? "main"
-          : p.cmd.includes("verify-process")
-            ? "verifier"
-            : /--(experimental-)?permission /.test(p.cmd)
-              ? "sandbox"
-              : "other";
+        p.pid === child.pid ? "main" : isVerifier(p.cmd) ? "verifier" : /--(experimental-)?permission /.test(p.cmd) ? "sandbox" : "other";
       peakKb[role] = Math.max(peakKb[role] ?? 0, p.rssKb);
     }
   };
@@ -187,6 +181,9 @@ async function watched(args: string[]): Promise<{ code: number | null; stderr: s
   clearInterval(timer);
   return { code, stderr, peakMb: Object.fromEntries(Object.entries(peakKb).map(([k, v]) => [k, Math.round(v / 1024)])) };
 }
+
+/** A routine pack's verifier program (dist/routines/<pack>/verifier.js), which the CLI starts for each verified lift. */
+const isVerifier = (cmd: string) => /[\\/]routines[\\/][\w-]+[\\/]verifier\.js\b/.test(cmd);
 
 const alive = (p: Proc) => processes().some((q) => q.pid === p.pid && q.start === p.start);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -216,7 +213,7 @@ async function expectAllGone(procs: Proc[]): Promise<void> {
 describe("nothing outlives a killed lift or track", () => {
   it("kill -9 of lift: the verifier and both sandbox children exit within seconds", async () => {
     const below = await killMidVerification(["lift", hostile("loops-kill", "for(;;){}"), "--out", join(work, "killed")]);
-    expect(below.some((p) => p.cmd.includes("verify-process"))).toBe(true);
+    expect(below.some((p) => isVerifier(p.cmd))).toBe(true);
     await expectAllGone(below);
   }, 120_000);
 
