@@ -3,7 +3,7 @@
  * itself: what the adapter passes call() (a part of the client's state filled with `emptyState()`, a hook
  * given as `undefined`), a constructor option that no code passes, a binding or a parameter that holds one
  * value on every path, code after a `return`, a method no code calls (dead-methods.ts), a map read that always
- * finds its entry (map-entries.ts). Used by coverage.ts to take such points out of the count of
+ * finds its entry (map-entries.ts), a field compared on the first use of a new instance (fresh-instance.ts). Used by coverage.ts to take such points out of the count of
  * changed code the search must see: "no difference found" then means the search saw every point it could.
  *
  * Sound, not complete: a value is known only when every way it can be made is known (a binding never
@@ -22,16 +22,19 @@ import { adapterCall } from "./adapter-facts.js";
 import { contains } from "./code-shapes.js";
 import { deadMethods } from "./dead-methods.js";
 import { ARRAY_READS, because, truthOf, type Value } from "./known-values.js";
+import type { FreshContext } from "./fresh-instance.js";
 import type { MapContext } from "./map-entries.js";
+import { propertyReads } from "./property-reads.js";
 import { ValueAnalysis } from "./value-analysis.js";
 import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** What must hold for a point to run: one outcome of a test, seen deciding its `&&`/`||`, or nothing more. */
 export type Outcome = "true" | "false" | "set" | "nullish" | "decides||" | "decides&&";
 
-export class Reachability extends ValueAnalysis implements MapContext {
+export class Reachability extends ValueAnalysis implements MapContext, FreshContext {
   /** Roots of the code never run, each with why: `reachable only when … — …`. */
   private readonly dead = new Map<Node, string>();
+  private readonly propertyReads: Map<string, Node[]> | null;
   protected readonly adapter: { call: FunctionNode; args: Node[] } | null;
 
   constructor(
@@ -39,6 +42,7 @@ export class Reachability extends ValueAnalysis implements MapContext {
     ast: Node,
   ) {
     super();
+    this.propertyReads = propertyReads(ast);
     walk(toEstree(ast), {
       enter: (raw, parent) => {
         if (parent) this.parents.set(fromEstree(raw), fromEstree(parent));
@@ -61,6 +65,10 @@ export class Reachability extends ValueAnalysis implements MapContext {
     this.findDead(ast);
     for (const [body, why] of deadMethods(ast, (id) => !this.variable(id))) this.markDead(body, why);
     this.findDeadFunctions(ast);
+  }
+
+  reads(name: string): Node[] | null {
+    return this.propertyReads ? (this.propertyReads.get(name) ?? []) : null;
   }
 
   /** Why the point at the end of `path` can never run (for a test, with `outcome`), or null when it may. */

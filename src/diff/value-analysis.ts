@@ -8,6 +8,7 @@ import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pat
 import { objectOf } from "./adapter-facts.js";
 import { BindingUses } from "./binding-uses.js";
 import { constructorOption, contains, copiedParam, patternPath, type Step } from "./code-shapes.js";
+import { freshComparison } from "./fresh-instance.js";
 import { heldEntry } from "./map-entries.js";
 import {
   binary,
@@ -27,6 +28,14 @@ import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 export abstract class ValueAnalysis extends BindingUses {
   protected depth = 0;
   protected abstract readonly adapter: { call: FunctionNode; args: Node[] } | null;
+
+  /** The reads of a property by name, or null when a computed read could name any (property-reads.ts). */
+  abstract reads(name: string): Node[] | null;
+
+  /** The adapter's arguments to call() after its input, when `fn` is call(). */
+  adapterArgs(fn: FunctionNode): Node[] | null {
+    return this.adapter && fn === this.adapter.call ? this.adapter.args : null;
+  }
 
   /** The value of `n` on every run, or null when it is not known. */
   value(n: Node): Value | null {
@@ -90,6 +99,8 @@ export abstract class ValueAnalysis extends BindingUses {
         return null;
       }
       case "BinaryExpression": {
+        const fresh = freshComparison(this, n);
+        if (fresh) return fresh;
         const [l, r] = [this.value(n.left), this.value(n.right)];
         if (!l || !r) return null;
         // An object (the empty state, an array) is never equal to a primitive.
