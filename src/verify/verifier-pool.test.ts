@@ -61,15 +61,20 @@ describe("verifierPool", () => {
     expect(started).toHaveLength(3);
   });
 
-  it("a lift that stops before verifying stops the verifier it started, unless another lift took it", () => {
+  it("a lift that needs no verification leaves the verifier it started idle, and the next lift takes it", async () => {
     const { started, start } = fakes();
     const pool = verifierPool(start);
     pool.verifierFor("tool-search", 2000).cancel();
-    expect(started[0]!.killed).toBe(true);
-    // The verifier is gone: the next lift starts another.
-    pool.verifierFor("tool-search", 2000);
-    expect(started).toHaveLength(2);
-    expect(started[1]!.killed).toBe(false);
+    expect(started[0]!.killed).toBe(false);
+    // The next lift starts none, and runs on the idle one.
+    const next = pool.verifierFor("tool-search", 2000);
+    expect(started).toHaveLength(1);
+    const outcome = next.run("original", "emitted");
+    expect(started[0]!.ran).toBe(true);
+    started[0]!.finish();
+    await outcome;
+    next.cancel();
+    expect(started).toHaveLength(1);
   });
 
   it("a verifier for another routine or corpus size is not taken", () => {
@@ -80,6 +85,10 @@ describe("verifierPool", () => {
     expect(started).toHaveLength(2);
     expect(started.map((v) => v.ran)).toEqual([false, true]);
     other.cancel();
-    expect(started.map((v) => v.killed)).toEqual([true, false]);
+    expect(started.map((v) => v.killed)).toEqual([false, false]);
+    // The idle one is still the 2000-case corpus's: a lift of that size takes it.
+    void pool.verifierFor("tool-search", 2000).run("o", "e");
+    expect(started).toHaveLength(2);
+    expect(started.map((v) => v.ran)).toEqual([true, true]);
   });
 });

@@ -9,7 +9,7 @@
  * functions that start it. The verifier and its sandbox children end with the lift: when its stdin closes (the lift exited, was
  * killed, or gave up at its time budget) or its parent changes.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { exitWithParent, ORPHANED_EXIT } from "../exit-with-parent.js";
 import type { RoutinePack } from "../routines/pack.js";
 import { killSandboxChildren } from "./sandbox.js";
@@ -89,9 +89,13 @@ export function startVerifier(program: string, cases: number): Verifier {
   child.on("close", (code) => exit(code));
   // One line each (JSON.stringify escapes newlines); stdin stays open as the sign that the lift is alive.
   child.stdin.write(JSON.stringify({ cases } satisfies CorpusRequest) + "\n");
+  // Until it runs, a verifier waiting for sides does not keep this process alive (a pool may keep one idle for
+  // the next lift); when this process ends, its stdin closes and it ends too.
+  hold(child, false);
   return {
     run(original, emitted, budgetMs = Infinity, toolFields = [], onCases) {
       running = true;
+      hold(child, true);
       tellCases = onCases;
       return new Promise((resolve, reject) => {
         if (startError) return reject(startError);
@@ -125,6 +129,13 @@ export function startVerifier(program: string, cases: number): Verifier {
     // Unused, it holds no sandbox yet and may be busy making its corpus, deaf to stdin: killed at once.
     cancel: () => (running ? child.stdin.destroy() : child.kill("SIGKILL")),
   };
+}
+
+/** Whether the child and its pipes keep this process's event loop alive. */
+function hold(child: ChildProcessWithoutNullStreams, on: boolean): void {
+  for (const handle of [child, child.stdin, child.stdout, child.stderr] as Array<{ ref(): void; unref(): void }>)
+    if (on) handle.ref();
+    else handle.unref();
 }
 
 /** Reads stdin's lines as they come; afterwards the end of stdin means the parent is gone. */
