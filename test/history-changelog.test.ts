@@ -48,4 +48,18 @@ describe("docs/tool-search-changelog.md", () => {
       expect(h).toBe(`### ${version}${day === "—" ? "" : ` (${day})`}`);
     });
   });
+
+  it("gives every change point a verdict: a witness for each change said, or what was searched without one", () => {
+    const sections = text.split(/^### /m).slice(1);
+    expect(sections.length).toBeGreaterThan(0);
+    for (const section of sections) {
+      const [heading, ...body] = section.split("\n");
+      const said = body.filter((l) => l.startsWith("- "));
+      const shown = body.filter((l) => l.startsWith("  - shown by "));
+      const verdict = body.find((l) => /^(A refactor|Unknown|No behaviour difference found|Not compared): /.test(l));
+      // A change said without a witness (a field newly read) still needs the search's verdict beside it.
+      expect(shown.length > 0 || verdict !== undefined, `${heading}: neither a witness nor a verdict`).toBe(true);
+      if (verdict === undefined) expect(said.length, heading).toBeGreaterThan(0);
+    }
+  });
 });

@@ -97,8 +97,10 @@ function changeMarkdown(c: Change): string[] {
   const b = c.behaviour;
   if (!b) return [`Not compared: ${text(c.note ?? "no lifted module")}.`];
   const out: string[] = [];
-  if (b.sentences.length === 0) out.push(`${text(noDifference(b))}.`);
-  else {
+  // Without a witness the verdict comes first, whatever else is said (a field newly read is no difference).
+  if (b.changed.length === 0) out.push(`${text(noDifference(b))}.`);
+  if (b.sentences.length > 0) {
+    if (out.length > 0) out.push("");
     out.push("What changed:", "");
     for (const s of b.sentences) {
       out.push(`- ${markdownProse(s)}`);
