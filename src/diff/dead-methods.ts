@@ -18,7 +18,7 @@ import { READ_PORT } from "../lift/key-port.js";
 import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** Names the engine, the host or a protocol calls without the module naming them. */
-const CALLED_BY_NAME = new Set([
+export const CALLED_BY_NAME = new Set([
   "constructor",
   "then",
   "toString",

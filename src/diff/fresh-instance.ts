@@ -26,6 +26,7 @@ import type { Variable } from "eslint-scope";
 import { walk } from "estree-walker";
 import { isFunction, memberName, type FunctionNode, type Node, type NodeOf } from "../ast/pattern.js";
 import { objectOf } from "./adapter-facts.js";
+import { CALLED_BY_NAME } from "./dead-methods.js";
 import { patternPath } from "./code-shapes.js";
 import type { Primitive, Value } from "./known-values.js";
 import { fromEstree, toEstree } from "../ast/estree-bridge.js";
@@ -170,8 +171,10 @@ export interface FreshCall {
 /** Every call of `method` in the module, when each is the first use of a new instance of `cls`; else null. */
 function freshCalls(c: FreshContext, cls: Class, method: Method): FreshCall[] | null {
   const binding = classBinding(c, cls);
-  const reads = c.reads((method.key as { name: string }).name);
-  if (!binding || !reads || reads.length === 0) return null;
+  const name = (method.key as { name: string }).name;
+  const reads = c.reads(name);
+  // The engine calls a few names itself (`then` of what is awaited, `toString`, …).
+  if (!binding || !reads || reads.length === 0 || CALLED_BY_NAME.has(name)) return null;
   const calls: FreshCall[] = [];
   for (const r of reads) {
     const call = freshCall(c, r, binding.v);

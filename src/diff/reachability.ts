@@ -3,7 +3,8 @@
  * itself: what the adapter passes call() (a part of the client's state filled with `emptyState()`, a hook
  * given as `undefined`), a constructor option that no code passes, a binding or a parameter that holds one
  * value on every path, code after a `return`, a method no code calls (dead-methods.ts), a map read that always
- * finds its entry (map-entries.ts), a field compared on the first use of a new instance (fresh-instance.ts). Used by coverage.ts to take such points out of the count of
+ * finds its entry (map-entries.ts), a field compared on the first use of a new instance (fresh-instance.ts), a
+ * lookup by the name of an element of the very list it searches (own-element-lookup.ts). Used by coverage.ts to take such points out of the count of
  * changed code the search must see: "no difference found" then means the search saw every point it could.
  *
  * Sound, not complete: a value is known only when every way it can be made is known (a binding never

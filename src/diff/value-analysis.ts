@@ -10,6 +10,7 @@ import { BindingUses } from "./binding-uses.js";
 import { constructorOption, contains, copiedParam, patternPath, type Step } from "./code-shapes.js";
 import { freshComparison } from "./fresh-instance.js";
 import { heldEntry } from "./map-entries.js";
+import { ownElementLookup } from "./own-element-lookup.js";
 import {
   binary,
   EMPTY_METHODS,
@@ -281,6 +282,8 @@ export abstract class ValueAnalysis extends BindingUses {
     if (f?.kind === "empty") return f;
     if (f?.kind === "const" && f.value == null && n.optional) return { kind: "const", value: undefined, why: f.why };
     if (callee.type !== "Identifier") return null;
+    const own = ownElementLookup(this, n);
+    if (own) return { kind: "entry", why: own };
     const fn = this.directFunction(callee);
     if (!fn || fn.async || fn.generator) return null;
     // A helper that returns a copy of its parameter (`[...new Set(items)]`): at this call, a copy of this argument.
