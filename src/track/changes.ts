@@ -44,7 +44,7 @@ export interface ChangeOptions {
  *  14: the strings the changed code compares given back to it, a word of the query as a rule, map reads that
  *  always find their entry and methods no code calls known unreachable; 15: the query-word rule said only of a
  *  tool added beside what was returned. */
-const CACHE_FORMAT = 15;
+const CACHE_FORMAT = 16;
 
 /** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
 type Compared = BehaviourView & { code: CodeSummary };
