@@ -106,8 +106,8 @@ function paramVar(c: LookupContext, fn: FunctionNode, i: number): Variable | und
 function lookupFinds(c: LookupContext, fn: FunctionNode): { property: string; how: string } | null {
   const [vl, vk] = [paramVar(c, fn, 0), paramVar(c, fn, 1)];
   const body = fn.body as Node;
-  if (!vl || !vk || written(vl) || written(vk) || body.type !== "BlockStatement" || body.body.at(-1)?.type !== "ReturnStatement")
-    return null;
+  if (fn.async || fn.generator || !vl || !vk || written(vl) || written(vk)) return null;
+  if (body.type !== "BlockStatement" || body.body.at(-1)?.type !== "ReturnStatement") return null;
   const returns: Array<NodeOf<"ReturnStatement">> = [];
   walk(toEstree(body), {
     enter(raw) {
@@ -177,13 +177,18 @@ function constInit(c: LookupContext, v: Variable): Node | null {
   return (decl.init as Node | null) ?? null;
 }
 
-/** An index read only by `get`/`has`, tested, or stored as a value by a cache's `set`. */
-function indexUse(c: LookupContext, id: Node): boolean {
+/**
+ * An index read only by `get`/`has`, tested, or (when `stored`) put by `set` into a cache of indexes whose every
+ * use is known (cacheOfIndexes): nothing else can change it.
+ */
+function indexUse(c: LookupContext, id: Node, stored = true): boolean {
   const p = c.parent(id);
   if (p?.type === "MemberExpression" && p.object === id)
     return ["get", "has"].includes(memberName(p) ?? "") && c.parent(p)?.type === "CallExpression";
   if (p?.type === "IfStatement" && p.test === id) return true;
-  return p?.type === "CallExpression" && p.arguments[1] === id && p.callee.type === "MemberExpression" && memberName(p.callee) === "set";
+  if (!stored || p?.type !== "CallExpression" || p.arguments[1] !== id || p.callee.type !== "MemberExpression") return false;
+  const cache = p.callee.object as Node;
+  return memberName(p.callee) === "set" && cache.type === "Identifier" && cacheOfIndexes(c, cache) !== null;
 }
 
 /** The property of `t` a test `(t) => t.P === key [|| …]` (or a helper called so) compares with the key. */
@@ -324,7 +329,7 @@ function cacheOfIndexes(c: LookupContext, cache: Node): string | null {
       // What it gives is only read as an index, wherever it goes.
       const p = c.parent(call);
       const held = p?.type === "VariableDeclarator" && p.init === call && p.id.type === "Identifier" ? c.variable(p.id) : undefined;
-      if (held ? held.references.every((u) => u.init || indexUse(c, fromEstree(u.identifier))) : indexUse(c, call)) continue;
+      if (held ? held.references.every((u) => u.init || indexUse(c, fromEstree(u.identifier), false)) : indexUse(c, call, false)) continue;
       return null;
     }
     if (method !== "set" || call.arguments.length !== 2) return null;
