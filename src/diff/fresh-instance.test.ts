@@ -71,6 +71,10 @@ describe("a field compared on the first use of a new instance (fresh-instance.ts
       neverFalse(module({ use: "let cache = state.get(NameCache);\n    cache.refresh(listed);\n    cache.refresh(all);" })),
     ).toBeNull();
     expect(neverFalse(module({ use: "let cache = state.get(NameCache);\n    for (let t of all) cache.refresh(listed);" }))).toBeNull();
+    // A \`var\` made after the call: on the second turn the call runs on the instance the first turn made and used.
+    const late =
+      "for (let t of all) {\n      cache.refresh(listed);\n      var cache = state.get(NameCache);\n      cache.names(all);\n    }";
+    expect(neverFalse(module({ use: late }))).toBeNull();
   });
 
   it("not when the instance is used before the call, or handed to the call, or named in a function declared after it", () => {
