@@ -121,6 +121,7 @@ describe("a lookup by the name of an element of its own list (own-element-lookup
   it("not when the elements are not objects the module makes, or their name may change", () => {
     expect(guard(module({ rank: "return engine.rank(query, given, given);" }))).toBeNull();
     expect(guard(module({ copyAfter: "copy.name = tool.title;" }))).toBeNull();
+    expect(guard(module({ copyAfter: 'Reflect.set(copy, "name", tool.title);' }))).toBeNull();
     expect(guard(module({ copy: "{ name: tool.label, text: async () => '' }" }))).toBeNull();
   });
 

@@ -475,7 +475,8 @@ class Proof {
     for (const m of ["assign", "defineProperty", "defineProperties", "setPrototypeOf", "__proto__"])
       if (c.reads(m)?.length !== 0) return false;
     const reads = c.reads(this.property);
-    return !!reads && reads.every((r) => !isWriteTarget(c, r));
+    // A string of the name could be a key handed to code that writes it.
+    return !!reads && reads.every((r) => r.type !== "Literal" && !isWriteTarget(c, r));
   }
 
   /**
@@ -666,6 +667,8 @@ function visited(c: LookupContext, x: Variable): Node | null {
   if (x.defs.length !== 1 || def?.type !== "Parameter" || written(x)) return null;
   const fn = fromEstree(def.node) as FunctionNode;
   const call = c.parent(fn);
+  // A function expression with a name of its own may call itself with anything.
+  if (fn.type === "FunctionExpression" && fn.id) return null;
   if (fn.params[0] !== (fromEstree(def.name) as never) || call?.type !== "CallExpression" || call.arguments[0] !== (fn as never))
     return null;
   const callee = call.callee as Node;
@@ -760,7 +763,7 @@ function assigned(c: LookupContext, id: Node): Node[] | null {
   return values;
 }
 
-/** What a parameter is given at every call (through an object pattern's keys), or null when not known. */
+/** What a parameter is given at every call (through an object pattern's keys; undefined where left out), or null when not known. */
 function parameterValues(c: LookupContext, id: Node): Array<Node | undefined> | null {
   const v = c.variable(id);
   const def = v?.defs[0];
@@ -771,19 +774,25 @@ function parameterValues(c: LookupContext, id: Node): Array<Node | undefined> | 
   const path = i >= 0 ? keyPath(fn.params[i] as Node, name) : null;
   const calls = path ? callsOf(c, fn) : null;
   if (!calls) return null;
-  return calls.map((args) => {
+  // An argument (or a part of it) left out gives undefined; one that is not an object literal, nothing known.
+  let known = true;
+  const values = calls.map((args) => {
     let at = args[i];
     for (const key of path!) {
-      if (at?.type !== "ObjectExpression") return undefined;
+      if (at === undefined) return undefined;
+      if (at.type !== "ObjectExpression" || at.properties.some((p) => p.type !== "Property" || p.computed || p.kind !== "init")) {
+        known = false;
+        return undefined;
+      }
       const props = at.properties.filter(
-        (p) =>
-          p.type === "Property" && !p.computed && (p.key.type === "Identifier" ? p.key.name : (p.key as { value?: unknown }).value) === key,
+        (p) => p.type === "Property" && (p.key.type === "Identifier" ? p.key.name : (p.key as { value?: unknown }).value) === key,
       );
-      if (at.properties.some((p) => p.type !== "Property") || props.length !== 1) return undefined;
-      at = (props[0] as NodeOf<"Property">).value;
+      if (props.length > 1) known = false;
+      at = (props[0] as NodeOf<"Property"> | undefined)?.value;
     }
     return at;
   });
+  return known ? values : null;
 }
 
 /** The keys from an object pattern down to `name` (no defaults, no arrays); [] for the plain parameter. */
@@ -813,11 +822,14 @@ function contractList(c: LookupContext, n: Node): boolean {
 
 /** Whether the module exports `fn` (its callers are then the contract's, outside the module). */
 function exported(c: LookupContext, fn: FunctionNode): boolean {
-  if (fn.type !== "FunctionDeclaration" || !fn.id) return false;
-  const v = c.variable(fn.id);
+  const holder = c.parent(fn);
+  const id = fn.type === "FunctionDeclaration" ? fn.id : holder?.type === "VariableDeclarator" && holder.init === fn ? holder.id : null;
+  const exports = new Set(["ExportSpecifier", "ExportNamedDeclaration", "ExportDefaultDeclaration"]);
+  const v = id ? c.variable(id) : undefined;
+  const declaration = holder?.type === "VariableDeclarator" ? c.parent(holder) : holder;
   return (
-    !!v?.references.some((r) => c.parent(fromEstree(r.identifier))?.type === "ExportSpecifier") ||
-    c.parent(fn)?.type === "ExportNamedDeclaration"
+    exports.has(declaration?.type === "VariableDeclaration" ? (c.parent(declaration)?.type ?? "") : (declaration?.type ?? "")) ||
+    !!v?.references.some((r) => exports.has(c.parent(fromEstree(r.identifier))?.type ?? ""))
   );
 }
 
@@ -928,7 +940,7 @@ function calleeFunctions(c: LookupContext, call: Call, proof: Proof): FunctionNo
   const m = memberName(callee);
   // No code gives an object another function by that name.
   const reads = m ? c.reads(m) : null;
-  if (!m || !reads || reads.some((r) => isWriteTarget(c, r))) return null;
+  if (!m || !reads || reads.some((r) => r.type === "Literal" || isWriteTarget(c, r))) return null;
   return methodsOf(c, callee.object, m, proof, 0);
 }
 
@@ -972,7 +984,8 @@ function methodsOf(c: LookupContext, o: Node, m: string, proof: Proof, depth: nu
     if (found && o.arguments[0]) return elementMethods(c, o.arguments[0], m, proof);
   } else if (o.callee.type === "MemberExpression" && !o.callee.computed && memberName(o.callee))
     makers = methodsOf(c, o.callee.object, memberName(o.callee)!, proof, depth + 1);
-  if (!makers) return null;
+  // An async or generator function gives a promise or an iterator, not what it returns.
+  if (!makers || makers.some((f) => f.async || f.generator)) return null;
   const out: FunctionNode[] = [];
   for (const f of makers) {
     const body = f.body as Node;
@@ -1011,7 +1024,7 @@ function returnsOf(body: Node): Node[] | null {
 
 /** The function an object literal gives property `m`: a function, or the name of one. */
 function propertyFunction(c: LookupContext, o: NodeOf<"ObjectExpression">, m: string): FunctionNode | null {
-  if (o.properties.some((p) => p.type !== "Property" || p.computed)) return null;
+  if (o.properties.some((p) => p.type !== "Property" || p.computed || p.kind !== "init")) return null;
   const own = o.properties.filter((p) => p.type === "Property" && p.key.type === "Identifier" && p.key.name === m);
   if (own.length !== 1) return null;
   const v = (own[0] as NodeOf<"Property">).value as Node;
@@ -1031,7 +1044,8 @@ function classMethod(c: LookupContext, cls: Node, m: string): FunctionNode[] | n
     (x) =>
       x.type === "MethodDefinition" && !x.static && !x.computed && x.kind === "method" && x.key.type === "Identifier" && x.key.name === m,
   );
-  // A field by that name would hide the method on every instance.
+  // A field by that name would hide the method on every instance; a constructor could return another object.
+  if (members.some((x) => x.type === "MethodDefinition" && x.kind === "constructor")) return null;
   const field = members.some((x) => x.type === "PropertyDefinition" && (x.computed || (x.key.type === "Identifier" && x.key.name === m)));
   return own.length === 1 && !field ? [(own[0] as NodeOf<"MethodDefinition">).value] : null;
 }
@@ -1041,7 +1055,7 @@ function elementMethods(c: LookupContext, list: Node, m: string, proof: Proof): 
   const literals: Array<NodeOf<"ObjectExpression">> = [];
   if (!collectLiterals(c, list, literals, 0) || !proof.madeBy(list, 0)) return null;
   const reads = c.reads(m);
-  if (!reads || reads.some((r) => isWriteTarget(c, r))) return null;
+  if (!reads || reads.some((r) => r.type === "Literal" || isWriteTarget(c, r))) return null;
   const out: FunctionNode[] = [];
   for (const o of literals) {
     const fn = propertyFunction(c, o, m);

@@ -2,8 +2,9 @@
  * Every place the module reads a property by a given name: a method is reached only through such a read, so
  * when each of them is known, so is every call of the method (fresh-instance.ts, own-element-lookup.ts). A read
  * by a computed key (`o[k]`, outside the lift's own `readProperty`) or a pattern with a rest or a computed key
- * could name any property, and `Object.values` (or `entries`, `getOwnPropertyDescriptor(s)`) hands out every
- * property's value: the module is then open, and no read is known. A string equal to the name, used as
+ * could name any property, `Object.values` (or `entries`, `getOwnPropertyDescriptor(s)`) hands out every
+ * property's value, and `Object.assign` (or `defineProperty`, `setPrototypeOf`, anything of `Reflect`) writes them:
+ * the module is then open, and no read is known. A string equal to the name, used as
  * anything but a key, counts as a read too (it could be handed to `Reflect.get`), but in the lift's own key port,
  * whose strings are the keys it refuses.
  */
@@ -12,8 +13,17 @@ import { memberName, type Node } from "../ast/pattern.js";
 import { KEY_PORT, READ_PORT } from "../lift/key-port.js";
 import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
-/** What hands out the values of an object's properties without naming them. */
-const SPILLS = new Set(["values", "entries", "getOwnPropertyDescriptor", "getOwnPropertyDescriptors"]);
+/** What hands out, or writes, the values of an object's properties without naming them. */
+const SPILLS = new Set([
+  "values",
+  "entries",
+  "getOwnPropertyDescriptor",
+  "getOwnPropertyDescriptors",
+  "assign",
+  "defineProperty",
+  "defineProperties",
+  "setPrototypeOf",
+]);
 
 /** The reads of each property name (a member expression, or an object pattern's property), or null when open. */
 export function propertyReads(ast: Node): Map<string, Node[]> | null {
@@ -37,6 +47,7 @@ export function propertyReads(ast: Node): Map<string, Node[]> | null {
         else if (n.computed && n.property.type === "Literal") add(String(n.property.value), n);
         else if (n.computed && inReadPort === 0) open = true;
         if (n.object.type === "Identifier" && n.object.name === "Object" && SPILLS.has(memberName(n) ?? "")) open = true;
+        if (n.object.type === "Identifier" && n.object.name === "Reflect") open = true;
       }
       if (n.type === "ObjectPattern")
         for (const p of n.properties) {
