@@ -135,7 +135,9 @@ class Proof {
         calls.every((args) => !!args[shared.i] && !!args[shared.j] && this.within(args[shared.i]!, args[shared.j]!, depth + 1))
       );
     }
-    if (xs.type === "Identifier" && list.type === "Identifier" && c.variable(xs) && c.variable(xs) === c.variable(list)) return true;
+    // The same binding, never bound again: the same list.
+    const same = xs.type === "Identifier" && list.type === "Identifier" ? c.variable(xs) : undefined;
+    if (same && same === c.variable(list) && !written(same)) return true;
     // The list: an array that spreads `xs`'s list, a binding made once, a fallback after a value always null.
     if (list.type === "ArrayExpression" && list.elements.some((e) => e?.type === "SpreadElement" && this.within(xs, e.argument, depth + 1)))
       return true;
