@@ -409,7 +409,8 @@ export function unreachableClause(b: Behaviour, reason: (p: ChangedPoint) => str
   const groups = new Map<string, number>();
   for (const p of all) groups.set(reason(p), (groups.get(reason(p)) ?? 0) + 1);
   const shown = [...groups].slice(0, 3).map(([why, n]) => `${n} ${why}`);
-  const more = groups.size > 3 ? `, and ${groups.size - 3} more reasons` : "";
+  const rest = groups.size - 3;
+  const more = rest > 0 ? `, and ${rest} more ${rest === 1 ? "reason" : "reasons"}` : "";
   const points = `${all.length} ${all.length === 1 ? "point" : "points"}`;
   // Where no changed point can run at all, that is the whole evidence.
   const head =

@@ -43,7 +43,8 @@ export interface ChangeOptions {
  *  11–13: the alias, malformed-field and companion rules, and names and non-objects as candidates;
  *  14: the strings the changed code compares given back to it, a word of the query as a rule, map reads that
  *  always find their entry and methods no code calls known unreachable; 15: the query-word rule said only of a
- *  tool added beside what was returned. */
+ *  tool added beside what was returned; 16: lookups of a list element's own name and comparisons on a new
+ *  instance's first use known. */
 const CACHE_FORMAT = 16;
 
 /** What is cached of a change point: the behaviour view and the code summary (both fixed by the two modules). */
