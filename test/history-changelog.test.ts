@@ -55,7 +55,8 @@ describe("docs/tool-search-changelog.md", () => {
     for (const section of sections) {
       const [heading, ...body] = section.split("\n");
       const said = body.filter((l) => l.startsWith("- "));
-      const shown = body.filter((l) => l.startsWith("  - shown by "));
+      // A witness is a call of the contract's with its query, in a rule's own line or in a "shown by" under it.
+      const shown = body.filter((l) => /^ {0,2}- .*\b(searchTools|scoreTools|toolSearch) `/.test(l));
       const verdict = body.find((l) => /^(A refactor|Unknown|No behaviour difference found|Not compared): /.test(l));
       // A change said without a witness (a field newly read) still needs the search's verdict beside it.
       expect(shown.length > 0 || verdict !== undefined, `${heading}: neither a witness nor a verdict`).toBe(true);

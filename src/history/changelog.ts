@@ -98,7 +98,7 @@ function changeMarkdown(c: Change): string[] {
   if (!b) return [`Not compared: ${text(c.note ?? "no lifted module")}.`];
   const out: string[] = [];
   // Without a witness the verdict comes first, whatever else is said (a field newly read is no difference).
-  if (b.changed.length === 0) out.push(`${text(noDifference(b))}.`);
+  if (b.changed.length === 0) out.push(`${markdownProse(noDifference(b))}.`);
   if (b.sentences.length > 0) {
     if (out.length > 0) out.push("");
     out.push("What changed:", "");

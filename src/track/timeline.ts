@@ -85,7 +85,7 @@ function behaviourMarkdown(c: Change): string[] {
   if (!b) return [`Behaviour not compared: ${text(c.note ?? "no lifted module")}.`];
   const out: string[] = [];
   // Without a witness the verdict comes first, whatever else is said (a field newly read is no difference).
-  if (b.changed.length === 0) out.push(`${text(noDifferenceFound(b))}.`);
+  if (b.changed.length === 0) out.push(`${markdownProse(noDifferenceFound(b))}.`);
   else out.push(`${b.changed.length} witness${b.changed.length === 1 ? "" : "es"} in ${b.searched} cases (${b.seconds} s):`);
   if (b.sentences.length > 0) out.push("", ...b.sentences.slice(0, MARKDOWN_QUERIES + 20).map((s) => `- ${markdownProse(s)}`));
   const code = c.code ? summarySentence(c.code) : null;
