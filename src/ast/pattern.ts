@@ -309,11 +309,16 @@ export function walk(n: Node, visit: (n: Node) => void): void {
 /** What a function returns: the expression body, or every `return` of its own (not of nested functions); null for a bare `return`. */
 export function returnedValues(fn: FunctionNode): Array<Node | null> {
   if (fn.body.type !== "BlockStatement") return [fn.body];
-  const out: Array<Node | null> = [];
-  estreeWalk(toEstree(fn.body), {
+  return ownReturns(fn.body).map((r) => (r.argument as Node | null | undefined) ?? null);
+}
+
+/** The `return` statements under `body` that are its function's own, not those of functions nested in it. */
+export function ownReturns(body: Node): Array<NodeOf<"ReturnStatement">> {
+  const out: Array<NodeOf<"ReturnStatement">> = [];
+  estreeWalk(toEstree(body), {
     enter(node) {
       const n = fromEstree(node);
-      if (n.type === "ReturnStatement") out.push(n.argument ?? null);
+      if (n.type === "ReturnStatement") out.push(n);
       else if (isFunction(n)) this.skip();
     },
   });

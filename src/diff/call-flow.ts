@@ -6,7 +6,7 @@
  */
 import type { Variable } from "eslint-scope";
 import { walk } from "estree-walker";
-import { isFunction, type FunctionNode, type Node, type NodeOf } from "../ast/pattern.js";
+import { isFunction, ownReturns, type FunctionNode, type Node, type NodeOf } from "../ast/pattern.js";
 import { CALLED_BY_NAME } from "./dead-methods.js";
 import type { Value } from "./known-values.js";
 import { fromEstree, toEstree } from "../ast/estree-bridge.js";
@@ -41,6 +41,7 @@ export function namedFunction(c: FlowContext, id: Node): FunctionNode | null {
   return fn && isFunction(fn) ? fn : null;
 }
 
+/** A binding written after its declaration (`x = …`, `x++`). */
 export function written(v: Variable): boolean {
   return v.references.some((r) => r.isWrite() && !r.init);
 }
@@ -206,20 +207,10 @@ export function argumentLists(call: Call): Args[] | null {
   return lists;
 }
 
+/** What the function whose body is `body` returns at each of its own returns; null when one is a bare `return`. */
 export function returnsOf(body: Node): Node[] | null {
-  const out: Node[] = [];
-  let bare = false;
-  walk(toEstree(body), {
-    enter(raw) {
-      const n = fromEstree(raw);
-      if (isFunction(n)) this.skip();
-      else if (n.type === "ReturnStatement") {
-        if (n.argument) out.push(n.argument);
-        else bare = true;
-      }
-    },
-  });
-  return bare ? null : out;
+  const values = ownReturns(body).map((r) => (r.argument as Node | null | undefined) ?? null);
+  return values.every((v): v is Node => v !== null) ? values : null;
 }
 
 /** The function an object literal gives property `m`: a function, or the name of one. */

@@ -1,6 +1,6 @@
-/** Shapes of code the reachability analysis recognises: a pattern's path to a name, a helper returning a copy of its parameter, a constructor option. */
+/** Shapes of code the reachability analysis recognises: a pattern's path to a name, a helper returning a copy of its parameter, a constructor option, a function that builds a Map. */
 import { walk } from "estree-walker";
-import type { FunctionNode, Node } from "../ast/pattern.js";
+import type { FunctionNode, Node, NodeOf } from "../ast/pattern.js";
 import type { Primitive } from "./known-values.js";
 import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
@@ -107,4 +107,34 @@ export function constructorOption(cls: Node, field: string): { name: string; ind
   if (p.right.type === "Literal" && !p.right.value && !("regex" in p.right)) return { name, index, value: p.right.value as Primitive };
   if (p.right.type === "Identifier" && p.right.name === "undefined") return { name, index, value: undefined };
   return null;
+}
+
+/** The frame of a function that builds a Map from its one parameter, as map-entries.ts and lookup-shapes.ts read it. */
+export interface MapBuilderFrame {
+  /** The map's name, where it is declared. */
+  map: NodeOf<"Identifier">;
+  loop: NodeOf<"ForOfStatement">;
+  /** The list the loop goes through. */
+  list: NodeOf<"Identifier">;
+  /** The name in `return map`. */
+  returned: NodeOf<"Identifier">;
+}
+
+/**
+ * `function (xs) { let m = new Map(); for (… of list) …; return m; }` with the global Map (`variable` finds no
+ * binding of its name): its parts, or null. What the loop sets, and whether `list` is the parameter, is the
+ * caller's to check.
+ */
+export function mapBuilderFrame(fn: FunctionNode, variable: (id: Node) => unknown): MapBuilderFrame | null {
+  const body = fn.body as Node;
+  if (fn.params.length !== 1 || body.type !== "BlockStatement" || body.body.length !== 3) return null;
+  const [decl, loop, ret] = body.body as [Node, Node, Node];
+  if (decl.type !== "VariableDeclaration" || decl.declarations.length !== 1) return null;
+  const d = decl.declarations[0]!;
+  const init = d.init as Node | null | undefined;
+  if (d.id.type !== "Identifier" || init?.type !== "NewExpression" || init.arguments.length > 0) return null;
+  if (init.callee.type !== "Identifier" || init.callee.name !== "Map" || variable(init.callee)) return null;
+  if (ret.type !== "ReturnStatement" || ret.argument?.type !== "Identifier" || ret.argument.name !== d.id.name) return null;
+  if (loop.type !== "ForOfStatement" || loop.await || loop.right.type !== "Identifier") return null;
+  return { map: d.id, loop, list: loop.right, returned: ret.argument };
 }

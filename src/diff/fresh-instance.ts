@@ -26,19 +26,14 @@ import type { Variable } from "eslint-scope";
 import { walk } from "estree-walker";
 import { isFunction, memberName, type FunctionNode, type Node, type NodeOf } from "../ast/pattern.js";
 import { objectOf } from "./adapter-facts.js";
+import type { FlowContext } from "./call-flow.js";
 import { CALLED_BY_NAME } from "./dead-methods.js";
 import { patternPath } from "./code-shapes.js";
 import type { Primitive, Value } from "./known-values.js";
 import { fromEstree, toEstree } from "../ast/estree-bridge.js";
 
 /** What the proof reads of the module (Reachability provides it). */
-export interface FreshContext {
-  variable(id: Node): Variable | undefined;
-  parent(n: Node): Node | undefined;
-  code(n: Node): string;
-  value(n: Node): Value | null;
-  /** The reads of a property by name, or null when a computed read could name any (property-reads.ts). */
-  reads(name: string): Node[] | null;
+export interface FreshContext extends FlowContext {
   /** The adapter's arguments to call() after its input, when `fn` is call(). */
   adapterArgs(fn: FunctionNode): Node[] | null;
 }

@@ -5,11 +5,11 @@
  * where the values known say they cannot run. An index is trusted only where nothing can change it.
  */
 import type { Variable } from "eslint-scope";
-import { walk } from "estree-walker";
-import { isFunction, memberName, type FunctionNode, type Node, type NodeOf } from "../ast/pattern.js";
+import { isFunction, memberName, ownReturns, type FunctionNode, type Node } from "../ast/pattern.js";
 import { constInit, namedFunction, paramVar, written, type FlowContext } from "./call-flow.js";
+import { mapBuilderFrame } from "./code-shapes.js";
 import { truthOf } from "./known-values.js";
-import { fromEstree, toEstree } from "../ast/estree-bridge.js";
+import { fromEstree } from "../ast/estree-bridge.js";
 
 /**
  * Whether `fn(list, key)` returns an element of `list` whose property (the same for every return) equals `key`
@@ -21,14 +21,7 @@ export function lookupFinds(c: FlowContext, fn: FunctionNode): { property: strin
   const body = fn.body as Node;
   if (fn.async || fn.generator || !vl || !vk || written(vl) || written(vk)) return null;
   if (body.type !== "BlockStatement" || body.body.at(-1)?.type !== "ReturnStatement") return null;
-  const returns: Array<NodeOf<"ReturnStatement">> = [];
-  walk(toEstree(body), {
-    enter(raw) {
-      const n = fromEstree(raw);
-      if (isFunction(n)) this.skip();
-      else if (n.type === "ReturnStatement") returns.push(n);
-    },
-  });
+  const returns = ownReturns(body);
   const found = new Map<string, string>();
   const hows: string[] = [];
   for (const r of returns) {
@@ -148,25 +141,17 @@ export function equalsKey(c: FlowContext, e: Node, t: Variable, key: Variable): 
  */
 export function builder(c: FlowContext, callee: Node): string | null {
   const fn = namedFunction(c, callee);
-  const body = fn?.body as Node | undefined;
-  if (!fn || fn.params.length !== 1 || body?.type !== "BlockStatement" || body.body.length !== 3) return null;
-  const [decl, loop, ret] = body.body as [Node, Node, Node];
-  if (decl.type !== "VariableDeclaration" || decl.declarations.length !== 1) return null;
-  const d = decl.declarations[0]!;
-  const init = d.init as Node | null | undefined;
-  if (d.id.type !== "Identifier" || init?.type !== "NewExpression" || init.arguments.length > 0) return null;
-  if (init.callee.type !== "Identifier" || init.callee.name !== "Map" || c.variable(init.callee)) return null;
-  if (ret.type !== "ReturnStatement" || ret.argument?.type !== "Identifier" || ret.argument.name !== d.id.name) return null;
-  if (loop.type !== "ForOfStatement" || loop.await || loop.right.type !== "Identifier" || c.variable(loop.right) !== paramVar(c, fn, 0))
-    return null;
+  const frame = fn && mapBuilderFrame(fn, (id) => c.variable(id));
+  if (!fn || !frame || c.variable(frame.list) !== paramVar(c, fn, 0)) return null;
+  const { map, loop, returned } = frame;
   const left = loop.left as Node;
   const t = left.type === "VariableDeclaration" && left.kind !== "var" ? left.declarations[0]?.id : undefined;
-  const [vm, vt] = [c.variable(d.id), t?.type === "Identifier" ? c.variable(t) : undefined];
+  const [vm, vt] = [c.variable(map), t?.type === "Identifier" ? c.variable(t) : undefined];
   if (!vm || !vt || written(vm) || written(vt)) return null;
   // Every use of the map in the loop: `m.has(…)`, or `m.set(…, t)`.
   const uses = vm.references.filter((r) => !r.init).map((r) => fromEstree(r.identifier));
   const ok = uses.every((u) => {
-    if (u === ret.argument) return true;
+    if (u === returned) return true;
     const m = c.parent(u);
     const call = m && c.parent(m);
     if (m?.type !== "MemberExpression" || call?.type !== "CallExpression" || call.callee !== m || u.start < loop.start || u.end > loop.end)

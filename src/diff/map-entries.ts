@@ -20,6 +20,8 @@
 import type { Variable } from "eslint-scope";
 import { isFunction, memberName, type FunctionNode, type Node } from "../ast/pattern.js";
 import { fromEstree } from "../ast/estree-bridge.js";
+import { VISITORS, written } from "./call-flow.js";
+import { mapBuilderFrame } from "./code-shapes.js";
 
 /** What the proof reads of the module: its scopes, parents and source (Reachability provides them). */
 export interface MapContext {
@@ -30,8 +32,6 @@ export interface MapContext {
   directFunction(id: Node): FunctionNode | null;
 }
 
-/** Methods of an array that call their callback with each element in turn, first parameter the element. */
-const VISITORS = new Set(["every", "some", "forEach", "map", "filter", "find", "findIndex", "flatMap", "findLast", "findLastIndex"]);
 /** What may be done to a list after the map is built without changing its elements. */
 const LIST_READS = new Set([...VISITORS, "length", "includes", "indexOf", "slice", "join", "at", "concat"]);
 /** Calls between one read and the map it reads, followed through parameters, at most. */
@@ -95,11 +95,6 @@ function throughParameters(m: MapContext, vm: Variable, vk: Variable, depth: num
   return { ...whys[0]!, through: [name.name, ...whys[0]!.through] };
 }
 
-/** A binding written after its declaration (`x = …`, `x++`). */
-function written(v: Variable): boolean {
-  return v.references.some((r) => r.isWrite() && !r.init);
-}
-
 /** Whether the map at `id` is only looked up: `id.get(…)`, `id.has(…)`, or handed to a parameter that is. */
 function onlyLooksUp(m: MapContext, id: Node, depth: number): boolean {
   const p = m.parent(id);
@@ -122,19 +117,11 @@ function onlyLooksUp(m: MapContext, id: Node, depth: number): boolean {
  */
 function isBuilder(m: MapContext, fn: FunctionNode): boolean {
   const [param] = fn.params;
-  const body = fn.body as Node;
-  if (fn.params.length !== 1 || param?.type !== "Identifier" || body.type !== "BlockStatement" || body.body.length !== 3) return false;
-  const [decl, loop, ret] = body.body as [Node, Node, Node];
-  if (decl.type !== "VariableDeclaration" || decl.declarations.length !== 1) return false;
-  const d = decl.declarations[0]!;
-  const init = d.init as Node | null | undefined;
-  if (d.id.type !== "Identifier" || init?.type !== "NewExpression" || init.arguments.length > 0) return false;
-  if (init.callee.type !== "Identifier" || init.callee.name !== "Map" || m.variable(init.callee)) return false;
-  if (ret.type !== "ReturnStatement" || ret.argument?.type !== "Identifier" || ret.argument.name !== d.id.name) return false;
-  if (loop.type !== "ForOfStatement" || loop.await || loop.right.type !== "Identifier" || loop.right.name !== param.name) return false;
-  const left = loop.left as Node;
+  const frame = mapBuilderFrame(fn, (id) => m.variable(id));
+  if (!frame || param?.type !== "Identifier" || frame.list.name !== param.name) return false;
+  const left = frame.loop.left as Node;
   if (left.type !== "VariableDeclaration" || left.declarations[0]?.id.type !== "Identifier") return false;
-  return setsEach(loop.body, d.id.name, left.declarations[0].id.name);
+  return setsEach(frame.loop.body, frame.map.name, left.declarations[0].id.name);
 }
 
 /** The loop's body sets `map` under `x` to an object, directly or when `!map.has(x)` (it is there otherwise). */

@@ -4,7 +4,7 @@
  * literals; and the lists those elements come from — the contract's lists mapped to object literals, their parts.
  */
 import { walk } from "estree-walker";
-import { isFunction, memberName, type FunctionNode, type Node, type NodeOf } from "../ast/pattern.js";
+import { isFunction, memberName, ownReturns, type FunctionNode, type Node, type NodeOf } from "../ast/pattern.js";
 import {
   assigned,
   classMethod,
@@ -241,13 +241,5 @@ export function givesElementOrNull(c: FlowContext, cb: FunctionNode): boolean {
       (e.type === "ConditionalExpression" && ok(e.consequent) && ok(e.alternate)));
   const body = cb.body as Node;
   if (body.type !== "BlockStatement") return ok(body);
-  const returns: Array<NodeOf<"ReturnStatement">> = [];
-  walk(toEstree(body), {
-    enter(raw) {
-      const n = fromEstree(raw);
-      if (isFunction(n)) this.skip();
-      else if (n.type === "ReturnStatement") returns.push(n);
-    },
-  });
-  return body.body.at(-1)?.type === "ReturnStatement" && returns.every((r) => ok(r.argument as Node | null));
+  return body.body.at(-1)?.type === "ReturnStatement" && ownReturns(body).every((r) => ok(r.argument as Node | null));
 }
